@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// Serves the production build (dist/) on localhost: what `npm start` and the e2e tests use.
+// Plain Node, no dependencies. Cross-origin isolation headers let WASM use threads.
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('../dist', import.meta.url)));
+const args = process.argv.slice(2);
+const portArg = args.indexOf('--port');
+const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 4173));
+const host = process.env.HOST ?? '127.0.0.1';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.csv': 'text/csv; charset=utf-8',
+  '.jsonl': 'application/x-ndjson; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.onnx': 'application/octet-stream',
+  '.gguf': 'application/octet-stream',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+if (!existsSync(join(root, 'index.html'))) {
+  console.error('dist/index.html is missing: run `npm run build` first (npm start does both).');
+  process.exit(1);
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  let path = normalize(join(root, decodeURIComponent(url.pathname)));
+  if (path !== root && !path.startsWith(root + sep)) {
+    res.writeHead(403).end('Forbidden');
+    return;
+  }
+  if (!existsSync(path) || statSync(path).isDirectory()) path = join(root, 'index.html');
+  const type = TYPES[extname(path)] ?? 'application/octet-stream';
+  const headers = {
+    'Content-Type': type,
+    'Content-Length': statSync(path).size,
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'X-Content-Type-Options': 'nosniff',
+    // The service worker and index.html must revalidate so that updates reach users.
+    'Cache-Control': /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(path).pipe(res);
+});
+
+server.listen(port, host, () => {
+  console.log(`ToolMem Studio is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/`);
+});

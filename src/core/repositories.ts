@@ -1,0 +1,99 @@
+/**
+ * Storage interfaces the domain needs. src/db implements them with Dexie (browser, and Node tests
+ * over fake-indexeddb); the CLI may implement them in memory. Core code depends only on these.
+ */
+import type {
+  Dataset,
+  Experience,
+  ImportRecord,
+  Level,
+  Memory,
+  MemoryEntry,
+  Run,
+  StoredImage,
+  Tool,
+} from './types';
+
+/** Outcome of writing one batch of imported experiences. */
+export interface BatchWriteResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+export interface ToolRepository {
+  get(id: string): Promise<Tool | undefined>;
+  list(): Promise<Tool[]>;
+  /** Insert tools that do not exist yet; existing ones are left as they are. */
+  ensure(tools: Tool[]): Promise<void>;
+  put(tool: Tool): Promise<void>;
+}
+
+export interface DatasetRepository {
+  get(id: string): Promise<Dataset | undefined>;
+  list(): Promise<Dataset[]>;
+  put(dataset: Dataset): Promise<void>;
+  /** Deletes the dataset with its experiences, imports and images, in one transaction. */
+  remove(id: string): Promise<void>;
+}
+
+export interface ExperienceRepository {
+  get(id: string): Promise<Experience | undefined>;
+  byDataset(datasetId: string): Promise<Experience[]>;
+  byDatasetAndTool(datasetId: string, toolId: string): Promise<Experience[]>;
+  byTask(datasetId: string, taskId: string): Promise<Experience[]>;
+  count(datasetId?: string): Promise<number>;
+  /** Tool ids present in a dataset, with their experience counts. */
+  countsByTool(datasetId: string): Promise<Map<string, number>>;
+  put(experience: Experience): Promise<void>;
+  /**
+   * Writes one import batch atomically. Rows equal to the stored row are left alone; rows that
+   * replace a stored row keep a backup under `importId` so that undoing the import restores them.
+   */
+  writeImportBatch(importId: string, rows: Experience[]): Promise<BatchWriteResult>;
+  /** Undo an import as a whole: delete rows it added, restore rows it replaced. */
+  undoImport(importId: string): Promise<void>;
+}
+
+export interface ImportRepository {
+  get(id: string): Promise<ImportRecord | undefined>;
+  byDataset(datasetId: string): Promise<ImportRecord[]>;
+  list(): Promise<ImportRecord[]>;
+  put(record: ImportRecord): Promise<void>;
+}
+
+export interface MemoryRepository {
+  get(id: string): Promise<Memory | undefined>;
+  list(): Promise<Memory[]>;
+  put(memory: Memory): Promise<void>;
+  /** Valid (not superseded, not retired) entries of one tool, optionally of one level. */
+  validEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]>;
+  allEntries(memoryId: string): Promise<MemoryEntry[]>;
+  /**
+   * Replace a set of entries by their new versions in one transaction:
+   * each superseded entry gets validTo/supersededBy, new entries are added. All or nothing.
+   */
+  applyUpdate(superseded: { id: string; supersededBy: string | null; reason?: string }[], added: MemoryEntry[], at: number): Promise<void>;
+}
+
+export interface RunRepository {
+  get(id: string): Promise<Run | undefined>;
+  list(kind?: Run['kind']): Promise<Run[]>;
+  put(run: Run): Promise<void>;
+}
+
+export interface ImageRepository {
+  get(id: string): Promise<StoredImage | undefined>;
+  put(image: StoredImage): Promise<void>;
+  countByDataset(datasetId: string): Promise<number>;
+}
+
+export interface Repositories {
+  tools: ToolRepository;
+  datasets: DatasetRepository;
+  experiences: ExperienceRepository;
+  imports: ImportRepository;
+  memories: MemoryRepository;
+  runs: RunRepository;
+  images: ImageRepository;
+}

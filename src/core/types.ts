@@ -1,0 +1,193 @@
+/**
+ * Domain types shared by the browser app, the workers, the Node CLI and the tests.
+ * Constraint: this module (and all of src/core) must not import DOM, Dexie, Svelte or model libraries.
+ */
+
+export type Modality = 'text→text' | 'text→image' | 'other';
+
+export interface Tool {
+  /** Stable id; equal to the tool name as it appears in data (e.g. `DALLE_3`). */
+  id: string;
+  name: string;
+  modality: Modality;
+  description: string;
+  createdAt: number;
+}
+
+export type ScoreDirection = 'higher-better' | 'lower-better';
+
+export interface ScoreScale {
+  min: number;
+  max: number;
+  direction: ScoreDirection;
+  /** True when only whole numbers are valid scores (e.g. 1–5 Likert ratings). */
+  integer: boolean;
+}
+
+/** How the ground-truth score of a (task, tool) pair is chosen when several raters scored it. */
+export type RaterPolicy =
+  | { kind: 'rater'; rater: string }
+  | { kind: 'mean' }
+  | { kind: 'median' };
+
+export type PresetId = 'genai-bench' | 'genai-bench-long' | 'biggen' | 'alpaca-eval' | 'prometheus' | 'generic';
+
+export interface Dataset {
+  /** Slug of the name; also the key experiences point to. */
+  id: string;
+  name: string;
+  /** Where it came from: a file name, a preset, or `manual` for hand labelling. */
+  source: string;
+  preset: PresetId | 'manual';
+  scale: ScoreScale;
+  raterPolicy: RaterPolicy;
+  createdAt: number;
+}
+
+export type Split = 'train' | 'test';
+/** Who produced the score: a person, an LLM judge, or a model/predictor. */
+export type ScoreSource = 'human' | 'judge' | 'model';
+
+export interface Experience {
+  /** Deterministic key `datasetId|taskId|toolId|rater` so that re-imports are idempotent. */
+  id: string;
+  datasetId: string;
+  taskId: string;
+  prompt: string;
+  toolId: string;
+  /** Text output of the tool, when it produced text. */
+  response?: string;
+  /** Key into the image store, when the tool produced an image. */
+  imageId?: string;
+  score: number;
+  rater: string;
+  scoreSource: ScoreSource;
+  rubric?: string;
+  feedback?: string;
+  /** True when `feedback` was written by an LLM rather than imported or typed by a person. */
+  feedbackGenerated?: boolean;
+  categories: string[];
+  split?: Split;
+  /** Import that created (or last changed) this row; `manual` for hand labels. */
+  importId: string;
+  createdAt: number;
+}
+
+export type Level = 'proficient' | 'good' | 'bad' | 'weak';
+export const LEVELS: readonly Level[] = ['proficient', 'good', 'bad', 'weak'] as const;
+export const LEVEL_VALUE: Readonly<Record<Level, 2 | 1 | -1 | -2>> = {
+  proficient: 2,
+  good: 1,
+  bad: -1,
+  weak: -2,
+};
+
+export type EntryOrigin = 'llm' | 'stats' | 'manual' | 'critique';
+
+export interface Memory {
+  id: string;
+  name: string;
+  datasetIds: string[];
+  /** Embedding model the entries were embedded with (retrieval needs the same one). */
+  embeddingModel: string;
+  settings: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MemoryEntry {
+  id: string;
+  memoryId: string;
+  toolId: string;
+  level: Level;
+  value: 2 | 1 | -1 | -2;
+  text: string;
+  /** Experience ids that support this entry. */
+  evidence: string[];
+  support: number;
+  origin: EntryOrigin;
+  pinned: boolean;
+  /** Valid from this time (ms since epoch). */
+  validFrom: number;
+  /** Set when the entry was superseded or retired; only entries with validTo === null are retrieved. */
+  validTo: number | null;
+  supersededBy: string | null;
+  retiredReason?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type RunKind = 'import' | 'embed' | 'build' | 'eval' | 'test-cases';
+export type RunState = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'blocked' | 'cancelled' | 'not-run';
+
+export interface Run {
+  id: string;
+  kind: RunKind;
+  state: RunState;
+  /** Full configuration, so a run can be repeated or compared. */
+  config: Record<string, unknown>;
+  /** Resumable jobs keep their position here. */
+  cursor?: unknown;
+  metrics?: Record<string, unknown>;
+  error?: string;
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface Evidence {
+  kind: 'entry' | 'experience';
+  id: string;
+  similarity: number;
+}
+
+export interface Prediction {
+  id: string;
+  runId: string;
+  taskId: string;
+  toolId: string;
+  method: string;
+  predicted: number;
+  actual?: number;
+  evidence: Evidence[];
+}
+
+export type ImportState = 'running' | 'completed' | 'failed' | 'cancelled' | 'undone';
+
+export interface RowError {
+  file: string;
+  /** 1-based data row number (header excluded for CSV; line number for JSONL; member index for JSON). */
+  row: number;
+  column: string;
+  reason: string;
+  /** The raw record, so rejected rows can be downloaded and fixed. */
+  raw?: Record<string, unknown>;
+}
+
+export interface ImportRecord {
+  id: string;
+  datasetId: string;
+  fileName: string;
+  preset: PresetId;
+  state: ImportState;
+  rowsRead: number;
+  accepted: number;
+  /** Rows already stored with identical content (idempotent re-import). */
+  unchanged: number;
+  /** Rows that replaced a stored row with different content (undo restores the old one). */
+  updated: number;
+  rejected: number;
+  /** First errors, for display; the full list lives in the rejected-rows download. */
+  errors: RowError[];
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface StoredImage {
+  id: string;
+  datasetId: string;
+  /** Original file name (untrusted; render as text). */
+  name: string;
+  mime: string;
+  blob: Blob;
+  thumb?: Blob;
+}

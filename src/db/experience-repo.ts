@@ -1,0 +1,106 @@
+import type { BatchWriteResult, ExperienceRepository } from '../core/repositories';
+import type { Experience } from '../core/types';
+import type { ToolMemDB } from './schema';
+import { withQuotaCheck } from './quota';
+
+/** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
+function sameContent(a: Experience, b: Experience): boolean {
+  return (
+    a.score === b.score &&
+    a.prompt === b.prompt &&
+    (a.response ?? '') === (b.response ?? '') &&
+    (a.feedback ?? '') === (b.feedback ?? '') &&
+    (a.rubric ?? '') === (b.rubric ?? '') &&
+    (a.imageId ?? '') === (b.imageId ?? '') &&
+    a.scoreSource === b.scoreSource &&
+    a.categories.join('\u0000') === b.categories.join('\u0000')
+  );
+}
+
+export class DexieExperienceRepository implements ExperienceRepository {
+  constructor(private readonly db: ToolMemDB) {}
+
+  get(id: string) {
+    return this.db.experiences.get(id);
+  }
+
+  byDataset(datasetId: string) {
+    return this.db.experiences.where('datasetId').equals(datasetId).toArray();
+  }
+
+  byDatasetAndTool(datasetId: string, toolId: string) {
+    return this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]).toArray();
+  }
+
+  byTask(datasetId: string, taskId: string) {
+    return this.db.experiences.where('[datasetId+taskId]').equals([datasetId, taskId]).toArray();
+  }
+
+  count(datasetId?: string) {
+    return datasetId === undefined
+      ? this.db.experiences.count()
+      : this.db.experiences.where('datasetId').equals(datasetId).count();
+  }
+
+  async countsByTool(datasetId: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    // Key-only scan over the compound index: no experience objects are materialised.
+    const keys = await this.db.experiences
+      .where('[datasetId+toolId]')
+      .between([datasetId, ''], [datasetId, '\uffff'])
+      .keys();
+    for (const key of keys) {
+      const tool = (key as unknown as [string, string])[1];
+      counts.set(tool, (counts.get(tool) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  async put(experience: Experience) {
+    await withQuotaCheck(() => this.db.experiences.put(experience));
+  }
+
+  writeImportBatch(importId: string, rows: Experience[]): Promise<BatchWriteResult> {
+    return withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.experiences, this.db.importBackups, async () => {
+        const existing = await this.db.experiences.bulkGet(rows.map((r) => r.id));
+        const toWrite: Experience[] = [];
+        const backups: { importId: string; experienceId: string; previous: Experience }[] = [];
+        let added = 0;
+        let updated = 0;
+        let unchanged = 0;
+        rows.forEach((row, i) => {
+          const old = existing[i];
+          if (!old) {
+            added++;
+            toWrite.push({ ...row, importId });
+          } else if (sameContent(old, row)) {
+            unchanged++;
+          } else {
+            updated++;
+            // Keep the first backup taken by this import: the state before the import began.
+            backups.push({ importId, experienceId: row.id, previous: old });
+            toWrite.push({ ...row, importId, createdAt: old.createdAt });
+          }
+        });
+        if (backups.length) {
+          const seen = await this.db.importBackups.bulkGet(backups.map((b) => [b.importId, b.experienceId] as [string, string]));
+          await this.db.importBackups.bulkAdd(backups.filter((_, i) => !seen[i]));
+        }
+        await this.db.experiences.bulkPut(toWrite);
+        return { added, updated, unchanged };
+      }),
+    );
+  }
+
+  async undoImport(importId: string): Promise<void> {
+    await this.db.transaction('rw', this.db.experiences, this.db.importBackups, async () => {
+      const backups = await this.db.importBackups.where('importId').equals(importId).toArray();
+      const restored = new Set(backups.map((b) => b.experienceId));
+      const ownKeys = await this.db.experiences.where('importId').equals(importId).primaryKeys();
+      await this.db.experiences.bulkDelete(ownKeys.filter((k) => !restored.has(k)));
+      await this.db.experiences.bulkPut(backups.map((b) => b.previous));
+      await this.db.importBackups.where('importId').equals(importId).delete();
+    });
+  }
+}

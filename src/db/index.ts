@@ -1,0 +1,5 @@
+export { ToolMemDB, type ImportBackup, type SettingRow } from './schema';
+export { createRepositories } from './repositories';
+export { isQuotaError, withQuotaCheck } from './quota';
+export { requestPersistence, storageEstimate, type StorageInfo } from './persistence';
+export { getSetting, setSetting, DEFAULT_SETTINGS, type Settings } from './settings';

@@ -1,0 +1,115 @@
+import type {
+  DatasetRepository,
+  ImageRepository,
+  ImportRepository,
+  Repositories,
+  RunRepository,
+  ToolRepository,
+} from '../core/repositories';
+import type { Dataset, ImportRecord, Run, StoredImage, Tool } from '../core/types';
+import { DexieExperienceRepository } from './experience-repo';
+import { DexieMemoryRepository } from './memory-repo';
+import { withQuotaCheck } from './quota';
+import type { ToolMemDB } from './schema';
+
+class DexieToolRepository implements ToolRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  get(id: string) {
+    return this.db.tools.get(id);
+  }
+  list() {
+    return this.db.tools.orderBy('name').toArray();
+  }
+  async ensure(tools: Tool[]) {
+    await withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.tools, async () => {
+        const existing = await this.db.tools.bulkGet(tools.map((t) => t.id));
+        await this.db.tools.bulkAdd(tools.filter((_, i) => !existing[i]));
+      }),
+    );
+  }
+  async put(tool: Tool) {
+    await withQuotaCheck(() => this.db.tools.put(tool));
+  }
+}
+
+class DexieDatasetRepository implements DatasetRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  get(id: string) {
+    return this.db.datasets.get(id);
+  }
+  list() {
+    return this.db.datasets.orderBy('createdAt').toArray();
+  }
+  async put(dataset: Dataset) {
+    await withQuotaCheck(() => this.db.datasets.put(dataset));
+  }
+  async remove(id: string) {
+    const db = this.db;
+    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.images], async () => {
+      const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
+      await db.importBackups.where('importId').anyOf(importIds).delete();
+      await db.imports.where('datasetId').equals(id).delete();
+      await db.experiences.where('datasetId').equals(id).delete();
+      await db.images.where('datasetId').equals(id).delete();
+      await db.datasets.delete(id);
+    });
+  }
+}
+
+class DexieImportRepository implements ImportRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  get(id: string) {
+    return this.db.imports.get(id);
+  }
+  async byDataset(datasetId: string) {
+    const rows = await this.db.imports.where('datasetId').equals(datasetId).sortBy('startedAt');
+    return rows.reverse();
+  }
+  async list(): Promise<ImportRecord[]> {
+    return (await this.db.imports.orderBy('startedAt').toArray()).reverse();
+  }
+  async put(record: ImportRecord) {
+    await withQuotaCheck(() => this.db.imports.put(record));
+  }
+}
+
+class DexieRunRepository implements RunRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  get(id: string) {
+    return this.db.runs.get(id);
+  }
+  async list(kind?: Run['kind']) {
+    const rows = kind ? await this.db.runs.where('kind').equals(kind).sortBy('startedAt') : await this.db.runs.orderBy('startedAt').toArray();
+    return rows.reverse();
+  }
+  async put(run: Run) {
+    await withQuotaCheck(() => this.db.runs.put(run));
+  }
+}
+
+class DexieImageRepository implements ImageRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  get(id: string) {
+    return this.db.images.get(id);
+  }
+  async put(image: StoredImage) {
+    await withQuotaCheck(() => this.db.images.put(image));
+  }
+  countByDataset(datasetId: string) {
+    return this.db.images.where('datasetId').equals(datasetId).count();
+  }
+}
+
+/** Every repository over one database connection. */
+export function createRepositories(db: ToolMemDB): Repositories {
+  return {
+    tools: new DexieToolRepository(db),
+    datasets: new DexieDatasetRepository(db),
+    experiences: new DexieExperienceRepository(db),
+    imports: new DexieImportRepository(db),
+    memories: new DexieMemoryRepository(db),
+    runs: new DexieRunRepository(db),
+    images: new DexieImageRepository(db),
+  };
+}

@@ -1,0 +1,52 @@
+import Dexie, { type EntityTable, type Table } from 'dexie';
+import type { Dataset, Experience, ImportRecord, Memory, MemoryEntry, Prediction, Run, StoredImage, Tool } from '../core/types';
+
+/** A stored row that an import replaced; undoing the import puts it back. */
+export interface ImportBackup {
+  importId: string;
+  experienceId: string;
+  previous: Experience;
+}
+
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}
+
+/**
+ * The app database. Schema changes get a NEW version number with an upgrade function; never edit a
+ * released version in place (users' browsers hold data in the old shape).
+ *
+ * Indexes are chosen for the queries the app makes: experiences by dataset, by dataset+tool, by
+ * dataset+task and by import (undo); memory entries by memory+tool(+level) and validity.
+ */
+export class ToolMemDB extends Dexie {
+  tools!: EntityTable<Tool, 'id'>;
+  datasets!: EntityTable<Dataset, 'id'>;
+  experiences!: EntityTable<Experience, 'id'>;
+  imports!: EntityTable<ImportRecord, 'id'>;
+  importBackups!: Table<ImportBackup, [string, string]>;
+  images!: EntityTable<StoredImage, 'id'>;
+  memories!: EntityTable<Memory, 'id'>;
+  entries!: EntityTable<MemoryEntry, 'id'>;
+  runs!: EntityTable<Run, 'id'>;
+  predictions!: EntityTable<Prediction, 'id'>;
+  settings!: EntityTable<SettingRow, 'key'>;
+
+  constructor(name = 'toolmem') {
+    super(name);
+    this.version(1).stores({
+      tools: 'id, name',
+      datasets: 'id, name, createdAt',
+      experiences: 'id, datasetId, toolId, importId, [datasetId+toolId], [datasetId+taskId], [datasetId+rater]',
+      imports: 'id, datasetId, startedAt',
+      importBackups: '[importId+experienceId], importId',
+      images: 'id, datasetId',
+      memories: 'id, updatedAt',
+      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], supersededBy',
+      runs: 'id, kind, state, startedAt',
+      predictions: 'id, runId, [runId+toolId]',
+      settings: 'key',
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import type { ToolMemDB } from './schema';
+
+/** Typed key/value settings kept in IndexedDB (per browser profile). */
+export interface Settings {
+  raterName: string;
+  persistRequested: boolean;
+}
+
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false };
+
+export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
+  const row = await db.settings.get(key);
+  return row === undefined ? DEFAULT_SETTINGS[key] : (row.value as Settings[K]);
+}
+
+export async function setSetting<K extends keyof Settings>(db: ToolMemDB, key: K, value: Settings[K]): Promise<void> {
+  await db.settings.put({ key, value });
+}

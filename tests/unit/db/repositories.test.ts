@@ -1,0 +1,176 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolMemDB, createRepositories } from '../../../src/db';
+import type { Repositories } from '../../../src/core/repositories';
+import type { Experience, MemoryEntry } from '../../../src/core/types';
+import { experienceKey } from '../../../src/core/ids';
+import { StorageFullError } from '../../../src/core/errors';
+
+function exp(task: string, tool: string, score: number, over: Partial<Experience> = {}): Experience {
+  return {
+    id: experienceKey('ds', task, tool, 'r1'),
+    datasetId: 'ds',
+    taskId: task,
+    prompt: `prompt ${task}`,
+    toolId: tool,
+    score,
+    rater: 'r1',
+    scoreSource: 'human',
+    categories: [],
+    importId: 'x',
+    createdAt: 1,
+    ...over,
+  };
+}
+
+function entry(id: string, level: MemoryEntry['level'], over: Partial<MemoryEntry> = {}): MemoryEntry {
+  return {
+    id,
+    memoryId: 'm',
+    toolId: 'A',
+    level,
+    value: level === 'proficient' ? 2 : level === 'good' ? 1 : level === 'bad' ? -1 : -2,
+    text: `entry ${id}`,
+    evidence: ['e1'],
+    support: 1,
+    origin: 'manual',
+    pinned: false,
+    validFrom: 1,
+    validTo: null,
+    supersededBy: null,
+    createdAt: 1,
+    updatedAt: 1,
+    ...over,
+  };
+}
+
+let db: ToolMemDB;
+let repos: Repositories;
+let n = 0;
+
+beforeEach(async () => {
+  db = new ToolMemDB(`test-${++n}`);
+  await db.open();
+  repos = createRepositories(db);
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+describe('experience repository', () => {
+  it('writes an import batch and answers the indexed queries', async () => {
+    const res = await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)]);
+    expect(res).toEqual({ added: 3, updated: 0, unchanged: 0 });
+    expect(await repos.experiences.count()).toBe(3);
+    expect(await repos.experiences.count('ds')).toBe(3);
+    expect((await repos.experiences.byDatasetAndTool('ds', 'A')).map((e) => e.score).sort()).toEqual([3, 5]);
+    expect((await repos.experiences.byTask('ds', 't1')).map((e) => e.toolId).sort()).toEqual(['A', 'B']);
+    expect(Object.fromEntries(await repos.experiences.countsByTool('ds'))).toEqual({ A: 2, B: 1 });
+    expect((await repos.experiences.get(experienceKey('ds', 't2', 'A', 'r1')))?.importId).toBe('imp1');
+  });
+
+  it('is idempotent on re-import and undo restores replaced rows', async () => {
+    await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 5)]);
+    const again = await repos.experiences.writeImportBatch('imp2', [exp('t1', 'A', 3), exp('t2', 'A', 1), exp('t3', 'A', 2)]);
+    expect(again).toEqual({ added: 1, updated: 1, unchanged: 1 });
+    expect(await repos.experiences.count()).toBe(3);
+    expect((await repos.experiences.get(experienceKey('ds', 't2', 'A', 'r1')))?.score).toBe(1);
+
+    await repos.experiences.undoImport('imp2');
+    const rows = await repos.experiences.byDataset('ds');
+    expect(rows.map((r) => [r.taskId, r.score, r.importId]).sort()).toEqual([
+      ['t1', 3, 'imp1'],
+      ['t2', 5, 'imp1'],
+    ]);
+    expect(await db.importBackups.count()).toBe(0);
+
+    await repos.experiences.undoImport('imp1');
+    expect(await repos.experiences.count()).toBe(0);
+  });
+
+  it('turns a quota failure into StorageFullError and writes nothing', async () => {
+    const original = db.experiences.bulkPut.bind(db.experiences);
+    db.experiences.bulkPut = (() => {
+      const err = new Error('quota');
+      err.name = 'QuotaExceededError';
+      return Promise.reject(err);
+    }) as unknown as typeof db.experiences.bulkPut;
+    await expect(repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3)])).rejects.toBeInstanceOf(StorageFullError);
+    db.experiences.bulkPut = original;
+    expect(await repos.experiences.count()).toBe(0);
+  });
+
+  it('removing a dataset removes its experiences and imports in one go', async () => {
+    await repos.datasets.put({
+      id: 'ds',
+      name: 'DS',
+      source: 'f.csv',
+      preset: 'generic',
+      scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+      raterPolicy: { kind: 'mean' },
+      createdAt: 1,
+    });
+    await repos.imports.put({
+      id: 'imp1', datasetId: 'ds', fileName: 'f.csv', preset: 'generic', state: 'completed',
+      rowsRead: 1, accepted: 1, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: 1,
+    });
+    await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3)]);
+    await repos.datasets.remove('ds');
+    expect(await repos.datasets.list()).toEqual([]);
+    expect(await repos.imports.list()).toEqual([]);
+    expect(await repos.experiences.count()).toBe(0);
+  });
+});
+
+describe('tool repository', () => {
+  it('ensure() keeps existing tools unchanged', async () => {
+    await repos.tools.put({ id: 'A', name: 'A', modality: 'text→image', description: 'mine', createdAt: 1 });
+    await repos.tools.ensure([
+      { id: 'A', name: 'A', modality: 'other', description: '', createdAt: 2 },
+      { id: 'B', name: 'B', modality: 'other', description: '', createdAt: 2 },
+    ]);
+    const tools = await repos.tools.list();
+    expect(tools.map((t) => [t.id, t.description])).toEqual([
+      ['A', 'mine'],
+      ['B', ''],
+    ]);
+  });
+});
+
+describe('memory repository', () => {
+  it('applies an update atomically and keeps history', async () => {
+    await repos.memories.applyUpdate([], [entry('e1', 'good'), entry('e2', 'good'), entry('e3', 'weak')], 10);
+    expect((await repos.memories.validEntries('m', 'A', 'good')).map((e) => e.id).sort()).toEqual(['e1', 'e2']);
+
+    // merge e1+e2 into e4
+    await repos.memories.applyUpdate(
+      [
+        { id: 'e1', supersededBy: 'e4' },
+        { id: 'e2', supersededBy: 'e4' },
+      ],
+      [entry('e4', 'proficient', { validFrom: 20 })],
+      20,
+    );
+    expect((await repos.memories.validEntries('m', 'A')).map((e) => e.id).sort()).toEqual(['e3', 'e4']);
+    const all = await repos.memories.allEntries('m');
+    expect(all).toHaveLength(4);
+    expect(all.find((e) => e.id === 'e1')).toMatchObject({ validTo: 20, supersededBy: 'e4' });
+  });
+
+  it('rejects an update touching an already superseded entry and changes nothing', async () => {
+    await repos.memories.applyUpdate([], [entry('e1', 'good', { validTo: 5, supersededBy: 'x' }), entry('e2', 'bad')], 10);
+    await expect(
+      repos.memories.applyUpdate(
+        [
+          { id: 'e2', supersededBy: null, reason: 'contradicted' },
+          { id: 'e1', supersededBy: null },
+        ],
+        [entry('e5', 'good')],
+        30,
+      ),
+    ).rejects.toThrow(/no longer valid/);
+    const e2 = await db.entries.get('e2');
+    expect(e2?.validTo).toBeNull();
+    expect(await db.entries.get('e5')).toBeUndefined();
+  });
+});
