@@ -1,0 +1,21 @@
+/**
+ * Streams a Blob/File as text chunks without ever holding the whole file in one string.
+ * Invalid UTF-8 becomes U+FFFD (the decoder is not fatal), so one bad byte never aborts an import.
+ */
+export async function* blobText(blob: Blob): AsyncGenerator<string> {
+  const reader = blob.stream().pipeThrough(new TextDecoderStream('utf-8')).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The first `bytes` of a blob as text, for format and preset detection. */
+export async function blobHead(blob: Blob, bytes = 64 * 1024): Promise<string> {
+  return new TextDecoder('utf-8').decode(await blob.slice(0, bytes).arrayBuffer());
+}

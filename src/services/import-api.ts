@@ -1,0 +1,42 @@
+/**
+ * The import worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
+ * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
+ */
+import type { FieldMapping, ImportProgress, ImportSummary, PreviewResult } from '../core/import/types';
+import type { DatasetStats } from '../core/stats/dataset-stats';
+import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
+
+/** What the user chose in the import dialog. Files are structured-cloned to the worker (no copy of bytes). */
+export interface ImportRequest {
+  file: File;
+  /** genai-bench: `genai_skills.json`; genai-bench-long: `prompts.csv`. */
+  skills?: File;
+  prompts?: File;
+  /** Dataset to import into (created when new); defaults to the preset's dataset name. */
+  datasetName?: string;
+  preset?: PresetId;
+  mapping?: FieldMapping;
+  scale?: ScoreScale;
+  judgeColumn?: string;
+  scoreSource?: ScoreSource;
+  raterPolicy?: RaterPolicy;
+}
+
+export interface ImportOutcome {
+  summary: ImportSummary;
+  record: ImportRecord;
+  /** True when this import created the dataset. */
+  createdDataset: boolean;
+}
+
+export interface ImportApi {
+  /** Format, preset guess and the first rows as they would be stored, for the mapping step. */
+  preview: { req: ImportRequest & { rows?: number }; res: PreviewResult; progress: never };
+  import: { req: ImportRequest; res: ImportOutcome; progress: ImportProgress };
+  /** Undo a whole import: removes what it added, restores what it replaced. */
+  undo: { req: { importId: string }; res: ImportRecord; progress: never };
+  /** Per-tool counts, means, score histograms and raters of one dataset (read in the worker). */
+  stats: { req: { datasetId: string }; res: DatasetStats; progress: never };
+  /** Imports left `running` by a closed tab or a crash are rolled back; returns how many. */
+  recover: { req: Record<string, never>; res: { rolledBack: number }; progress: never };
+}

@@ -1,0 +1,172 @@
+import { runImport, previewRows, detectPreset, presetDefaults } from '../core/import';
+import type { ImportSink } from '../core/import/types';
+import { CancelledError } from '../core/errors';
+import { newId, slugify } from '../core/ids';
+import type { Repositories } from '../core/repositories';
+import type { Dataset, ImportRecord, Tool } from '../core/types';
+import type { Handlers } from '../rpc';
+import { datasetStats } from '../core/stats/dataset-stats';
+import { blobHead, blobText } from './blob-text';
+import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
+
+/** Errors kept on the import record (the full list is in the rejected-rows download). */
+const KEPT_ERRORS = 10_000;
+
+function sidecarsOf(req: ImportRequest) {
+  return {
+    ...(req.skills ? { skills: blobText(req.skills) } : {}),
+    ...(req.prompts ? { prompts: blobText(req.prompts) } : {}),
+  };
+}
+
+/**
+ * Import handlers over any Repositories (Dexie in the worker; fake-indexeddb in Node tests).
+ * Constraint: rows are written batch by batch (each batch one transaction) and tagged with the
+ * import id, so a failure or cancel rolls back exactly what this import wrote.
+ */
+export function createImportHandlers(repos: Repositories): Handlers<ImportApi> {
+  async function datasetFor(req: ImportRequest): Promise<{ id: string; name: string; existing?: Dataset }> {
+    const head = await blobHead(req.file);
+    const guess = detectPreset(req.file.name, head);
+    const name = req.datasetName?.trim() || presetDefaults(req.preset ?? guess.preset, req.file.name).name;
+    const id = slugify(name);
+    const existing = await repos.datasets.get(id);
+    return { id, name, ...(existing ? { existing } : {}) };
+  }
+
+  async function rollBack(record: ImportRecord, state: ImportRecord['state'], createdDataset: boolean) {
+    await repos.experiences.undoImport(record.id);
+    record.state = state;
+    record.finishedAt = Date.now();
+    await repos.imports.put(record);
+    if (createdDataset && (await repos.experiences.count(record.datasetId)) === 0) {
+      const others = (await repos.imports.byDataset(record.datasetId)).filter((r) => r.id !== record.id && r.state === 'completed');
+      if (others.length === 0) await repos.datasets.remove(record.datasetId);
+    }
+  }
+
+  return {
+    async preview(req) {
+      const target = await datasetFor(req);
+      const tools = (await repos.tools.list()).map((t) => t.id);
+      return previewRows(
+        blobText(req.file),
+        {
+          fileName: req.file.name,
+          datasetId: target.id,
+          importId: 'preview',
+          now: Date.now(),
+          knownTools: tools,
+          sidecars: sidecarsOf(req),
+          ...(req.preset ? { preset: req.preset } : {}),
+          ...(req.mapping ? { mapping: req.mapping } : {}),
+          ...(req.scale ? { scale: req.scale } : {}),
+          ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
+          ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
+        },
+        req.rows ?? 8,
+      );
+    },
+
+    async import(req, ctx): Promise<ImportOutcome> {
+      const target = await datasetFor(req);
+      const now = Date.now();
+      const record: ImportRecord = {
+        id: newId('imp-'),
+        datasetId: target.id,
+        fileName: req.file.name,
+        preset: req.preset ?? 'generic',
+        state: 'running',
+        rowsRead: 0,
+        accepted: 0,
+        unchanged: 0,
+        updated: 0,
+        rejected: 0,
+        errors: [],
+        startedAt: now,
+      };
+      await repos.imports.put(record);
+      const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows) };
+      const knownTools = (await repos.tools.list()).map((t) => t.id);
+      const createdDataset = !target.existing;
+      try {
+        const summary = await runImport(
+          blobText(req.file),
+          {
+            fileName: req.file.name,
+            totalBytes: req.file.size,
+            datasetId: target.id,
+            importId: record.id,
+            now,
+            knownTools,
+            sidecars: sidecarsOf(req),
+            signal: ctx.signal,
+            onProgress: (p) => ctx.progress(p),
+            ...(req.preset ? { preset: req.preset } : {}),
+            ...(req.mapping ? { mapping: req.mapping } : {}),
+            ...(req.scale ? { scale: req.scale } : target.existing ? { scale: target.existing.scale } : {}),
+            ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
+            ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
+          },
+          sink,
+        );
+        const defaults = summary.datasetDefaults;
+        if (!target.existing) {
+          await repos.datasets.put({
+            id: target.id,
+            name: target.name,
+            source: req.file.name,
+            preset: summary.preset,
+            scale: summary.scale,
+            raterPolicy: req.raterPolicy ?? defaults.raterPolicy,
+            createdAt: now,
+          });
+        }
+        const tools: Tool[] = Object.keys(summary.tools)
+          .filter((id) => summary.tools[id]!.accepted > 0)
+          .map((id) => ({ id, name: id, modality: defaults.modality, description: '', createdAt: now }));
+        await repos.tools.ensure(tools);
+        Object.assign(record, {
+          preset: summary.preset,
+          state: 'completed',
+          rowsRead: summary.rowsRead,
+          accepted: summary.added,
+          unchanged: summary.unchanged,
+          updated: summary.updated,
+          rejected: summary.rejected,
+          errors: summary.errors.slice(0, KEPT_ERRORS),
+          finishedAt: Date.now(),
+        } satisfies Partial<ImportRecord>);
+        await repos.imports.put(record);
+        return { summary, record, createdDataset };
+      } catch (err) {
+        await rollBack(record, err instanceof CancelledError ? 'cancelled' : 'failed', createdDataset);
+        throw err;
+      }
+    },
+
+    async undo({ importId }) {
+      const record = await repos.imports.get(importId);
+      if (!record) throw new Error(`Import ${importId} does not exist`);
+      if (record.state !== 'completed') throw new Error(`Import “${record.fileName}” is ${record.state}; only completed imports can be undone`);
+      await repos.experiences.undoImport(importId);
+      record.state = 'undone';
+      record.finishedAt = Date.now();
+      await repos.imports.put(record);
+      if ((await repos.experiences.count(record.datasetId)) === 0) await repos.datasets.remove(record.datasetId);
+      return record;
+    },
+
+    async stats({ datasetId }) {
+      const dataset = await repos.datasets.get(datasetId);
+      if (!dataset) throw new Error(`Dataset ${datasetId} does not exist`);
+      return datasetStats(await repos.experiences.byDataset(datasetId), dataset.scale);
+    },
+
+    async recover() {
+      const running = (await repos.imports.list()).filter((r) => r.state === 'running');
+      for (const record of running) await rollBack(record, 'failed', false);
+      return { rolledBack: running.length };
+    },
+  };
+}

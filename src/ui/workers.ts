@@ -1,0 +1,24 @@
+import { createClient, WorkerCrashedError, type WorkerClient } from '../rpc';
+import type { ImportApi } from '../services/import-api';
+
+/**
+ * One import worker per tab, started lazily on first use. When it crashes, the next call starts a
+ * fresh one (the crashed call rejects with WorkerCrashedError and the UI offers a retry).
+ */
+let importClient: WorkerClient<ImportApi> | null = null;
+
+export function importWorker(): WorkerClient<ImportApi> {
+  if (!importClient) {
+    const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
+    const client = createClient<ImportApi>(worker);
+    worker.addEventListener('error', () => {
+      if (importClient === client) importClient = null;
+    });
+    importClient = client;
+  }
+  return importClient;
+}
+
+export function isWorkerCrash(err: unknown): boolean {
+  return err instanceof WorkerCrashedError;
+}

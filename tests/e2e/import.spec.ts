@@ -1,0 +1,88 @@
+import { test as base, expect } from './support/fixtures';
+import { DataPage } from './support/data-page';
+
+const test = base.extend<{ data: DataPage }>({
+  data: async ({ app }, use) => {
+    await use(new DataPage(app.page));
+  },
+});
+
+const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
+
+test('import a generic CSV with a column mapping, see it stored, reload, undo', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.chooseFile(LOG);
+
+  // Detected as a generic file; the obvious columns are mapped already, the task id is not.
+  await expect(data.dialog.getByLabel('Preset')).toHaveValue('generic');
+  await expect(data.dialog.getByLabel('Column for score')).toHaveValue('grade');
+  await expect(data.dialog.getByLabel('Column for tool')).toHaveValue('system');
+  await data.mapColumn('id', 'case');
+  await data.dialog.getByLabel('Dataset name').fill('Team eval log');
+  await data.dialog.getByLabel('Scale minimum').fill('1');
+  await data.dialog.getByLabel('Scale maximum').fill('5');
+  await data.dialog.getByLabel('Scale maximum').blur();
+  // The preview shows rows as they will be stored: task id from the `case` column.
+  await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('assistant-a');
+
+  const result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('9');
+  await expect(result.getByTestId('count-rejected')).toHaveText('1');
+  await expect(result.getByTestId('row-errors')).toContainText('grade');
+  await expect(result.getByRole('button', { name: /Download rejected rows/ })).toBeVisible();
+  await data.dialog.getByRole('button', { name: 'Done' }).click();
+
+  const card = data.datasetCard('Team eval log');
+  await expect(card).toContainText('9 experiences');
+  await expect(card.getByTestId('score-histogram')).toBeVisible();
+  await expect(card.getByRole('row', { name: /assistant-a/ })).toContainText('4.60');
+
+  await page.reload();
+  await expect(data.datasetCard('Team eval log')).toContainText('9 experiences');
+
+  // Undo the import as a whole from the history.
+  await data.datasetCard('Team eval log').getByText('Import history').click();
+  await data.datasetCard('Team eval log').getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Undid the import' })).toBeVisible();
+  await expect(data.datasetCard('Team eval log')).toHaveCount(0);
+  await expect(data.emptyState).toBeVisible();
+});
+
+test('re-importing the same file stores nothing twice', async ({ data }) => {
+  await data.open('data');
+  for (const expected of ['9', '0']) {
+    await data.openImport();
+    await data.chooseFile(LOG);
+    await data.mapColumn('id', 'case');
+    await data.dialog.getByLabel('Dataset name').fill('Team eval log');
+    const result = await data.runImport();
+    await expect(result.getByTestId('count-added')).toHaveText(expected);
+    await data.dialog.getByRole('button', { name: 'Done' }).click();
+  }
+  await expect(data.datasetCard('Team eval log')).toContainText('9 experiences');
+});
+
+test('a file that cannot be read says why and stores nothing', async ({ data }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.dialog.getByLabel('Choose a file to import').setInputFiles('tests/fixtures/bad-inputs/truncated.json');
+  await expect(data.dialog.getByRole('alert')).toContainText(/truncated|ends|unexpected end/i);
+  await expect(data.dialog.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
+  await data.dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(data.emptyState).toBeVisible();
+});
+
+test('the demo data loads with all six GenAI-Bench generators and their histograms', async ({ data }) => {
+  await data.open('data');
+  await data.loadDemo();
+  const genai = data.datasetCard('GenAI-Bench demo');
+  await expect(genai).toContainText('1,600 tasks');
+  for (const tool of ['DALLE_3', 'Midjourney_6', 'DeepFloyd_I_XL_v1', 'SDXL_Base', 'SDXL_Turbo', 'SDXL_2_1']) {
+    await expect(genai.getByRole('row', { name: new RegExp(tool) })).toBeVisible();
+  }
+  await expect(genai).toContainText('rater1 (9,600)');
+  await expect(data.datasetCard('AlpacaEval demo')).toContainText('600 experiences');
+  await data.goTo('Tools');
+  await expect(data.page.getByTestId('tool-card')).toHaveCount(12);
+});

@@ -1,0 +1,43 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { AppPage } from './app-page';
+
+/** Page object for the Data page and its import dialog. */
+export class DataPage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  get dialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Import experiences' });
+  }
+
+  datasetCard(name: string): Locator {
+    return this.page.getByTestId('dataset-card').filter({ has: this.page.getByRole('heading', { name, exact: true }) });
+  }
+
+  async openImport(): Promise<void> {
+    await this.page.getByRole('button', { name: /Import (file|a file)/ }).first().click();
+    await expect(this.dialog).toBeVisible();
+  }
+
+  async chooseFile(path: string): Promise<void> {
+    await this.dialog.getByLabel('Choose a file to import').setInputFiles(path);
+    await expect(this.dialog.getByTestId('preview-table')).toBeVisible();
+  }
+
+  async mapColumn(field: string, column: string): Promise<void> {
+    await this.dialog.getByLabel(`Column for ${field}`).selectOption(column);
+  }
+
+  async runImport(): Promise<Locator> {
+    await this.dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    const result = this.dialog.getByTestId('import-result');
+    await expect(result).toBeVisible();
+    return result;
+  }
+
+  async loadDemo(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Load demo data' }).first().click();
+    await expect(this.page.getByRole('status').filter({ hasText: 'Demo data loaded' })).toBeVisible({ timeout: 120_000 });
+  }
+}
