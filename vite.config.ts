@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 
+// Benchmarks build extra pages (bench/*.html) into their own folder; the app build never ships them.
+const BENCH = process.env.BENCH === '1';
+
 // One config for the app build, the preview server and Vitest (unit tests run in Node).
 export default defineConfig({
   plugins: [
@@ -35,7 +38,13 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 2000 },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+    outDir: BENCH ? 'dist-bench' : 'dist',
+    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html' } } } : {}),
+  },
   preview: { port: 4173, strictPort: false, host: '127.0.0.1' },
   test: {
     include: ['tests/unit/**/*.test.ts'],

@@ -6,8 +6,9 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(fileURLToPath(new URL('../dist', import.meta.url)));
 const args = process.argv.slice(2);
+const dirArg = args.indexOf('--dir');
+const root = resolve(dirArg >= 0 ? args[dirArg + 1] : fileURLToPath(new URL('../dist', import.meta.url)));
 const portArg = args.indexOf('--port');
 const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 4173));
 const host = process.env.HOST ?? '127.0.0.1';

@@ -49,8 +49,11 @@ export interface ExperienceRepository {
   /**
    * Writes one import batch atomically. Rows equal to the stored row are left alone; rows that
    * replace a stored row keep a backup under `importId` so that undoing the import restores them.
+   * `fresh`: the caller knows no row can exist yet (the dataset was empty when the import began),
+   * so the read-before-write is skipped; a row that does exist anyway fails the batch (nothing is
+   * overwritten).
    */
-  writeImportBatch(importId: string, rows: Experience[]): Promise<BatchWriteResult>;
+  writeImportBatch(importId: string, rows: Experience[], opts?: { fresh?: boolean }): Promise<BatchWriteResult>;
   /** Undo an import as a whole: delete rows it added, restore rows it replaced. */
   undoImport(importId: string): Promise<void>;
 }

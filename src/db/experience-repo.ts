@@ -1,4 +1,5 @@
 import type { BatchWriteResult, ExperienceRepository } from '../core/repositories';
+import Dexie from 'dexie';
 import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
@@ -24,8 +25,13 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return this.db.experiences.get(id);
   }
 
+  /** Rows of one dataset, through the prefix of the [datasetId+toolId] index. */
+  inDataset(datasetId: string) {
+    return this.db.experiences.where('[datasetId+toolId]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]);
+  }
+
   byDataset(datasetId: string) {
-    return this.db.experiences.where('datasetId').equals(datasetId).toArray();
+    return this.inDataset(datasetId).toArray();
   }
 
   byDatasetAndTool(datasetId: string, toolId: string) {
@@ -39,16 +45,13 @@ export class DexieExperienceRepository implements ExperienceRepository {
   count(datasetId?: string) {
     return datasetId === undefined
       ? this.db.experiences.count()
-      : this.db.experiences.where('datasetId').equals(datasetId).count();
+      : this.inDataset(datasetId).count();
   }
 
   async countsByTool(datasetId: string): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     // Key-only scan over the compound index: no experience objects are materialised.
-    const keys = await this.db.experiences
-      .where('[datasetId+toolId]')
-      .between([datasetId, ''], [datasetId, '\uffff'])
-      .keys();
+    const keys = await this.inDataset(datasetId).keys();
     for (const key of keys) {
       const tool = (key as unknown as [string, string])[1];
       counts.set(tool, (counts.get(tool) ?? 0) + 1);
@@ -60,7 +63,17 @@ export class DexieExperienceRepository implements ExperienceRepository {
     await withQuotaCheck(() => this.db.experiences.put(experience));
   }
 
-  writeImportBatch(importId: string, rows: Experience[]): Promise<BatchWriteResult> {
+  writeImportBatch(importId: string, rows: Experience[], opts: { fresh?: boolean } = {}): Promise<BatchWriteResult> {
+    if (opts.fresh) {
+      // bulkAdd (not put): a key that exists after all aborts the batch instead of overwriting it.
+      // The explicit transaction makes that all-or-nothing (a bare bulkAdd keeps the rows that worked).
+      return withQuotaCheck(() =>
+        this.db.transaction('rw', this.db.experiences, async () => {
+          await this.db.experiences.bulkAdd(rows.map((row) => ({ ...row, importId })));
+          return { added: rows.length, updated: 0, unchanged: 0 };
+        }),
+      );
+    }
     return withQuotaCheck(() =>
       this.db.transaction('rw', this.db.experiences, this.db.importBackups, async () => {
         const existing = await this.db.experiences.bulkGet(rows.map((r) => r.id));

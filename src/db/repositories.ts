@@ -50,7 +50,7 @@ class DexieDatasetRepository implements DatasetRepository {
       const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
       await db.importBackups.where('importId').anyOf(importIds).delete();
       await db.imports.where('datasetId').equals(id).delete();
-      await db.experiences.where('datasetId').equals(id).delete();
+      await new DexieExperienceRepository(db).inDataset(id).delete();
       await db.images.where('datasetId').equals(id).delete();
       await db.datasets.delete(id);
     });

@@ -17,8 +17,9 @@ export interface SettingRow {
  * The app database. Schema changes get a NEW version number with an upgrade function; never edit a
  * released version in place (users' browsers hold data in the old shape).
  *
- * Indexes are chosen for the queries the app makes: experiences by dataset, by dataset+tool, by
- * dataset+task and by import (undo); memory entries by memory+tool(+level) and validity.
+ * Indexes are chosen for the queries the app makes, and kept few on the big table (every index
+ * costs write time on imports): experiences by dataset+tool (a prefix of it serves "by dataset"),
+ * dataset+task and import (undo); memory entries by memory+tool(+level).
  */
 export class ToolMemDB extends Dexie {
   tools!: EntityTable<Tool, 'id'>;
@@ -38,7 +39,7 @@ export class ToolMemDB extends Dexie {
     this.version(1).stores({
       tools: 'id, name',
       datasets: 'id, name, createdAt',
-      experiences: 'id, datasetId, toolId, importId, [datasetId+toolId], [datasetId+taskId], [datasetId+rater]',
+      experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
       imports: 'id, datasetId, startedAt',
       importBackups: '[importId+experienceId], importId',
       images: 'id, datasetId',

@@ -86,7 +86,9 @@ export function createImportHandlers(repos: Repositories): Handlers<ImportApi> {
         startedAt: now,
       };
       await repos.imports.put(record);
-      const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows) };
+      // An empty dataset cannot hold any of the rows yet: skip the read-before-write (much faster).
+      const fresh = (await repos.experiences.count(target.id)) === 0;
+      const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
       const knownTools = (await repos.tools.list()).map((t) => t.id);
       const createdDataset = !target.existing;
       try {

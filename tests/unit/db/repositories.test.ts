@@ -174,3 +174,15 @@ describe('memory repository', () => {
     expect(await db.entries.get('e5')).toBeUndefined();
   });
 });
+
+describe('fresh import batches', () => {
+  it('skip the read but never overwrite: a clash fails the whole batch', async () => {
+    expect(await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 4)], { fresh: true })).toEqual({ added: 2, updated: 0, unchanged: 0 });
+    await expect(repos.experiences.writeImportBatch('imp2', [exp('t3', 'A', 1), exp('t1', 'A', 5)], { fresh: true })).rejects.toThrow();
+    const rows = await repos.experiences.byDataset('ds');
+    expect(rows.map((r) => [r.taskId, r.score]).sort()).toEqual([
+      ['t1', 3],
+      ['t2', 4],
+    ]);
+  });
+});

@@ -1,0 +1,52 @@
+// Runs inside Chromium (driven by scripts/bench/import-bench.mjs): the app's import worker vs the
+// raw Papa Parse + Dexie baseline on the same file, plus main-thread long tasks during our import.
+import { createClient } from '../src/rpc';
+import type { ImportApi } from '../src/services/import-api';
+
+interface BenchResult {
+  ours: { rows: number; ms: number; accepted: number; rejected: number };
+  baseline: { rows: number; ms: number; stored: number };
+  longTasks: { count: number; maxMs: number };
+}
+
+async function baseline(file: File): Promise<BenchResult['baseline']> {
+  const worker = new Worker(new URL('./baseline.worker.ts', import.meta.url), { type: 'module' });
+  const result = await new Promise<BenchResult['baseline']>((resolve) => {
+    worker.onmessage = (e) => resolve(e.data);
+    worker.postMessage({ file });
+  });
+  worker.terminate();
+  return result;
+}
+
+async function ours(file: File): Promise<{ result: BenchResult['ours']; longTasks: BenchResult['longTasks'] }> {
+  const worker = new Worker(new URL('../workers/import.worker.ts', import.meta.url), { type: 'module' });
+  const client = createClient<ImportApi>(worker);
+  const long: number[] = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => long.push(e.duration)));
+  observer.observe({ type: 'longtask' });
+  const t0 = performance.now();
+  const outcome = await client.call('import', {
+    file,
+    datasetName: 'bench',
+    preset: 'generic',
+    mapping: { id: 'id', prompt: 'prompt', tool: 'model', score: 'score', response: 'response', feedback: 'feedback' },
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  });
+  const ms = performance.now() - t0;
+  observer.disconnect();
+  worker.terminate();
+  return {
+    result: { rows: outcome.summary.rowsRead, ms, accepted: outcome.summary.accepted, rejected: outcome.summary.rejected },
+    longTasks: { count: long.filter((d) => d > 50).length, maxMs: Math.max(0, ...long) },
+  };
+}
+
+(window as unknown as { runBench: () => Promise<BenchResult> }).runBench = async () => {
+  const input = document.getElementById('file') as HTMLInputElement;
+  const file = input.files?.[0];
+  if (!file) throw new Error('no file');
+  const base = await baseline(file);
+  const mine = await ours(file);
+  return { ours: mine.result, baseline: base, longTasks: mine.longTasks };
+};

@@ -1,0 +1,118 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolMemDB, createRepositories } from '../../../src/db';
+import { createInThreadClient, type Client } from '../../../src/rpc';
+import { createImportHandlers } from '../../../src/services/import-service';
+import type { ImportApi } from '../../../src/services/import-api';
+import type { Repositories } from '../../../src/core/repositories';
+import { CancelledError } from '../../../src/core/errors';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const file = (rel: string, name = rel.split('/').pop()!) => new File([readFileSync(resolve(REPO, rel))], name);
+const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
+
+let db: ToolMemDB;
+let repos: Repositories;
+let client: Client<ImportApi>;
+let n = 0;
+
+beforeEach(async () => {
+  db = new ToolMemDB(`svc-${++n}`);
+  await db.open();
+  repos = createRepositories(db);
+  client = createInThreadClient(createImportHandlers(repos));
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+/** Every table's rows, to prove a failed operation changed nothing. */
+async function snapshot() {
+  return Promise.all(db.tables.filter((t) => t.name !== 'imports').map(async (t) => [t.name, await t.toArray()]));
+}
+
+describe('import service', () => {
+  it('imports a generic CSV, creates the dataset and tools, and reports per-tool tallies', async () => {
+    const out = await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    expect(out.createdDataset).toBe(true);
+    expect(out.summary).toMatchObject({ accepted: 9, added: 9, rejected: 1, rowsRead: 10 });
+    expect(out.summary.tools['assistant-a']).toMatchObject({ accepted: 5, rejected: 0, meanScore: 4.6 });
+    expect(out.record).toMatchObject({ state: 'completed', accepted: 9, rejected: 1, datasetId: 'team-log' });
+    expect(out.record.errors[0]).toMatchObject({ row: 8, column: 'grade' });
+    expect(await repos.datasets.get('team-log')).toMatchObject({ name: 'Team log', preset: 'generic' });
+    expect((await repos.tools.list()).map((t) => t.id)).toEqual(['assistant-a', 'assistant-b']);
+    expect(await repos.experiences.count('team-log')).toBe(9);
+  });
+
+  it('is idempotent: the same file again adds nothing; a changed score is an update that undo reverts', async () => {
+    await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    const again = await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    expect(again.summary).toMatchObject({ added: 0, unchanged: 9, updated: 0 });
+
+    const edited = readFileSync(resolve(REPO, LOG), 'utf8').replace('assistant-b,3,', 'assistant-b,4,');
+    const third = await client.call('import', { file: new File([edited], 'team-eval-log.csv'), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    expect(third.summary).toMatchObject({ added: 0, unchanged: 8, updated: 1 });
+    const key = 'team-log|1|assistant-b|default';
+    expect((await repos.experiences.get(key))?.score).toBe(4);
+    await client.call('undo', { importId: third.record.id });
+    expect((await repos.experiences.get(key))?.score).toBe(3);
+    expect(await repos.experiences.count('team-log')).toBe(9);
+  });
+
+  it('a file that cannot be parsed stores nothing and leaves existing data untouched', async () => {
+    await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    const before = await snapshot();
+    await expect(client.call('import', { file: file('tests/fixtures/bad-inputs/truncated.json'), datasetName: 'Team log' })).rejects.toThrow(/truncated|end/i);
+    expect(await snapshot()).toEqual(before);
+    const failed = (await repos.imports.list()).find((r) => r.fileName === 'truncated.json');
+    expect(failed?.state).toBe('failed');
+  });
+
+  it('cancelling mid-way rolls back every batch already written and removes the new dataset', async () => {
+    const rows = ['id,prompt,tool,score'];
+    for (let i = 0; i < 5000; i++) rows.push(`${i},prompt number ${i},tool-${i % 3},${1 + (i % 5)}`);
+    const big = new File([rows.join('\n')], 'big.csv');
+    const abort = new AbortController();
+    let batches = 0;
+    const call = client.call('import', { file: big, datasetName: 'Big', preset: 'generic' }, {
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (p.accepted >= 2000 && batches++ === 0) abort.abort();
+      },
+    });
+    await expect(call).rejects.toBeInstanceOf(CancelledError);
+    // The handler finishes its rollback after the caller was told; wait for the record to settle.
+    for (let i = 0; i < 100 && (await repos.imports.list()).some((r) => r.state === 'running'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await repos.experiences.count()).toBe(0);
+    expect(await repos.datasets.get('big')).toBeUndefined();
+  });
+
+  it('recover() rolls back an import that a closed tab left running', async () => {
+    const out = await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    await repos.imports.put({ ...out.record, state: 'running' });
+    expect(await client.call('recover', {})).toEqual({ rolledBack: 1 });
+    expect(await repos.experiences.count()).toBe(0);
+    expect((await repos.imports.get(out.record.id))?.state).toBe('failed');
+  });
+
+  it('imports the GenAI-Bench slice with its skills sidecar and computes stats', async () => {
+    const out = await client.call('import', {
+      file: file('tests/fixtures/import/genai_image_slice.json', 'genai_image.json'),
+      skills: file('tests/fixtures/import/genai_skills_slice.json', 'genai_skills.json'),
+    });
+    expect(out.summary.preset).toBe('genai-bench');
+    const ds = await repos.datasets.get(out.record.datasetId);
+    expect(ds?.raterPolicy).toEqual({ kind: 'rater', rater: 'rater1' });
+    expect(ds?.scale).toEqual({ min: 1, max: 5, direction: 'higher-better', integer: true });
+    const stats = await client.call('stats', { datasetId: out.record.datasetId });
+    expect(stats.bins).toEqual(['1', '2', '3', '4', '5']);
+    expect(stats.tools).toHaveLength(6);
+    expect(stats.raters.map((r) => r.rater)).toEqual(['rater1', 'rater2', 'rater3']);
+    const total = stats.tools.reduce((s, t) => s + t.n, 0);
+    expect(total).toBe(out.summary.accepted);
+    const cats = (await repos.experiences.byDataset(out.record.datasetId)).find((e) => e.taskId === '00000')?.categories;
+    expect(cats).toEqual(expect.arrayContaining(['basic', 'attribute', 'scene']));
+  });
+});
