@@ -1,0 +1,33 @@
+/** Human-readable import report for the terminal (the --json output is the summary itself). */
+import { describeRowError, formatScale } from '../core/import';
+import type { ImportSummary } from '../core/import/types';
+
+export const ERRORS_SHOWN = 10;
+
+export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean }): string {
+  const s = summary;
+  const scale = `${formatScale(s.scale)}${s.scale.integer ? ', whole numbers' : ''}, ${s.scale.direction === 'higher-better' ? 'higher is better' : 'lower is better'}${s.scaleInferred ? ' (inferred from the scores)' : ''}`;
+  const lines = [
+    `${opts.dryRun ? 'Dry run of' : 'Imported (in memory)'} ${s.fileName}`,
+    `  format ${s.format}, preset ${s.preset} (confidence ${s.confidence.toFixed(2)}${s.preset !== s.detectedPreset ? `; detected ${s.detectedPreset}` : ''}), dataset ${s.datasetId}`,
+    `  scale ${scale}`,
+  ];
+  if (s.judge) lines.push(`  judge ${s.judge}`);
+  if (s.mapping) lines.push(`  mapping ${Object.entries(s.mapping).map(([f, c]) => `${f}=${c}`).join(', ')}`);
+
+  const tools = Object.keys(s.tools).sort();
+  const width = Math.max(4, 'total'.length, ...tools.map((t) => t.length));
+  const row = (name: string, a: number | string, r: number | string) => `  ${name.padEnd(width)}  ${String(a).padStart(8)}  ${String(r).padStart(8)}`;
+  lines.push('', row('tool', 'accepted', 'rejected'));
+  for (const tool of tools) lines.push(row(tool, s.tools[tool]?.accepted ?? 0, s.tools[tool]?.rejected ?? 0));
+  lines.push(row('total', s.accepted, s.rejected));
+  lines.push(`  ${s.rowsRead} rows read; ${s.added} new, ${s.updated} changed, ${s.unchanged} unchanged`);
+
+  if (s.errors.length > 0) {
+    const shown = s.errors.slice(0, ERRORS_SHOWN);
+    lines.push('', shown.length < s.errors.length ? `First ${shown.length} of ${s.errors.length} errors:` : `${s.errors.length} error${s.errors.length > 1 ? 's' : ''}:`);
+    for (const e of shown) lines.push(`  ${describeRowError(e)}`);
+  }
+  lines.push('', opts.dryRun ? 'Dry run: nothing was stored.' : 'Checked in memory only: the CLI does not store experiences yet.');
+  return lines.join('\n');
+}

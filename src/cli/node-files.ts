@@ -1,0 +1,36 @@
+/** Node-only file access for the CLI: files become the `AsyncIterable<string>` the core expects. */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+
+export class FileReadError extends Error {
+  override name = 'FileReadError';
+}
+
+/** Size of a readable regular file; a FileReadError with a plain message otherwise. */
+export async function fileSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new FileReadError(`cannot read ${path}: it is not a file`);
+    return info.size;
+  } catch (err) {
+    if (err instanceof FileReadError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new FileReadError(`cannot read ${path}: ${why}`);
+  }
+}
+
+/** UTF-8 text chunks (invalid bytes become U+FFFD, which validation reports per row). */
+export function textChunks(path: string): AsyncIterable<string> {
+  return createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 }) as AsyncIterable<string>;
+}
+
+/** The first `chars` characters of a file (for preset detection before the import). */
+export async function headOf(path: string, chars = 64 * 1024): Promise<string> {
+  let head = '';
+  for await (const chunk of textChunks(path)) {
+    head += chunk;
+    if (head.length >= chars) break;
+  }
+  return head;
+}

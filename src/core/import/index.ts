@@ -1,0 +1,16 @@
+/**
+ * Public API of the streaming import pipeline (pure: runs in the import worker, the CLI and tests).
+ * Input is always `AsyncIterable<string>`; storage is the caller's `ImportSink`.
+ */
+export { runImport, previewRows, inferScale } from './pipeline';
+export type { PreviewOptions } from './pipeline';
+export { detectPreset } from './open-import';
+export { detectFormat, createReader, readItems } from './readers';
+export type { RecordReader } from './readers';
+export { rejectedRowsCsv, describeRowError } from './rejected-csv';
+export { suggestMapping, parseMapping, CANONICAL_FIELDS, REQUIRED_FIELDS } from './mapping';
+export { renderRubric } from './rubric';
+export { RowValidator, MAX_FIELD_CHARS, editDistance, formatScale } from './validate';
+export { PRESETS, getPreset, isPresetId, presetDefaults, scorePresets } from './presets';
+export { utf8Length } from './text-source';
+export type * from './types';

@@ -1,0 +1,187 @@
+/**
+ * runImport: reader → preset → validator → sink, in batches. Memory stays bounded by the batch size
+ * (plus the duplicate-key index and the error list), so multi-hundred-MB files import in a worker.
+ */
+import type { Experience, RowError, ScoreScale } from '../types';
+import { openImport, type OpenOptions } from './open-import';
+import { throwIfAborted } from './text-source';
+import type { CanonicalRow, ImportOptions, ImportSink, ImportSummary, PreviewResult, ToolTally } from './types';
+import { RowValidator } from './validate';
+
+const DEFAULT_BATCH = 2000;
+const PROGRESS_EVERY_MS = 200;
+const CANCEL_CHECK_EVERY = 256;
+
+/** Scale for data without a declared one: the smallest common scale that holds every score seen. */
+export function inferScale(min: number, max: number, allIntegers: boolean): ScoreScale {
+  const scale = (lo: number, hi: number, integer: boolean): ScoreScale => ({ min: lo, max: hi, direction: 'higher-better', integer });
+  if (!Number.isFinite(min)) return scale(1, 5, true);
+  if (allIntegers && min >= 1 && max <= 5) return scale(1, 5, true);
+  if (min >= 0 && max <= 1) return scale(0, 1, allIntegers);
+  if (allIntegers && min >= 1 && max <= 10) return scale(1, 10, true);
+  if (min >= 0 && max <= 10) return scale(0, 10, allIntegers);
+  if (min >= 0 && max <= 100) return scale(0, 100, allIntegers);
+  return scale(min, max, allIntegers);
+}
+
+export async function runImport(input: AsyncIterable<string>, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
+  const startedAt = Date.now();
+  const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_BATCH);
+  const tools: Record<string, ToolTally & { sum: number }> = {};
+  const errors: RowError[] = [];
+  const counts = { rowsRead: 0, accepted: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
+  const observed = { min: Infinity, max: -Infinity, allIntegers: true };
+  let lastProgress = 0;
+  let bytesRead = 0;
+
+  const report = (force: boolean): void => {
+    if (!opts.onProgress) return;
+    const now = Date.now();
+    if (!force && now - lastProgress < PROGRESS_EVERY_MS) return;
+    lastProgress = now;
+    const seconds = Math.max((now - startedAt) / 1000, 1e-3);
+    opts.onProgress({
+      bytesRead,
+      totalBytes: opts.totalBytes,
+      rowsRead: counts.rowsRead,
+      accepted: counts.accepted,
+      rejected: counts.rejected,
+      rowsPerSecond: Math.round(counts.rowsRead / seconds),
+    });
+  };
+
+  const opened = await openImport(input, opts, (bytes) => {
+    bytesRead = bytes;
+    report(false);
+  });
+  const validator = new RowValidator({
+    fileName: opts.fileName,
+    datasetId: opts.datasetId,
+    importId: opts.importId,
+    now: opts.now,
+    scale: opened.scale,
+    knownTools: opts.knownTools,
+  });
+
+  const tally = (tool: string): ToolTally & { sum: number } => (tools[tool] ??= { accepted: 0, rejected: 0, meanScore: null, sum: 0 });
+  const reject = (error: RowError, tool?: string): void => {
+    counts.rowsRead += 1;
+    counts.rejected += 1;
+    errors.push(error);
+    if (tool && tool.trim() !== '') tally(tool.trim()).rejected += 1;
+  };
+  let batch: Experience[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    throwIfAborted(opts.signal);
+    const result = await sink.writeBatch(batch);
+    counts.added += result.added;
+    counts.updated += result.updated;
+    counts.unchanged += result.unchanged;
+    batch = [];
+    report(true);
+  };
+  const accept = async (experience: Experience): Promise<void> => {
+    counts.rowsRead += 1;
+    counts.accepted += 1;
+    const t = tally(experience.toolId);
+    t.accepted += 1;
+    t.sum += experience.score;
+    observed.min = Math.min(observed.min, experience.score);
+    observed.max = Math.max(observed.max, experience.score);
+    if (!Number.isInteger(experience.score)) observed.allIntegers = false;
+    batch.push(experience);
+    if (batch.length >= batchSize) await flush();
+  };
+
+  let records = 0;
+  for await (const item of opened.items) {
+    if (++records % CANCEL_CHECK_EVERY === 0) throwIfAborted(opts.signal);
+    if (item.error) {
+      reject(item.error);
+      continue;
+    }
+    const mapped = opened.prepared.map(item.record);
+    for (const error of mapped.errors) reject(error);
+    for (const row of mapped.rows) {
+      const checked = validator.check(row);
+      if (checked.error) reject(checked.error, row.tool);
+      else await accept(checked.experience);
+    }
+  }
+  await flush();
+  bytesRead = opened.source.bytesRead;
+  report(true);
+
+  const scale = opened.scale ?? inferScale(observed.min, observed.max, observed.allIntegers);
+  const preset = opened.preset;
+  const summary: ImportSummary = {
+    importId: opts.importId,
+    datasetId: opts.datasetId,
+    fileName: opts.fileName,
+    format: opened.format,
+    preset: preset.id,
+    confidence: opened.confidence,
+    detectedPreset: opened.detected,
+    headers: opened.headers,
+    scale,
+    scaleInferred: opened.scale === null,
+    tools: Object.fromEntries(
+      Object.entries(tools).map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.accepted > 0 ? t.sum / t.accepted : null }]),
+    ),
+    ...counts,
+    errors,
+    datasetDefaults: {
+      name: opened.prepared.name ?? preset.defaults.name,
+      scale,
+      raterPolicy: preset.defaults.raterPolicy,
+      modality: preset.defaults.modality,
+    },
+    bytesRead,
+    durationMs: Date.now() - startedAt,
+  };
+  if (opened.prepared.mapping) summary.mapping = opened.prepared.mapping;
+  if (opened.prepared.judge) summary.judge = opened.prepared.judge;
+  return summary;
+}
+
+/** Same options as an import; what only matters for writing (importId, now, batchSize, …) is optional and ignored. */
+export type PreviewOptions = OpenOptions & Partial<ImportOptions>;
+
+/** First `n` canonical rows plus the errors met on the way, for a live mapping preview. Stops reading early. */
+export async function previewRows(input: AsyncIterable<string>, opts: PreviewOptions, n: number): Promise<PreviewResult> {
+  const opened = await openImport(input, opts);
+  const validator = new RowValidator({
+    fileName: opts.fileName,
+    datasetId: opts.datasetId ?? 'preview',
+    importId: 'preview',
+    now: 0,
+    scale: opened.scale,
+    knownTools: opts.knownTools,
+  });
+  const rows: CanonicalRow[] = [];
+  const errors: RowError[] = [];
+  try {
+    outer: for await (const item of opened.items) {
+      if (item.error) {
+        errors.push(item.error);
+        continue;
+      }
+      const mapped = opened.prepared.map(item.record);
+      errors.push(...mapped.errors);
+      for (const row of mapped.rows) {
+        if (rows.length >= n) break outer;
+        const checked = validator.check(row);
+        if (checked.error) errors.push(checked.error);
+        rows.push(row);
+      }
+      if (rows.length >= n) break;
+    }
+  } finally {
+    await opened.close();
+  }
+  const result: PreviewResult = { format: opened.format, preset: opened.preset.id, confidence: opened.confidence, headers: opened.headers, rows, errors };
+  if (opened.prepared.mapping) result.mapping = opened.prepared.mapping;
+  if (opened.prepared.judge) result.judge = opened.prepared.judge;
+  return result;
+}

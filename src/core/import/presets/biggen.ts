@@ -1,0 +1,80 @@
+/**
+ * BiGGen-Bench results export: id, capability, task, system_prompt, input, reference_answer,
+ * score_rubric, response, model_name and one `<judge>_score` / `<judge>_feedback` pair per judge
+ * (e.g. gpt4_04_turbo_score). The rater is the judge's name; categories are [capability, task].
+ */
+import { ValidationError } from '../../errors';
+import { renderRubric } from '../rubric';
+import type { DetectSample, Preset } from '../types';
+import { LIKERT_1_5, cell, headerCoverage, optional, requireColumns, scoreCell, uniqueNonEmpty } from './shared';
+
+const SCORE_SUFFIX = '_score';
+
+/** Judge names, from the `<judge>_score` columns in header order. */
+export function judgeNames(headers: string[]): string[] {
+  return headers.filter((h) => h.endsWith(SCORE_SUFFIX) && h.length > SCORE_SUFFIX.length).map((h) => h.slice(0, -SCORE_SUFFIX.length));
+}
+
+function detect(sample: DetectSample): number {
+  const core = headerCoverage(sample.headers, ['capability', 'task', 'input', 'score_rubric']);
+  if (core < 1) return 0;
+  const results = headerCoverage(sample.headers, ['response', 'model_name']);
+  // The instances-only file (no responses, no judges) cannot be imported on its own.
+  if (results < 1 || judgeNames(sample.headers).length === 0) return 0.2;
+  return 0.95;
+}
+
+export const biggen: Preset = {
+  id: 'biggen',
+  label: 'BiGGen-Bench results',
+  defaults: {
+    name: 'BiGGen-Bench',
+    scale: LIKERT_1_5,
+    raterPolicy: { kind: 'mean' },
+    modality: 'text→text',
+  },
+  detect,
+  async prepare(ctx) {
+    requireColumns('biggen', ctx.headers, ['input', 'response', 'model_name']);
+    const judges = judgeNames(ctx.headers);
+    if (judges.length === 0) {
+      throw new ValidationError(
+        `The biggen preset needs a judge score column such as 'gpt4_04_turbo_score'; none of the columns ends in '_score'. The file has: ${ctx.headers.join(', ')}.`,
+      );
+    }
+    let judge = judges[0] as string;
+    if (ctx.judgeColumn) {
+      const wanted = ctx.judgeColumn.endsWith(SCORE_SUFFIX) ? ctx.judgeColumn.slice(0, -SCORE_SUFFIX.length) : ctx.judgeColumn;
+      if (!judges.includes(wanted)) {
+        throw new ValidationError(`Judge '${ctx.judgeColumn}' has no '${wanted}_score' column. Available judges: ${judges.join(', ')}.`);
+      }
+      judge = wanted;
+    }
+    const scoreColumn = `${judge}${SCORE_SUFFIX}`;
+    const feedbackColumn = `${judge}_feedback`;
+    return {
+      judge,
+      map(record) {
+        const d = record.data;
+        const row = {
+          taskId: cell(d, 'id').trim() || String(record.row),
+          prompt: cell(d, 'input'),
+          tool: cell(d, 'model_name'),
+          score: scoreCell(d, scoreColumn),
+          rater: judge,
+          response: optional(d, 'response'),
+          feedback: optional(d, feedbackColumn),
+          rubric: renderRubric(d.score_rubric),
+          categories: uniqueNonEmpty([cell(d, 'capability'), cell(d, 'task')]),
+          scoreSource: 'judge' as const,
+          source: {
+            row: record.row,
+            columns: { id: 'id', prompt: 'input', tool: 'model_name', score: scoreColumn, response: 'response', feedback: feedbackColumn, rubric: 'score_rubric' },
+            raw: d,
+          },
+        };
+        return { rows: [row], errors: [] };
+      },
+    };
+  },
+};

@@ -1,0 +1,110 @@
+/**
+ * Any CSV/JSON/JSONL with a column mapping. Only prompt, tool and score are required; id defaults to
+ * the row number (or the JSON member key), rater to `default`; category may be a `;`-list. There is
+ * no fixed scale: unless the caller gives one, the import infers it from the scores it saw.
+ */
+import { ValidationError } from '../../errors';
+import { DELIMITER_CANDIDATES } from '../csv-chunk-parser';
+import { CANONICAL_FIELDS, REQUIRED_FIELDS, suggestMapping } from '../mapping';
+import type { CanonicalField, DetectSample, FieldMapping, Preset, PresetContext } from '../types';
+import { cell, optional, scoreCell, splitList } from './shared';
+
+const DEFAULT_RATER = 'default';
+
+function showDelimiter(d: string | undefined): string {
+  return d === '\t' ? 'tab' : `'${d ?? ','}'`;
+}
+
+/** When the whole header landed in one column, say which delimiter the file seems to use. */
+function delimiterHint(ctx: PresetContext): string {
+  if (ctx.format !== 'csv' || ctx.headers.length !== 1) return '';
+  const only = ctx.headers[0] ?? '';
+  const other = DELIMITER_CANDIDATES.find((d) => d !== ctx.delimiter && only.includes(d));
+  if (!other) return '';
+  return ` The header was read as a single column, '${only}': the file looks ${showDelimiter(other)}-separated but was read as ${showDelimiter(ctx.delimiter)}-separated. Let the delimiter be detected, or set it to ${showDelimiter(other)} (CLI: --delimiter).`;
+}
+
+/** Explicit mapping first; suggestions fill the gaps with columns the user did not already use. */
+export function resolveMapping(headers: string[], explicit: FieldMapping | undefined): FieldMapping {
+  const mapping: FieldMapping = { ...(explicit ?? {}) };
+  const used = new Set(Object.values(mapping));
+  const suggested = suggestMapping(headers);
+  for (const field of CANONICAL_FIELDS) {
+    const column = suggested[field];
+    if (mapping[field] === undefined && column !== undefined && !used.has(column)) {
+      mapping[field] = column;
+      used.add(column);
+    }
+  }
+  return mapping;
+}
+
+function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
+  const hint = delimiterHint(ctx);
+  // JSON records may omit keys the first record lacks; only a CSV header is the complete column list.
+  if (ctx.format === 'csv') {
+    const headerSet = new Set(ctx.headers);
+    for (const [field, column] of Object.entries(mapping)) {
+      if (column !== undefined && !headerSet.has(column)) {
+        throw new ValidationError(`Mapping ${field}=${column}: the file has no column '${column}'. Columns: ${ctx.headers.join(', ')}.${hint}`);
+      }
+    }
+  }
+  const missing = REQUIRED_FIELDS.filter((f) => !mapping[f]);
+  if (missing.length > 0) {
+    const list = missing.map((f) => `'${f}'`).join(', ');
+    throw new ValidationError(
+      `No column for the required field${missing.length > 1 ? 's' : ''} ${list}: none of the columns (${ctx.headers.join(', ')}) looks like ${missing.length > 1 ? 'them' : 'it'}. Map ${missing.length > 1 ? 'them' : 'it'} explicitly (CLI: --map ${missing[0]}=COLUMN).${hint}`,
+    );
+  }
+}
+
+function detect(sample: DetectSample): number {
+  const mapping = suggestMapping(sample.headers);
+  return REQUIRED_FIELDS.every((f) => mapping[f]) ? 0.3 : 0.1;
+}
+
+function baseName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.replace(/\.[^.]+$/, '') || 'Imported data';
+}
+
+export const generic: Preset = {
+  id: 'generic',
+  label: 'Generic (map your columns)',
+  defaults: {
+    name: 'Imported data',
+    scale: null,
+    raterPolicy: { kind: 'mean' },
+    modality: 'text→text',
+  },
+  detect,
+  async prepare(ctx) {
+    const mapping = resolveMapping(ctx.headers, ctx.mapping);
+    checkMapping(ctx, mapping);
+    const columns = mapping as Record<CanonicalField, string | undefined>;
+    const scoreSource = ctx.scoreSource ?? 'human';
+    return {
+      mapping,
+      name: baseName(ctx.fileName),
+      map(record) {
+        const d = record.data;
+        const row = {
+          taskId: cell(d, columns.id).trim() || record.key || String(record.row),
+          prompt: cell(d, columns.prompt),
+          tool: cell(d, columns.tool),
+          score: scoreCell(d, columns.score as string),
+          rater: cell(d, columns.rater).trim() || DEFAULT_RATER,
+          response: optional(d, columns.response),
+          feedback: optional(d, columns.feedback),
+          rubric: optional(d, columns.rubric),
+          categories: splitList(cell(d, columns.category)),
+          image: optional(d, columns.image),
+          scoreSource,
+          source: { row: record.row, columns: mapping, raw: d },
+        };
+        return { rows: [row], errors: [] };
+      },
+    };
+  },
+};

@@ -1,0 +1,152 @@
+/**
+ * Format detection and one push-style reader interface over the three formats. Readers are
+ * synchronous state machines (push a chunk, get the records it completed) so detection can run them
+ * on a first chunk and the pipeline can drive them from any async source.
+ */
+import { ParseError } from '../errors';
+import { CsvRecordReader } from './csv-records';
+import { JsonScanner } from './json-scanner';
+import { JsonlReader, describeJsonType } from './jsonl-reader';
+import { TextSource } from './text-source';
+import type { InputFormat, ReadItem, SourceRecord } from './types';
+
+export interface RecordReader {
+  readonly format: InputFormat;
+  /** CSV header once read; null for JSON formats (their "headers" are the first record's keys). */
+  readonly headers: string[] | null;
+  readonly delimiter?: string;
+  push(chunk: string): ReadItem[];
+  /** Flushes; throws ParseError when the file as a whole is unreadable. */
+  end(): ReadItem[];
+}
+
+function extensionOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  const dot = base.lastIndexOf('.');
+  return dot === -1 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+/** True when the first line is a JSON object on its own and another line follows: JSON Lines. */
+function looksLikeJsonLines(head: string): boolean {
+  const text = head.trimStart();
+  const nl = text.indexOf('\n');
+  if (nl === -1) return false;
+  try {
+    const first: unknown = JSON.parse(text.slice(0, nl));
+    return typeof first === 'object' && first !== null && !Array.isArray(first) && text.slice(nl + 1).trimStart().startsWith('{');
+  } catch {
+    return false;
+  }
+}
+
+/** Format from the extension, corrected by the first non-whitespace character when they disagree. */
+export function detectFormat(fileName: string, head: string): InputFormat {
+  const ext = extensionOf(fileName);
+  const first = head.trimStart()[0] ?? '';
+  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
+  if (ext === 'csv' || ext === 'tsv' || ext === 'tab' || ext === 'psv') return 'csv';
+  if (ext === 'json') return first === '{' && looksLikeJsonLines(head) ? 'jsonl' : 'json';
+  if (first === '[') return 'json';
+  if (first === '{') return looksLikeJsonLines(head) ? 'jsonl' : 'json';
+  return 'csv';
+}
+
+/** Top-level JSON members → records; the scanner finds members, JSON.parse reads each one. */
+class JsonRecordReader implements RecordReader {
+  readonly format = 'json' as const;
+  readonly headers = null;
+  private readonly scanner: JsonScanner;
+
+  constructor(private readonly fileName: string) {
+    this.scanner = new JsonScanner(fileName);
+  }
+
+  push(chunk: string): ReadItem[] {
+    return this.scanner.push(chunk).map((m) => {
+      const raw = m.key === undefined ? { member: m.text.slice(0, 2000) } : { key: m.key, member: m.text.slice(0, 2000) };
+      let value: unknown;
+      try {
+        value = JSON.parse(m.text);
+      } catch (err) {
+        const detail = err instanceof Error ? err.message : String(err);
+        return { error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: `member ${m.index}: invalid JSON: ${detail}`, raw } };
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return {
+          error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: `member ${m.index}: expected an object, found ${describeJsonType(value)}`, raw },
+        };
+      }
+      const record = { row: m.index, data: value as Record<string, unknown> };
+      return { record: m.key === undefined ? record : { ...record, key: m.key } };
+    });
+  }
+
+  end(): ReadItem[] {
+    this.scanner.end();
+    return [];
+  }
+}
+
+class JsonlRecordReader implements RecordReader {
+  readonly format = 'jsonl' as const;
+  readonly headers = null;
+  private readonly inner: JsonlReader;
+  constructor(fileName: string) {
+    this.inner = new JsonlReader(fileName);
+  }
+  push(chunk: string): ReadItem[] {
+    return this.inner.push(chunk);
+  }
+  end(): ReadItem[] {
+    return this.inner.end();
+  }
+}
+
+class CsvReader implements RecordReader {
+  readonly format = 'csv' as const;
+  private readonly inner: CsvRecordReader;
+  constructor(fileName: string, delimiter?: string) {
+    this.inner = new CsvRecordReader(fileName, delimiter);
+  }
+  get headers(): string[] | null {
+    return this.inner.headers;
+  }
+  get delimiter(): string | undefined {
+    return this.inner.delimiter;
+  }
+  push(chunk: string): ReadItem[] {
+    return this.inner.push(chunk);
+  }
+  end(): ReadItem[] {
+    return this.inner.end();
+  }
+}
+
+export function createReader(format: InputFormat, fileName: string, delimiter?: string): RecordReader {
+  if (format === 'csv') return new CsvReader(fileName, delimiter);
+  if (format === 'jsonl') return new JsonlRecordReader(fileName);
+  return new JsonRecordReader(fileName);
+}
+
+/** Drives a reader from an async chunk source. */
+export async function* readItems(chunks: AsyncIterable<string>, reader: RecordReader): AsyncGenerator<ReadItem> {
+  for await (const chunk of chunks) {
+    for (const item of reader.push(chunk)) yield item;
+  }
+  for (const item of reader.end()) yield item;
+}
+
+/** Reads a whole (small) sidecar file into records; row errors in a sidecar are fatal. */
+export async function readAllRecords(
+  input: AsyncIterable<string>,
+  fileName: string,
+  format: InputFormat,
+): Promise<{ headers: string[]; records: SourceRecord[] }> {
+  const reader = createReader(format, fileName);
+  const records: SourceRecord[] = [];
+  for await (const item of readItems(new TextSource(input).chunks(), reader)) {
+    if (item.error) throw new ParseError(`${fileName}, row ${item.error.row}: ${item.error.reason}`, fileName, item.error.row);
+    records.push(item.record);
+  }
+  return { headers: reader.headers ?? Object.keys(records[0]?.data ?? {}), records };
+}

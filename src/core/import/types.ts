@@ -1,0 +1,227 @@
+/**
+ * Types of the streaming import pipeline. Pure TypeScript: shared by the import worker (browser),
+ * the CLI (Node) and the tests, so nothing here may depend on a runtime.
+ */
+import type { BatchWriteResult } from '../repositories';
+import type {
+  Experience,
+  Modality,
+  PresetId,
+  RaterPolicy,
+  RowError,
+  ScoreScale,
+  ScoreSource,
+} from '../types';
+
+/** Physical file formats the readers understand. */
+export type InputFormat = 'csv' | 'jsonl' | 'json';
+
+/** Canonical fields a generic mapping can point at a column. */
+export type CanonicalField =
+  | 'id'
+  | 'prompt'
+  | 'tool'
+  | 'score'
+  | 'response'
+  | 'feedback'
+  | 'rubric'
+  | 'category'
+  | 'rater'
+  | 'image';
+
+/** Canonical field → column name in the file. */
+export type FieldMapping = Partial<Record<CanonicalField, string>>;
+
+/** One record as read from the file, before any preset looked at it. */
+export interface SourceRecord {
+  /** 1-based data row (CSV, header excluded), line (JSONL) or member index (JSON). */
+  row: number;
+  /** Member key when the JSON top level is an object. */
+  key?: string;
+  data: Record<string, unknown>;
+}
+
+/** A record or a problem with one record; fatal problems are thrown as ParseError instead. */
+export type ReadItem = { record: SourceRecord; error?: undefined } | { error: RowError; record?: undefined };
+
+/** Preset output: one experience-to-be, not yet validated. */
+export interface CanonicalRow {
+  taskId: string;
+  prompt: string;
+  tool: string;
+  /** As found in the file; validation turns it into a number. */
+  score: string | number | null | undefined;
+  rater: string;
+  response?: string;
+  feedback?: string;
+  rubric?: string;
+  categories: string[];
+  image?: string;
+  scoreSource: ScoreSource;
+  /** Where the row came from, so errors can name the row and column. */
+  source: {
+    row: number;
+    columns: FieldMapping;
+    raw: Record<string, unknown>;
+  };
+}
+
+export interface MapResult {
+  rows: CanonicalRow[];
+  errors: RowError[];
+}
+
+export type RowMapper = (record: SourceRecord) => MapResult;
+
+export interface DatasetDefaults {
+  name: string;
+  scale: ScoreScale;
+  raterPolicy: RaterPolicy;
+  modality: Modality;
+}
+
+/** What detection can see: the file name, its format, the header (or first record's keys) and the first record. */
+export interface DetectSample {
+  fileName: string;
+  format: InputFormat;
+  headers: string[];
+  first?: SourceRecord;
+}
+
+export interface Sidecars {
+  /** genai-bench: `genai_skills.json` (skill → prompt indices). */
+  skills?: AsyncIterable<string>;
+  /** genai-bench-long: `prompts.csv` (id, prompt, category, basic_skills, advanced_skills). */
+  prompts?: AsyncIterable<string>;
+}
+
+export interface PresetContext {
+  fileName: string;
+  format: InputFormat;
+  headers: string[];
+  /** Delimiter the CSV reader used (for hints in messages). */
+  delimiter?: string;
+  mapping?: FieldMapping;
+  judgeColumn?: string;
+  sidecars?: Sidecars;
+  scoreSource?: ScoreSource;
+}
+
+export interface PreparedPreset {
+  map: RowMapper;
+  /** Mapping actually used (generic preset), for display. */
+  mapping?: FieldMapping;
+  /** Judge column actually used (biggen), for display. */
+  judge?: string;
+  /** Dataset name when the preset can name it better than its default (e.g. from the file name). */
+  name?: string;
+}
+
+export interface Preset {
+  id: PresetId;
+  label: string;
+  /** `scale: null` means "no fixed scale": the import infers one from the scores it saw. */
+  defaults: Omit<DatasetDefaults, 'scale'> & { scale: ScoreScale | null };
+  /** 0 (certainly not) … 1 (certainly this preset). */
+  detect(sample: DetectSample): number;
+  /** Checks headers, loads sidecars; throws ValidationError when the file cannot be imported with this preset. */
+  prepare(ctx: PresetContext): Promise<PreparedPreset>;
+}
+
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes?: number;
+  rowsRead: number;
+  accepted: number;
+  rejected: number;
+  rowsPerSecond: number;
+}
+
+export interface ImportOptions {
+  fileName: string;
+  totalBytes?: number;
+  /** Auto-detected when absent. */
+  preset?: PresetId;
+  mapping?: FieldMapping;
+  /** Overrides the preset's scale. */
+  scale?: ScoreScale;
+  datasetId: string;
+  /** biggen: which `<judge>_score` column holds the score (with or without the `_score` suffix). */
+  judgeColumn?: string;
+  /** Tool names already in the store; near misses ("dalle_3") are rejected with a suggestion. */
+  knownTools?: string[];
+  sidecars?: Sidecars;
+  /** CSV delimiter; auto-detected from the header line when absent. */
+  delimiter?: string;
+  /** generic: who produced the scores (default `human`). */
+  scoreSource?: ScoreSource;
+  importId: string;
+  /** Timestamp (ms) stamped on every experience; passed in so imports are reproducible. */
+  now: number;
+  /** Rows per sink call (default 2000). */
+  batchSize?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface ImportSink {
+  /** One call per batch; the caller makes it one transaction. */
+  writeBatch(rows: Experience[]): Promise<BatchWriteResult>;
+}
+
+export interface ToolTally {
+  accepted: number;
+  rejected: number;
+  /** Mean of the accepted scores (all raters), or null when none was accepted. */
+  meanScore: number | null;
+}
+
+export interface ImportSummary {
+  importId: string;
+  datasetId: string;
+  fileName: string;
+  format: InputFormat;
+  preset: PresetId;
+  /** Detection score of the preset used (1 = certain). */
+  confidence: number;
+  /** Preset detection would have picked (differs from `preset` when the caller overrode it). */
+  detectedPreset: PresetId;
+  headers: string[];
+  mapping?: FieldMapping;
+  judge?: string;
+  scale: ScoreScale;
+  /** True when no scale was given or preset-defined and it was inferred from the scores. */
+  scaleInferred: boolean;
+  tools: Record<string, ToolTally>;
+  rowsRead: number;
+  accepted: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  /** Every rejected row. */
+  errors: RowError[];
+  datasetDefaults: DatasetDefaults;
+  bytesRead: number;
+  durationMs: number;
+}
+
+export interface PreviewResult {
+  format: InputFormat;
+  preset: PresetId;
+  confidence: number;
+  headers: string[];
+  mapping?: FieldMapping;
+  judge?: string;
+  rows: CanonicalRow[];
+  errors: RowError[];
+}
+
+export interface PresetGuess {
+  format: InputFormat;
+  preset: PresetId;
+  confidence: number;
+  /** Every preset's score, best first. */
+  scores: { preset: PresetId; score: number }[];
+  headers: string[];
+}

@@ -1,0 +1,170 @@
+/**
+ * Canonical row → Experience, or a RowError saying exactly what is wrong and where. Messages are
+ * shown to people (and in the rejected-rows download), so they name the field, the column and the
+ * offending value.
+ */
+import { experienceKey } from '../ids';
+import type { Experience, RowError, ScoreScale } from '../types';
+import type { CanonicalField, CanonicalRow } from './types';
+
+/** Longest text field we store; longer values are almost always a broken quote or a binary blob. */
+export const MAX_FIELD_CHARS = 1_000_000;
+const REPLACEMENT_CHAR = '\uFFFD';
+
+export function formatNumber(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12)));
+}
+
+export function formatScale(scale: ScoreScale): string {
+  return `${formatNumber(scale.min)}–${formatNumber(scale.max)}`;
+}
+
+/** Levenshtein distance, giving up once it exceeds `limit` (tool lists are short, names are short). */
+export function editDistance(a: string, b: string, limit = 2): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const v = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > limit) return limit + 1;
+    prev = cur;
+  }
+  return prev[b.length] ?? limit + 1;
+}
+
+export interface ValidatorOptions {
+  fileName: string;
+  datasetId: string;
+  importId: string;
+  now: number;
+  /** null: accept any finite number (the scale is inferred afterwards). */
+  scale: ScoreScale | null;
+  knownTools?: string[];
+}
+
+export type Checked = { experience: Experience; error?: undefined } | { error: RowError; experience?: undefined };
+
+const TEXT_FIELDS: { field: CanonicalField; get: (r: CanonicalRow) => string | undefined }[] = [
+  { field: 'id', get: (r) => r.taskId },
+  { field: 'prompt', get: (r) => r.prompt },
+  { field: 'tool', get: (r) => r.tool },
+  { field: 'rater', get: (r) => r.rater },
+  { field: 'response', get: (r) => r.response },
+  { field: 'feedback', get: (r) => r.feedback },
+  { field: 'rubric', get: (r) => r.rubric },
+  { field: 'category', get: (r) => r.categories.join(';') },
+  { field: 'image', get: (r) => r.image },
+];
+
+export class RowValidator {
+  /** Experience id → source row of its first occurrence (duplicates within one file). */
+  private readonly seen = new Map<string, number>();
+  /** Lower-cased known tool → its spelling; undefined when the caller gave no list. */
+  private readonly known: Map<string, string> | undefined;
+  private readonly exact: Set<string>;
+
+  constructor(private readonly opts: ValidatorOptions) {
+    this.known = opts.knownTools ? new Map(opts.knownTools.map((t) => [t.toLowerCase(), t])) : undefined;
+    this.exact = new Set(opts.knownTools ?? []);
+  }
+
+  check(row: CanonicalRow): Checked {
+    const fail = (field: CanonicalField, reason: string): Checked => ({
+      error: { file: this.opts.fileName, row: row.source.row, column: row.source.columns[field] ?? field, reason, raw: row.source.raw },
+    });
+    const columnOf = (field: CanonicalField): string => row.source.columns[field] ?? field;
+
+    for (const field of ['prompt', 'tool'] as const) {
+      if ((field === 'prompt' ? row.prompt : row.tool).trim() === '') {
+        return fail(field, `missing ${field}: column '${columnOf(field)}' is empty`);
+      }
+    }
+    if (row.taskId.trim() === '') return fail('id', `missing id: column '${columnOf('id')}' is empty`);
+
+    for (const { field, get } of TEXT_FIELDS) {
+      const text = get(row);
+      if (text === undefined) continue;
+      if (text.length > MAX_FIELD_CHARS) {
+        return fail(field, `${field} is too long: ${text.length.toLocaleString('en-US')} characters (the limit is ${MAX_FIELD_CHARS.toLocaleString('en-US')})`);
+      }
+      if (text.includes(REPLACEMENT_CHAR)) {
+        return fail(
+          field,
+          `invalid UTF-8: column '${columnOf(field)}' contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`,
+        );
+      }
+    }
+
+    const scoreResult = this.parseScore(row);
+    if (typeof scoreResult === 'string') return fail('score', scoreResult);
+
+    const tool = row.tool.trim();
+    if (this.known && !this.exact.has(tool)) {
+      const suggestion = this.closestKnownTool(tool);
+      if (suggestion) return fail('tool', `unknown tool '${tool}': did you mean ${suggestion}?`);
+    }
+
+    const taskId = row.taskId.trim();
+    const rater = row.rater.trim() || 'default';
+    const id = experienceKey(this.opts.datasetId, taskId, tool, rater);
+    const first = this.seen.get(id);
+    if (first !== undefined) {
+      return fail('id', `duplicate of row ${first}: same task '${taskId}', tool '${tool}' and rater '${rater}'`);
+    }
+    this.seen.set(id, row.source.row);
+
+    const experience: Experience = {
+      id,
+      datasetId: this.opts.datasetId,
+      taskId,
+      prompt: row.prompt,
+      toolId: tool,
+      score: scoreResult,
+      rater,
+      scoreSource: row.scoreSource,
+      categories: row.categories,
+      importId: this.opts.importId,
+      createdAt: this.opts.now,
+    };
+    // Optional fields are left out rather than set to undefined, so stored rows compare cleanly.
+    if (row.response !== undefined) experience.response = row.response;
+    if (row.image !== undefined) experience.imageId = row.image;
+    if (row.rubric !== undefined) experience.rubric = row.rubric;
+    if (row.feedback !== undefined) experience.feedback = row.feedback;
+    return { experience };
+  }
+
+  /** The score as a number, or the reason it is not acceptable. */
+  private parseScore(row: CanonicalRow): number | string {
+    const column = row.source.columns.score ?? 'score';
+    const raw = row.score;
+    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
+      return `missing score: column '${column}' is empty`;
+    }
+    const value = typeof raw === 'number' ? raw : Number(raw.trim());
+    if (!Number.isFinite(value)) return `score '${String(raw).slice(0, 40)}' is not a number`;
+    const scale = this.opts.scale;
+    if (!scale) return value;
+    if (value < scale.min || value > scale.max) return `score ${formatNumber(value)} is outside the scale ${formatScale(scale)}`;
+    if (scale.integer && !Number.isInteger(value)) {
+      return `score ${formatNumber(value)} is not a whole number; the scale ${formatScale(scale)} allows whole numbers only`;
+    }
+    return value;
+  }
+
+  private closestKnownTool(tool: string): string | undefined {
+    const lower = tool.toLowerCase();
+    let best: { name: string; d: number } | undefined;
+    for (const [key, name] of this.known ?? []) {
+      const d = editDistance(lower, key);
+      if (d <= 2 && (!best || d < best.d)) best = { name, d };
+    }
+    return best?.name;
+  }
+}
