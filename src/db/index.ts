@@ -1,4 +1,4 @@
-export { ToolMemDB, type ImportBackup, type SettingRow } from './schema';
+export { ToolMemDB, type ImportBackup, type SettingRow, type EmbeddingRow } from './schema';
 export { createRepositories } from './repositories';
 export { isQuotaError, withQuotaCheck } from './quota';
 export { requestPersistence, storageEstimate, type StorageInfo } from './persistence';

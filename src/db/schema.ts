@@ -8,6 +8,13 @@ export interface ImportBackup {
   previous: Experience;
 }
 
+/** A cached embedding: one text embedded by one model (key: model id + SHA-256 of the text). */
+export interface EmbeddingRow {
+  model: string;
+  hash: string;
+  vector: Float32Array;
+}
+
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -33,6 +40,7 @@ export class ToolMemDB extends Dexie {
   runs!: EntityTable<Run, 'id'>;
   predictions!: EntityTable<Prediction, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  embeddings!: Table<EmbeddingRow, [string, string]>;
 
   constructor(name = 'toolmem') {
     super(name);
@@ -48,6 +56,7 @@ export class ToolMemDB extends Dexie {
       runs: 'id, kind, state, startedAt',
       predictions: 'id, runId, [runId+toolId]',
       settings: 'key',
+      embeddings: '[model+hash]',
     });
   }
 }

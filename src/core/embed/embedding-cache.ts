@@ -1,0 +1,125 @@
+/**
+ * Embedding cache logic, independent of where vectors are stored (IndexedDB in the app, a Map in
+ * tests, a file in the CLI). Vectors are keyed by (model id, SHA-256 of the exact text): a cache
+ * entry is only valid for the model revision that produced it, and no raw text is used as a key.
+ */
+import {
+  throwIfCancelled,
+  type EmbedOptions,
+  type Embedder,
+  type EmbeddingBatch,
+} from './embedder';
+import { sha256Hex } from './sha256';
+
+export interface EmbeddingKey {
+  modelId: string;
+  /** Lower-case hex SHA-256 of the UTF-8 text. */
+  hash: string;
+}
+
+export interface EmbeddingRecord extends EmbeddingKey {
+  vector: Float32Array;
+}
+
+/** What a storage backend must offer. `get` answers in key order, `undefined` for a miss. */
+export interface EmbeddingStore {
+  get(keys: readonly EmbeddingKey[]): Promise<(Float32Array | undefined)[]>;
+  put(records: readonly EmbeddingRecord[]): Promise<void>;
+}
+
+export const DEFAULT_EMBED_BATCH = 32;
+
+export function embeddingKeyString(key: EmbeddingKey): string {
+  return `${key.modelId}\u0000${key.hash}`;
+}
+
+/** In-memory store (tests, CLI runs, or a session cache in front of IndexedDB). */
+export class MemoryEmbeddingStore implements EmbeddingStore {
+  private readonly map = new Map<string, Float32Array>();
+  get size(): number {
+    return this.map.size;
+  }
+  async get(keys: readonly EmbeddingKey[]): Promise<(Float32Array | undefined)[]> {
+    return keys.map((k) => this.map.get(embeddingKeyString(k)));
+  }
+  async put(records: readonly EmbeddingRecord[]): Promise<void> {
+    for (const r of records) this.map.set(embeddingKeyString(r), r.vector.slice());
+  }
+}
+
+export interface CachedEmbedOptions extends EmbedOptions {
+  /** Texts per model call (default 32). */
+  batchSize?: number;
+}
+
+export interface CachedEmbedResult {
+  batch: EmbeddingBatch;
+  /** Number of `embedder.embed` calls made (0 when everything was cached). */
+  modelCalls: number;
+  /** Unique texts served from the store / embedded now. */
+  hits: number;
+  misses: number;
+}
+
+/**
+ * Embeds `texts`, calling the model only for unique texts the store does not have, in batches.
+ * Each finished batch is written to the store before the next starts, so a cancelled or failed run
+ * keeps its finished work. Progress counts unique texts (cached ones count as done at once).
+ * Throws `CancelledError` if `signal` is aborted (checked before each batch).
+ */
+export async function cachedEmbed(
+  embedder: Embedder,
+  store: EmbeddingStore,
+  texts: readonly string[],
+  opts: CachedEmbedOptions = {},
+): Promise<CachedEmbedResult> {
+  const { signal, onProgress } = opts;
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_EMBED_BATCH));
+  const dim = embedder.dim;
+  throwIfCancelled(signal);
+
+  // Deduplicate: identical texts are hashed, looked up and embedded once.
+  const uniqueTexts = [...new Set(texts)];
+  const hashes = await Promise.all(uniqueTexts.map((t) => sha256Hex(t)));
+  throwIfCancelled(signal);
+  const keys = hashes.map((hash) => ({ modelId: embedder.id, hash }));
+  const found = await store.get(keys);
+
+  const vectors = new Map<string, Float32Array>();
+  const missing: number[] = [];
+  uniqueTexts.forEach((text, i) => {
+    const v = found[i];
+    // A stored vector of the wrong length (corrupt or foreign) counts as a miss.
+    if (v && v.length === dim) vectors.set(text, v);
+    else missing.push(i);
+  });
+  const hits = uniqueTexts.length - missing.length;
+  let done = hits;
+  onProgress?.({ done, total: uniqueTexts.length });
+
+  let modelCalls = 0;
+  for (let start = 0; start < missing.length; start += batchSize) {
+    throwIfCancelled(signal);
+    const idx = missing.slice(start, start + batchSize);
+    const out = await embedder.embed(
+      idx.map((i) => uniqueTexts[i]!),
+      { signal },
+    );
+    modelCalls++;
+    if (out.dim !== dim || out.count !== idx.length) {
+      throw new Error(`embedder ${embedder.id} returned ${out.count}×${out.dim}, expected ${idx.length}×${dim}`);
+    }
+    const records: EmbeddingRecord[] = idx.map((i, row) => {
+      const vector = out.data.slice(row * dim, (row + 1) * dim);
+      vectors.set(uniqueTexts[i]!, vector);
+      return { ...keys[i]!, vector };
+    });
+    await store.put(records);
+    done += idx.length;
+    onProgress?.({ done, total: uniqueTexts.length });
+  }
+
+  const data = new Float32Array(texts.length * dim);
+  texts.forEach((t, i) => data.set(vectors.get(t)!, i * dim));
+  return { batch: { dim, count: texts.length, data }, modelCalls, hits, misses: missing.length };
+}
