@@ -7,5 +7,21 @@ import { ToolMemDB, createRepositories } from '../src/db';
 import { createImportHandlers } from '../src/services/import-service';
 import type { ImportApi } from '../src/services/import-api';
 
+const THUMB_WIDTH = 192;
+
+/** Small WebP thumbnails for lists; decoding happens off the main thread. */
+async function makeThumbnail(blob: Blob): Promise<Blob | undefined> {
+  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return undefined;
+  const bitmap = await createImageBitmap(blob);
+  try {
+    const scale = Math.min(1, THUMB_WIDTH / bitmap.width);
+    const canvas = new OffscreenCanvas(Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale)));
+    canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return await canvas.convertToBlob({ type: 'image/webp', quality: 0.8 });
+  } finally {
+    bitmap.close();
+  }
+}
+
 const db = new ToolMemDB();
-expose<ImportApi>(createImportHandlers(createRepositories(db)), workerScopeEndpoint());
+expose<ImportApi>(createImportHandlers(createRepositories(db), makeThumbnail), workerScopeEndpoint());

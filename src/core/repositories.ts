@@ -42,6 +42,8 @@ export interface ExperienceRepository {
   byDataset(datasetId: string): Promise<Experience[]>;
   byDatasetAndTool(datasetId: string, toolId: string): Promise<Experience[]>;
   byTask(datasetId: string, taskId: string): Promise<Experience[]>;
+  /** One page of a dataset's experiences (optionally of one tool). */
+  page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]>;
   count(datasetId?: string): Promise<number>;
   /** Tool ids present in a dataset, with their experience counts. */
   countsByTool(datasetId: string): Promise<Map<string, number>>;
@@ -88,6 +90,8 @@ export interface RunRepository {
 export interface ImageRepository {
   get(id: string): Promise<StoredImage | undefined>;
   put(image: StoredImage): Promise<void>;
+  /** Stores images and the experiences that now point at them, in one transaction. */
+  putMany(images: StoredImage[], experiences: Experience[]): Promise<void>;
   countByDataset(datasetId: string): Promise<number>;
 }
 

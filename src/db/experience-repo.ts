@@ -59,6 +59,12 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return counts;
   }
 
+  /** One page of a dataset's experiences (optionally of one tool), in index order. */
+  page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
+    const coll = opts.toolId === undefined ? this.inDataset(datasetId) : this.db.experiences.where('[datasetId+toolId]').equals([datasetId, opts.toolId]);
+    return coll.offset(opts.offset).limit(opts.limit).toArray();
+  }
+
   async put(experience: Experience) {
     await withQuotaCheck(() => this.db.experiences.put(experience));
   }
@@ -87,13 +93,17 @@ export class DexieExperienceRepository implements ExperienceRepository {
           if (!old) {
             added++;
             toWrite.push({ ...row, importId });
-          } else if (sameContent(old, row)) {
+            return;
+          }
+          // Images are attached separately: a re-imported row without an image keeps the stored one.
+          const next = row.imageId === undefined && old.imageId !== undefined ? { ...row, imageId: old.imageId } : row;
+          if (sameContent(old, next)) {
             unchanged++;
           } else {
             updated++;
             // Keep the first backup taken by this import: the state before the import began.
             backups.push({ importId, experienceId: row.id, previous: old });
-            toWrite.push({ ...row, importId, createdAt: old.createdAt });
+            toWrite.push({ ...next, importId, createdAt: old.createdAt });
           }
         });
         if (backups.length) {

@@ -3,3 +3,4 @@ export { createRepositories } from './repositories';
 export { isQuotaError, withQuotaCheck } from './quota';
 export { requestPersistence, storageEstimate, type StorageInfo } from './persistence';
 export { getSetting, setSetting, DEFAULT_SETTINGS, type Settings } from './settings';
+export { DexieEmbeddingStore, embeddingModelSetting, EMBEDDING_MODEL_KEY } from './embedding-store';

@@ -6,7 +6,7 @@ import type {
   RunRepository,
   ToolRepository,
 } from '../core/repositories';
-import type { Dataset, ImportRecord, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, Run, StoredImage, Tool } from '../core/types';
 import { DexieExperienceRepository } from './experience-repo';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
@@ -95,6 +95,14 @@ class DexieImageRepository implements ImageRepository {
   }
   async put(image: StoredImage) {
     await withQuotaCheck(() => this.db.images.put(image));
+  }
+  async putMany(images: StoredImage[], experiences: Experience[]) {
+    await withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.images, this.db.experiences, async () => {
+        await this.db.images.bulkPut(images);
+        await this.db.experiences.bulkPut(experiences);
+      }),
+    );
   }
   countByDataset(datasetId: string) {
     return this.db.images.where('datasetId').equals(datasetId).count();

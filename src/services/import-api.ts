@@ -4,6 +4,7 @@
  */
 import type { FieldMapping, ImportProgress, ImportSummary, PreviewResult } from '../core/import/types';
 import type { DatasetStats } from '../core/stats/dataset-stats';
+import type { AttachImagesRequest, AttachImagesResult } from './image-attach';
 import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
 
 /** What the user chose in the import dialog. Files are structured-cloned to the worker (no copy of bytes). */
@@ -35,6 +36,8 @@ export interface ImportApi {
   import: { req: ImportRequest; res: ImportOutcome; progress: ImportProgress };
   /** Undo a whole import: removes what it added, restores what it replaced. */
   undo: { req: { importId: string }; res: ImportRecord; progress: never };
+  /** Matches image files to experiences (by the `image` column or a path pattern) and stores them. */
+  attachImages: { req: AttachImagesRequest; res: AttachImagesResult; progress: { done: number; total: number } };
   /** Per-tool counts, means, score histograms and raters of one dataset (read in the worker). */
   stats: { req: { datasetId: string }; res: DatasetStats; progress: never };
   /** Imports left `running` by a closed tab or a crash are rolled back; returns how many. */

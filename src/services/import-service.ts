@@ -7,6 +7,7 @@ import type { Dataset, ImportRecord, Tool } from '../core/types';
 import type { Handlers } from '../rpc';
 import { datasetStats } from '../core/stats/dataset-stats';
 import { blobHead, blobText } from './blob-text';
+import { attachImages, type ThumbnailMaker } from './image-attach';
 import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
 
 /** Errors kept on the import record (the full list is in the rejected-rows download). */
@@ -24,7 +25,7 @@ function sidecarsOf(req: ImportRequest) {
  * Constraint: rows are written batch by batch (each batch one transaction) and tagged with the
  * import id, so a failure or cancel rolls back exactly what this import wrote.
  */
-export function createImportHandlers(repos: Repositories): Handlers<ImportApi> {
+export function createImportHandlers(repos: Repositories, makeThumbnail?: ThumbnailMaker): Handlers<ImportApi> {
   async function datasetFor(req: ImportRequest): Promise<{ id: string; name: string; existing?: Dataset }> {
     const head = await blobHead(req.file);
     const guess = detectPreset(req.file.name, head);
@@ -157,6 +158,10 @@ export function createImportHandlers(repos: Repositories): Handlers<ImportApi> {
       await repos.imports.put(record);
       if ((await repos.experiences.count(record.datasetId)) === 0) await repos.datasets.remove(record.datasetId);
       return record;
+    },
+
+    attachImages(req, ctx) {
+      return attachImages(repos, req, { signal: ctx.signal, onProgress: (p) => ctx.progress(p), ...(makeThumbnail ? { makeThumbnail } : {}) });
     },
 
     async stats({ datasetId }) {

@@ -86,3 +86,33 @@ test('the demo data loads with all six GenAI-Bench generators and their histogra
   await data.goTo('Tools');
   await expect(data.page.getByTestId('tool-card')).toHaveCount(12);
 });
+
+test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in the browser', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.chooseFile('tests/fixtures/import/genai_image_slice.json');
+  await expect(data.dialog.getByLabel('Preset')).toHaveValue('genai-bench');
+  await data.dialog.getByLabel('Dataset name').fill('GenAI slice');
+  await data.runImport();
+  await data.dialog.getByRole('button', { name: 'Done' }).click();
+
+  const card = data.datasetCard('GenAI slice');
+  await card.getByText('Attach images').click();
+  await card.getByLabel('Choose image folder').setInputFiles('tests/fixtures/images/genai');
+  const result = card.getByTestId('attach-result');
+  await expect(result).toContainText('3 images attached (9 experiences)'); // 3 raters share each image
+  await expect(result).toContainText('2 files not matched');
+  await expect(card.getByTestId('attach-images')).toContainText('no tool named Imagen_9 in this dataset');
+  await expect(card.getByTestId('attach-images')).toContainText('notes.txt');
+
+  await card.getByText('Browse experiences').click();
+  const browser = card.getByTestId('experience-browser');
+  await browser.getByLabel('Filter by tool').selectOption('DALLE_3');
+  const firstRow = browser.getByRole('row', { name: /^00000 DALLE_3 rater1/ });
+  await expect(firstRow.getByRole('img', { name: 'Output of DALLE_3 for task 00000' })).toBeVisible();
+  await firstRow.click();
+  await expect(browser.getByRole('button', { name: 'Zoom image' })).toBeVisible();
+  await page.reload();
+  await data.datasetCard('GenAI slice').getByText('Browse experiences').click();
+  await expect(data.datasetCard('GenAI slice').getByRole('img', { name: 'Output of DALLE_3 for task 00000' }).first()).toBeVisible();
+});

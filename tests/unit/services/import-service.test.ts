@@ -116,3 +116,37 @@ describe('import service', () => {
     expect(cats).toEqual(expect.arrayContaining(['basic', 'attribute', 'scene']));
   });
 });
+
+describe('attaching images', () => {
+  const png = (path: string) => {
+    const f = new File([readFileSync(resolve(REPO, 'tests/fixtures/images/genai', path))], path.split('/').pop()!, { type: 'image/png' });
+    Object.defineProperty(f, 'webkitRelativePath', { value: `genai/${path}` });
+    return f;
+  };
+
+  it('links images to every rater row of the matching tool and task, lists the rest, and survives a re-import', async () => {
+    const out = await client.call('import', { file: file('tests/fixtures/import/genai_image_slice.json', 'genai_image.json'), datasetName: 'G' });
+    const res = await client.call('attachImages', {
+      datasetId: out.record.datasetId,
+      files: [png('DALLE_3/00000.png'), png('SDXL_2_1/00000.png'), png('Imagen_9/00000.png')],
+    });
+    expect(res).toMatchObject({ matched: 2, linkedExperiences: 6, rowsWithoutImage: out.summary.accepted - 6 });
+    expect(res.unmatchedFiles).toEqual([{ name: 'genai/Imagen_9/00000.png', reason: 'no tool named Imagen_9 in this dataset' }]);
+    const rows = await repos.experiences.byTask('g', '00000');
+    const dalle = rows.filter((r) => r.toolId === 'DALLE_3');
+    expect(dalle.map((r) => r.imageId)).toEqual(['img:g:DALLE_3/00000', 'img:g:DALLE_3/00000', 'img:g:DALLE_3/00000']);
+    const img = await repos.images.get('img:g:DALLE_3/00000');
+    expect(img).toMatchObject({ datasetId: 'g', name: 'genai/DALLE_3/00000.png', mime: 'image/png' });
+    expect(img?.blob.size).toBe(readFileSync(resolve(REPO, 'tests/fixtures/images/genai/DALLE_3/00000.png')).length);
+
+    // Re-importing the ratings (which carry no image) keeps the attached images.
+    const again = await client.call('import', { file: file('tests/fixtures/import/genai_image_slice.json', 'genai_image.json'), datasetName: 'G' });
+    expect(again.summary).toMatchObject({ added: 0, updated: 0 });
+    expect((await repos.experiences.get(dalle[0]!.id))?.imageId).toBe('img:g:DALLE_3/00000');
+  });
+
+  it('refuses a pattern without <tool> when the dataset has several tools', async () => {
+    const out = await client.call('import', { file: file('tests/fixtures/import/genai_image_slice.json', 'genai_image.json'), datasetName: 'G' });
+    await expect(client.call('attachImages', { datasetId: out.record.datasetId, files: [png('DALLE_3/00000.png')], pattern: '<id>.<ext>' })).rejects.toThrow(/must contain <tool>/);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * Browser host for text embeddings (runs in `workers/embed.worker.ts`): transformers.js feature
+ * extraction on onnxruntime-web, with every file served by the app itself.
+ *
+ * - Model files: `<app>/models/<id>/` (precached by the service worker), remote loading off. A hub
+ *   model (an id that is not a folder there) is downloaded from the Hugging Face hub once and kept in
+ *   transformers.js' browser cache.
+ * - onnxruntime's WASM runtime (`ort-wasm-simd-threaded.asyncify.{mjs,wasm}`) is emitted into the
+ *   build by the `?url` imports below and precached; without them transformers.js would fetch it
+ *   from a CDN.
+ * - Backend: WebGPU when `navigator.gpu.requestAdapter()` gives a hardware adapter, WASM otherwise
+ *   (a software fallback adapter such as SwiftShader is ~100× slower than WASM, so it counts as
+ *   none). If the WebGPU session cannot be created the model is loaded again on WASM.
+ * - WASM threads: 1 unless the page is cross-origin isolated (COOP/COEP, as `scripts/serve.mjs`
+ *   sends), then up to 4.
+ * - transformers.js' `env` is global to the worker, so loads are serialised.
+ */
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import {
+  embedderId,
+  normaliseRows,
+  throwIfCancelled,
+  toModelLoadProgress,
+  type EmbedOptions,
+  type Embedder,
+  type EmbeddingBatch,
+  type ModelLoadProgress,
+} from '../core/embed';
+import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-api';
+import { toModelLoadError } from './embed-errors';
+import type { EmbedHost, LoadedModel, ModelDescription } from './embed-service';
+
+export interface BrowserEmbedHostOptions {
+  /** Folder URL holding `<model>/config.json` etc. Default: `models/` under the app's base URL. */
+  modelsUrl?: string;
+  /** Override the WASM thread count (default: 1, or min(4, cores) when cross-origin isolated). */
+  numThreads?: number;
+  /** Never use WebGPU (default: use it when a hardware adapter exists). */
+  disableWebGpu?: boolean;
+  /** Texts per pipeline call (default 32). */
+  batchSize?: number;
+}
+
+interface LocalConfig {
+  hidden_size?: number;
+  toolmem_static_embedding?: { revision?: string };
+}
+
+interface GpuAdapterLike {
+  isFallbackAdapter?: boolean;
+  info?: { isFallbackAdapter?: boolean };
+}
+
+/**
+ * The app's root URL as seen from this worker. An absolute base (`/`, `/studio/`) is resolved
+ * against the origin; a relative base (`./`) against the worker script, which Vite emits into
+ * `assets/` (and serves from `/workers/` in dev), one level below the root in both cases.
+ */
+export function appRootUrl(): URL {
+  const base = import.meta.env.BASE_URL || '/';
+  return base.startsWith('/') ? new URL(base, self.location.origin) : new URL('../', self.location.href);
+}
+
+async function hardwareWebGpu(): Promise<boolean> {
+  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> } }).gpu;
+  if (!gpu) return false;
+  try {
+    const adapter = await gpu.requestAdapter();
+    return !!adapter && !(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false);
+  } catch {
+    return false;
+  }
+}
+
+function defaultThreads(): number {
+  const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+  if (!isolated) return 1;
+  return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
+}
+
+export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): EmbedHost {
+  const modelsUrl = new URL(options.modelsUrl ?? 'models/', appRootUrl()).href;
+  const threads = options.numThreads ?? defaultThreads();
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 32));
+  let gpu: Promise<boolean> | null = null;
+  const preferredBackend = async (): Promise<EmbedBackend> => {
+    if (options.disableWebGpu) return 'wasm';
+    gpu ??= hardwareWebGpu();
+    return (await gpu) ? 'webgpu' : 'wasm';
+  };
+
+  /** config.json of a folder under models/, or null when there is none (the server answers index.html). */
+  const configs = new Map<string, Promise<LocalConfig | null>>();
+  const localConfig = (model: string): Promise<LocalConfig | null> => {
+    let found = configs.get(model);
+    if (!found) {
+      found = fetch(new URL(`${model}/config.json`, modelsUrl))
+        .then(async (r) => (r.ok && /json/i.test(r.headers.get('content-type') ?? '') ? ((await r.json()) as LocalConfig) : null))
+        .catch(() => null);
+      configs.set(model, found);
+      // A failure (offline before the service worker cached it) must not stick.
+      void found.then((c) => c === null && configs.delete(model));
+    }
+    return found;
+  };
+
+  async function describe(model: string): Promise<ModelDescription & { config: LocalConfig | null }> {
+    const config = await localConfig(model);
+    const source: EmbedModelSource = config ? (model === BUNDLED_EMBED_MODEL ? 'bundled' : 'local-folder') : 'hub';
+    return {
+      source,
+      config,
+      id: embedderId(model, config?.toolmem_static_embedding?.revision),
+      dim: config?.hidden_size ?? KNOWN_HUB_DIMS[model] ?? null,
+      sizeBytes: null,
+      backend: await preferredBackend(),
+      threads,
+    };
+  }
+
+  function configureEnv(source: EmbedModelSource): void {
+    const local = source !== 'hub';
+    env.allowLocalModels = local;
+    env.localModelPath = modelsUrl;
+    // Our server (and the service worker's navigation fallback) answers a missing file with
+    // index.html and status 200, which transformers.js would take for the file: a hub model must
+    // therefore never be looked up locally, and a local one never remotely.
+    env.allowRemoteModels = !local;
+    // Local models are precached by the service worker; a second copy in Cache Storage would only
+    // cost space. Hub downloads are kept there (that is the "downloaded once").
+    env.useBrowserCache = !local;
+    // The runtime is precached too: no duplicate 27 MB in Cache Storage.
+    env.useWasmCache = false;
+    const wasm = env.backends.onnx.wasm;
+    if (wasm) {
+      wasm.wasmPaths = { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href };
+      wasm.numThreads = threads;
+      wasm.proxy = false;
+    }
+  }
+
+  let chain: Promise<unknown> = Promise.resolve();
+
+  async function loadNow(model: string, onProgress: (p: ModelLoadProgress) => void): Promise<LoadedModel> {
+    const d = await describe(model);
+    configureEnv(d.source);
+    const sizes = new Map<string, number>();
+    const progress_callback = (info: unknown) => {
+      const p = toModelLoadProgress(info);
+      if (!p) return;
+      if (p.status === 'progress' && p.file && typeof p.total === 'number' && p.total > 0) sizes.set(p.file, p.total);
+      onProgress(p);
+    };
+    const create = (device: 'webgpu' | 'wasm') =>
+      pipeline('feature-extraction', model, { local_files_only: d.source !== 'hub', device, progress_callback });
+    let backend = d.backend;
+    let extractor: FeatureExtractionPipeline;
+    try {
+      try {
+        extractor = await create(backend as 'webgpu' | 'wasm');
+      } catch (err) {
+        if (backend !== 'webgpu') throw err;
+        console.warn(`[embed] WebGPU session for ${model} failed, using WASM`, err);
+        backend = 'wasm';
+        extractor = await create('wasm');
+      }
+    } catch (err) {
+      throw toModelLoadError(err, model, d.source, navigator.onLine);
+    }
+    const configDim = (extractor.model as unknown as { config?: { hidden_size?: unknown } }).config?.hidden_size;
+    let dim = d.dim ?? (typeof configDim === 'number' ? configDim : null);
+    if (dim === null) {
+      const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: false });
+      dim = probe.dims.at(-1) ?? null;
+    }
+    if (!dim) throw new ModelLoadError(`Model “${model}” does not report its output size`, 'failed', model);
+    const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+    return {
+      embedder: pipelineEmbedder(extractor, embedderId(model, d.config?.toolmem_static_embedding?.revision), dim, batchSize),
+      source: d.source,
+      backend,
+      threads: backend === 'wasm' ? threads : 1,
+      sizeBytes: total > 0 ? total : null,
+    };
+  }
+
+  return {
+    async describe(model) {
+      const { config: _config, ...d } = await describe(model);
+      return d;
+    },
+    load(model, onProgress) {
+      const run = chain.then(() => loadNow(model, onProgress));
+      chain = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+/** An `Embedder` over a feature-extraction pipeline: mean pooling, our zero-safe normalisation. */
+export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: string, dim: number, batchSize = 32): Embedder {
+  return {
+    id,
+    dim,
+    async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbeddingBatch> {
+      const { signal, onProgress } = opts;
+      throwIfCancelled(signal);
+      const data = new Float32Array(texts.length * dim);
+      // Blank texts have no tokens: they stay zero vectors and never reach the model.
+      const work = texts.flatMap((t, i) => (t.trim() === '' ? [] : [i]));
+      let done = texts.length - work.length;
+      if (work.length === 0) onProgress?.({ done, total: texts.length });
+      for (let start = 0; start < work.length; start += batchSize) {
+        throwIfCancelled(signal);
+        const chunk = work.slice(start, start + batchSize);
+        const out = await extractor(
+          chunk.map((i) => texts[i]!),
+          { pooling: 'mean', normalize: false },
+        );
+        const [rows, cols] = out.dims;
+        if (rows !== chunk.length || cols !== dim) {
+          throw new Error(`model ${id} returned [${out.dims.join(', ')}], expected [${chunk.length}, ${dim}]`);
+        }
+        const values = out.data as Float32Array;
+        chunk.forEach((i, row) => data.set(values.subarray(row * dim, (row + 1) * dim), i * dim));
+        out.dispose?.();
+        done += chunk.length;
+        onProgress?.({ done, total: texts.length });
+      }
+      normaliseRows(data, dim);
+      return { dim, count: texts.length, data };
+    },
+    async dispose() {
+      await extractor.dispose();
+    },
+  };
+}

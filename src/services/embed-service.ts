@@ -1,0 +1,259 @@
+/**
+ * Embedding handlers over any host (transformers.js + onnxruntime-web in the worker, onnxruntime-node
+ * in tests and the CLI) and any `EmbeddingStore` (IndexedDB in the app, fake-indexeddb in tests).
+ *
+ * - The active model is a lazy singleton: the first `load`/`embed` loads it, concurrent callers share
+ *   the load and all receive its progress events; a failed load is forgotten so a retry loads again.
+ * - `setModel` loads the new model BEFORE switching and persisting, so a failed download (offline,
+ *   unknown id) leaves the previous model active. The old model is disposed once no embed uses it.
+ * - `embed` goes through `cachedEmbed` (dedupe, SHA-256 keys, batch by batch, cancel between
+ *   batches) and transfers the packed result instead of copying it.
+ */
+import {
+  cachedEmbed,
+  DEFAULT_EMBED_BATCH,
+  throwIfCancelled,
+  type Embedder,
+  type EmbeddingStore,
+  type ModelLoadProgress,
+} from '../core/embed';
+import { transfer, type Handlers } from '../rpc';
+import {
+  BUNDLED_EMBED_MODEL,
+  normaliseModelId,
+  type EmbedApi,
+  type EmbedBackend,
+  type EmbedModelInfo,
+  type EmbedModelSource,
+  type EmbedResponse,
+} from './embed-api';
+
+/** What a host knows about a model without loading it. */
+export interface ModelDescription {
+  source: EmbedModelSource;
+  id: string;
+  dim: number | null;
+  sizeBytes: number | null;
+  backend: EmbedBackend;
+  threads: number;
+}
+
+/** A loaded model: an embedder plus what loading found out. */
+export interface LoadedModel {
+  embedder: Embedder;
+  source: EmbedModelSource;
+  backend: EmbedBackend;
+  threads: number;
+  sizeBytes: number | null;
+}
+
+/** Hosts a model library. Errors should be `ModelLoadError`s (reason offline / not-found / failed). */
+export interface EmbedHost {
+  describe(model: string): Promise<ModelDescription>;
+  load(model: string, onProgress: (progress: ModelLoadProgress) => void): Promise<LoadedModel>;
+}
+
+/** Where the chosen model id is kept (the `settings` table in the app). */
+export interface ModelSetting {
+  get(): Promise<string | undefined>;
+  set(model: string): Promise<void>;
+}
+
+export interface EmbedServiceDeps {
+  host: EmbedHost;
+  store: EmbeddingStore;
+  setting: ModelSetting;
+  /** Model used when nothing is persisted (default the bundled glove-100d). */
+  defaultModel?: string;
+}
+
+/** One model being loaded or loaded, with the embeds using it. */
+interface Slot {
+  model: string;
+  promise: Promise<LoadedModel>;
+  listeners: Set<(p: ModelLoadProgress) => void>;
+  loaded: LoadedModel | null;
+  users: number;
+  retired: boolean;
+}
+
+const MAX_TEXTS = 100_000;
+
+function infoOf(model: string, loaded: LoadedModel): EmbedModelInfo {
+  return {
+    model,
+    id: loaded.embedder.id,
+    source: loaded.source,
+    dim: loaded.embedder.dim,
+    sizeBytes: loaded.sizeBytes,
+    backend: loaded.backend,
+    threads: loaded.threads,
+    loaded: true,
+  };
+}
+
+export function createEmbedHandlers(deps: EmbedServiceDeps): Handlers<EmbedApi> {
+  const { host, store, setting } = deps;
+  const fallbackModel = deps.defaultModel ?? BUNDLED_EMBED_MODEL;
+  let chosen: Promise<string> | null = null;
+  let active: Slot | null = null;
+
+  /** The persisted choice (read once), or the default. An unreadable value means the default. */
+  function chosenModel(): Promise<string> {
+    chosen ??= setting.get().then(
+      (m) => {
+        try {
+          return m === undefined ? fallbackModel : normaliseModelId(m);
+        } catch {
+          return fallbackModel;
+        }
+      },
+      () => fallbackModel,
+    );
+    return chosen;
+  }
+
+  function startLoad(model: string): Slot {
+    const listeners = new Set<(p: ModelLoadProgress) => void>();
+    const promise = host.load(model, (p) => {
+      for (const listener of listeners) listener(p);
+    });
+    const slot: Slot = { model, promise, listeners, loaded: null, users: 0, retired: false };
+    promise.then(
+      (loaded) => void (slot.loaded = loaded),
+      () => undefined, // reported to whoever awaits the slot
+    );
+    return slot;
+  }
+
+  /** Waits for `slot`, forwarding its progress to `onProgress` meanwhile (and only meanwhile). */
+  async function awaitSlot(slot: Slot, onProgress: (p: ModelLoadProgress) => void, signal: AbortSignal): Promise<LoadedModel> {
+    if (slot.loaded) return slot.loaded;
+    slot.listeners.add(onProgress);
+    try {
+      // Cancelling stops waiting; the load itself goes on for the other callers (and the next call).
+      return await new Promise<LoadedModel>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        slot.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
+    } finally {
+      slot.listeners.delete(onProgress);
+    }
+  }
+
+  /** The active model's slot, starting its load on first use. */
+  async function activeSlot(): Promise<Slot> {
+    const model = await chosenModel();
+    if (!active) {
+      const slot = startLoad(model);
+      active = slot;
+      slot.promise.catch(() => {
+        if (active === slot) active = null; // forget a failed load, so the next call retries
+      });
+    }
+    return active;
+  }
+
+  function release(slot: Slot): void {
+    slot.users--;
+    if (slot.retired && slot.users === 0) void slot.loaded?.embedder.dispose?.();
+  }
+
+  return {
+    async info() {
+      const model = await chosenModel();
+      if (active?.loaded && active.model === model) return infoOf(model, active.loaded);
+      const d = await host.describe(model);
+      return { model, ...d, loaded: false };
+    },
+
+    async load(_req, ctx) {
+      const slot = await activeSlot();
+      const loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
+      return infoOf(slot.model, loaded);
+    },
+
+    async embed(req, ctx) {
+      const texts = req.texts;
+      if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new TypeError('embed: `texts` must be an array of strings');
+      if (texts.length > MAX_TEXTS) throw new RangeError(`embed: at most ${MAX_TEXTS} texts per call (got ${texts.length}); split the work`);
+      throwIfCancelled(ctx.signal);
+      const slot = await activeSlot();
+      slot.users++;
+      try {
+        const loaded = await awaitSlot(slot, (load) => ctx.progress({ phase: 'load', load }), ctx.signal);
+        const t0 = performance.now();
+        const opts = {
+          batchSize: req.batchSize ?? DEFAULT_EMBED_BATCH,
+          signal: ctx.signal,
+          onProgress: (p: { done: number; total: number }) => ctx.progress({ phase: 'embed', ...p }),
+        };
+        const { embedder } = loaded;
+        const result =
+          req.cache === false ? await embedUncached(embedder, texts, opts) : await cachedEmbed(embedder, store, texts, opts);
+        const res: EmbedResponse = {
+          id: embedder.id,
+          dim: result.batch.dim,
+          count: result.batch.count,
+          data: result.batch.data,
+          modelCalls: result.modelCalls,
+          hits: result.hits,
+          misses: result.misses,
+          ms: performance.now() - t0,
+        };
+        return transfer(res, [res.data.buffer]);
+      } finally {
+        release(slot);
+      }
+    },
+
+    async setModel({ model: requested }, ctx) {
+      const model = normaliseModelId(requested);
+      const current = await chosenModel();
+      if (active && model === current) {
+        const loaded = await awaitSlot(active, (p) => ctx.progress(p), ctx.signal);
+        return infoOf(model, loaded);
+      }
+      const slot = startLoad(model);
+      let loaded: LoadedModel;
+      try {
+        loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
+      } catch (err) {
+        // Cancelled or failed: the previous model stays; a load that finishes later is thrown away.
+        void slot.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+        throw err;
+      }
+      await setting.set(model);
+      const previous = active;
+      active = slot;
+      chosen = Promise.resolve(model);
+      if (previous && previous !== slot) {
+        previous.retired = true;
+        if (previous.users === 0) void previous.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+      }
+      return infoOf(model, loaded);
+    },
+  };
+}
+
+/** `cachedEmbed`'s shape without the store: every text goes to the model, in batches. */
+async function embedUncached(
+  embedder: Embedder,
+  texts: readonly string[],
+  opts: { batchSize: number; signal: AbortSignal; onProgress: (p: { done: number; total: number }) => void },
+) {
+  const dim = embedder.dim;
+  const data = new Float32Array(texts.length * dim);
+  const size = Math.max(1, Math.floor(opts.batchSize));
+  let modelCalls = 0;
+  opts.onProgress({ done: 0, total: texts.length });
+  for (let start = 0; start < texts.length; start += size) {
+    throwIfCancelled(opts.signal);
+    const out = await embedder.embed(texts.slice(start, start + size), { signal: opts.signal });
+    modelCalls++;
+    data.set(out.data, start * dim);
+    opts.onProgress({ done: Math.min(texts.length, start + size), total: texts.length });
+  }
+  return { batch: { dim, count: texts.length, data }, modelCalls, hits: 0, misses: texts.length };
+}
