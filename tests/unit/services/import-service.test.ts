@@ -150,3 +150,40 @@ describe('attaching images', () => {
     await expect(client.call('attachImages', { datasetId: out.record.datasetId, files: [png('DALLE_3/00000.png')], pattern: '<id>.<ext>' })).rejects.toThrow(/must contain <tool>/);
   });
 });
+
+describe('malformed files never change what is stored', () => {
+  const corpus = [
+    'unclosed-quote.csv', 'missing-column.csv', 'empty.csv', 'semicolon.csv', 'non-numeric-score.csv', 'duplicate-rows.csv',
+    'latin1.csv', 'truncated.json', 'bad-line.jsonl', 'scalar.json', 'field-count.csv', 'out-of-scale.csv', 'near-miss-tool.csv',
+    'header-only.csv', 'numeric-header.csv',
+  ];
+
+  async function tableDigest(): Promise<string> {
+    const parts: string[] = [];
+    for (const t of db.tables) {
+      if (t.name === 'imports') continue; // the failed import's own record is expected
+      parts.push(`${t.name}:${JSON.stringify(await t.toArray())}`);
+    }
+    const bytes = new TextEncoder().encode(parts.join('\n'));
+    return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+  }
+
+  it.each(corpus)('%s into an existing dataset: fails with a message or rejects rows, and keeps the stored rows', async (name) => {
+    await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    const before = await tableDigest();
+    const count = await repos.experiences.count();
+    // Into the same dataset with the generic preset and the Team log's scale: nothing stored may change.
+    const res = await client
+      .call('import', { file: file(`tests/fixtures/bad-inputs/${name}`), datasetName: 'Team log', preset: 'generic' })
+      .then((o) => o, (e: Error) => e);
+    if (res instanceof Error) {
+      expect(res.message.length).toBeGreaterThan(20);
+      expect(await tableDigest()).toBe(before);
+    } else {
+      // Readable files may add their valid rows, but never touch the 9 rows stored before.
+      expect(res.summary.updated).toBe(0);
+      expect(await repos.experiences.count()).toBe(count + res.summary.added);
+      if (res.summary.added === 0) expect(await tableDigest()).toBe(before);
+    }
+  });
+});
