@@ -1,11 +1,14 @@
 /// <reference lib="webworker" />
-// Thin host: the import service (core parsing + validation, Dexie writes) runs here so that
+// Thin host for the data services. The import service (core parsing + validation, Dexie writes) runs here so that
 // parsing a 100k-row file never blocks the UI thread. Dexie works in workers; the UI re-reads
-// the database when a call resolves.
+// the database when a call resolves. Labelling queries (queue, agreement) scan whole datasets, so
+// they run here too.
 import { expose, workerScopeEndpoint } from '../src/rpc';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { createImportHandlers } from '../src/services/import-service';
 import type { ImportApi } from '../src/services/import-api';
+import { createLabelHandlers } from '../src/services/label-service';
+import type { LabelApi } from '../src/services/label-api';
 
 const THUMB_WIDTH = 192;
 
@@ -23,5 +26,5 @@ async function makeThumbnail(blob: Blob): Promise<Blob | undefined> {
   }
 }
 
-const db = new ToolMemDB();
-expose<ImportApi>(createImportHandlers(createRepositories(db), makeThumbnail), workerScopeEndpoint());
+const repos = createRepositories(new ToolMemDB());
+expose<ImportApi & LabelApi>({ ...createImportHandlers(repos, makeThumbnail), ...createLabelHandlers(repos) }, workerScopeEndpoint());

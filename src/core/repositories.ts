@@ -6,9 +6,11 @@ import type {
   Dataset,
   Experience,
   ImportRecord,
+  LabelItem,
   Level,
   Memory,
   MemoryEntry,
+  Preference,
   Run,
   StoredImage,
   Tool,
@@ -48,6 +50,8 @@ export interface ExperienceRepository {
   /** Tool ids present in a dataset, with their experience counts. */
   countsByTool(datasetId: string): Promise<Map<string, number>>;
   put(experience: Experience): Promise<void>;
+  /** Deletes one experience (undo of a hand label). */
+  remove(id: string): Promise<void>;
   /**
    * Writes one import batch atomically. Rows equal to the stored row are left alone; rows that
    * replace a stored row keep a backup under `importId` so that undoing the import restores them.
@@ -95,6 +99,16 @@ export interface ImageRepository {
   countByDataset(datasetId: string): Promise<number>;
 }
 
+/** Hand-created items waiting for labels, and pairwise preferences. */
+export interface LabelRepository {
+  items(datasetId: string): Promise<LabelItem[]>;
+  /** Stores an item (and its image, if any) in one transaction. */
+  putItem(item: LabelItem, image?: StoredImage): Promise<void>;
+  preferences(datasetId: string): Promise<Preference[]>;
+  putPreference(preference: Preference): Promise<void>;
+  removePreference(id: string): Promise<void>;
+}
+
 export interface Repositories {
   tools: ToolRepository;
   datasets: DatasetRepository;
@@ -103,4 +117,5 @@ export interface Repositories {
   memories: MemoryRepository;
   runs: RunRepository;
   images: ImageRepository;
+  labels: LabelRepository;
 }

@@ -191,3 +191,36 @@ export interface StoredImage {
   blob: Blob;
   thumb?: Blob;
 }
+
+/**
+ * An output waiting for labels that no imported experience holds yet (created by hand on the
+ * Label page). Items of imported datasets are derived from their experiences instead.
+ */
+export interface LabelItem {
+  /** `datasetId|taskId|toolId`. */
+  id: string;
+  datasetId: string;
+  taskId: string;
+  toolId: string;
+  prompt: string;
+  response?: string;
+  imageId?: string;
+  rubric?: string;
+  categories: string[];
+  createdAt: number;
+}
+
+/** A pairwise judgement: which of two tools' outputs for the same task is better. */
+export interface Preference {
+  /** `datasetId|taskId|toolA|toolB|rater` with toolA < toolB. */
+  id: string;
+  datasetId: string;
+  taskId: string;
+  toolA: string;
+  toolB: string;
+  winner: 'A' | 'B' | 'tie';
+  rater: string;
+  /** Which tool was shown on the left (positions are randomised against position bias). */
+  shownLeft: string;
+  createdAt: number;
+}

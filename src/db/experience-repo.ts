@@ -69,6 +69,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
     await withQuotaCheck(() => this.db.experiences.put(experience));
   }
 
+  async remove(id: string) {
+    await this.db.experiences.delete(id);
+  }
+
   writeImportBatch(importId: string, rows: Experience[], opts: { fresh?: boolean } = {}): Promise<BatchWriteResult> {
     if (opts.fresh) {
       // bulkAdd (not put): a key that exists after all aborts the batch instead of overwriting it.

@@ -2,11 +2,12 @@ import type {
   DatasetRepository,
   ImageRepository,
   ImportRepository,
+  LabelRepository,
   Repositories,
   RunRepository,
   ToolRepository,
 } from '../core/repositories';
-import type { Dataset, Experience, ImportRecord, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, StoredImage, Tool } from '../core/types';
 import { DexieExperienceRepository } from './experience-repo';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
@@ -46,12 +47,14 @@ class DexieDatasetRepository implements DatasetRepository {
   }
   async remove(id: string) {
     const db = this.db;
-    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.images], async () => {
+    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.images, db.items, db.preferences], async () => {
       const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
       await db.importBackups.where('importId').anyOf(importIds).delete();
       await db.imports.where('datasetId').equals(id).delete();
       await new DexieExperienceRepository(db).inDataset(id).delete();
       await db.images.where('datasetId').equals(id).delete();
+      await db.items.where('datasetId').equals(id).delete();
+      await db.preferences.where('datasetId').equals(id).delete();
       await db.datasets.delete(id);
     });
   }
@@ -109,6 +112,30 @@ class DexieImageRepository implements ImageRepository {
   }
 }
 
+class DexieLabelRepository implements LabelRepository {
+  constructor(private readonly db: ToolMemDB) {}
+  items(datasetId: string) {
+    return this.db.items.where('datasetId').equals(datasetId).toArray();
+  }
+  async putItem(item: LabelItem, image?: StoredImage) {
+    await withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.items, this.db.images, async () => {
+        if (image) await this.db.images.put(image);
+        await this.db.items.put(item);
+      }),
+    );
+  }
+  preferences(datasetId: string) {
+    return this.db.preferences.where('datasetId').equals(datasetId).toArray();
+  }
+  async putPreference(preference: Preference) {
+    await withQuotaCheck(() => this.db.preferences.put(preference));
+  }
+  async removePreference(id: string) {
+    await this.db.preferences.delete(id);
+  }
+}
+
 /** Every repository over one database connection. */
 export function createRepositories(db: ToolMemDB): Repositories {
   return {
@@ -119,5 +146,6 @@ export function createRepositories(db: ToolMemDB): Repositories {
     memories: new DexieMemoryRepository(db),
     runs: new DexieRunRepository(db),
     images: new DexieImageRepository(db),
+    labels: new DexieLabelRepository(db),
   };
 }

@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import type { Dataset, Experience, ImportRecord, Memory, MemoryEntry, Prediction, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Prediction, Preference, Run, StoredImage, Tool } from '../core/types';
 
 /** A stored row that an import replaced; undoing the import puts it back. */
 export interface ImportBackup {
@@ -41,6 +41,8 @@ export class ToolMemDB extends Dexie {
   predictions!: EntityTable<Prediction, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
   embeddings!: Table<EmbeddingRow, [string, string]>;
+  items!: EntityTable<LabelItem, 'id'>;
+  preferences!: EntityTable<Preference, 'id'>;
 
   constructor(name = 'toolmem') {
     super(name);
@@ -57,6 +59,8 @@ export class ToolMemDB extends Dexie {
       predictions: 'id, runId, [runId+toolId]',
       settings: 'key',
       embeddings: '[model+hash]',
+      items: 'id, datasetId',
+      preferences: 'id, datasetId, [datasetId+taskId]',
     });
   }
 }

@@ -1,12 +1,17 @@
+import type { QueueFilter } from '../core/label/queue';
 import type { ToolMemDB } from './schema';
 
 /** Typed key/value settings kept in IndexedDB (per browser profile). */
 export interface Settings {
   raterName: string;
   persistRequested: boolean;
+  /** Where the labelling queue was left: its filter and the item on screen. */
+  labelSession: { filter: QueueFilter; itemId: string | null } | null;
+  /** Pairwise mode: dataset, the two tools and the task on screen. */
+  pairSession: { datasetId: string; toolA: string; toolB: string; taskId: string | null } | null;
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false };
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null };
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);

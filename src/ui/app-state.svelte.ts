@@ -20,8 +20,9 @@ export interface Toast {
 export class AppState {
   readonly db: ToolMemDB;
   readonly repos: Repositories;
-  datasets = $state<DatasetSummary[]>([]);
-  tools = $state<Tool[]>([]);
+  // Raw (not deeply proxied): replaced wholesale by refresh(), and objects from here are written back to IndexedDB, which cannot clone proxies.
+  datasets = $state.raw<DatasetSummary[]>([]);
+  tools = $state.raw<Tool[]>([]);
   loaded = $state(false);
   loadError = $state<string | null>(null);
   toasts = $state<Toast[]>([]);
@@ -59,6 +60,17 @@ export class AppState {
     } finally {
       this.loaded = true;
     }
+  }
+
+  #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Coalesces many small writes (labels given one per key press) into one refresh. */
+  refreshSoon(ms = 600): void {
+    if (this.#refreshTimer) clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = null;
+      void this.refresh();
+    }, ms);
   }
 
   toast(kind: Toast['kind'], text: string, action?: Toast['action'], ms = kind === 'error' ? 12000 : 6000): void {

@@ -19,3 +19,8 @@ export function formatCount(n: number): string {
 export function formatDate(ms: number): string {
   return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** "1 experience", "2 experiences" (English plural by -s, which covers the app's nouns). */
+export function formatPlural(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -21,11 +21,11 @@ export class ImportFlow {
   mapping = $state<FieldMapping>({});
   scale = $state<ScoreScale | undefined>(undefined);
   judgeColumn = $state<string | undefined>(undefined);
-  preview = $state<PreviewResult | null>(null);
+  preview = $state.raw<PreviewResult | null>(null);
   previewing = $state(false);
   previewError = $state<string | null>(null);
   progress = $state<ImportProgress | null>(null);
-  outcome = $state<ImportOutcome | null>(null);
+  outcome = $state.raw<ImportOutcome | null>(null);
   error = $state<string | null>(null);
   #abort: AbortController | null = null;
   #previewSeq = 0;

@@ -1,16 +1,20 @@
 import { createClient, WorkerCrashedError, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
+import type { LabelApi } from '../services/label-api';
+
+/** The data worker serves imports and labelling queries. */
+export type DataApi = ImportApi & LabelApi;
 
 /**
  * One import worker per tab, started lazily on first use. When it crashes, the next call starts a
  * fresh one (the crashed call rejects with WorkerCrashedError and the UI offers a retry).
  */
-let importClient: WorkerClient<ImportApi> | null = null;
+let importClient: WorkerClient<DataApi> | null = null;
 
-export function importWorker(): WorkerClient<ImportApi> {
+export function importWorker(): WorkerClient<DataApi> {
   if (!importClient) {
     const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
-    const client = createClient<ImportApi>(worker);
+    const client = createClient<DataApi>(worker);
     worker.addEventListener('error', () => {
       if (importClient === client) importClient = null;
     });

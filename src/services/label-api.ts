@@ -1,0 +1,35 @@
+import type { QueueFilter } from '../core/label/queue';
+import type { RaterPolicy } from '../core/types';
+
+export interface QueueResult {
+  /** Item ids (`datasetId|taskId|toolId`) in queue order. */
+  ids: string[];
+  /** Items before filtering (for "n of m"). */
+  total: number;
+  categories: string[];
+  tools: string[];
+}
+
+export interface RaterStats {
+  rater: string;
+  n: number;
+  /** Counts per bin, aligned with AgreementReport.bins. */
+  histogram: number[];
+  mean: number;
+}
+
+export interface AgreementReport {
+  datasetId: string;
+  bins: string[];
+  raters: RaterStats[];
+  /** Items (task × tool) rated by at least two raters. */
+  units: number;
+  exact: { share: number; pairs: number };
+  alpha: { nominal: number; ordinal: number; interval: number };
+  policy: RaterPolicy;
+}
+
+export interface LabelApi {
+  labelQueue: { req: { filter: QueueFilter; me: string }; res: QueueResult; progress: never };
+  agreement: { req: { datasetId: string }; res: AgreementReport; progress: never };
+}

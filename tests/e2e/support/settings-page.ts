@@ -1,0 +1,60 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { AppPage } from './app-page';
+
+/** Page object for the Settings page, in particular its Embeddings section. */
+export class SettingsPage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  async openSettings(): Promise<void> {
+    await this.open('settings');
+    await expect(this.heading).toHaveText('Settings');
+    await expect(this.embeddings).toBeVisible();
+  }
+
+  get embeddings(): Locator {
+    return this.page.getByRole('region', { name: 'Embeddings' });
+  }
+
+  fact(name: 'model' | 'source' | 'dim' | 'size' | 'backend' | 'status'): Locator {
+    return this.embeddings.getByTestId(`embed-${name}`);
+  }
+
+  /** Resolves once the active model has loaded (the section loads it on open). */
+  async waitForModel(): Promise<void> {
+    await expect(this.fact('status')).toHaveText('Ready', { timeout: 60_000 });
+  }
+
+  get similarity(): Locator {
+    return this.embeddings.getByTestId('embed-similarity');
+  }
+
+  get cacheReport(): Locator {
+    return this.embeddings.getByTestId('embed-cache-report');
+  }
+
+  get testButton(): Locator {
+    return this.embeddings.getByRole('button', { name: 'Test', exact: true });
+  }
+
+  /** Fills both sentences, runs the test and waits for its (new) report. */
+  async runTest(first: string, second: string): Promise<void> {
+    await this.embeddings.getByLabel('First sentence').fill(first);
+    await this.embeddings.getByLabel('Second sentence').fill(second);
+    await this.testButton.click();
+    await expect(this.testButton).toHaveText('Test'); // 'Embedding…' while it runs
+    await expect(this.similarity).toBeVisible();
+  }
+
+  /** Picks a Hugging Face model id and asks to use it. */
+  async chooseHubModel(id: string): Promise<void> {
+    await this.embeddings.getByRole('radio', { name: 'A Hugging Face model' }).check();
+    await this.embeddings.getByRole('textbox', { name: 'Hugging Face model id' }).fill(id);
+    await this.embeddings.getByRole('button', { name: 'Use this model' }).click();
+  }
+
+  get modelError(): Locator {
+    return this.embeddings.getByTestId('embed-switch-error');
+  }
+}
