@@ -38,6 +38,8 @@ export interface ImportApi {
   undo: { req: { importId: string }; res: ImportRecord; progress: never };
   /** Matches image files to experiences (by the `image` column or a path pattern) and stores them. */
   attachImages: { req: AttachImagesRequest; res: AttachImagesResult; progress: { done: number; total: number } };
+  /** A dataset's experiences as CSV or JSONL (with a flag telling human labels from judge scores). */
+  exportExperiences: { req: { datasetId: string; format: 'csv' | 'jsonl' }; res: Blob; progress: never };
   /** Per-tool counts, means, score histograms and raters of one dataset (read in the worker). */
   stats: { req: { datasetId: string }; res: DatasetStats; progress: never };
   /** Imports left `running` by a closed tab or a crash are rolled back; returns how many. */

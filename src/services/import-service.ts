@@ -6,6 +6,7 @@ import type { Repositories } from '../core/repositories';
 import type { Dataset, ImportRecord, Tool } from '../core/types';
 import type { Handlers } from '../rpc';
 import { datasetStats } from '../core/stats/dataset-stats';
+import { experiencesToCsv, experiencesToJsonl } from '../core/export/experiences';
 import { blobHead, blobText } from './blob-text';
 import { attachImages, type ThumbnailMaker } from './image-attach';
 import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
@@ -162,6 +163,14 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
 
     attachImages(req, ctx) {
       return attachImages(repos, req, { signal: ctx.signal, onProgress: (p) => ctx.progress(p), ...(makeThumbnail ? { makeThumbnail } : {}) });
+    },
+
+    async exportExperiences({ datasetId, format }) {
+      const rows = await repos.experiences.byDataset(datasetId);
+      rows.sort((a, b) => a.taskId.localeCompare(b.taskId, undefined, { numeric: true }) || a.toolId.localeCompare(b.toolId) || a.rater.localeCompare(b.rater));
+      return format === 'csv'
+        ? new Blob([experiencesToCsv(rows)], { type: 'text/csv;charset=utf-8' })
+        : new Blob([experiencesToJsonl(rows)], { type: 'application/x-ndjson;charset=utf-8' });
     },
 
     async stats({ datasetId }) {

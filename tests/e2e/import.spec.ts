@@ -116,3 +116,20 @@ test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in
   await data.datasetCard('GenAI slice').getByText('Browse experiences').click();
   await expect(data.datasetCard('GenAI slice').getByRole('img', { name: 'Output of DALLE_3 for task 00000' }).first()).toBeVisible();
 });
+
+test('a dataset exports as CSV with a human/judge flag', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.chooseFile(LOG);
+  await data.mapColumn('id', 'case');
+  await data.dialog.getByLabel('Dataset name').fill('Team eval log');
+  await data.runImport();
+  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  const download = page.waitForEvent('download');
+  await data.datasetCard('Team eval log').getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('team-eval-log-experiences.csv');
+  const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  expect(text.split('\n')[0]).toContain('prompt,tool,score,rater,human,score_source');
+  expect(text.split('\n').filter((l) => l.includes('assistant-a')).length).toBeGreaterThanOrEqual(5);
+});

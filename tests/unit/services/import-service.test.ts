@@ -187,3 +187,28 @@ describe('malformed files never change what is stored', () => {
     }
   });
 });
+
+describe('experiences export', () => {
+  it('exports CSV that imports again with the generic preset and no mapping, losing nothing', async () => {
+    await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    const before = await repos.experiences.byDataset('team-log');
+    const csv = await client.call('exportExperiences', { datasetId: 'team-log', format: 'csv' });
+    const text = await csv.text();
+    expect(text.split('\n')[0]).toBe('dataset,id,prompt,tool,score,rater,human,score_source,response,feedback,feedback_generated,rubric,category,image');
+    expect(text).toContain('"Red leaves drift and fall\nquiet paths of amber light\nthe year breathes slowly"');
+
+    const again = await client.call('import', { file: new File([text], 'team-log-export.csv'), datasetName: 'Round trip' });
+    expect(again.summary).toMatchObject({ preset: 'generic', accepted: 9, rejected: 0 });
+    const after = await repos.experiences.byDataset('round-trip');
+    const strip = (rows: typeof before) =>
+      rows.map(({ taskId, prompt, toolId, score, rater, response, feedback, categories }) => ({ taskId, prompt, toolId, score, rater, response, feedback, categories })).sort((a, b) => (a.taskId + a.toolId).localeCompare(b.taskId + b.toolId));
+    expect(strip(after)).toEqual(strip(before));
+  });
+
+  it('exports JSONL with the human flag', async () => {
+    await client.call('import', { file: file('tests/fixtures/import/alpaca_experiences_slice.csv'), datasetName: 'A' });
+    const lines = (await (await client.call('exportExperiences', { datasetId: 'a', format: 'jsonl' })).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(await repos.experiences.count('a'));
+    expect(lines[0]).toMatchObject({ dataset: 'a', human: false, score_source: 'judge' });
+  });
+});

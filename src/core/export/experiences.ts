@@ -1,0 +1,42 @@
+/**
+ * Experiences export (CSV and JSONL). Column names are the canonical import fields, so an
+ * exported file imports again with the generic preset and no mapping; `human` tells hand labels
+ * from judge or model scores.
+ */
+import Papa from 'papaparse';
+import type { Experience } from '../types';
+
+export const EXPORT_COLUMNS = [
+  'dataset', 'id', 'prompt', 'tool', 'score', 'rater', 'human', 'score_source', 'response', 'feedback', 'feedback_generated', 'rubric', 'category', 'image',
+] as const;
+
+export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>;
+
+export function exportRow(e: Experience): ExportRow {
+  return {
+    dataset: e.datasetId,
+    id: e.taskId,
+    prompt: e.prompt,
+    tool: e.toolId,
+    score: e.score,
+    rater: e.rater,
+    human: e.scoreSource === 'human',
+    score_source: e.scoreSource,
+    response: e.response ?? '',
+    feedback: e.feedback ?? '',
+    feedback_generated: e.feedbackGenerated === true,
+    rubric: e.rubric ?? '',
+    category: e.categories.join(';'),
+    image: e.imageId ?? '',
+  };
+}
+
+/** RFC 4180 CSV with a header row; fields with commas, quotes or newlines are quoted. */
+export function experiencesToCsv(rows: Experience[]): string {
+  return Papa.unparse({ fields: [...EXPORT_COLUMNS], data: rows.map((r) => EXPORT_COLUMNS.map((c) => exportRow(r)[c])) }, { newline: '\n' });
+}
+
+/** One JSON object per line. */
+export function experiencesToJsonl(rows: Experience[]): string {
+  return rows.map((r) => JSON.stringify(exportRow(r))).join('\n') + (rows.length ? '\n' : '');
+}
