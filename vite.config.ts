@@ -31,7 +31,9 @@ export default defineConfig({
       workbox: {
         // The app shell and everything it needs offline; demo data and models are large but must
         // work offline too, so they are precached as well (limit raised accordingly).
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,json,csv,wasm,onnx}'],
+        // `mjs` + `wasm`: onnxruntime-web's runtime (ort-wasm-simd-threaded.asyncify.*, ~27 MB, emitted by
+        // the `?url` imports in src/services/embed-browser.ts) so that embeddings work offline.
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest,json,csv,wasm,onnx}'],
         maximumFileSizeToCacheInBytes: 30 * 1024 * 1024,
         navigateFallback: 'index.html',
       },
@@ -43,7 +45,7 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
     outDir: BENCH ? 'dist-bench' : 'dist',
-    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html' } } } : {}),
+    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html' } } } : {}),
   },
   preview: { port: 4173, strictPort: false, host: '127.0.0.1' },
   test: {

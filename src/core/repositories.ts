@@ -15,6 +15,10 @@ import type {
   StoredImage,
   Tool,
 } from './types';
+import type { BuildMemoryRepository } from './memory/repository';
+
+/** Memory storage as the build job needs it (atomic cursor moves, exact undo); see core/memory/repository. */
+export type { BuildMemoryRepository };
 
 /** Outcome of writing one batch of imported experiences. */
 export interface BatchWriteResult {
@@ -114,7 +118,7 @@ export interface Repositories {
   datasets: DatasetRepository;
   experiences: ExperienceRepository;
   imports: ImportRepository;
-  memories: MemoryRepository;
+  memories: BuildMemoryRepository;
   runs: RunRepository;
   images: ImageRepository;
   labels: LabelRepository;

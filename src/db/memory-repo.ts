@@ -1,9 +1,15 @@
-import type { MemoryRepository } from '../core/repositories';
+import type { ApplyExtras, BuildMemoryRepository } from '../core/memory/repository';
+import type { Superseded } from '../core/memory/plan';
+import { NotFoundError, ValidationError } from '../core/errors';
 import type { Level, Memory, MemoryEntry } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 
-export class DexieMemoryRepository implements MemoryRepository {
+/**
+ * Memory storage. Every change is one transaction that also stores the build Run (its cursor),
+ * so a build resumed after a crash never applies an experience twice and never half-applies one.
+ */
+export class DexieMemoryRepository implements BuildMemoryRepository {
   constructor(private readonly db: ToolMemDB) {}
 
   get(id: string) {
@@ -18,6 +24,10 @@ export class DexieMemoryRepository implements MemoryRepository {
     await withQuotaCheck(() => this.db.memories.put(memory));
   }
 
+  getRun(id: string) {
+    return this.db.runs.get(id);
+  }
+
   async validEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]> {
     const rows =
       level === undefined
@@ -30,30 +40,48 @@ export class DexieMemoryRepository implements MemoryRepository {
     return this.db.entries.where('memoryId').equals(memoryId).toArray();
   }
 
-  /** All or nothing: superseding old versions and adding new ones happen in one transaction. */
-  applyUpdate(
-    superseded: { id: string; supersededBy: string | null; reason?: string }[],
-    added: MemoryEntry[],
-    at: number,
-  ): Promise<void> {
+  /** All or nothing: superseding old versions, adding new ones and moving the cursor. */
+  applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras: ApplyExtras = {}): Promise<void> {
     return withQuotaCheck(() =>
-      this.db.transaction('rw', this.db.entries, async () => {
+      this.db.transaction('rw', this.db.entries, this.db.runs, async () => {
         const olds = await this.db.entries.bulkGet(superseded.map((s) => s.id));
-        const changed: MemoryEntry[] = [];
-        superseded.forEach((s, i) => {
+        const seen = new Set<string>();
+        const changed: MemoryEntry[] = superseded.map((s, i) => {
           const old = olds[i];
-          if (!old) throw new Error(`Memory entry ${s.id} does not exist`);
-          if (old.validTo !== null) throw new Error(`Memory entry ${s.id} is no longer valid`);
-          changed.push({
-            ...old,
-            validTo: at,
-            supersededBy: s.supersededBy,
-            updatedAt: at,
-            ...(s.reason !== undefined ? { retiredReason: s.reason } : {}),
-          });
+          if (!old) throw new NotFoundError(`Memory entry ${s.id} does not exist`);
+          if (old.validTo !== null) throw new ValidationError(`Memory entry ${s.id} is no longer valid`);
+          if (seen.has(s.id)) throw new ValidationError(`Memory entry ${s.id} is superseded twice in one update`);
+          seen.add(s.id);
+          return { ...old, validTo: at, supersededBy: s.supersededBy, updatedAt: at, ...(s.reason !== undefined ? { retiredReason: s.reason } : {}) };
         });
         await this.db.entries.bulkPut(changed);
-        await this.db.entries.bulkAdd(added);
+        await this.db.entries.bulkAdd(added); // an id that exists already aborts the whole transaction
+        if (extras.run) await this.db.runs.put(extras.run);
+      }),
+    );
+  }
+
+  /** Exact undo of the latest change: what it replaced becomes valid again, what it added goes. */
+  revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras: ApplyExtras = {}): Promise<void> {
+    return withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.entries, this.db.runs, async () => {
+        const [back, gone] = await Promise.all([this.db.entries.bulkGet([...restore]), this.db.entries.bulkGet([...remove])]);
+        back.forEach((e, i) => {
+          if (!e) throw new NotFoundError(`Memory entry ${restore[i]} does not exist`);
+          if (e.validTo === null) throw new ValidationError(`Memory entry ${e.id} is already valid`);
+        });
+        gone.forEach((e, i) => {
+          if (!e) throw new NotFoundError(`Memory entry ${remove[i]} does not exist`);
+          if (e.validTo !== null) throw new ValidationError(`Memory entry ${e.id} was changed again later`);
+        });
+        await this.db.entries.bulkDelete([...remove]);
+        await this.db.entries.bulkPut(
+          back.map((e) => {
+            const { retiredReason: _r, ...rest } = e!;
+            return { ...rest, validTo: null, supersededBy: null, updatedAt: at };
+          }),
+        );
+        if (extras.run) await this.db.runs.put(extras.run);
       }),
     );
   }

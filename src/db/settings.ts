@@ -9,9 +9,13 @@ export interface Settings {
   labelSession: { filter: QueueFilter; itemId: string | null } | null;
   /** Pairwise mode: dataset, the two tools and the task on screen. */
   pairSession: { datasetId: string; toolA: string; toolB: string; taskId: string | null } | null;
+  /** Memory builds: the OpenAI-compatible endpoint last used (base URL and model). */
+  llmEndpoint: { baseUrl: string; model: string } | null;
+  /** API key for that endpoint; kept only in this browser profile, never exported. */
+  llmApiKey: string;
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null };
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '' };
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);

@@ -12,10 +12,14 @@
  *   (a software fallback adapter such as SwiftShader is ~100× slower than WASM, so it counts as
  *   none). If the WebGPU session cannot be created the model is loaded again on WASM.
  * - WASM threads: 1 unless the page is cross-origin isolated (COOP/COEP, as `scripts/serve.mjs`
- *   sends), then up to 4.
+ *   sends), then up to 4 — except for our static lookup-table models, which have nothing to run in
+ *   parallel: there, idle onnxruntime threads spin and take CPU from the tokenizer (measured: 2
+ *   threads halve glove-100d's throughput on 2 cores). onnxruntime fixes the count when its WASM
+ *   starts (the first model loaded in the worker), so a model chosen later gets its own count only
+ *   after the worker restarts (next page load); `threads` in the model info is the real count.
  * - transformers.js' `env` is global to the worker, so loads are serialised.
  */
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { Tensor, env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import {
@@ -35,7 +39,7 @@ import type { EmbedHost, LoadedModel, ModelDescription } from './embed-service';
 export interface BrowserEmbedHostOptions {
   /** Folder URL holding `<model>/config.json` etc. Default: `models/` under the app's base URL. */
   modelsUrl?: string;
-  /** Override the WASM thread count (default: 1, or min(4, cores) when cross-origin isolated). */
+  /** Override the WASM thread count (default: min(4, cores) when cross-origin isolated and the model is not a static lookup table, else 1). */
   numThreads?: number;
   /** Never use WebGPU (default: use it when a hardware adapter exists). */
   disableWebGpu?: boolean;
@@ -74,15 +78,17 @@ async function hardwareWebGpu(): Promise<boolean> {
   }
 }
 
-function defaultThreads(): number {
+/** WASM threads for a model: 1 without cross-origin isolation or for a static lookup-table model. */
+function threadsFor(config: LocalConfig | null): number {
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-  if (!isolated) return 1;
+  if (!isolated || config?.toolmem_static_embedding) return 1;
   return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
 }
 
 export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): EmbedHost {
   const modelsUrl = new URL(options.modelsUrl ?? 'models/', appRootUrl()).href;
-  const threads = options.numThreads ?? defaultThreads();
+  /** Set when onnxruntime's WASM starts (first load); fixed from then on. */
+  let wasmThreads: number | null = null;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 32));
   let gpu: Promise<boolean> | null = null;
   const preferredBackend = async (): Promise<EmbedBackend> => {
@@ -116,14 +122,16 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       dim: config?.hidden_size ?? KNOWN_HUB_DIMS[model] ?? null,
       sizeBytes: null,
       backend: await preferredBackend(),
-      threads,
+      threads: wasmThreads ?? options.numThreads ?? threadsFor(config),
     };
   }
 
-  function configureEnv(source: EmbedModelSource): void {
+  function configureEnv(source: EmbedModelSource, threads: number): void {
     const local = source !== 'hub';
     env.allowLocalModels = local;
-    env.localModelPath = modelsUrl;
+    // A path, not a URL: transformers.js skips its local-file checks (e.g. "does this model have a
+    // tokenizer?") for anything that looks like an http(s) URL.
+    env.localModelPath = new URL(modelsUrl).pathname;
     // Our server (and the service worker's navigation fallback) answers a missing file with
     // index.html and status 200, which transformers.js would take for the file: a hub model must
     // therefore never be looked up locally, and a local one never remotely.
@@ -136,7 +144,7 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
     const wasm = env.backends.onnx.wasm;
     if (wasm) {
       wasm.wasmPaths = { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href };
-      wasm.numThreads = threads;
+      if (wasmThreads === null) wasm.numThreads = threads;
       wasm.proxy = false;
     }
   }
@@ -145,7 +153,11 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
 
   async function loadNow(model: string, onProgress: (p: ModelLoadProgress) => void): Promise<LoadedModel> {
     const d = await describe(model);
-    configureEnv(d.source);
+    if (d.source === 'hub' && navigator.onLine === false) {
+      // Fail at once with the real reason instead of after a doomed request.
+      throw toModelLoadError(new TypeError('Failed to fetch'), model, d.source, false);
+    }
+    configureEnv(d.source, d.threads);
     const sizes = new Map<string, number>();
     const progress_callback = (info: unknown) => {
       const p = toModelLoadProgress(info);
@@ -176,12 +188,13 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       dim = probe.dims.at(-1) ?? null;
     }
     if (!dim) throw new ModelLoadError(`Model “${model}” does not report its output size`, 'failed', model);
+    wasmThreads ??= d.threads; // the WASM runtime started with this count (WebGPU runs on it too)
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
     return {
-      embedder: pipelineEmbedder(extractor, embedderId(model, d.config?.toolmem_static_embedding?.revision), dim, batchSize),
+      embedder: pipelineEmbedder(extractor, embedderId(model, d.config?.toolmem_static_embedding?.revision), dim, batchSize, backend === 'wasm'),
       source: d.source,
       backend,
-      threads: backend === 'wasm' ? threads : 1,
+      threads: backend === 'wasm' ? (wasmThreads ?? d.threads) : 1,
       sizeBytes: total > 0 ? total : null,
     };
   }
@@ -199,8 +212,101 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
   };
 }
 
-/** An `Embedder` over a feature-extraction pipeline: mean pooling, our zero-safe normalisation. */
-export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: string, dim: number, batchSize = 32): Embedder {
+/** The ONNX Runtime session transformers.js created, as far as we use it. */
+interface OrtSessionLike {
+  inputNames: readonly string[];
+  outputNames: readonly string[];
+  run(feeds: Record<string, unknown>): Promise<Record<string, { dims: readonly number[]; type: string; data: unknown; dispose?(): void }>>;
+}
+
+interface TokenizerTensor {
+  dims: number[];
+  data: ArrayLike<number | bigint>;
+  ort_tensor: unknown;
+}
+
+type Tokenize = (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, TokenizerTensor | undefined>;
+
+/**
+ * Mean pooling over the attention mask, row-major and without per-element BigInt conversions
+ * (transformers.js' `mean_pooling` converts the int64 mask inside its innermost loop, which costs
+ * more than the whole model run of a static-embedding model). Writes rows into `out` at `rows[i]`.
+ */
+export function meanPoolInto(
+  hidden: ArrayLike<number>,
+  mask: ArrayLike<number | bigint>,
+  batch: number,
+  seq: number,
+  dim: number,
+  out: Float32Array,
+  rows: readonly number[],
+): void {
+  for (let b = 0; b < batch; b++) {
+    const o = rows[b]! * dim;
+    let count = 0;
+    for (let t = 0; t < seq; t++) {
+      const m = mask[b * seq + t];
+      if (m === 0 || m === 0n) continue;
+      count++;
+      const h = (b * seq + t) * dim;
+      for (let d = 0; d < dim; d++) out[o + d]! += hidden[h + d]!;
+    }
+    if (count > 1) for (let d = 0; d < dim; d++) out[o + d]! /= count;
+  }
+}
+
+/**
+ * An `Embedder` over a feature-extraction pipeline: mean pooling, our zero-safe normalisation.
+ *
+ * On WASM (`direct`), it calls the pipeline's tokenizer and its ONNX session itself and pools with
+ * {@link meanPoolInto}: same numbers as the pipeline (same tokenizer, session and pooling rule),
+ * without the per-call overhead of transformers.js' generic path, which dominates for a lookup-table
+ * model. Anything the direct path does not handle (extra inputs, non-float32 outputs, WebGPU
+ * outputs) goes through the pipeline.
+ */
+export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: string, dim: number, batchSize = 32, direct = false): Embedder {
+  const session = (extractor.model as unknown as { sessions?: Record<string, OrtSessionLike> }).sessions?.model;
+  const tokenize = (extractor as unknown as { tokenizer?: Tokenize }).tokenizer;
+  const canDirect =
+    direct &&
+    !!session &&
+    typeof tokenize === 'function' &&
+    session.inputNames.every((n) => n === 'input_ids' || n === 'attention_mask' || n === 'token_type_ids');
+  // ONNX Runtime Web runs one session call at a time.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(f: () => Promise<T>): Promise<T> => {
+    const run = queue.then(f);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Adds the chunk's pooled rows into `data`; false when this model needs the pipeline instead. */
+  async function directChunk(batchTexts: string[], rows: readonly number[], data: Float32Array): Promise<boolean> {
+    const enc = tokenize!(batchTexts, { padding: true, truncation: true });
+    const ids = enc.input_ids;
+    const mask = enc.attention_mask;
+    if (!ids || !mask) return false;
+    const feeds: Record<string, unknown> = {};
+    for (const name of session!.inputNames) {
+      const t = enc[name];
+      // Same default as transformers.js: all-zero token types when the tokenizer gives none.
+      if (t) feeds[name] = t.ort_tensor;
+      else if (name === 'token_type_ids') feeds[name] = new Tensor('int64', new BigInt64Array(ids.data.length), ids.dims).ort_tensor;
+      else return false;
+    }
+    const outputs = await serial(() => session!.run(feeds));
+    try {
+      const h = outputs.last_hidden_state ?? outputs[session!.outputNames[0]!];
+      const [b, seq, cols] = h?.dims ?? [];
+      if (!h || h.type !== 'float32' || !(h.data instanceof Float32Array) || b !== batchTexts.length || cols !== dim || seq === undefined) return false;
+      meanPoolInto(h.data, mask.data, b, seq, dim, data, rows);
+      return true;
+    } finally {
+      for (const t of Object.values(outputs)) t.dispose?.();
+    }
+  }
+
+  let useDirect = canDirect;
   return {
     id,
     dim,
@@ -215,17 +321,21 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
       for (let start = 0; start < work.length; start += batchSize) {
         throwIfCancelled(signal);
         const chunk = work.slice(start, start + batchSize);
-        const out = await extractor(
-          chunk.map((i) => texts[i]!),
-          { pooling: 'mean', normalize: false },
-        );
-        const [rows, cols] = out.dims;
-        if (rows !== chunk.length || cols !== dim) {
-          throw new Error(`model ${id} returned [${out.dims.join(', ')}], expected [${chunk.length}, ${dim}]`);
+        const batchTexts = chunk.map((i) => texts[i]!);
+        if (useDirect && !(await directChunk(batchTexts, chunk, data))) {
+          useDirect = false;
+          for (const i of chunk) data.fill(0, i * dim, (i + 1) * dim);
         }
-        const values = out.data as Float32Array;
-        chunk.forEach((i, row) => data.set(values.subarray(row * dim, (row + 1) * dim), i * dim));
-        out.dispose?.();
+        if (!useDirect) {
+          const out = await serial(() => extractor(batchTexts, { pooling: 'mean', normalize: false }));
+          const [rows, cols] = out.dims;
+          if (rows !== chunk.length || cols !== dim) {
+            throw new Error(`model ${id} returned [${out.dims.join(', ')}], expected [${chunk.length}, ${dim}]`);
+          }
+          const values = out.data as Float32Array;
+          chunk.forEach((i, row) => data.set(values.subarray(row * dim, (row + 1) * dim), i * dim));
+          out.dispose();
+        }
         done += chunk.length;
         onProgress?.({ done, total: texts.length });
       }

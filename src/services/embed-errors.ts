@@ -19,10 +19,10 @@ function nameOf(err: unknown): string {
 /** `fetch` failures: Chromium "Failed to fetch", Firefox "NetworkError…", Safari "Load failed", Node/undici "fetch failed" + DNS codes. */
 function looksOffline(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    const text = `${nameOf(e)} ${messageOf(e)} ${String((e as { code?: unknown }).code ?? '')}`;
-    if (/failed to fetch|networkerror|load failed|fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|ETIMEDOUT|network (is )?unreachable/i.test(text)) {
-      return true;
-    }
+    const text = `${nameOf(e)} ${messageOf(e)}`;
+    const code = String((e as { code?: unknown }).code ?? '');
+    if (/failed to fetch|networkerror|load failed|fetch failed|network (is )?unreachable/i.test(text)) return true;
+    if (/\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ENETUNREACH|ETIMEDOUT)\b/.test(`${code} ${text}`)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
@@ -31,7 +31,7 @@ function looksOffline(err: unknown): boolean {
 function looksNotFound(err: unknown): boolean {
   const status = (err as { status?: unknown }).status;
   if (status === 401 || status === 403 || status === 404) return true;
-  return nameOf(err) === 'ModelFileNotFoundError' || /could not locate file|unauthorized access|forbidden access|not found|404/i.test(messageOf(err));
+  return nameOf(err) === 'ModelFileNotFoundError' || nameOf(err) === 'NotFoundError' || /could not locate file|unauthorized access|forbidden access|not found|404/i.test(messageOf(err));
 }
 
 /**
@@ -43,7 +43,7 @@ export function toModelLoadError(err: unknown, model: string, source: EmbedModel
   if (source === 'hub') {
     if (online === false || looksOffline(err)) {
       return new ModelLoadError(
-        `Cannot download “${model}”: there is no network connection. A Hugging Face model needs a connection once; after that it is cached in this browser. The bundled glove-100d model works offline.`,
+        `Cannot download “${model}”: there is no network connection. A Hugging Face model needs a connection once; after that it is cached and works offline. The bundled glove-100d model needs no connection.`,
         'offline',
         model,
         { cause: err },
@@ -58,7 +58,7 @@ export function toModelLoadError(err: unknown, model: string, source: EmbedModel
       );
     }
   } else if (looksNotFound(err)) {
-    return new ModelLoadError(`The model files of “${model}” are missing from the app (${detail}).`, 'not-found', model, { cause: err });
+    return new ModelLoadError(`The model files of “${model}” were not found (${detail}).`, 'not-found', model, { cause: err });
   }
   return new ModelLoadError(`Model “${model}” could not be loaded: ${detail}`, 'failed', model, { cause: err });
 }

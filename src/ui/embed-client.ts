@@ -20,8 +20,8 @@ export function embedWorker(): WorkerClient<EmbedApi> {
 }
 
 export const SOURCE_LABEL: Readonly<Record<EmbedModelSource, string>> = {
-  bundled: 'Bundled with the app',
-  hub: 'Hugging Face hub',
+  bundled: 'Bundled',
+  hub: 'Hugging Face',
   'local-folder': 'Local folder',
 };
 

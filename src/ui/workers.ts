@@ -1,6 +1,7 @@
 import { createClient, WorkerCrashedError, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
+import type { MemoryApi } from '../services/memory-api';
 
 /** The data worker serves imports and labelling queries. */
 export type DataApi = ImportApi & LabelApi;
@@ -25,4 +26,19 @@ export function importWorker(): WorkerClient<DataApi> {
 
 export function isWorkerCrash(err: unknown): boolean {
   return err instanceof WorkerCrashedError;
+}
+
+let memoryClient: WorkerClient<MemoryApi> | null = null;
+
+/** The memory worker (builds: embeddings + LLM calls), started lazily, restarted after a crash. */
+export function memoryWorker(): WorkerClient<MemoryApi> {
+  if (!memoryClient) {
+    const worker = new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' });
+    const client = createClient<MemoryApi>(worker);
+    worker.addEventListener('error', () => {
+      if (memoryClient === client) memoryClient = null;
+    });
+    memoryClient = client;
+  }
+  return memoryClient;
 }

@@ -12,7 +12,7 @@ const test = base.extend<{ settings: SettingsPage }>({
 test('the bundled model embeds offline in a worker, and a second run is served from the cache', async ({ settings }) => {
   await settings.openSettings();
   await expect(settings.fact('model')).toHaveText('glove-100d');
-  await expect(settings.fact('source')).toHaveText('Bundled with the app');
+  await expect(settings.fact('source')).toHaveText('Bundled');
   await expect(settings.fact('dim')).toHaveText('100');
   await settings.waitForModel();
   await expect(settings.fact('backend')).toContainText('WASM');

@@ -3,9 +3,12 @@
  * (`embed`, `build-memory`, `eval`, `mcp`) are added to this list and nothing else changes.
  */
 import type { Command } from '../io';
+import { buildMemoryCommand } from './build-memory';
+import { embedCommandSpec } from './embed';
+import { evalCommand } from './eval';
 import { importCommand } from './import';
 
-export const COMMANDS: readonly Command[] = [importCommand];
+export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -1,0 +1,238 @@
+/**
+ * `toolmem build-memory`: learns a capability memory from a data file and writes it as JSON
+ * (format version 1, see src/core/memory/memory-file.ts). Without an LLM (`--llm none`, the
+ * default) each tool gets evidence-cluster entries; with `--llm openai:URL#MODEL` every training
+ * experience also goes through the retrieval-refined LLM update (and critiques for low scores).
+ * Exit codes: 0 memory written, 1 usage error, 2 the data could not be read or the build failed
+ * (LLM server unreachable, HTTP errors; the message says which).
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ToolMemError } from '../../core/errors';
+import { createEngine, EngineSpecError, parseEngineSpec } from '../../core/llm';
+import {
+  createBuildRun,
+  DEFAULT_INDUCE_SETTINGS,
+  groundTruthExperiences,
+  InMemoryMemoryRepository,
+  memoryToFile,
+  runBuild,
+  splitTasks,
+  trainingByTool,
+  buildMetrics,
+  type BuildConfig,
+  type GroupCache,
+} from '../../core/memory';
+import { LEVELS } from '../../core/types';
+import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { EXIT, UsageError, type Command, type Io } from '../io';
+import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
+import { FileReadError } from '../node-files';
+
+const USAGE = `Usage: toolmem build-memory --data FILE --out MEMORY.json [options]
+
+Learns, per tool, what it is good and bad at from scored experiences, and writes the memory as JSON.
+
+Options:
+${DATA_USAGE}
+  --out FILE           where to write the memory (required)
+  --train N            learn from N training tasks of a seeded random split (default: all tasks)
+  --seed S             seed of the split (default 0)
+  --tools A,B          only these tools (default: all, in name order)
+  --llm SPEC           none (default: evidence clusters only) or openai:URL#MODEL
+                       (e.g. openai:http://127.0.0.1:8080/v1#qwen2.5-7b-instruct);
+                       an API key is read from TOOLMEM_LLM_API_KEY when set
+  --k N                entries retrieved per level for each update (default 6)
+  --no-clusters        skip the evidence clusters (needs --llm)
+  --no-critiques       do not distil critiques from low-scoring experiences
+  --json               print the build summary as JSON
+  -h, --help           show this help
+
+Exit codes: 0 memory written, 1 usage error, 2 data unreadable or build failed.`;
+
+interface ParsedArgs extends DataArgs {
+  out: string;
+  train?: number;
+  seed: number;
+  tools?: string[];
+  llm: string;
+  k: number;
+  clusters: boolean;
+  critiques: boolean;
+  json: boolean;
+  help: boolean;
+}
+
+function int(name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${text}'.`);
+  return n;
+}
+
+function parse(args: string[]): ParsedArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...DATA_OPTIONS,
+        out: { type: 'string' },
+        train: { type: 'string' },
+        seed: { type: 'string' },
+        tools: { type: 'string' },
+        llm: { type: 'string', default: 'none' },
+        k: { type: 'string' },
+        'no-clusters': { type: 'boolean', default: false },
+        'no-critiques': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const help = values.help === true;
+  const data = dataArgs(values, !help);
+  if (!help && !values.out) throw new UsageError('--out FILE is required.');
+  const llm = values.llm ?? 'none';
+  try {
+    parseEngineSpec(llm);
+  } catch (err) {
+    if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
+    throw err;
+  }
+  const clusters = values['no-clusters'] !== true;
+  if (!help && !clusters && llm.trim() === 'none') throw new UsageError('--no-clusters needs --llm: without an LLM the evidence clusters are the whole memory.');
+  const train = int('train', values.train, 1);
+  const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+  return {
+    ...data,
+    out: values.out ?? '',
+    ...(train !== undefined ? { train } : {}),
+    seed: int('seed', values.seed, 0) ?? 0,
+    ...(tools?.length ? { tools } : {}),
+    llm,
+    k: int('k', values.k, 1) ?? DEFAULT_INDUCE_SETTINGS.k,
+    clusters,
+    critiques: values['no-critiques'] !== true,
+    json: values.json === true,
+    help,
+  };
+}
+
+async function build(opts: ParsedArgs, io: Io): Promise<number> {
+  const { dataset, experiences } = await loadData(opts);
+  const truth = groundTruthExperiences(experiences, dataset.raterPolicy);
+  const allTools = [...new Set(truth.map((e) => e.toolId))].sort();
+  const unknown = (opts.tools ?? []).filter((t) => !allTools.includes(t));
+  if (unknown.length) throw new UsageError(`--tools: not in the data: ${unknown.join(', ')} (tools: ${allTools.join(', ')}).`);
+  const tools = opts.tools ?? allTools;
+  const split = splitTasks(
+    truth.map((e) => e.taskId),
+    { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
+  );
+  const data = trainingByTool(truth, split.train, tools);
+  const spec = parseEngineSpec(opts.llm);
+  const apiKey = process.env.TOOLMEM_LLM_API_KEY;
+  const engine = createEngine(spec, apiKey ? { apiKey } : {});
+  const embedder = createTransformersEmbedder();
+  const now = Date.now();
+  const memoryId = `mem-${now.toString(36)}`;
+  const config: BuildConfig = {
+    memoryId,
+    memoryName: `${dataset.name} memory`,
+    datasetId: dataset.id,
+    scale: dataset.scale,
+    split: { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
+    tools,
+    engine: engine.id,
+    embeddingModel: embedder.id,
+    settings: { ...DEFAULT_INDUCE_SETTINGS, k: opts.k, critiqueBelow: opts.critiques ? DEFAULT_INDUCE_SETTINGS.critiqueBelow : null, clusters: opts.clusters, cluster: {} },
+  };
+  const repo = new InMemoryMemoryRepository();
+  const start = createBuildRun(`build-${now.toString(36)}`, config, data, now);
+  const groupCache: GroupCache = new Map();
+  let lastReport = 0;
+  const run = await runBuild(
+    start,
+    { repo, engine, embedder, experiences: data },
+    {
+      groupCache,
+      onProgress: (r) => {
+        const m = buildMetrics(r);
+        if (opts.json || Date.now() - lastReport < 2000) return;
+        lastReport = Date.now();
+        io.err(`build-memory: ${m.done}/${m.total} steps, ${m.promptTokens + m.completionTokens} tokens${m.etaMs !== null ? `, about ${Math.ceil(m.etaMs / 1000)} s left` : ''}`);
+      },
+    },
+  );
+  const metrics = buildMetrics(run);
+  if (run.state !== 'completed') {
+    io.err(`toolmem build-memory: the build ${run.state}${run.error ? `: ${run.error}` : ''}`);
+    return EXIT.unreadable;
+  }
+  const memory = (await repo.get(memoryId))!;
+  const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
+  const file = memoryToFile(memory, await repo.allEntries(memoryId), run, (id) => taskOf.get(id), split.train);
+  await writeFile(opts.out, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
+  const summary = {
+    out: opts.out,
+    dataset: dataset.id,
+    trainTasks: split.train.length,
+    engine: engine.id,
+    embeddingModel: embedder.id,
+    tools: Object.fromEntries(file.tools.map((t) => [t.id, t.counts])),
+    llmCalls: metrics.llmCalls,
+    promptTokens: metrics.promptTokens,
+    completionTokens: metrics.completionTokens,
+    skipped: metrics.skipped.length,
+  };
+  if (opts.json) io.out(JSON.stringify(summary, null, 2));
+  else {
+    const lines = file.tools.map((t) => `  ${t.id.padEnd(24)} ${LEVELS.map((l) => `${l} ${t.counts[l]}`).join('  ')}`);
+    io.out(
+      [
+        `Memory written to ${opts.out} (${split.train.length} training tasks, engine ${engine.id}, embeddings ${embedder.id}).`,
+        ...lines,
+        metrics.llmCalls ? `LLM: ${metrics.llmCalls} calls, ${metrics.promptTokens} prompt + ${metrics.completionTokens} completion tokens, ${metrics.skipped.length} experiences skipped (invalid replies).` : 'No LLM used: evidence clusters only.',
+      ].join('\n'),
+    );
+  }
+  return EXIT.ok;
+}
+
+async function run(args: string[], io: Io): Promise<number> {
+  let opts: ParsedArgs;
+  try {
+    opts = parse(args);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`toolmem build-memory: ${err.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (opts.help) {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  try {
+    return await build(opts, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`toolmem build-memory: ${err.message}`);
+      return EXIT.usage;
+    }
+    if (!(err instanceof ToolMemError) && !(err instanceof FileReadError) && (err as NodeJS.ErrnoException).code === undefined) throw err;
+    io.err(`toolmem build-memory: ${(err as Error).message}`);
+    return EXIT.unreadable;
+  }
+}
+
+export const buildMemoryCommand: Command = {
+  name: 'build-memory',
+  summary: 'learn a capability memory (what each tool is good and bad at) and write it as JSON',
+  usage: USAGE,
+  run,
+};

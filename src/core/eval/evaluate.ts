@@ -1,0 +1,220 @@
+/**
+ * The evaluation harness: seeded splits by task, every method fitted on the training tasks and
+ * asked for every (test task, tool) with a true score; regression metrics per tool, pair metrics,
+ * selection metrics and the baselines, per seed and as mean ± sd over seeds.
+ *
+ * Honesty rules enforced here: predictors see only training examples (with all their raters) and
+ * the test tasks' prompts / vectors — never a test score; splits are by task id.
+ */
+import type { AnyPredictor, PredictTask, TrainingExample } from '../predict/types';
+import { mean } from '../predict/stats';
+import type { ScoreScale } from '../types';
+import type { ScoredPair } from './ground-truth';
+import { alwaysStrongerAccuracy, meanSd, pairMetrics, regressionMetrics, type PairMetrics, type RegressionMetrics } from './metrics';
+import { selectionMetrics, type SelectionMetrics } from './selection';
+import { splitByTask, type SplitSizes, type TaskSplit } from './split';
+
+export interface EvalMethod {
+  id: string;
+  /** A fresh predictor (called once per seed). */
+  create(): AnyPredictor;
+}
+
+export interface EvaluateInput {
+  /** Ground truth of every (task, tool), e.g. from `groundTruth`. */
+  data: readonly ScoredPair[];
+  scale: ScoreScale;
+  sizes: SplitSizes;
+  seeds: readonly number[];
+  methods: readonly EvalMethod[];
+  /** Tool pairs for the pair metrics (default: every pair of tools, in id order). */
+  toolPairs?: readonly (readonly [string, string])[];
+  /** Dense prompt vectors by task id (attached to training examples and test tasks). */
+  vectors?: ReadonlyMap<string, Float32Array>;
+  signal?: AbortSignal;
+  onProgress?(p: { seed: number; method: string; done: number; total: number }): void;
+}
+
+export interface NamedPairMetrics extends PairMetrics {
+  a: string;
+  b: string;
+}
+
+export interface MethodSeedResult {
+  tools: Record<string, RegressionMetrics>;
+  /** Mean over tools. */
+  mean: { mae: number; rmse: number; pearson: number; spearman: number };
+  pairs: NamedPairMetrics[];
+  selection: SelectionMetrics;
+  predictions: number;
+  /** Predictions that fell outside the scale and were clamped. */
+  clamped: number;
+  fitMs: number;
+  predictMs: number;
+}
+
+export interface SeedResult {
+  seed: number;
+  split: TaskSplit;
+  tools: string[];
+  methods: Record<string, MethodSeedResult>;
+  baselines: {
+    alwaysStronger: { a: string; b: string; acc: number; nUnequal: number }[];
+    /** Selecting the tool with the best training mean on every task. */
+    alwaysStrongerSelection: SelectionMetrics;
+    trainMean: Record<string, number>;
+  };
+}
+
+export interface Summary {
+  mean: number;
+  sd: number;
+}
+
+export interface EvalReport {
+  seeds: SeedResult[];
+  tools: string[];
+  toolPairs: [string, string][];
+  methods: string[];
+  sizes: SplitSizes;
+}
+
+interface TaskData {
+  taskId: string;
+  prompt: string;
+  categories: string[];
+  truth: Map<string, number>;
+}
+
+export function allToolPairs(tools: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i < tools.length; i++) for (let j = i + 1; j < tools.length; j++) out.push([tools[i]!, tools[j]!]);
+  return out;
+}
+
+function groupTasks(data: readonly ScoredPair[]): Map<string, TaskData> {
+  const tasks = new Map<string, TaskData>();
+  for (const p of data) {
+    let t = tasks.get(p.taskId);
+    if (!t) tasks.set(p.taskId, (t = { taskId: p.taskId, prompt: p.prompt, categories: p.categories, truth: new Map() }));
+    t.truth.set(p.toolId, p.score);
+  }
+  return tasks;
+}
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+}
+
+export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
+  const tasks = groupTasks(input.data);
+  const tools = [...new Set(input.data.map((p) => p.toolId))].sort();
+  const toolPairs = (input.toolPairs ?? allToolPairs(tools)).map(([a, b]) => [a, b] as [string, string]);
+  const seeds: SeedResult[] = [];
+  for (const seed of input.seeds) {
+    const split = splitByTask(tasks.keys(), input.sizes, seed);
+    const trainSet = new Set(split.train);
+    const vec = (id: string) => input.vectors?.get(id);
+    const examples: TrainingExample[] = [];
+    for (const p of input.data) {
+      if (!trainSet.has(p.taskId)) continue;
+      const e: TrainingExample = { taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories };
+      const v = vec(p.taskId);
+      if (v) e.vector = v;
+      examples.push(e);
+    }
+    const testTasks = split.test.map((id) => tasks.get(id)!);
+    const trainMean: Record<string, number> = {};
+    for (const tool of tools) {
+      trainMean[tool] = mean(examples.filter((e) => e.toolId === tool).map((e) => e.score));
+    }
+    const alwaysStronger = toolPairs.map(([a, b]) => {
+      const obs = testTasks.filter((t) => t.truth.has(a) && t.truth.has(b)).map((t) => ({ trueA: t.truth.get(a)!, trueB: t.truth.get(b)! }));
+      return { a, b, ...alwaysStrongerAccuracy(trainMean[a] ?? NaN, trainMean[b] ?? NaN, obs) };
+    });
+    const alwaysStrongerSelection = selectionMetrics(
+      testTasks.map((t) => {
+        const cands = [...t.truth.keys()].sort();
+        return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => trainMean[c] ?? -Infinity) };
+      }),
+    );
+    const methods: Record<string, MethodSeedResult> = {};
+    for (const method of input.methods) {
+      throwIfAborted(input.signal);
+      const predictor = method.create();
+      const t0 = Date.now();
+      await predictor.fit({ scale: input.scale, examples }, { signal: input.signal });
+      const fitMs = Date.now() - t0;
+      const pred = new Map<string, Map<string, number>>();
+      let clamped = 0;
+      let count = 0;
+      const t1 = Date.now();
+      for (const [i, t] of testTasks.entries()) {
+        if (i % 50 === 0) {
+          throwIfAborted(input.signal);
+          input.onProgress?.({ seed, method: method.id, done: i, total: testTasks.length });
+        }
+        const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories };
+        const v = vec(t.taskId);
+        if (v) task.vector = v;
+        const row = new Map<string, number>();
+        for (const tool of [...t.truth.keys()].sort()) {
+          const p = await predictor.predict(task, tool, { signal: input.signal });
+          row.set(tool, p.score);
+          if (p.clamped) clamped++;
+          count++;
+        }
+        pred.set(t.taskId, row);
+      }
+      const predictMs = Date.now() - t1;
+      methods[method.id] = score(testTasks, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs });
+    }
+    seeds.push({ seed, split, tools, methods, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
+  }
+  return { seeds, tools, toolPairs, methods: input.methods.map((m) => m.id), sizes: input.sizes };
+}
+
+function score(
+  testTasks: readonly TaskData[],
+  pred: Map<string, Map<string, number>>,
+  tools: readonly string[],
+  toolPairs: readonly [string, string][],
+  extra: Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs'>,
+): MethodSeedResult {
+  const perTool: Record<string, RegressionMetrics> = {};
+  for (const tool of tools) {
+    const p: number[] = [];
+    const y: number[] = [];
+    for (const t of testTasks) {
+      const v = pred.get(t.taskId)?.get(tool);
+      if (v === undefined || !t.truth.has(tool)) continue;
+      p.push(v);
+      y.push(t.truth.get(tool)!);
+    }
+    if (p.length > 0) perTool[tool] = regressionMetrics(p, y);
+  }
+  const vals = Object.values(perTool);
+  const avg = (k: keyof RegressionMetrics) => meanSd(vals.map((m) => m[k])).mean;
+  const pairs = toolPairs.map(([a, b]) => ({
+    a,
+    b,
+    ...pairMetrics(
+      testTasks
+        .filter((t) => t.truth.has(a) && t.truth.has(b))
+        .map((t) => ({ trueA: t.truth.get(a)!, trueB: t.truth.get(b)!, predA: pred.get(t.taskId)!.get(a)!, predB: pred.get(t.taskId)!.get(b)! })),
+    ),
+  }));
+  const selection = selectionMetrics(
+    testTasks.map((t) => {
+      const cands = [...t.truth.keys()].sort();
+      return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => pred.get(t.taskId)!.get(c)!) };
+    }),
+  );
+  return { tools: perTool, mean: { mae: avg('mae'), rmse: avg('rmse'), pearson: avg('pearson'), spearman: avg('spearman') }, pairs, selection, ...extra };
+}
+
+/** mean ± sd over seeds of one number picked from each seed's result. */
+export function overSeeds(report: EvalReport, pick: (s: SeedResult) => number): Summary {
+  const { mean: m, sd } = meanSd(report.seeds.map(pick));
+  return { mean: m, sd };
+}

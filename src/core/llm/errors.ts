@@ -1,0 +1,68 @@
+/**
+ * Named LLM errors. They extend ToolMemError so the worker RPC can rebuild them by `name`
+ * (register them in the client's class map with `LLM_ERROR_CLASSES`). Constructors take the
+ * message first so `new C(message)` works when errors are rebuilt across a worker boundary.
+ */
+import { ToolMemError } from '../errors';
+
+export class LlmError extends ToolMemError {
+  override name = 'LlmError';
+}
+
+/** The server could not be reached at all (connection refused, DNS failure, network down). */
+export class LlmConnectionError extends LlmError {
+  override name = 'LlmConnectionError';
+  constructor(
+    message: string,
+    readonly url = '',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The server answered with an HTTP error status. `body` is the first 500 characters of the reply. */
+export class LlmHttpError extends LlmError {
+  override name = 'LlmHttpError';
+  constructor(
+    message: string,
+    readonly status = 0,
+    readonly body = '',
+  ) {
+    super(message);
+  }
+  /** Rate limits and server errors may succeed when tried again later. */
+  get retryable(): boolean {
+    return this.status === 429 || this.status >= 500;
+  }
+}
+
+/** The server answered 2xx but the reply is not the chat-completions JSON/SSE we expect. */
+export class LlmResponseError extends LlmError {
+  override name = 'LlmResponseError';
+}
+
+/** No engine is configured (`none`), or the engine is not loaded / has been disposed. */
+export class LlmUnavailableError extends LlmError {
+  override name = 'LlmUnavailableError';
+}
+
+/** A ScriptedEngine ran out of recorded responses, or none matched the request. */
+export class ScriptExhaustedError extends LlmError {
+  override name = 'ScriptExhaustedError';
+}
+
+/** The engine spec string (`none`, `openai:URL#MODEL`) could not be parsed. */
+export class EngineSpecError extends LlmError {
+  override name = 'EngineSpecError';
+}
+
+export const LLM_ERROR_CLASSES = {
+  LlmError,
+  LlmConnectionError,
+  LlmHttpError,
+  LlmResponseError,
+  LlmUnavailableError,
+  ScriptExhaustedError,
+  EngineSpecError,
+} as const;

@@ -1,0 +1,8 @@
+/** Chat-model engines: the contract, the OpenAI-compatible HTTP engine, scripted replay, `none`. */
+export * from './engine';
+export * from './errors';
+export * from './sse';
+export * from './openai-compatible';
+export * from './scripted';
+export * from './spec';
+export * from './json-reply';

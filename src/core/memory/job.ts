@@ -1,0 +1,186 @@
+/**
+ * The memory build as a pure state machine over a `Run` row (kind `build`): the configuration,
+ * a cursor (per tool: evidence clusters done? next experience index), and metrics. `nextStep`
+ * says what to do; `afterStep` returns the Run advanced past that step. The runner commits the
+ * advanced Run in the same transaction as the step's memory change, so pausing, crashing or
+ * cancelling between steps never applies an experience twice and never skips one.
+ */
+import { ValidationError } from '../errors';
+import type { Run, ScoreScale } from '../types';
+import type { ClusterSettings } from './clusters';
+import type { InduceSettings } from './induce';
+import type { Operation } from './operations';
+import type { SplitSpec } from './training';
+
+export interface BuildSettings extends InduceSettings {
+  /** Seed each tool's memory with evidence clusters (works without an LLM). */
+  clusters: boolean;
+  cluster: ClusterSettings;
+}
+
+export interface BuildConfig {
+  memoryId: string;
+  memoryName: string;
+  datasetId: string;
+  scale: ScoreScale;
+  split: SplitSpec;
+  /** Tools in build order. */
+  tools: string[];
+  /** Engine id; `none` = evidence clusters only. */
+  engine: string;
+  embeddingModel: string;
+  settings: BuildSettings;
+}
+
+export interface ToolCursor {
+  clustered: boolean;
+  /** Index of the next experience of this tool to process. */
+  next: number;
+  total: number;
+  /** Ids of the first and last experience, to detect that the data changed before a resume. */
+  firstId: string | null;
+  lastId: string | null;
+}
+
+export interface BuildCursor {
+  tools: Record<string, ToolCursor>;
+  /** Time of the last committed step; the next one commits strictly later (undo relies on it). */
+  lastAt: number;
+}
+
+export interface ClusterStat {
+  tier: string;
+  size: number;
+  mean: number;
+  overall: number;
+  d: number;
+  p: number;
+  q: number;
+}
+
+export interface BuildMetrics {
+  done: number;
+  total: number;
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  applied: number;
+  skipped: { experienceId: string; error: string }[];
+  generatedFeedback: number;
+  critiques: number;
+  operations: Record<Operation['op'], number>;
+  /** Prompt tokens of each experience's first update request. */
+  updatePrompt: { count: number; min: number; max: number; sum: number };
+  entriesAdded: number;
+  elapsedMs: number;
+  etaMs: number | null;
+  clusterStats: Record<string, ClusterStat>;
+}
+
+export type BuildStep = { kind: 'clusters'; toolId: string } | { kind: 'experience'; toolId: string; index: number };
+
+/** What a step did, for the metrics. */
+export interface StepRecord {
+  experienceId?: string;
+  skipped?: string;
+  llm?: { calls: number; promptTokens: number; completionTokens: number };
+  operations?: Operation[];
+  critique?: boolean;
+  feedback?: boolean;
+  updatePromptTokens?: number;
+  added: number;
+  clusterStats?: Record<string, ClusterStat>;
+}
+
+export const usesLlm = (config: BuildConfig) => config.engine !== 'none';
+
+export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMap<string, readonly { id: string }[]>, now: number): Run {
+  const tools: Record<string, ToolCursor> = {};
+  let total = 0;
+  for (const t of config.tools) {
+    const list = data.get(t) ?? [];
+    tools[t] = { clustered: false, next: 0, total: list.length, firstId: list[0]?.id ?? null, lastId: list[list.length - 1]?.id ?? null };
+    total += (config.settings.clusters ? 1 : 0) + (usesLlm(config) ? list.length : 0);
+  }
+  const metrics: BuildMetrics = {
+    done: 0,
+    total,
+    llmCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    applied: 0,
+    skipped: [],
+    generatedFeedback: 0,
+    critiques: 0,
+    operations: { add: 0, update: 0, merge: 0, retire: 0 },
+    updatePrompt: { count: 0, min: 0, max: 0, sum: 0 },
+    entriesAdded: 0,
+    elapsedMs: 0,
+    etaMs: null,
+    clusterStats: {},
+  };
+  const cursor: BuildCursor = { tools, lastAt: 0 };
+  return { id, kind: 'build', state: 'queued', config: config as unknown as Record<string, unknown>, cursor, metrics: metrics as unknown as Record<string, unknown>, startedAt: now };
+}
+
+export const buildConfig = (run: Run) => run.config as unknown as BuildConfig;
+export const buildCursor = (run: Run) => run.cursor as BuildCursor;
+export const buildMetrics = (run: Run) => run.metrics as unknown as BuildMetrics;
+
+/** Throws ValidationError when the data no longer matches what the run was started on. */
+export function checkData(run: Run, data: ReadonlyMap<string, readonly { id: string }[]>): void {
+  for (const [tool, c] of Object.entries(buildCursor(run).tools)) {
+    const list = data.get(tool) ?? [];
+    if (list.length !== c.total || (list[0]?.id ?? null) !== c.firstId || (list[list.length - 1]?.id ?? null) !== c.lastId) {
+      throw new ValidationError(`The experiences of ${tool} changed since this build started (${c.total} then, ${list.length} now); start a new build.`);
+    }
+  }
+}
+
+export function nextStep(run: Run): BuildStep | null {
+  const config = buildConfig(run);
+  const cursor = buildCursor(run);
+  for (const toolId of config.tools) {
+    const c = cursor.tools[toolId]!;
+    if (config.settings.clusters && !c.clustered) return { kind: 'clusters', toolId };
+    if (usesLlm(config) && c.next < c.total) return { kind: 'experience', toolId, index: c.next };
+  }
+  return null;
+}
+
+/** The Run advanced past `step` (a new object; the input is not changed). */
+export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: number, stepMs: number): Run {
+  const cursor = structuredClone(buildCursor(run));
+  const m = structuredClone(buildMetrics(run));
+  const c = cursor.tools[step.toolId]!;
+  if (step.kind === 'clusters') c.clustered = true;
+  else {
+    if (step.index !== c.next) throw new ValidationError(`Build step out of order: ${step.toolId} #${step.index}, cursor at ${c.next}`);
+    c.next++;
+  }
+  cursor.lastAt = at;
+  m.done++;
+  m.elapsedMs += stepMs;
+  m.etaMs = m.done > 0 ? Math.round((m.elapsedMs / m.done) * (m.total - m.done)) : null;
+  m.entriesAdded += record.added;
+  if (record.llm) {
+    m.llmCalls += record.llm.calls;
+    m.promptTokens += record.llm.promptTokens;
+    m.completionTokens += record.llm.completionTokens;
+  }
+  if (record.skipped !== undefined) m.skipped.push({ experienceId: record.experienceId ?? '', error: record.skipped });
+  else if (step.kind === 'experience') m.applied++;
+  if (record.feedback) m.generatedFeedback++;
+  if (record.critique) m.critiques++;
+  for (const op of record.operations ?? []) m.operations[op.op]++;
+  if (record.updatePromptTokens !== undefined && record.updatePromptTokens > 0) {
+    const u = m.updatePrompt;
+    const t = record.updatePromptTokens;
+    u.min = u.count === 0 ? t : Math.min(u.min, t);
+    u.max = Math.max(u.max, t);
+    u.sum += t;
+    u.count++;
+  }
+  Object.assign(m.clusterStats, record.clusterStats ?? {});
+  return { ...run, cursor, metrics: m as unknown as Record<string, unknown> };
+}

@@ -1,0 +1,102 @@
+/**
+ * Turns validated operations into one atomic change of the memory: the entries to supersede
+ * (with their successor, or none when retired) and the new entries. Pure; ids come from the caller
+ * so a resumed build produces the same ids as an uninterrupted one.
+ *
+ * Evidence and support: a rewritten entry keeps the old evidence plus the current experience;
+ * a merged entry has the union of its sources' evidence plus the experience; support is the
+ * number of distinct evidence experiences.
+ */
+import { LEVEL_VALUE, type EntryOrigin, type Level, type MemoryEntry } from '../types';
+import type { Operation } from './operations';
+
+export interface Superseded {
+  id: string;
+  supersededBy: string | null;
+  reason?: string;
+}
+
+export interface UpdatePlan {
+  superseded: Superseded[];
+  added: MemoryEntry[];
+}
+
+export interface NewEntryFields {
+  id: string;
+  memoryId: string;
+  toolId: string;
+  level: Level;
+  text: string;
+  evidence: readonly string[];
+  origin: EntryOrigin;
+  at: number;
+  pinned?: boolean;
+}
+
+export function newEntry(f: NewEntryFields): MemoryEntry {
+  const evidence = [...new Set(f.evidence)];
+  return {
+    id: f.id,
+    memoryId: f.memoryId,
+    toolId: f.toolId,
+    level: f.level,
+    value: LEVEL_VALUE[f.level],
+    text: f.text,
+    evidence,
+    support: evidence.length,
+    origin: f.origin,
+    pinned: f.pinned ?? false,
+    validFrom: f.at,
+    validTo: null,
+    supersededBy: null,
+    createdAt: f.at,
+    updatedAt: f.at,
+  };
+}
+
+export interface PlanContext {
+  memoryId: string;
+  toolId: string;
+  at: number;
+  experienceId: string;
+  /** Shown entries by alias (the validated operations refer to aliases). */
+  entries: ReadonlyMap<string, MemoryEntry>;
+  /** Fresh id for each new entry, called in operation order. */
+  newId: () => string;
+}
+
+export function planOperations(operations: readonly Operation[], ctx: PlanContext): UpdatePlan {
+  const plan: UpdatePlan = { superseded: [], added: [] };
+  const entry = (alias: string): MemoryEntry => {
+    const e = ctx.entries.get(alias);
+    // Validation guarantees the alias exists; reaching this is a programming error.
+    if (!e) throw new Error(`planOperations: alias ${alias} was not shown`);
+    return e;
+  };
+  const base = { memoryId: ctx.memoryId, toolId: ctx.toolId, at: ctx.at, origin: 'llm' as const };
+  for (const op of operations) {
+    switch (op.op) {
+      case 'add':
+        plan.added.push(newEntry({ ...base, id: ctx.newId(), level: op.level, text: op.text, evidence: [ctx.experienceId] }));
+        break;
+      case 'update': {
+        const old = entry(op.id);
+        const id = ctx.newId();
+        plan.superseded.push({ id: old.id, supersededBy: id });
+        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId] }));
+        break;
+      }
+      case 'merge': {
+        const olds = op.ids.map(entry);
+        const id = ctx.newId();
+        for (const o of olds) plan.superseded.push({ id: o.id, supersededBy: id });
+        plan.added.push(newEntry({ ...base, id, level: op.level, text: op.text, evidence: [...olds.flatMap((o) => o.evidence), ctx.experienceId] }));
+        break;
+      }
+      case 'retire':
+        plan.superseded.push({ id: entry(op.id).id, supersededBy: null, reason: op.reason || 'retired by the model' });
+        break;
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,147 @@
+/**
+ * Runs a build Run step by step (see job.ts). Each step ends with ONE repo.applyUpdate that holds
+ * the memory change and the advanced Run together. Stopping:
+ *  - `signal` aborted between steps, or `maxSteps` reached → state `paused`;
+ *  - aborted inside a step (CancelledError from the engine/embedder) → nothing of that step is
+ *    committed, state `paused`;
+ *  - any other error (server down, HTTP 500…) → state `failed` with the message; the cursor is
+ *    where it was, so running the same Run again retries that step.
+ */
+import { CancelledError } from '../errors';
+import type { Embedder, EmbeddingStore } from '../embed';
+import { MemoryEmbeddingStore } from '../embed';
+import type { LlmEngine } from '../llm/engine';
+import type { PromptTool } from '../prompts/shared';
+import type { Experience, MemoryEntry, Run } from '../types';
+import { emptyUsage } from './ask';
+import { evidenceClusters, type GroupCache } from './clusters';
+import { EntryIndex } from './entry-index';
+import { induceExperience } from './induce';
+import { afterStep, buildConfig, buildCursor, checkData, nextStep, type BuildStep, type ClusterStat, type StepRecord } from './job';
+import { newEntry, type Superseded, type UpdatePlan } from './plan';
+import type { BuildMemoryRepository } from './repository';
+
+export interface BuildDeps {
+  repo: BuildMemoryRepository;
+  /** `NoneEngine` when the build uses no LLM. */
+  engine: LlmEngine;
+  embedder: Embedder;
+  store?: EmbeddingStore;
+  /** Training experiences per tool, in build order (see trainingByTool). */
+  experiences: ReadonlyMap<string, readonly Experience[]>;
+  tools?: ReadonlyMap<string, PromptTool>;
+  now?: () => number;
+  /** Persist feedback the model wrote (marked feedbackGenerated). */
+  saveFeedback?: (experience: Experience) => Promise<void>;
+}
+
+export interface RunBuildOptions {
+  signal?: AbortSignal;
+  /** Stop (paused) after this many steps in this call. */
+  maxSteps?: number;
+  onProgress?: (run: Run) => void;
+  /** Reuse groups across tools that share their tasks. */
+  groupCache?: GroupCache;
+}
+
+async function clusterStep(run: Run, deps: BuildDeps, index: EntryIndex, toolId: string, at: number, cache: GroupCache | undefined, signal?: AbortSignal) {
+  const config = buildConfig(run);
+  const list = deps.experiences.get(toolId) ?? [];
+  const vectors = await index.embed(
+    list.map((e) => e.prompt),
+    signal,
+  );
+  const clusters = evidenceClusters(
+    { experienceIds: list.map((e) => e.id), texts: list.map((e) => e.prompt), scores: list.map((e) => e.score), vectors, direction: config.scale.direction },
+    config.settings.cluster,
+    cache,
+  );
+  // A new analysis replaces the tool's previous (unpinned) statistical entries.
+  const old = (await deps.repo.validEntries(config.memoryId, toolId)).filter((e) => e.origin === 'stats' && !e.pinned);
+  const superseded: Superseded[] = old.map((e) => ({ id: e.id, supersededBy: null, reason: 'replaced by a new evidence analysis' }));
+  const stats: Record<string, ClusterStat> = {};
+  const added: MemoryEntry[] = clusters.map((c, n) => {
+    const id = `${run.id}:${toolId}:c.${n}`;
+    stats[id] = { tier: c.tier, size: c.size, mean: c.mean, overall: c.overall, d: c.d, p: c.p, q: c.q };
+    return newEntry({ id, memoryId: config.memoryId, toolId, level: c.level, text: c.text, evidence: c.evidence, origin: 'stats', at });
+  });
+  return { plan: { superseded, added }, record: { added: added.length, clusterStats: stats } satisfies StepRecord };
+}
+
+async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step: Extract<BuildStep, { kind: 'experience' }>, at: number, signal?: AbortSignal) {
+  const config = buildConfig(run);
+  const experience = deps.experiences.get(step.toolId)![step.index]!;
+  let n = 0;
+  const usage = emptyUsage();
+  const outcome = await induceExperience(
+    deps.engine,
+    index,
+    {
+      memoryId: config.memoryId,
+      tool: deps.tools?.get(step.toolId) ?? { id: step.toolId },
+      scale: config.scale,
+      experience,
+      at,
+      newId: () => `${run.id}:${step.toolId}:x${step.index}.${n++}`,
+      settings: config.settings,
+      ...(signal ? { signal } : {}),
+    },
+    usage,
+  );
+  if (outcome.feedback && deps.saveFeedback) await deps.saveFeedback({ ...experience, feedback: outcome.feedback, feedbackGenerated: true });
+  const record: StepRecord = { experienceId: experience.id, llm: usage, added: 0, feedback: outcome.feedback !== undefined, updatePromptTokens: outcome.updatePromptTokens };
+  if (outcome.status === 'skipped') return { plan: { superseded: [], added: [] } as UpdatePlan, record: { ...record, skipped: outcome.error } };
+  return { plan: outcome.plan, record: { ...record, added: outcome.plan.added.length, operations: outcome.operations, critique: outcome.critique } };
+}
+
+export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOptions = {}): Promise<Run> {
+  const now = deps.now ?? Date.now;
+  const config = buildConfig(start);
+  checkData(start, deps.experiences);
+  const save = (r: Run) => deps.repo.applyUpdate([], [], Math.max(now(), buildCursor(r).lastAt + 1), { run: r });
+  if (!(await deps.repo.get(config.memoryId))) {
+    const t = now();
+    await deps.repo.put({ id: config.memoryId, name: config.memoryName, datasetIds: [config.datasetId], embeddingModel: config.embeddingModel, settings: { build: start.id, ...config.settings, split: config.split, engine: config.engine }, createdAt: t, updatedAt: t });
+  }
+  const index = new EntryIndex(deps.embedder, deps.store ?? new MemoryEmbeddingStore());
+  for (const t of config.tools) await index.add(await deps.repo.validEntries(config.memoryId, t), opts.signal);
+
+  let run: Run = { ...start, state: 'running' };
+  delete run.error;
+  let steps = 0;
+  for (;;) {
+    const step = nextStep(run);
+    if (!step) {
+      run = { ...run, state: 'completed', finishedAt: now() };
+      break;
+    }
+    if (opts.signal?.aborted || (opts.maxSteps !== undefined && steps >= opts.maxSteps)) {
+      run = { ...run, state: 'paused' };
+      break;
+    }
+    const at = Math.max(now(), buildCursor(run).lastAt + 1);
+    const t0 = now();
+    try {
+      const { plan, record } =
+        step.kind === 'clusters' ? await clusterStep(run, deps, index, step.toolId, at, opts.groupCache, opts.signal) : await experienceStep(run, deps, index, step, at, opts.signal);
+      // Vectors of new texts are computed before the commit, so mirroring it cannot fail.
+      await index.embed(
+        plan.added.map((e) => e.text),
+        opts.signal,
+      );
+      const next = afterStep(run, step, record, at, Math.max(0, now() - t0));
+      await deps.repo.applyUpdate(plan.superseded, plan.added, at, { run: next });
+      await index.apply(plan);
+      run = next;
+      steps++;
+      opts.onProgress?.(run);
+    } catch (err) {
+      run = err instanceof CancelledError ? { ...run, state: 'paused' } : { ...run, state: 'failed', error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+      break;
+    }
+  }
+  await save(run);
+  const memory = await deps.repo.get(config.memoryId);
+  if (memory) await deps.repo.put({ ...memory, updatedAt: now() });
+  return run;
+}

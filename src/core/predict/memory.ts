@@ -1,0 +1,126 @@
+/**
+ * Extension point for the `memory` method: predicting a tool's score from its retrieved memory
+ * entries (proficient +2, good +1, bad −1, weak −2). The memory itself is built elsewhere; this
+ * module fixes what a memory predictor receives and offers a numeric, LLM-free version.
+ *
+ * Input: a `MemorySnapshot` — the entries (only valid ones, validTo === null, are used) and their
+ * vectors, embedded with the same model as the task vectors. Retrieval as in the method: the k most
+ * similar entries of EACH level (paper k = 12), or a cut at the knee of each level's curve.
+ *
+ *   signal(task, tool) = Σ max(0, simₑ)·valueₑ / Σ max(0, simₑ)        over the retrieved entries
+ *   pred               = μ_tool + β_tool·signal
+ * β_tool is fitted on the training examples (least squares through the tool mean, ≥ 0); without
+ * training vectors it defaults to a quarter of the scale range per level step.
+ * An LLM predictor (`toolmem-llm`) would take the same retrieved entries into its prompt instead.
+ */
+import { kneeTopNPerLevel, topKPerLevel } from '../retrieval/per-level';
+import { VectorIndex } from '../retrieval/vector-index';
+import { LEVELS, type Evidence, type Level, type MemoryEntry } from '../types';
+import type { NeighbourCut } from './knn';
+import { buildTable, type TrainingTable } from './training-table';
+import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
+
+export interface MemorySnapshot {
+  entries: readonly MemoryEntry[];
+  /** Entry id → unit vector (same embedding model as the tasks). */
+  vectors: ReadonlyMap<string, Float32Array>;
+}
+
+export interface RetrievedEntry {
+  entry: MemoryEntry;
+  similarity: number;
+}
+
+/** What any memory-based predictor (numeric or LLM) gets for one (task, tool). */
+export interface MemoryRetriever {
+  retrieve(task: PredictTask, toolId: string): RetrievedEntry[];
+}
+
+export interface MemoryPredictorOptions {
+  memory: MemorySnapshot;
+  /** Entries per level (default 12). */
+  k?: number;
+  cut?: NeighbourCut;
+  evidence?: number;
+}
+
+/** Per-level retrieval over a snapshot; reusable by an LLM predictor. */
+export class SnapshotRetriever implements MemoryRetriever {
+  private readonly index: VectorIndex<Level> | null;
+  private readonly byId = new Map<string, MemoryEntry>();
+
+  constructor(
+    memory: MemorySnapshot,
+    private readonly k = 12,
+    private readonly cut: NeighbourCut = 'fixed',
+  ) {
+    const valid = memory.entries.filter((e) => e.validTo === null && memory.vectors.has(e.id));
+    const dim = valid.length ? memory.vectors.get(valid[0]!.id)!.length : 0;
+    this.index = dim > 0 ? new VectorIndex<Level>(dim) : null;
+    for (const e of valid) {
+      this.byId.set(e.id, e);
+      this.index!.add({ id: e.id, tool: e.toolId, level: e.level, vector: memory.vectors.get(e.id)! });
+    }
+  }
+
+  retrieve(task: PredictTask, toolId: string): RetrievedEntry[] {
+    if (!this.index || this.k === 0) return [];
+    if (!task.vector) throw new Error('memory retrieval needs the task vector');
+    const perLevel =
+      this.cut === 'knee' ? kneeTopNPerLevel(this.index, task.vector, toolId, { min: 1, max: this.k }) : topKPerLevel(this.index, task.vector, toolId, this.k);
+    return LEVELS.flatMap((l) => perLevel[l])
+      .map((h) => ({ entry: this.byId.get(h.id)!, similarity: h.score }))
+      .sort((a, b) => b.similarity - a.similarity || (a.entry.id < b.entry.id ? -1 : 1));
+  }
+}
+
+export function memorySignal(hits: readonly RetrievedEntry[]): number {
+  let num = 0;
+  let den = 0;
+  for (const h of hits) {
+    const w = Math.max(0, h.similarity);
+    num += w * h.entry.value;
+    den += w;
+  }
+  return den > 0 ? num / den : 0;
+}
+
+export class MemoryPredictor implements Predictor {
+  readonly id = 'memory';
+  readonly needs = { vectors: true, memory: true };
+  private readonly retriever: SnapshotRetriever;
+  private table: TrainingTable | null = null;
+  private slope: number[] = [];
+
+  constructor(private readonly opts: MemoryPredictorOptions) {
+    this.retriever = new SnapshotRetriever(opts.memory, opts.k ?? 12, opts.cut ?? 'fixed');
+  }
+
+  fit(train: TrainingSet): void {
+    const table = buildTable(train, { useAllRaters: false });
+    this.table = table;
+    const fallback = (table.scale.max - table.scale.min) / 4;
+    this.slope = table.tools.map((tool, j) => {
+      let sxy = 0;
+      let sxx = 0;
+      table.tasks.forEach((task, i) => {
+        const y = table.truth[j]![i]!;
+        if (Number.isNaN(y) || !task.vector) return;
+        const s = memorySignal(this.retriever.retrieve(task, tool));
+        sxy += s * (y - table.mean[j]!);
+        sxx += s * s;
+      });
+      return sxx > 1e-9 ? Math.max(0, sxy / sxx) : fallback;
+    });
+  }
+
+  predict(task: PredictTask, toolId: string): ScorePrediction {
+    const table = this.table;
+    if (!table) throw new Error('memory: predict before fit');
+    const j = table.toolIndex.get(toolId);
+    const hits = this.retriever.retrieve(task, toolId);
+    const evidence: Evidence[] = hits.slice(0, this.opts.evidence ?? 5).map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity }));
+    if (j === undefined) return toPrediction(table.globalMean, table.scale, evidence);
+    return toPrediction(table.mean[j]! + this.slope[j]! * memorySignal(hits), table.scale, evidence);
+  }
+}

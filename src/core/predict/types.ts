@@ -1,0 +1,113 @@
+/**
+ * The contract every score predictor implements, offline or not.
+ *
+ * A predictor is fitted on scored training pairs (task, tool, score) and then predicts a tool's
+ * score on a new task from the task alone (its prompt, and a dense vector when the caller embedded
+ * it). Predictions are clamped to the dataset's scale and carry the evidence behind them
+ * (training experiences or memory entries, with their similarity to the task).
+ *
+ * src/core stays pure: dense vectors come from the caller (the Node CLI or a browser worker embeds
+ * the prompts); lexical features are built here from the training prompts.
+ */
+import type { Evidence, ScoreScale } from '../types';
+
+export interface TrainingExample {
+  /** Experience id (evidence points to it); `taskId|toolId` when absent. */
+  id?: string;
+  taskId: string;
+  prompt: string;
+  toolId: string;
+  /** The ground truth under the dataset's rater policy. */
+  score: number;
+  /**
+   * Every rater's score of this (task, tool) when there were several. Training-side only: methods
+   * may average them to denoise their targets; they are never read for test tasks.
+   */
+  ratings?: readonly number[];
+  categories?: readonly string[];
+  /** Dense embedding of the prompt (unit length), when the caller embedded it. */
+  vector?: Float32Array;
+}
+
+export interface TrainingSet {
+  scale: ScoreScale;
+  examples: readonly TrainingExample[];
+}
+
+export interface PredictTask {
+  taskId: string;
+  prompt: string;
+  /** Dense embedding of the prompt (same model as the training vectors). */
+  vector?: Float32Array;
+  categories?: readonly string[];
+}
+
+export interface ScorePrediction {
+  /** Predicted score, clamped to the scale. */
+  score: number;
+  /** True when the raw estimate fell outside the scale and was clamped (evaluations count these). */
+  clamped: boolean;
+  /** What the prediction rests on, most similar first (may be empty, e.g. for tool-mean). */
+  evidence: Evidence[];
+}
+
+/** What a method needs from its host before it can run. */
+export interface PredictorNeeds {
+  /** Dense prompt vectors on training examples and tasks: required, or used when given. */
+  vectors?: boolean | 'optional';
+  /** A memory (retrieved entries) — see `memory.ts`. */
+  memory?: boolean;
+  /** An LLM — see `LlmPredictorHost` below. */
+  llm?: boolean;
+}
+
+/** Synchronous, offline predictor (every method shipped in this module). */
+export interface Predictor {
+  readonly id: string;
+  readonly needs: PredictorNeeds;
+  fit(train: TrainingSet): void;
+  predict(task: PredictTask, toolId: string): ScorePrediction;
+}
+
+/**
+ * Extension point for predictors that call out (an LLM in a worker, a remote memory): same shape,
+ * but asynchronous and cancellable. The evaluation harness awaits both kinds.
+ */
+export interface AsyncPredictor {
+  readonly id: string;
+  readonly needs: PredictorNeeds;
+  fit(train: TrainingSet, opts?: { signal?: AbortSignal }): Promise<void>;
+  predict(task: PredictTask, toolId: string, opts?: { signal?: AbortSignal }): Promise<ScorePrediction>;
+}
+
+export type AnyPredictor = Predictor | AsyncPredictor;
+
+/**
+ * The LLM methods of the paper (not built yet): `generic-llm` (tool name + description only),
+ * `fewshot-llm` (the most similar training experiences in the prompt), `toolmem-llm` (retrieved
+ * memory entries in the prompt) and `hybrid`. A host implements `complete`; the predictor builds
+ * the prompt and parses a score from the reply.
+ */
+export const LLM_METHODS = ['generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid'] as const;
+export type LlmMethodId = (typeof LLM_METHODS)[number];
+
+export interface LlmPredictorHost {
+  complete(prompt: string, opts?: { temperature?: number; maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+}
+
+/**
+ * Clamps to [min, max]. Whole-number scales are NOT rounded: continuous predictions (almost) never
+ * tie, and a predicted tie counts as wrong in the pair metrics. A non-finite value becomes the
+ * middle of the scale and counts as clamped.
+ */
+export function clampToScale(value: number, scale: ScoreScale): { score: number; clamped: boolean } {
+  if (!Number.isFinite(value)) return { score: (scale.min + scale.max) / 2, clamped: true };
+  if (value < scale.min) return { score: scale.min, clamped: true };
+  if (value > scale.max) return { score: scale.max, clamped: true };
+  return { score: value, clamped: false };
+}
+
+/** A prediction from a raw estimate: clamped, with its evidence. */
+export function toPrediction(raw: number, scale: ScoreScale, evidence: Evidence[] = []): ScorePrediction {
+  return { ...clampToScale(raw, scale), evidence };
+}

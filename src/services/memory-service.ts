@@ -1,0 +1,124 @@
+import type { Embedder, EmbeddingStore } from '../core/embed';
+import { ValidationError } from '../core/errors';
+import { newId } from '../core/ids';
+import { createEngine, parseEngineSpec } from '../core/llm';
+import {
+  buildConfig,
+  createBuildRun,
+  DEFAULT_INDUCE_SETTINGS,
+  groundTruthExperiences,
+  runBuild,
+  splitTasks,
+  trainingByTool,
+  undoLatest,
+  type BuildConfig,
+} from '../core/memory';
+import type { Repositories } from '../core/repositories';
+import type { Experience, Run } from '../core/types';
+import type { Handlers } from '../rpc';
+import type { MemoryApi } from './memory-api';
+
+export interface MemoryServiceDeps {
+  repos: Repositories;
+  /** The embedder for a model name (loaded once, lazily, by the host). */
+  embedder(model: string): Promise<Embedder>;
+  /** Name of the embedding model chosen in Settings. */
+  currentModel(): Promise<string>;
+  store: EmbeddingStore;
+  /** API key for the endpoint, kept only in this browser (never in the Run). */
+  apiKey(): Promise<string | undefined>;
+  fetch?: typeof fetch;
+}
+
+/** Model name from an embedder id (`glove-100d@046a67d5` → `glove-100d`); hub ids carry no revision. */
+export function modelOf(embedderId: string): string {
+  return embedderId.replace(/@[0-9a-f]+$/, '');
+}
+
+/** The training experiences a build works on, rebuilt from the store on every (re)start. */
+async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'datasetId' | 'split' | 'tools'>) {
+  const dataset = await repos.datasets.get(config.datasetId);
+  if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
+  const truth = groundTruthExperiences(await repos.experiences.byDataset(config.datasetId), dataset.raterPolicy);
+  const split = splitTasks(
+    truth.map((e) => e.taskId),
+    config.split,
+  );
+  return { dataset, truth, split, data: trainingByTool(truth, split.train, config.tools.length ? config.tools : undefined) };
+}
+
+/**
+ * Build jobs over the app's repositories. Every step commits the memory change and the Run's
+ * cursor in one transaction (see core/memory/runner), so a reload mid-build resumes exactly where
+ * it stopped and never applies an experience twice.
+ */
+export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryApi> {
+  const { repos } = deps;
+  return {
+    async createBuild(req) {
+      const dataset = await repos.datasets.get(req.datasetId);
+      if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
+      parseEngineSpec(req.engine); // a malformed endpoint fails here, with its message
+      const all = [...new Set((await repos.experiences.byDataset(req.datasetId)).map((e) => e.toolId))].sort();
+      const tools = req.tools?.length ? req.tools : all;
+      const model = await deps.currentModel();
+      const embedder = await deps.embedder(model);
+      const now = Date.now();
+      const memoryId = newId('mem-');
+      const split = { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 };
+      const { data } = await trainingData(repos, { datasetId: req.datasetId, split, tools });
+      const config: BuildConfig = {
+        memoryId,
+        memoryName: req.name?.trim() || `${dataset.name} memory`,
+        datasetId: dataset.id,
+        scale: dataset.scale,
+        split,
+        tools,
+        engine: req.engine.trim() || 'none',
+        embeddingModel: embedder.id,
+        settings: {
+          ...DEFAULT_INDUCE_SETTINGS,
+          k: req.k ?? DEFAULT_INDUCE_SETTINGS.k,
+          critiqueBelow: req.critiques === false ? null : DEFAULT_INDUCE_SETTINGS.critiqueBelow,
+          clusters: req.clusters ?? true,
+          cluster: {},
+        },
+      };
+      const run = createBuildRun(newId('build-'), config, data, now);
+      await repos.memories.put({ id: memoryId, name: config.memoryName, datasetIds: [dataset.id], embeddingModel: embedder.id, settings: { build: run.id, split, engine: config.engine }, createdAt: now, updatedAt: now });
+      await repos.memories.applyUpdate([], [], now, { run });
+      return run;
+    },
+
+    async runBuild({ runId }, ctx): Promise<Run> {
+      const start = await repos.memories.getRun(runId);
+      if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
+      if (start.state === 'completed') return start;
+      const config = buildConfig(start);
+      const { data } = await trainingData(repos, config);
+      const apiKey = await deps.apiKey();
+      const engine = createEngine(parseEngineSpec(config.engine), { ...(apiKey ? { apiKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+      const embedder = await deps.embedder(modelOf(config.embeddingModel));
+      if (embedder.id !== config.embeddingModel) {
+        throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
+      }
+      return runBuild(
+        start,
+        {
+          repo: repos.memories,
+          engine,
+          embedder,
+          store: deps.store,
+          experiences: data,
+          saveFeedback: (e: Experience) => repos.experiences.put(e),
+        },
+        { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
+      );
+    },
+
+    async undo({ memoryId, toolId }) {
+      const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
+      return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
+    },
+  };
+}

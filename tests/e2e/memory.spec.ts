@@ -1,0 +1,65 @@
+import { test as base, expect } from './support/fixtures';
+import { MemoryPage } from './support/memory-page';
+
+const test = base.extend<{ memory: MemoryPage }>({
+  memory: async ({ app }, use) => {
+    await use(new MemoryPage(app.page));
+  },
+});
+
+test('build a memory without an LLM: entries per level with evidence; edit, history, retire and undo', async ({ memory, page }) => {
+  await memory.importGenaiSlice();
+  await memory.goTo('Memory');
+  await memory.build();
+  await memory.waitBuilt();
+
+  for (const tool of ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo']) {
+    await page.getByRole('tab', { name: tool }).click();
+    await expect(memory.entries.first()).toBeVisible();
+  }
+  await page.getByRole('tab', { name: 'DALLE_3' }).click();
+  const first = memory.entries.first();
+  const original = (await first.locator('span.user-text').textContent())!;
+  await first.click();
+  const detail = page.getByTestId('entry-detail');
+  await expect(detail.getByRole('heading', { name: /Evidence \(\d+\)/ })).toBeVisible();
+  await expect(detail.locator('.evidence li').first()).toContainText('score');
+
+  await detail.getByRole('button', { name: 'Edit' }).click();
+  await detail.getByLabel('Entry text').fill('Renders cosy indoor scenes well (checked by hand)');
+  await detail.getByRole('button', { name: 'Save as a new version' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Entry edited' })).toBeVisible();
+  const edited = memory.entries.filter({ hasText: 'checked by hand' });
+  await expect(edited).toContainText('manual');
+  await edited.click();
+  await expect(detail.getByRole('heading', { name: 'Earlier versions' })).toBeVisible();
+  await expect(detail.locator('.history .removed').first()).toBeVisible();
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(memory.entries.filter({ hasText: 'checked by hand' })).toHaveCount(0);
+  await expect(memory.entries.filter({ hasText: original.slice(0, 30) })).toHaveCount(1);
+});
+
+test('a build interrupted by a reload resumes and ends with the same memory as an uninterrupted one', async ({ memory, page }) => {
+  await memory.open('data');
+  await memory.loadDemo();
+  await memory.goTo('Memory');
+  await memory.build();
+  await memory.waitBuilt();
+
+  await memory.build();
+  const progress = page.getByTestId('build-progress');
+  await expect(progress).toContainText(/[1-5] of 6 steps/, { timeout: 60_000 });
+  await page.reload();
+  // The page resumes the interrupted build by itself: wait until the second memory covers all six tools.
+  const tools = (lines: string[] | undefined) => new Set((lines ?? []).map((l) => l.split('|')[0])).size;
+  await expect
+    .poll(async () => Object.values(await memory.storedMemories()).map(tools), { timeout: 90_000 })
+    .toEqual([6, 6]);
+  await expect(page.getByText('Unfinished builds')).toHaveCount(0);
+  const stored = await memory.storedMemories();
+  const names = Object.keys(stored);
+  expect(names).toHaveLength(2);
+  expect(stored[names[0]!]!.length).toBeGreaterThan(6);
+  expect(stored[names[1]!]).toEqual(stored[names[0]!]);
+});

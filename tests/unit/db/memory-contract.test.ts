@@ -1,0 +1,57 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ToolMemDB } from '../../../src/db';
+import { DexieMemoryRepository } from '../../../src/db/memory-repo';
+import { InMemoryMemoryRepository, type BuildMemoryRepository } from '../../../src/core/memory/repository';
+import type { MemoryEntry, Run } from '../../../src/core/types';
+
+// The same contract for the browser store and the CLI's in-memory store.
+const entry = (id: string, over: Partial<MemoryEntry> = {}): MemoryEntry => ({
+  id, memoryId: 'm', toolId: 'T', level: 'good', value: 1, text: `text ${id}`, evidence: ['e'], support: 1, origin: 'llm', pinned: false,
+  validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1, ...over,
+});
+const run = (cursor: number): Run => ({ id: 'build-1', kind: 'build', state: 'running', config: {}, cursor, startedAt: 0 });
+
+let db: ToolMemDB | null = null;
+let n = 0;
+afterEach(async () => {
+  await db?.delete();
+  db = null;
+});
+
+const stores: [string, () => Promise<BuildMemoryRepository>][] = [
+  ['in-memory', async () => new InMemoryMemoryRepository()],
+  ['dexie', async () => {
+    db = new ToolMemDB(`mem-contract-${++n}`);
+    await db.open();
+    return new DexieMemoryRepository(db);
+  }],
+];
+
+describe.each(stores)('memory repository contract (%s)', (_name, make) => {
+  it('moves the cursor in the same update, and reverts exactly', async () => {
+    const repo = await make();
+    await repo.applyUpdate([], [entry('a'), entry('b')], 10, { run: run(1) });
+    await repo.applyUpdate([{ id: 'a', supersededBy: 'c' }, { id: 'b', supersededBy: 'c' }], [entry('c', { level: 'proficient', value: 2 })], 20, { run: run(2) });
+    expect((await repo.validEntries('m', 'T')).map((e) => e.id)).toEqual(['c']);
+    expect((await repo.getRun('build-1'))?.cursor).toBe(2);
+
+    await repo.revertUpdate(['a', 'b'], ['c'], 30, { run: run(1) });
+    const valid = (await repo.validEntries('m', 'T')).map((e) => e.id).sort();
+    expect(valid).toEqual(['a', 'b']);
+    expect((await repo.allEntries('m')).find((e) => e.id === 'a')).toMatchObject({ validTo: null, supersededBy: null });
+    expect((await repo.getRun('build-1'))?.cursor).toBe(1);
+  });
+
+  it('a failing update changes nothing, cursor included', async () => {
+    const repo = await make();
+    await repo.applyUpdate([], [entry('a')], 10, { run: run(1) });
+    await expect(repo.applyUpdate([{ id: 'a', supersededBy: null }], [entry('a')], 20, { run: run(2) })).rejects.toThrow();
+    await expect(repo.applyUpdate([{ id: 'zzz', supersededBy: null }], [entry('x')], 20, { run: run(2) })).rejects.toThrow(/does not exist/);
+    expect((await repo.validEntries('m', 'T')).map((e) => e.id)).toEqual(['a']);
+    expect((await repo.allEntries('m')).map((e) => e.id)).toEqual(['a']);
+    expect((await repo.getRun('build-1'))?.cursor).toBe(1);
+    await expect(repo.revertUpdate([], ['a', 'missing'], 30)).rejects.toThrow(/does not exist/);
+    expect((await repo.allEntries('m')).map((e) => e.id)).toEqual(['a']);
+  });
+});
