@@ -2,6 +2,7 @@ import { createClient, WorkerCrashedError, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
 import type { MemoryApi } from '../services/memory-api';
+import type { EvalApi } from '../services/eval-api';
 
 /** The data worker serves imports and labelling queries. */
 export type DataApi = ImportApi & LabelApi;
@@ -41,4 +42,19 @@ export function memoryWorker(): WorkerClient<MemoryApi> {
     memoryClient = client;
   }
   return memoryClient;
+}
+
+let evalClient: WorkerClient<EvalApi> | null = null;
+
+/** The evaluation worker (fits predictors, runs evaluations), started lazily. */
+export function evalWorker(): WorkerClient<EvalApi> {
+  if (!evalClient) {
+    const worker = new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' });
+    const client = createClient<EvalApi>(worker);
+    worker.addEventListener('error', () => {
+      if (evalClient === client) evalClient = null;
+    });
+    evalClient = client;
+  }
+  return evalClient;
 }

@@ -33,6 +33,8 @@ export interface EvaluateInput {
   vectors?: ReadonlyMap<string, Float32Array>;
   signal?: AbortSignal;
   onProgress?(p: { seed: number; method: string; done: number; total: number }): void;
+  /** Keep every (predicted, true) pair of the first seed, for predicted-vs-true charts. */
+  keepPredictions?: boolean;
 }
 
 export interface NamedPairMetrics extends PairMetrics {
@@ -51,6 +53,8 @@ export interface MethodSeedResult {
   clamped: number;
   fitMs: number;
   predictMs: number;
+  /** First seed only, when asked (`keepPredictions`). */
+  points?: { taskId: string; toolId: string; predicted: number; actual: number }[];
 }
 
 export interface SeedResult {
@@ -168,6 +172,9 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       }
       const predictMs = Date.now() - t1;
       methods[method.id] = score(testTasks, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs });
+      if (input.keepPredictions && seed === input.seeds[0]) {
+        methods[method.id]!.points = testTasks.flatMap((t) => [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })));
+      }
     }
     seeds.push({ seed, split, tools, methods, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
   }

@@ -1,0 +1,53 @@
+import { test as base, expect } from './support/fixtures';
+import { MemoryPage } from './support/memory-page';
+
+const test = base.extend<{ memory: MemoryPage }>({
+  memory: async ({ app }, use) => {
+    await use(new MemoryPage(app.page));
+  },
+});
+
+test('build a memory, run an evaluation, see the four charts and export one as PNG', async ({ memory, page }) => {
+  await memory.importGenaiSlice();
+  await memory.goTo('Memory');
+  await memory.build();
+  await memory.waitBuilt();
+
+  await memory.goTo('Evaluate');
+  const form = page.getByRole('form', { name: 'New evaluation' });
+  for (const m of ['tool-median', 'knn-difficulty', 'ensemble']) await form.getByLabel(m, { exact: true }).uncheck();
+  await form.getByLabel('Training tasks').fill('10');
+  await form.getByLabel('Test tasks').fill('10');
+  await form.getByLabel('Seeds').fill('2');
+  await form.getByText('Top-k ablation').click();
+  await form.getByRole('button', { name: 'Run evaluation' }).click();
+  await expect(page.getByTestId('eval-summary')).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('eval-summary').getByRole('row', { name: /^knn / })).toBeVisible();
+  for (const title of ['per tool and method', 'Predicted vs true', 'Pair accuracy', 'Top-k ablation']) {
+    await expect(page.locator('figure').filter({ hasText: title }).locator('canvas')).toBeVisible();
+  }
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: /Export Pair accuracy.* as PNG/ }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('pair-accuracy.png');
+  const bytes = Buffer.concat(await (await file.createReadStream()).toArray());
+  expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+  expect(bytes.length).toBeGreaterThan(2000);
+
+  // The run is kept with its settings.
+  await page.reload();
+  await expect(page.getByTestId('eval-summary')).toBeVisible();
+});
+
+test('predict each tool for a new task and pick one, with evidence', async ({ memory, page }) => {
+  await memory.importGenaiSlice();
+  await memory.goTo('Predict');
+  await page.getByLabel('Prediction method').selectOption('knn');
+  await page.getByLabel('Task', { exact: true }).fill('A baker taking bread out of a hot oven');
+  await page.getByRole('button', { name: /Predict/ }).click();
+  const predictions = page.getByTestId('predictions');
+  await expect(predictions.locator('article')).toHaveCount(6);
+  await expect(page.getByTestId('selected-tool')).toHaveText(/DALLE_3|Midjourney_6|DeepFloyd_I_XL_v1|SDXL_Base|SDXL_Turbo|SDXL_2_1/);
+  await predictions.locator('article').first().getByText(/Why:/).click();
+  await expect(predictions.locator('article').first().locator('li').first()).toContainText('similarity');
+});

@@ -1,0 +1,66 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolMemDB, createRepositories } from '../../../src/db';
+import { createInThreadClient } from '../../../src/rpc';
+import { createImportHandlers } from '../../../src/services/import-service';
+import { createEvalHandlers } from '../../../src/services/eval-service';
+import type { EvalResult } from '../../../src/services/eval-api';
+import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { main } from '../../../src/cli/main';
+
+/** The CLI in-process (same entry as the bin), returning what it printed. */
+async function runCli(args: string[]): Promise<string> {
+  let out = '';
+  await main(args, { out: (t) => void (out += `${t}\n`), err: () => undefined });
+  return out;
+}
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
+const db = new ToolMemDB('eval-svc');
+const repos = createRepositories(db);
+const embedder = createTransformersEmbedder();
+const client = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
+
+beforeAll(async () => {
+  await db.open();
+  const imports = createInThreadClient(createImportHandlers(repos));
+  await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
+});
+afterAll(async () => {
+  await db.delete();
+});
+
+describe('eval service', () => {
+  it('gives the same numbers as `toolmem eval` for the same config and seeds', async () => {
+    const run = await client.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 2, methods: ['tool-mean', 'knn', 'ensemble'] });
+    expect(run.state).toBe('completed');
+    const result = run.metrics as unknown as EvalResult;
+    const cli = JSON.parse(await runCli(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'tool-mean,knn,ensemble', '--json', '-']));
+    for (const m of ['tool-mean', 'knn', 'ensemble']) {
+      for (const k of ['mae', 'rmse'] as const) expect(result.report.methods[m]!.mean[k]).toBeCloseTo(cli.methods[m].mean[k], 6);
+    }
+    expect(result.report.pairs.knn).toEqual(cli.pairs.knn);
+    expect(result.points['tool-mean']!.length).toBe(10 * 6);
+    expect(result.sizes).toEqual({ train: 10, test: 10 });
+  });
+
+  it('predicts every tool with evidence and selects the best', async () => {
+    const res = await client.call('predict', { datasetId: 'g', method: 'knn', prompt: 'A baker pulling bread out of an oven' });
+    expect(res.predictions).toHaveLength(6);
+    for (const p of res.predictions) {
+      expect(p.score).toBeGreaterThanOrEqual(1);
+      expect(p.score).toBeLessThanOrEqual(5);
+      expect(p.evidence.length).toBeGreaterThan(0);
+    }
+    const best = [...res.predictions].sort((a, b) => b.score - a.score)[0]!;
+    expect(res.selection.choice ?? res.selection.tied[0]).toBe(best.toolId);
+    expect(res.predictions[0]!.evidence[0]!.text).toMatch(/\w/);
+  });
+
+  it('rejects unknown methods with their names', async () => {
+    await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['magic'] })).rejects.toThrow(/Unknown method\(s\): magic/);
+  });
+});
