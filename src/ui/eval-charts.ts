@@ -1,6 +1,6 @@
 import type { ChartConfiguration } from 'chart.js';
 import type { EvalResult } from '../services/eval-api';
-import { PALETTE } from './components/ChartBox.svelte';
+import { PALETTE } from './palette';
 
 export type MetricKey = 'mae' | 'rmse' | 'pearson';
 const NAMES: Record<MetricKey, string> = { mae: 'MAE', rmse: 'RMSE', pearson: 'Pearson r' };
