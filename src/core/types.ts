@@ -11,6 +11,8 @@ export interface Tool {
   name: string;
   modality: Modality;
   description: string;
+  /** Optional JSON Schema of the tool's input, as text (shown on its card; agents may use it). */
+  inputSchema?: string;
   createdAt: number;
 }
 

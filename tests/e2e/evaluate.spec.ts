@@ -37,6 +37,13 @@ test('build a memory, run an evaluation, see the four charts and export one as P
   // The run is kept with its settings.
   await page.reload();
   await expect(page.getByTestId('eval-summary')).toBeVisible();
+
+  // Each tool card now shows its memory entries, score distribution and evaluation history.
+  await memory.goTo('Tools');
+  const card = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: 'DALLE_3' }) });
+  await expect(card.locator('.entry').first()).toBeVisible();
+  await expect(card.getByLabel('Score distribution of DALLE_3 in GenAI slice')).toBeVisible();
+  await expect(card).toContainText(/completed.*best MAE \d\.\d{3}/);
 });
 
 test('predict each tool for a new task and pick one, with evidence', async ({ memory, page }) => {

@@ -19,9 +19,10 @@ export class MemoryPage extends LabelPage {
     await this.page.getByRole('button', { name: 'Build memory' }).click();
   }
 
+  /** Waits for the build to finish: its progress panel gone and entries shown (model loading can be slow on a busy machine). */
   async waitBuilt(): Promise<void> {
+    await expect(this.entries.first()).toBeVisible({ timeout: 120_000 });
     await expect(this.page.getByTestId('build-progress')).toHaveCount(0, { timeout: 120_000 });
-    await expect(this.entries.first()).toBeVisible();
   }
 
   /** Valid entries of every memory, read straight from IndexedDB: memory id → sorted lines. */
