@@ -65,3 +65,21 @@ test('the web manifest names the app and its icons', async ({ page }) => {
   expect(manifest.name).toBe('ToolMem Studio');
   expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
 });
+
+test('back up everything and restore it after deleting all data', async ({ app, page }) => {
+  await app.open('settings');
+  await page.getByLabel('Rater name').fill('zoe');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Back up everything' }).click();
+  const path = await (await download).path();
+  await page.getByRole('button', { name: 'Delete all data…' }).click();
+  await page.getByRole('button', { name: 'Yes, delete everything' }).click();
+  await page.reload();
+  await expect(page.getByLabel('Rater name')).toHaveValue('');
+  await page.getByLabel('Backup file to restore').setInputFiles(path);
+  await page.getByRole('button', { name: 'Replace everything with this backup' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Restored' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Rater name')).toHaveValue('zoe');
+});

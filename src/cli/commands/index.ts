@@ -7,8 +7,9 @@ import { buildMemoryCommand } from './build-memory';
 import { embedCommandSpec } from './embed';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
+import { mcpCommand } from './mcp';
 
-export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

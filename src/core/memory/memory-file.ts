@@ -1,92 +1,121 @@
 /**
- * The memory as a JSON file (`toolmem build-memory --out`), format version 1. Provisional: another
- * module will formalise it; keep additions backwards compatible and bump `version` otherwise.
- * Only valid entries are written (history stays in the app); tools and entries are in a stable
- * order (tool id; level proficient → weak; entry id) so two builds can be diffed.
+ * A built memory as a `toolmem-memory` file (format version 1: src/core/memory-format,
+ * docs/memory-format.md). What `toolmem build-memory --out` writes and the app exports. The result
+ * is already canonical (key order, tools by id, entries proficient → weak then by id), so
+ * `JSON.stringify(file, null, 2)` + newline equals `serializeMemoryFile(file)`.
+ *
+ * Calibration (`build.calibration`, used by the MCP server's predict_score/select_tool): per tool,
+ * `mean` = the tool's mean training score (the evidence clusters' `overall`), and `slope` = the
+ * least-squares fit, through that mean, of each cluster's mean deviation on its level value,
+ * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
+ * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
-import { LEVELS, type Level, type Memory, type MemoryEntry, type Run, type ScoreScale } from '../types';
+import { canonicalMemoryFile, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
+import type { Memory, MemoryEntry, Run, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
-export const MEMORY_FILE_VERSION = 1 as const;
+export { MEMORY_FORMAT_VERSION as MEMORY_FILE_VERSION } from '../memory-format';
+/** Kept for earlier callers: the formal type. */
+export type MemoryFileV1 = MemoryFile;
 
-export interface MemoryFileEntry {
-  id: string;
-  level: Level;
-  value: 2 | 1 | -1 | -2;
-  text: string;
-  origin: MemoryEntry['origin'];
-  support: number;
-  /** Experience ids. */
-  evidence: string[];
-  /** Task ids of the evidence (what a person can look up in the data). */
-  evidenceTasks: string[];
-  pinned: boolean;
-  validFrom: number;
-  /** For evidence-cluster entries: the statistics behind the claim. */
-  stats?: ClusterStat;
+export interface MemoryToFileOptions {
+  /** Tool descriptions (name, modality, description); tools not listed get their id, `other`, ''. */
+  tools?: readonly Pick<Tool, 'id' | 'name' | 'modality' | 'description'>[];
+  /** Also write superseded/retired entries (`history`). */
+  history?: boolean;
+  /** Entry vectors to include (model = memory.embeddingModel), so consumers can skip re-embedding. */
+  vectors?: ReadonlyMap<string, ArrayLike<number>>;
+  /** Per-tool calibration to write instead of the one derived from the cluster statistics. */
+  calibration?: Record<string, ToolCalibration>;
 }
 
-export interface MemoryFileV1 {
-  version: typeof MEMORY_FILE_VERSION;
-  kind: 'toolmem-memory';
-  memory: { id: string; name: string; datasetIds: string[]; embeddingModel: string; createdAt: number; updatedAt: number };
-  build: {
-    runId: string;
-    state: Run['state'];
-    datasetId: string;
-    scale: ScoreScale;
-    split: { train?: number; seed?: number; trainTasks: string[] };
-    engine: string;
-    settings: Record<string, unknown>;
-    metrics: Record<string, unknown>;
+function fileEntry(e: MemoryEntry, taskOf: (experienceId: string) => string | undefined, stats: ClusterStat | undefined): MemoryFileEntry {
+  return {
+    id: e.id,
+    level: e.level,
+    value: e.value,
+    text: e.text,
+    origin: e.origin,
+    support: e.support,
+    evidence: [...e.evidence],
+    evidenceTasks: [...new Set(e.evidence.map((x) => taskOf(x) ?? x))],
+    pinned: e.pinned,
+    validFrom: e.validFrom,
+    ...(stats ? { stats: { ...stats } } : {}),
   };
-  tools: { id: string; counts: Record<Level, number>; entries: MemoryFileEntry[] }[];
-  /** Superseded or retired versions not written here. */
-  historyCount: number;
 }
 
-export function memoryToFile(memory: Memory, entries: readonly MemoryEntry[], run: Run, taskOf: (experienceId: string) => string | undefined, trainTasks: readonly string[]): MemoryFileV1 {
+/** Calibration from the evidence clusters' statistics (see the header). */
+export function calibrationFromStats(entries: readonly MemoryEntry[], clusterStats: Record<string, ClusterStat>, trainTasks: number, range: number): Record<string, ToolCalibration> {
+  const out: Record<string, ToolCalibration> = {};
+  const byTool = new Map<string, { value: number; s: ClusterStat }[]>();
+  for (const e of entries) {
+    const s = clusterStats[e.id];
+    if (!s) continue;
+    const list = byTool.get(e.toolId) ?? [];
+    list.push({ value: e.value, s });
+    byTool.set(e.toolId, list);
+  }
+  for (const [toolId, list] of byTool) {
+    const mean = list[0]!.s.overall;
+    let sxy = 0;
+    let sxx = 0;
+    for (const { value, s } of list) {
+      sxy += s.size * value * (s.mean - mean);
+      sxx += s.size * value * value;
+    }
+    out[toolId] = { mean, slope: sxx > 1e-9 ? Math.max(0, sxy / sxx) : range / 4, n: trainTasks };
+  }
+  return out;
+}
+
+export function memoryToFile(
+  memory: Memory,
+  entries: readonly MemoryEntry[],
+  run: Run,
+  taskOf: (experienceId: string) => string | undefined,
+  trainTasks: readonly string[],
+  options: MemoryToFileOptions = {},
+): MemoryFile {
   const config = buildConfig(run);
   const { clusterStats, ...metrics } = buildMetrics(run);
   const valid = entries.filter((e) => e.validTo === null);
+  const old = entries.filter((e) => e.validTo !== null);
   const toolIds = [...new Set([...config.tools, ...valid.map((e) => e.toolId)])].sort();
-  const levelRank = (l: Level) => LEVELS.indexOf(l);
-  return {
-    version: MEMORY_FILE_VERSION,
+  const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
+  const vectors: Record<string, number[]> = {};
+  if (options.vectors) for (const e of valid) {
+    const v = options.vectors.get(e.id);
+    if (v) vectors[e.id] = Array.from(v);
+  }
+  const dim = Object.values(vectors)[0]?.length ?? 0;
+  const file: MemoryFile = {
+    version: 1,
     kind: 'toolmem-memory',
-    memory: { id: memory.id, name: memory.name, datasetIds: memory.datasetIds, embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt },
+    memory: { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt },
     build: {
       runId: run.id,
       state: run.state,
       datasetId: config.datasetId,
-      scale: config.scale,
+      scale: { ...config.scale },
       split: { ...config.split, trainTasks: [...trainTasks] },
       engine: config.engine,
       settings: { ...config.settings },
       metrics: { ...metrics },
+      calibration: options.calibration ?? calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min),
     },
     tools: toolIds.map((id) => {
-      const mine = valid.filter((e) => e.toolId === id).sort((a, b) => levelRank(a.level) - levelRank(b.level) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const mine = valid.filter((e) => e.toolId === id);
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
-      return {
-        id,
-        counts,
-        entries: mine.map((e) => ({
-          id: e.id,
-          level: e.level,
-          value: e.value,
-          text: e.text,
-          origin: e.origin,
-          support: e.support,
-          evidence: [...e.evidence],
-          evidenceTasks: [...new Set(e.evidence.map((x) => taskOf(x) ?? x))],
-          pinned: e.pinned,
-          validFrom: e.validFrom,
-          ...(clusterStats[e.id] ? { stats: clusterStats[e.id] } : {}),
-        })),
-      };
+      const t = described.get(id);
+      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, clusterStats[e.id])) };
     }),
-    historyCount: entries.length - valid.length,
+    historyCount: old.length,
+    ...(options.history
+      ? { history: old.map((e) => ({ ...fileEntry(e, taskOf, clusterStats[e.id]), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
+      : {}),
+    ...(dim > 0 ? { embeddings: { model: memory.embeddingModel, dim, vectors } } : {}),
   };
+  return canonicalMemoryFile(file);
 }

@@ -1,0 +1,78 @@
+/**
+ * `toolmem mcp --memory memory.json`: serves a memory file over MCP (stdio). stdout belongs to the
+ * protocol; messages go to stderr. The memory is validated first (exit 2 with every problem and
+ * its JSON path); the command returns when the client closes the connection.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { formatIssues, parseMemoryFile } from '../../core/memory-format';
+import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { createToolMemMcp } from '../mcp/server';
+import { EXIT, UsageError, type Command, type Io } from '../io';
+
+const USAGE = `Usage: toolmem mcp --memory MEMORY.json
+
+Serves a memory (written by \`toolmem build-memory\` or exported from the app) as an MCP server over
+stdio, with the tools list_tools, recall, predict_score and select_tool.
+
+Options:
+  --memory FILE        the memory file (required)
+  -h, --help           show this help
+
+Exit codes: 0 the client disconnected, 1 usage error, 2 the memory could not be read or is invalid.`;
+
+function parse(args: string[]): { memory: string; help: boolean } {
+  try {
+    const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { memory: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+    if (!values.help && !values.memory) throw new UsageError('--memory FILE is required.');
+    return { memory: values.memory ?? '', help: values.help === true };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+async function run(args: string[], io: Io): Promise<number> {
+  let opts: { memory: string; help: boolean };
+  try {
+    opts = parse(args);
+  } catch (err) {
+    io.err(`toolmem mcp: ${(err as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (opts.help) {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  let text: string;
+  try {
+    text = await readFile(opts.memory, 'utf8');
+  } catch (err) {
+    io.err(`toolmem mcp: ${(err as Error).message}`);
+    return EXIT.unreadable;
+  }
+  const parsed = parseMemoryFile(text);
+  if (!parsed.ok) {
+    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues(parsed.issues)}`);
+    return EXIT.unreadable;
+  }
+  let mcp;
+  try {
+    mcp = await createToolMemMcp(parsed.file, createTransformersEmbedder({ model: parsed.file.memory.embeddingModel.split('@')[0]! }));
+  } catch (err) {
+    io.err(`toolmem mcp: ${(err as Error).message}`);
+    return EXIT.unreadable;
+  }
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await mcp.server.connect(transport);
+  io.err(`toolmem mcp: serving ${parsed.file.memory.name} (${parsed.file.tools.length} tools, embeddings ${parsed.file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`);
+  await closed;
+  await mcp.server.close();
+  return EXIT.ok;
+}
+
+export const mcpCommand: Command = { name: 'mcp', summary: 'serve a memory file as an MCP server (stdio): list_tools, recall, predict_score, select_tool', usage: USAGE, run };

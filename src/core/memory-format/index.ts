@@ -1,0 +1,6 @@
+/** The `toolmem-memory` JSON format: schema, import with JSON-path errors, canonical export, merge. */
+export * from './schema';
+export * from './parse';
+export * from './serialize';
+export * from './merge';
+export * from './predictor';

@@ -1,0 +1,93 @@
+/**
+ * "Back up everything": every table as one JSON file (images as base64, so the file is
+ * self-contained), and restoring it in one transaction — all or nothing. Cached embeddings are
+ * left out: they are recomputed on demand and would dominate the file.
+ */
+import { ValidationError } from '../core/errors';
+import type { ToolMemDB } from './schema';
+import { withQuotaCheck } from './quota';
+
+export const BACKUP_FORMAT = 'toolmem-backup';
+export const BACKUP_VERSION = 1;
+const SKIPPED = new Set(['embeddings']);
+
+interface EncodedBlob {
+  $blob: string;
+  type: string;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+async function encode(value: unknown): Promise<unknown> {
+  if (value instanceof Blob) return { $blob: toBase64(new Uint8Array(await value.arrayBuffer())), type: value.type } satisfies EncodedBlob;
+  if (Array.isArray(value)) return Promise.all(value.map(encode));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = await encode(v);
+    return out;
+  }
+  return value;
+}
+
+function decode(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(decode);
+  if (value && typeof value === 'object') {
+    const b = value as Partial<EncodedBlob>;
+    if (typeof b.$blob === 'string') return new Blob([fromBase64(b.$blob)], { type: b.type ?? '' });
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decode(v)]));
+  }
+  return value;
+}
+
+export async function exportBackup(db: ToolMemDB): Promise<Blob> {
+  const tables: Record<string, unknown[]> = {};
+  for (const t of db.tables) {
+    if (SKIPPED.has(t.name)) continue;
+    tables[t.name] = (await encode(await t.toArray())) as unknown[];
+  }
+  const doc = { format: BACKUP_FORMAT, version: BACKUP_VERSION, exportedAt: new Date().toISOString(), schema: db.verno, tables };
+  return new Blob([JSON.stringify(doc)], { type: 'application/json' });
+}
+
+/** Replaces everything with the backup's contents. Throws (changing nothing) on a file that is not a backup. */
+export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record<string, number>> {
+  let doc: { format?: unknown; version?: unknown; tables?: unknown };
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ValidationError(`This file is not a ToolMem backup: it is not valid JSON (${(err as Error).message}).`);
+  }
+  if (doc?.format !== BACKUP_FORMAT) throw new ValidationError('This file is not a ToolMem backup (its "format" is not "toolmem-backup").');
+  if (doc.version !== BACKUP_VERSION) throw new ValidationError(`This backup has version ${String(doc.version)}; this app reads version ${BACKUP_VERSION}.`);
+  const tables = doc.tables as Record<string, unknown> | undefined;
+  if (!tables || typeof tables !== 'object') throw new ValidationError('This backup has no "tables".');
+  const known = new Map(db.tables.map((t) => [t.name, t]));
+  for (const [name, rows] of Object.entries(tables)) {
+    if (!known.has(name)) throw new ValidationError(`This backup has an unknown table "${name}".`);
+    if (!Array.isArray(rows)) throw new ValidationError(`The backup's table "${name}" is not a list.`);
+  }
+  const counts: Record<string, number> = {};
+  await withQuotaCheck(() =>
+    db.transaction('rw', db.tables, async () => {
+      for (const t of db.tables) {
+        if (SKIPPED.has(t.name)) continue;
+        await t.clear();
+        const rows = (tables[t.name] as unknown[] | undefined) ?? [];
+        await t.bulkAdd(decode(rows) as never[]);
+        counts[t.name] = rows.length;
+      }
+    }),
+  );
+  return counts;
+}

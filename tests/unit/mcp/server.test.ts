@@ -1,0 +1,110 @@
+/**
+ * `toolmem mcp` end to end: a memory built like `toolmem build-memory --llm none`, the server
+ * started over stdio (bin/toolmem.mjs) and driven with the MCP SDK's client.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main';
+import { readMemoryFile } from '../../../src/core/memory-format';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
+const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
+const dir = mkdtempSync(join(tmpdir(), 'toolmem-mcp-'));
+const quiet = { out: () => {}, err: () => {} };
+const clients: Client[] = [];
+
+async function buildMemory(data: string, out: string, extra: string[] = []): Promise<string> {
+  expect(await main(['build-memory', '--data', data, '--out', out, '--llm', 'none', ...extra], quiet)).toBe(0);
+  return out;
+}
+
+async function connect(memory: string): Promise<Client> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', memory], cwd: REPO, stderr: 'pipe' });
+  const client = new Client({ name: 'toolmem-test', version: '0.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+async function call<T>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const res = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
+  if (res.isError) throw new Error(res.content[0]!.text);
+  return JSON.parse(res.content[0]!.text) as T;
+}
+
+afterAll(async () => {
+  for (const c of clients) await c.close();
+});
+
+interface Ranked {
+  choice: string | null;
+  ranked: { tool: string; score: number }[];
+}
+
+describe('toolmem mcp', { timeout: 30_000 }, () => {
+  it('serves list_tools, recall, predict_score and select_tool from a GenAI-Bench memory', async () => {
+    const memory = await buildMemory(SLICE, join(dir, 'slice.json'));
+    const file = readMemoryFile(readFileSync(memory, 'utf8'));
+    const client = await connect(memory);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_tools', 'predict_score', 'recall', 'select_tool']);
+
+    const listed = await call<{ tools: { id: string; counts: Record<string, number>; calibration: { mean: number } }[] }>(client, 'list_tools');
+    expect(listed.tools.map((t) => t.id)).toEqual(file.tools.map((t) => t.id));
+    expect(listed.tools[0]!.calibration.mean).toBe(file.build.calibration.DALLE_3!.mean);
+
+    const task = 'A cat sitting on a red chair next to two books';
+    const recall = await call<{ levels: Record<string, { id: string; text: string; similarity: number }[]> }>(client, 'recall', { tool: 'DALLE_3', task, k: 2 });
+    expect(Object.keys(recall.levels)).toEqual(['proficient', 'good', 'bad', 'weak']);
+    const dalle = file.tools.find((t) => t.id === 'DALLE_3')!;
+    for (const [level, hits] of Object.entries(recall.levels)) {
+      expect(hits.length).toBe(Math.min(2, dalle.counts[level as 'good']));
+      for (const h of hits) expect(dalle.entries.find((e) => e.id === h.id)).toMatchObject({ level, text: h.text });
+    }
+
+    const p = await call<{ score: number; mean: number; slope: number; signal: number; evidence: { id: string }[] }>(client, 'predict_score', { tool: 'SDXL_2_1', task });
+    const cal = file.build.calibration.SDXL_2_1!;
+    expect(p.mean).toBeCloseTo(cal.mean, 3);
+    expect(p.score).toBeCloseTo(Math.min(5, Math.max(1, cal.mean + cal.slope * p.signal)), 3);
+    expect(p.evidence.length).toBeGreaterThan(0);
+
+    const sel = await call<Ranked>(client, 'select_tool', { task, candidates: ['SDXL_2_1', 'DALLE_3', 'SDXL_Turbo'] });
+    expect(sel.ranked.map((r) => r.tool).sort()).toEqual(['DALLE_3', 'SDXL_2_1', 'SDXL_Turbo']);
+    expect(sel.ranked[0]!.score).toBeGreaterThanOrEqual(sel.ranked[2]!.score);
+    await expect(call(client, 'predict_score', { tool: 'Nope', task })).rejects.toThrow(/Unknown tool 'Nope'/);
+
+    const prompts = Object.values(JSON.parse(readFileSync(SLICE, 'utf8')) as Record<string, { prompt: string }>).map((r) => r.prompt);
+    let above = 0;
+    for (const prompt of prompts) {
+      const r = await call<Ranked>(client, 'select_tool', { task: prompt, candidates: ['SDXL_2_1', 'DALLE_3'] });
+      if (r.ranked[0]!.tool === 'DALLE_3') above++;
+    }
+    expect(above / prompts.length).toBeGreaterThan(0.5);
+  });
+
+  it.skipIf(!existsSync(FULL))('select_tool ranks DALLE_3 above SDXL_2_1 for most held-out GenAI-Bench prompts', async () => {
+    const memory = await buildMemory(FULL, join(dir, 'full.json'), ['--train', '800', '--seed', '0']);
+    const train = new Set(readMemoryFile(readFileSync(memory, 'utf8')).build.split.trainTasks);
+    const data = JSON.parse(readFileSync(FULL, 'utf8')) as Record<string, { prompt: string }>;
+    const held = Object.entries(data).filter(([id]) => !train.has(id)).slice(0, 60);
+    const client = await connect(memory);
+    let above = 0;
+    for (const [, { prompt }] of held) {
+      const sel = await call<Ranked>(client, 'select_tool', { task: prompt, candidates: ['SDXL_2_1', 'DALLE_3'] });
+      if (sel.ranked[0]!.tool === 'DALLE_3') above++;
+    }
+    expect(above / held.length).toBeGreaterThan(0.5);
+  });
+
+  it('exit 2 with every problem for an invalid memory, 1 without --memory', async () => {
+    let err = '';
+    const code = await main(['mcp', '--memory', join(REPO, 'tests/fixtures/bad-inputs/memory-unknown-level.json')], { out: () => {}, err: (t) => void (err += t) });
+    expect(code).toBe(2);
+    expect(err).toContain('$.tools[0].entries[0].level: string "excellent" is not one of');
+    expect(await main(['mcp'], quiet)).toBe(1);
+  });
+});
