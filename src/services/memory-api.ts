@@ -21,6 +21,8 @@ export interface MemoryApi {
   createBuild: { req: BuildRequest; res: Run; progress: never };
   /** Runs (or resumes) a build until it completes, fails, or is cancelled (then `paused`). */
   runBuild: { req: { runId: string }; res: Run; progress: Run };
+  /** The memory as a `toolmem-memory` JSON file (canonical text; agents load it with `toolmem mcp`). */
+  exportMemory: { req: { memoryId: string; history?: boolean }; res: { fileName: string; text: string }; progress: never };
   /** Reverts the latest change of a memory (optionally of one tool). */
   undo: { req: { memoryId: string; toolId?: string }; res: { undone: boolean; entries: number }; progress: never };
 }

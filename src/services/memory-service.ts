@@ -11,8 +11,11 @@ import {
   splitTasks,
   trainingByTool,
   undoLatest,
+  memoryToFile,
   type BuildConfig,
 } from '../core/memory';
+import { serializeMemoryFile } from '../core/memory-format';
+import { slugify } from '../core/ids';
 import type { Repositories } from '../core/repositories';
 import type { Experience, Run } from '../core/types';
 import type { Handlers } from '../rpc';
@@ -114,6 +117,21 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
         },
         { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
       );
+    },
+
+    async exportMemory({ memoryId, history }) {
+      const memory = await repos.memories.get(memoryId);
+      if (!memory) throw new ValidationError(`There is no memory ${memoryId}.`);
+      const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
+      const run = await repos.memories.getRun(runId);
+      if (!run) throw new ValidationError(`The build of ${memory.name} is missing, so its settings cannot be exported.`);
+      const { truth, split } = await trainingData(repos, buildConfig(run));
+      const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
+      const tools = await repos.tools.list();
+      // Entries keep the ids of the experiences behind them; the file names their tasks.
+      const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
+      const file = memoryToFile(memory, await repos.memories.allEntries(memoryId), run, taskFromId, split.train, { tools, ...(history ? { history: true } : {}) });
+      return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
     },
 
     async undo({ memoryId, toolId }) {

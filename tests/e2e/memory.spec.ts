@@ -35,6 +35,14 @@ test('build a memory without an LLM: entries per level with evidence; edit, hist
   await expect(detail.getByRole('heading', { name: 'Earlier versions' })).toBeVisible();
   await expect(detail.locator('.history .removed').first()).toBeVisible();
 
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.toolmem-memory\.json$/);
+  const json = JSON.parse(Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8'));
+  expect(json).toMatchObject({ kind: 'toolmem-memory', version: 1 });
+  expect(json.tools.map((t: { id: string }) => t.id)).toContain('DALLE_3');
+
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(memory.entries.filter({ hasText: 'checked by hand' })).toHaveCount(0);
   await expect(memory.entries.filter({ hasText: original.slice(0, 30) })).toHaveCount(1);

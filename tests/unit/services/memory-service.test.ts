@@ -97,3 +97,24 @@ describe('memory service (engine none)', () => {
     expect(await repos.memories.list()).toEqual([]);
   });
 });
+
+describe('memory export', () => {
+  it('writes a valid toolmem-memory file whose canonical text round-trips byte for byte', async () => {
+    const { parseMemoryFile, serializeMemoryFile } = await import('../../../src/core/memory-format');
+    const run = await memory.call('createBuild', { datasetId: 'g', engine: 'none', name: 'Slice memory' });
+    await memory.call('runBuild', { runId: run.id });
+    const memoryId = (run.config as { memoryId: string }).memoryId;
+    const out = await memory.call('exportMemory', { memoryId });
+    expect(out.fileName).toBe('slice-memory.toolmem-memory.json');
+    const parsed = parseMemoryFile(out.text);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(serializeMemoryFile(parsed.file)).toBe(out.text);
+    expect(parsed.file.tools.find((t) => t.id === 'DALLE_3')?.modality).toBe('text→image');
+    const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    const fileEntries = parsed.file.tools.flatMap((t) => t.entries);
+    expect(fileEntries).toHaveLength(entries.length);
+    // Evidence is also named by task ids, which stay meaningful outside this browser.
+    expect(fileEntries.every((e) => e.evidenceTasks.length > 0 && e.evidenceTasks.every((t: string) => /^\d{5}$/.test(t)))).toBe(true);
+  });
+});
