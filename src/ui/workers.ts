@@ -1,4 +1,4 @@
-import { createClient, WorkerCrashedError, type WorkerClient } from '../rpc';
+import { createClient, type ApiSpec, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
 import type { MemoryApi } from '../services/memory-api';
@@ -8,53 +8,30 @@ import type { EvalApi } from '../services/eval-api';
 export type DataApi = ImportApi & LabelApi;
 
 /**
- * One import worker per tab, started lazily on first use. When it crashes, the next call starts a
- * fresh one (the crashed call rejects with WorkerCrashedError and the UI offers a retry).
+ * One worker per kind and tab, started lazily on first use. When it crashes, the next call starts
+ * a fresh one (the crashed call rejects with WorkerCrashedError and the UI offers a retry).
+ * `start` must contain the literal `new Worker(new URL(…, import.meta.url))` so Vite bundles it.
  */
-let importClient: WorkerClient<DataApi> | null = null;
-
-export function importWorker(): WorkerClient<DataApi> {
-  if (!importClient) {
-    const worker = new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' });
-    const client = createClient<DataApi>(worker);
-    worker.addEventListener('error', () => {
-      if (importClient === client) importClient = null;
-    });
-    importClient = client;
-  }
-  return importClient;
+function lazyWorker<A extends ApiSpec<A>>(start: () => Worker): () => WorkerClient<A> {
+  let current: WorkerClient<A> | null = null;
+  return () => {
+    if (!current) {
+      const worker = start();
+      const client = createClient<A>(worker);
+      worker.addEventListener('error', () => {
+        if (current === client) current = null;
+      });
+      current = client;
+    }
+    return current;
+  };
 }
 
-export function isWorkerCrash(err: unknown): boolean {
-  return err instanceof WorkerCrashedError;
-}
+/** Imports, dataset statistics, exports, image attachment and labelling queues. */
+export const importWorker = lazyWorker<DataApi>(() => new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }));
 
-let memoryClient: WorkerClient<MemoryApi> | null = null;
+/** Memory builds (embeddings + LLM calls), undo and export. */
+export const memoryWorker = lazyWorker<MemoryApi>(() => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }));
 
-/** The memory worker (builds: embeddings + LLM calls), started lazily, restarted after a crash. */
-export function memoryWorker(): WorkerClient<MemoryApi> {
-  if (!memoryClient) {
-    const worker = new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' });
-    const client = createClient<MemoryApi>(worker);
-    worker.addEventListener('error', () => {
-      if (memoryClient === client) memoryClient = null;
-    });
-    memoryClient = client;
-  }
-  return memoryClient;
-}
-
-let evalClient: WorkerClient<EvalApi> | null = null;
-
-/** The evaluation worker (fits predictors, runs evaluations), started lazily. */
-export function evalWorker(): WorkerClient<EvalApi> {
-  if (!evalClient) {
-    const worker = new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' });
-    const client = createClient<EvalApi>(worker);
-    worker.addEventListener('error', () => {
-      if (evalClient === client) evalClient = null;
-    });
-    evalClient = client;
-  }
-  return evalClient;
-}
+/** Evaluations and predictions (fits predictors over whole datasets). */
+export const evalWorker = lazyWorker<EvalApi>(() => new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' }));
