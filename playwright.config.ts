@@ -9,7 +9,8 @@ const PORT = Number(process.env.E2E_PORT ?? 4317);
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  // Generous: some flows (demo import, memory builds, evaluations) run real work on a 2-core machine.
+  timeout: 120_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

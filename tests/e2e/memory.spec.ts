@@ -49,6 +49,7 @@ test('build a memory without an LLM: entries per level with evidence; edit, hist
 });
 
 test('a build interrupted by a reload resumes and ends with the same memory as an uninterrupted one', async ({ memory, page }) => {
+  test.setTimeout(240_000); // demo import and two builds of six tools on a 2-core machine
   await memory.open('data');
   await memory.loadDemo();
   await memory.goTo('Memory');
