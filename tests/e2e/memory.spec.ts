@@ -53,9 +53,12 @@ test('a build interrupted by a reload resumes and ends with the same memory as a
   await memory.open('data');
   await memory.loadDemo();
   await memory.goTo('Memory');
+  // All 1,600 tasks: each of the six steps then takes long enough to reload in the middle.
+  await page.getByLabel('Training tasks').fill('1600');
   await memory.build();
   await memory.waitBuilt();
 
+  await page.getByLabel('Training tasks').fill('1600');
   await memory.build();
   const progress = page.getByTestId('build-progress');
   await expect(progress).toContainText(/[1-5] of 6 steps/, { timeout: 60_000 });
