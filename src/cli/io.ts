@@ -1,3 +1,7 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
 /** Output channels and exit codes shared by every subcommand (kept injectable for tests). */
 
 export interface Io {
@@ -24,4 +28,35 @@ export interface Command {
   summary: string;
   usage: string;
   run(args: string[], io: Io): Promise<number>;
+}
+
+type StrictValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+
+/** `parseArgs` as every subcommand uses it (strict, no positionals); its complaints become UsageErrors. */
+export function strictArgs<const O extends ParseArgsOptionsConfig>(args: string[], options: O): StrictValues<O> {
+  try {
+    return parseArgs({ args, options, strict: true as const, allowPositionals: false as const }).values as StrictValues<O>;
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * The start every subcommand shares: parse the command line, or print the problem with the usage
+ * (exit 1); `--help` prints the usage (exit 0). Returns the options, or the exit code to stop with.
+ */
+export function parseOrExit<T extends { help: boolean }>(command: string, usage: string, args: string[], parse: (args: string[]) => T, io: Io): T | number {
+  let opts: T;
+  try {
+    opts = parse(args);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`toolmem ${command}: ${err.message}\n\n${usage}`);
+    return EXIT.usage;
+  }
+  if (opts.help) {
+    io.out(usage);
+    return EXIT.ok;
+  }
+  return opts;
 }

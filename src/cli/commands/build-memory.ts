@@ -7,7 +7,6 @@
  * (LLM server unreachable, HTTP errors; the message says which).
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { ToolMemError } from '../../core/errors';
 import { createEngine, EngineSpecError, parseEngineSpec } from '../../core/llm';
 import {
@@ -25,7 +24,7 @@ import {
 } from '../../core/memory';
 import { LEVELS } from '../../core/types';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
-import { EXIT, UsageError, type Command, type Io } from '../io';
+import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 
@@ -71,29 +70,19 @@ function int(name: string, text: string | undefined, min: number): number | unde
 }
 
 function parse(args: string[]): ParsedArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...DATA_OPTIONS,
-        out: { type: 'string' },
-        train: { type: 'string' },
-        seed: { type: 'string' },
-        tools: { type: 'string' },
-        llm: { type: 'string', default: 'none' },
-        k: { type: 'string' },
-        'no-clusters': { type: 'boolean', default: false },
-        'no-critiques': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = strictArgs(args, {
+    ...DATA_OPTIONS,
+    out: { type: 'string' },
+    train: { type: 'string' },
+    seed: { type: 'string' },
+    tools: { type: 'string' },
+    llm: { type: 'string', default: 'none' },
+    k: { type: 'string' },
+    'no-clusters': { type: 'boolean', default: false },
+    'no-critiques': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help === true;
   const data = dataArgs(values, !help);
   if (!help && !values.out) throw new UsageError('--out FILE is required.');
@@ -205,18 +194,8 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let opts: ParsedArgs;
-  try {
-    opts = parse(args);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`toolmem build-memory: ${err.message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (opts.help) {
-    io.out(USAGE);
-    return EXIT.ok;
-  }
+  const opts = parseOrExit('build-memory', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
   try {
     return await build(opts, io);
   } catch (err) {

@@ -3,12 +3,11 @@
  * glove-100d, from public/models/) through transformers.js on onnxruntime-node.
  * Exit codes: 0 done, 1 usage error, 2 the model could not be loaded (or failed while embedding).
  */
-import { parseArgs } from 'node:util';
 import { cosine, rowOf, type EmbeddingBatch } from '../../core/embed';
 import { createTransformersEmbedder, DEFAULT_LOCAL_MODEL, DEFAULT_MODELS_DIR } from '../../node/transformers-embedder';
 import { normaliseModelId } from '../../services/embed-api';
 import { toModelLoadError } from '../../services/embed-errors';
-import { EXIT, UsageError, processIo, type Command, type Io } from '../io';
+import { EXIT, parseOrExit, strictArgs, UsageError, processIo, type Command, type Io } from '../io';
 
 const USAGE = `Usage: toolmem embed --text TEXT [--text TEXT ...] [options]
 
@@ -38,25 +37,15 @@ interface ParsedArgs {
 }
 
 function parse(args: string[]): ParsedArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        text: { type: 'string', multiple: true },
-        model: { type: 'string' },
-        'models-dir': { type: 'string' },
-        dim: { type: 'string' },
-        offline: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
+  const values = strictArgs(args, {
+    text: { type: 'string', multiple: true },
+    model: { type: 'string' },
+    'models-dir': { type: 'string' },
+    dim: { type: 'string' },
+    offline: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help ?? false;
   const texts = values.text ?? [];
   if (!help && texts.length === 0) throw new UsageError('give at least one --text.');
@@ -108,18 +97,8 @@ export function formatEmbedSummary(id: string, texts: readonly string[], batch: 
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let opts: ParsedArgs;
-  try {
-    opts = parse(args);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`toolmem embed: ${err.message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (opts.help) {
-    io.out(USAGE);
-    return EXIT.ok;
-  }
+  const opts = parseOrExit('embed', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
   const hubId = opts.model.includes('/');
   let embedder;
   let batch: EmbeddingBatch;

@@ -5,7 +5,6 @@
  * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate.
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { ToolMemError } from '../../core/errors';
 import {
   allToolPairs,
@@ -31,7 +30,7 @@ import {
   type NeighbourCut,
   type SimilarityKind,
 } from '../../core/predict';
-import { EXIT, UsageError, type Command, type Io } from '../io';
+import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 
@@ -83,31 +82,21 @@ function positiveInt(name: string, text: string | undefined, min = 1): number | 
 }
 
 function parse(args: string[]): ParsedArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...DATA_OPTIONS,
-        train: { type: 'string' },
-        test: { type: 'string' },
-        seeds: { type: 'string' },
-        methods: { type: 'string' },
-        pairs: { type: 'string' },
-        k: { type: 'string' },
-        cut: { type: 'string' },
-        similarity: { type: 'string' },
-        'no-vectors': { type: 'boolean', default: false },
-        ablation: { type: 'boolean', default: false },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = strictArgs(args, {
+    ...DATA_OPTIONS,
+    train: { type: 'string' },
+    test: { type: 'string' },
+    seeds: { type: 'string' },
+    methods: { type: 'string' },
+    pairs: { type: 'string' },
+    k: { type: 'string' },
+    cut: { type: 'string' },
+    similarity: { type: 'string' },
+    'no-vectors': { type: 'boolean', default: false },
+    ablation: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help === true;
   const methods = (values.methods ?? OFFLINE_METHODS.join(','))
     .split(',')
@@ -168,18 +157,8 @@ async function embedPrompts(data: readonly ScoredPair[]): Promise<Map<string, Fl
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let opts: ParsedArgs;
-  try {
-    opts = parse(args);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`toolmem eval: ${err.message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (opts.help) {
-    io.out(USAGE);
-    return EXIT.ok;
-  }
+  const opts = parseOrExit('eval', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
 
   let data: ScoredPair[];
   let loaded;

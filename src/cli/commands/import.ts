@@ -3,10 +3,9 @@
  * with an in-memory sink. Exit codes: 0 file read (even with rejected rows), 1 usage error,
  * 2 the file could not be read or imported at all (missing, empty, unparseable, wrong columns).
  */
-import { parseArgs } from 'node:util';
 import { ToolMemError } from '../../core/errors';
 import { formatSummary } from '../format-import';
-import { EXIT, UsageError, type Command, type Io } from '../io';
+import { EXIT, parseOrExit, strictArgs, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 
@@ -31,39 +30,19 @@ interface ParsedArgs extends DataArgs {
 }
 
 function parse(args: string[]): ParsedArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...DATA_OPTIONS,
-        'dry-run': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = strictArgs(args, {
+    ...DATA_OPTIONS,
+    'dry-run': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help === true;
   return { ...dataArgs(values, !help), dryRun: values['dry-run'] === true, json: values.json === true, help };
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let opts: ParsedArgs;
-  try {
-    opts = parse(args);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.err(`toolmem import: ${err.message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (opts.help) {
-    io.out(USAGE);
-    return EXIT.ok;
-  }
+  const opts = parseOrExit('import', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
   try {
     const { summary } = await loadData(opts);
     io.out(opts.json ? JSON.stringify({ ...summary, dryRun: opts.dryRun, stored: false }, null, 2) : formatSummary(summary, { dryRun: opts.dryRun }));

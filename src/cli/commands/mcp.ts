@@ -4,12 +4,11 @@
  * its JSON path); the command returns when the client closes the connection.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { formatIssues, parseMemoryFile } from '../../core/memory-format';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { createToolMemMcp } from '../mcp/server';
-import { EXIT, UsageError, type Command, type Io } from '../io';
+import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 
 const USAGE = `Usage: toolmem mcp --memory MEMORY.json
 
@@ -23,27 +22,14 @@ Options:
 Exit codes: 0 the client disconnected, 1 usage error, 2 the memory could not be read or is invalid.`;
 
 function parse(args: string[]): { memory: string; help: boolean } {
-  try {
-    const { values } = parseArgs({ args, strict: true, allowPositionals: false, options: { memory: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
-    if (!values.help && !values.memory) throw new UsageError('--memory FILE is required.');
-    return { memory: values.memory ?? '', help: values.help === true };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = strictArgs(args, { memory: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } });
+  if (!values.help && !values.memory) throw new UsageError('--memory FILE is required.');
+  return { memory: values.memory ?? '', help: values.help === true };
 }
 
 async function run(args: string[], io: Io): Promise<number> {
-  let opts: { memory: string; help: boolean };
-  try {
-    opts = parse(args);
-  } catch (err) {
-    io.err(`toolmem mcp: ${(err as Error).message}\n\n${USAGE}`);
-    return EXIT.usage;
-  }
-  if (opts.help) {
-    io.out(USAGE);
-    return EXIT.ok;
-  }
+  const opts = parseOrExit('mcp', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
   let text: string;
   try {
     text = await readFile(opts.memory, 'utf8');
