@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined);
 const PORT = Number(process.env.E2E_PORT ?? 4317);
+// Several builds can be tested side by side: `vite build --outDir dist-x` then E2E_DIST=dist-x.
+const DIST = process.env.E2E_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,7 +36,7 @@ export default defineConfig({
   },
   // The production build, served the way `npm start` serves it.
   webServer: {
-    command: `node scripts/serve.mjs --port ${PORT}`,
+    command: `node scripts/serve.mjs --port ${PORT} --dir ${DIST}`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: false,
     timeout: 30_000,
