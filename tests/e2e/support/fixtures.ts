@@ -4,15 +4,18 @@ import { AppPage } from './app-page';
 /**
  * Every e2e test gets a fresh browser context (fresh IndexedDB) and a guard: any request that leaves
  * the app's own origin is aborted and counted, and the test fails if there was one. The app must
- * never talk to the network unless the user configured an endpoint.
+ * never talk to the network unless the user configured an endpoint (`allowedOrigins`).
  */
-export const test = base.extend<{ app: AppPage; foreignRequests: string[] }>({
-  foreignRequests: async ({ context, baseURL }, use) => {
+export const test = base.extend<{ app: AppPage; foreignRequests: string[]; allowedOrigins: string[] }>({
+  // Origins of endpoints the test configures in the app (a local chat-completions server): the
+  // user chose them, so requests there are not leaks. Set with `test.use({ allowedOrigins: [...] })`.
+  allowedOrigins: [[], { option: true }],
+  foreignRequests: async ({ context, baseURL, allowedOrigins }, use) => {
     const foreign: string[] = [];
-    const origin = new URL(baseURL ?? 'http://127.0.0.1').origin;
+    const origins = [new URL(baseURL ?? 'http://127.0.0.1').origin, ...allowedOrigins.map((o) => new URL(o).origin)];
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith(origin) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
+      if (origins.some((o) => url === o || url.startsWith(`${o}/`)) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
       foreign.push(url);
       return route.abort('blockedbyclient');
     });
