@@ -13,9 +13,14 @@ export interface Settings {
   llmEndpoint: { baseUrl: string; model: string } | null;
   /** API key for that endpoint; kept only in this browser profile, never exported. */
   llmApiKey: string;
+  /**
+   * The language model chosen in Settings, as an engine spec (core/llm/spec): `none`,
+   * `openai:URL#MODEL`, `wllama:URL` or `webllm:MODEL_ID`. Memory builds and LLM predictors use it.
+   */
+  llmEngine: string;
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '' };
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none' };
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);
