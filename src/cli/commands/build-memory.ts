@@ -8,7 +8,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { ToolMemError } from '../../core/errors';
-import { createEngine, EngineSpecError, parseEngineSpec } from '../../core/llm';
+import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec } from '../../core/llm';
 import {
   createBuildRun,
   DEFAULT_INDUCE_SETTINGS,
@@ -88,7 +88,7 @@ function parse(args: string[]): ParsedArgs {
   if (!help && !values.out) throw new UsageError('--out FILE is required.');
   const llm = values.llm ?? 'none';
   try {
-    parseEngineSpec(llm);
+    if (isBrowserEngine(parseEngineSpec(llm))) throw new UsageError(`--llm: '${llm}' runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).`);
   } catch (err) {
     if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
     throw err;

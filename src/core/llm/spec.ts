@@ -1,7 +1,16 @@
 /**
- * Engine choice as a string (CLI flag, saved build settings): `none` or `openai:URL#MODEL`
- * (e.g. `openai:http://127.0.0.1:8080/v1#qwen2.5-7b-instruct`). WebLLM/wllama specs will be added
- * by the worker hosts; they are not constructed here.
+ * Engine choice as a string (CLI flag, Settings, saved build settings), so a stored build can be
+ * resumed with exactly the model it started with:
+ * - `none` — no LLM (evidence clusters only);
+ * - `openai:URL#MODEL` — an OpenAI-compatible endpoint (Ollama, LM Studio, llama.cpp server, vLLM);
+ * - `wllama:SOURCE[;bias=FROM-TO:VALUE][;ctx=N]` — a GGUF model run by llama.cpp in WebAssembly
+ *   (browser only). SOURCE is an http(s) URL, a path on the app's origin (`/models/x.gguf`), or
+ *   `file:NAME` for a file the user picked (kept in the browser's private file storage).
+ *   `bias` adds a logit bias to a token-id range (e.g. `3-258:-100` keeps a random-weight test model
+ *   from emitting raw byte tokens); `ctx` sets the context window.
+ * - `webllm:MODEL_ID` — a WebLLM prebuilt model on WebGPU (browser only).
+ * The browser engines are constructed by the llm worker (src/llm); `createEngine` here builds only
+ * the ones that run anywhere.
  */
 import {
   estimateTokens,
@@ -11,14 +20,97 @@ import {
 import { EngineSpecError, LlmUnavailableError } from './errors';
 import { OpenAiCompatibleEngine } from './openai-compatible';
 
-export type EngineSpec = { kind: 'none' } | { kind: 'openai'; baseUrl: string; model: string };
+export interface TokenBias {
+  from: number;
+  to: number;
+  value: number;
+}
+
+export type EngineSpec =
+  | { kind: 'none' }
+  | { kind: 'openai'; baseUrl: string; model: string }
+  | { kind: 'wllama'; source: string; bias?: TokenBias; contextSize?: number }
+  | { kind: 'webllm'; model: string };
+
+const USAGE = "use 'none', 'openai:URL#MODEL', 'wllama:URL' (a GGUF file) or 'webllm:MODEL_ID'";
+
+function parseWllama(rest: string, text: string): EngineSpec {
+  const parts = rest.split(';');
+  const source = parts[0]!.trim();
+  if (!/^(https?:\/\/\S+|\/\S+|file:.+)$/.test(source)) {
+    throw new EngineSpecError(`Bad wllama model source '${source}' in '${text}': give an http(s) URL, a path on this site (/models/m.gguf) or file:NAME.`);
+  }
+  const spec: Extract<EngineSpec, { kind: 'wllama' }> = { kind: 'wllama', source };
+  for (const opt of parts.slice(1)) {
+    const bias = /^bias=(\d+)-(\d+):(-?\d+(?:\.\d+)?)$/.exec(opt.trim());
+    const ctx = /^ctx=(\d+)$/.exec(opt.trim());
+    if (bias) {
+      const [from, to, value] = [Number(bias[1]), Number(bias[2]), Number(bias[3])];
+      if (to < from) throw new EngineSpecError(`Bad token range ${from}-${to} in '${text}': the first id must not exceed the last.`);
+      spec.bias = { from, to, value };
+    } else if (ctx && Number(ctx[1]) >= 128) {
+      spec.contextSize = Number(ctx[1]);
+    } else {
+      throw new EngineSpecError(`Unknown wllama option '${opt}' in '${text}': use bias=FROM-TO:VALUE or ctx=N (N ≥ 128).`);
+    }
+  }
+  return spec;
+}
 
 export function parseEngineSpec(text: string): EngineSpec {
   const t = text.trim();
   if (t === '' || t === 'none') return { kind: 'none' };
+  if (t.startsWith('wllama:')) return parseWllama(t.slice('wllama:'.length), text);
+  if (t.startsWith('webllm:')) {
+    const model = t.slice('webllm:'.length).trim();
+    if (!/^[\w.-]+$/.test(model)) throw new EngineSpecError(`Bad WebLLM model id '${model}' in '${text}': pick one of WebLLM's prebuilt model ids.`);
+    return { kind: 'webllm', model };
+  }
   const m = /^openai:(https?:\/\/[^#\s]+)#(.+)$/.exec(t);
-  if (!m) throw new EngineSpecError(`Unknown LLM engine '${text}': use 'none' or 'openai:URL#MODEL' (e.g. openai:http://127.0.0.1:8080/v1#my-model).`);
+  if (!m) throw new EngineSpecError(`Unknown LLM engine '${text}': ${USAGE} (e.g. openai:http://127.0.0.1:8080/v1#my-model).`);
   return { kind: 'openai', baseUrl: m[1]!, model: m[2]! };
+}
+
+/** The canonical string of a spec (inverse of {@link parseEngineSpec}). */
+export function formatEngineSpec(spec: EngineSpec): string {
+  switch (spec.kind) {
+    case 'none':
+      return 'none';
+    case 'openai':
+      return `openai:${spec.baseUrl}#${spec.model}`;
+    case 'webllm':
+      return `webllm:${spec.model}`;
+    case 'wllama':
+      return `wllama:${spec.source}${spec.bias ? `;bias=${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : ''}${spec.contextSize ? `;ctx=${spec.contextSize}` : ''}`;
+  }
+}
+
+/** A short human label: "none", "qwen2.5:7b at localhost:11434", "tiny.gguf (wllama, CPU)". */
+export function describeEngineSpec(spec: EngineSpec): string {
+  switch (spec.kind) {
+    case 'none':
+      return 'none (evidence clusters only)';
+    case 'openai': {
+      let host = spec.baseUrl;
+      try {
+        host = new URL(spec.baseUrl).host;
+      } catch {
+        /* keep the raw text */
+      }
+      return `${spec.model} at ${host}`;
+    }
+    case 'webllm':
+      return `${spec.model} (WebLLM, WebGPU)`;
+    case 'wllama': {
+      const name = spec.source.startsWith('file:') ? spec.source.slice(5) : (spec.source.split('/').pop() ?? spec.source);
+      return `${name} (wllama, CPU)`;
+    }
+  }
+}
+
+/** Engines that exist only inside a browser (they need WebAssembly threads or WebGPU and a worker). */
+export function isBrowserEngine(spec: EngineSpec): spec is Extract<EngineSpec, { kind: 'wllama' | 'webllm' }> {
+  return spec.kind === 'wllama' || spec.kind === 'webllm';
 }
 
 /** The `none` engine: building runs without an LLM (evidence clusters only). Any chat fails. */
@@ -37,7 +129,11 @@ export function isNoneEngine(engine: LlmEngine | null | undefined): boolean {
   return !engine || engine.id === 'none';
 }
 
+/** Engines that run anywhere (Node CLI, workers). Browser engines come from the llm worker. */
 export function createEngine(spec: EngineSpec, opts: { apiKey?: string; fetch?: typeof fetch } = {}): LlmEngine {
   if (spec.kind === 'none') return new NoneEngine();
+  if (isBrowserEngine(spec)) {
+    throw new LlmUnavailableError(`The ${spec.kind === 'wllama' ? 'wllama' : 'WebLLM'} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
+  }
   return new OpenAiCompatibleEngine({ baseUrl: spec.baseUrl, model: spec.model, ...opts });
 }

@@ -1,0 +1,89 @@
+/**
+ * The llm worker's handlers: in-browser engines by spec, loaded once and lazily. Only one in-browser
+ * model is kept in memory at a time (a second one would double the RAM/VRAM a tab uses); loading
+ * another spec unloads the previous one. Engine libraries are imported on first use, so a tab that
+ * never runs a local model never downloads them.
+ */
+import { ValidationError } from '../core/errors';
+import type { LlmEngine } from '../core/llm/engine';
+import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type EngineSpec } from '../core/llm/spec';
+import { expose, type Endpoint, type Handlers } from '../rpc';
+import type { LlmApi } from '../services/llm-api';
+import { deleteModelFile, listModelFiles, openModelFile, saveModelFile } from './local-models';
+
+async function createBrowserEngine(spec: Extract<EngineSpec, { kind: 'wllama' | 'webllm' }>): Promise<LlmEngine> {
+  const id = formatEngineSpec(spec);
+  if (spec.kind === 'webllm') {
+    const { WebLlmEngine } = await import('./webllm-engine');
+    return new WebLlmEngine(spec.model);
+  }
+  const { WllamaEngine } = await import('./wllama-engine');
+  const source = spec.source.startsWith('file:')
+    ? { name: spec.source.slice(5), blob: await openModelFile(spec.source.slice(5)) }
+    : { name: spec.source.split('/').pop() || spec.source, url: spec.source };
+  return new WllamaEngine({ id, source, ...(spec.bias ? { bias: spec.bias } : {}), ...(spec.contextSize ? { contextSize: spec.contextSize } : {}) });
+}
+
+export function createLlmHandlers(): Handlers<LlmApi> {
+  let current: { spec: string; engine: Promise<LlmEngine> } | null = null;
+
+  async function engineFor(specText: string): Promise<LlmEngine> {
+    const spec = parseEngineSpec(specText);
+    if (!isBrowserEngine(spec)) throw new ValidationError(`The llm worker runs in-browser models (wllama, WebLLM); '${specText}' is not one.`);
+    const key = formatEngineSpec(spec);
+    if (current?.spec !== key) {
+      const previous = current;
+      current = { spec: key, engine: createBrowserEngine(spec) };
+      const mine = current;
+      mine.engine.catch(() => {
+        if (current === mine) current = null;
+      });
+      if (previous) void previous.engine.then((e) => e.dispose?.()).catch(() => undefined);
+    }
+    return current.engine;
+  }
+
+  const handlers: Handlers<LlmApi> = {
+    async load({ spec }, ctx) {
+      const engine = await engineFor(spec);
+      try {
+        await engine.load?.({ signal: ctx.signal, onProgress: (p) => ctx.progress(p) });
+      } catch (err) {
+        // A failed load must not leave a broken engine cached: the next attempt starts afresh.
+        if (current && (await current.engine.catch(() => null)) === engine) current = null;
+        throw err;
+      }
+      return { id: engine.id, capabilities: engine.capabilities };
+    },
+    async chat({ spec, messages, options }, ctx) {
+      const engine = await engineFor(spec);
+      return engine.chat(messages, { ...options, signal: ctx.signal, onToken: (t) => ctx.progress(t) });
+    },
+    async unload({ spec }) {
+      if (!current || (spec && formatEngineSpec(parseEngineSpec(spec)) !== current.spec)) return { unloaded: 0 };
+      const gone = current;
+      current = null;
+      await (await gone.engine).dispose?.();
+      return { unloaded: 1 };
+    },
+    async loaded() {
+      return current ? [current.spec] : [];
+    },
+    async webgpu() {
+      const { checkWebGpu } = await import('./webllm-engine');
+      return checkWebGpu();
+    },
+    async webllmModels() {
+      const { listWebLlmModels } = await import('./webllm-engine');
+      return listWebLlmModels();
+    },
+    saveModelFile: ({ file }, ctx) => saveModelFile(file, (p) => ctx.progress(p)),
+    modelFiles: () => listModelFiles(),
+    deleteModelFile: async ({ name }) => ({ deleted: await deleteModelFile(name) }),
+    connect({ port }) {
+      expose<LlmApi>(handlers, port as unknown as Endpoint);
+      return null;
+    },
+  };
+  return handlers;
+}

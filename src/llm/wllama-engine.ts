@@ -1,0 +1,157 @@
+/**
+ * llama.cpp in WebAssembly (wllama) behind the core `LlmEngine` contract, for machines without
+ * WebGPU. Runs inside the llm worker (wllama starts its own inner worker for the wasm runtime).
+ *
+ * Constraints and reasons:
+ * - The wasm file is served by the app (bundled by Vite); wllama's "compat" build would come from a
+ *   CDN, so it is switched off: the app never fetches code from elsewhere.
+ * - Models load from a URL (cached by wllama in the browser's private file storage, so the next load
+ *   works offline) or from a Blob the user picked (see local-models.ts).
+ * - Multi-threading needs cross-origin isolation (the app's server sends COOP/COEP); without it
+ *   wllama falls back to one thread by itself.
+ * - One chat at a time: llama.cpp's single slot is not re-entrant, so calls are queued.
+ */
+import { Wllama, type ChatCompletionChunk, type ChatCompletionParams } from '@wllama/wllama';
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { CancelledError } from '../core/errors';
+import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import { LlmError, LlmUnavailableError } from '../core/llm/errors';
+import type { TokenBias } from '../core/llm/spec';
+
+export interface WllamaSource {
+  /** URL of the GGUF file (absolute, or a path on the app's origin). */
+  url?: string;
+  /** The GGUF file itself (a file the user picked). */
+  blob?: Blob;
+  /** For messages and the engine id. */
+  name: string;
+}
+
+export interface WllamaEngineOptions {
+  id: string;
+  source: WllamaSource;
+  bias?: TokenBias;
+  contextSize?: number;
+}
+
+function biasMap(bias: TokenBias | undefined): Record<string, number> | undefined {
+  if (!bias) return undefined;
+  const map: Record<string, number> = {};
+  for (let t = bias.from; t <= bias.to; t++) map[String(t)] = bias.value;
+  return map;
+}
+
+export class WllamaEngine implements LlmEngine {
+  readonly id: string;
+  capabilities: EngineCapabilities = { streaming: true, jsonSchema: true };
+  #wllama: Wllama | null = null;
+  #loading: Promise<void> | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  readonly #bias: Record<string, number> | undefined;
+
+  constructor(private readonly opts: WllamaEngineOptions) {
+    this.id = opts.id;
+    this.#bias = biasMap(opts.bias);
+  }
+
+  countTokens(text: string): number {
+    return estimateTokens(text);
+  }
+
+  load(options: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void } = {}): Promise<void> {
+    this.#loading ??= this.#load(options).catch((err: unknown) => {
+      this.#loading = null;
+      throw err;
+    });
+    return this.#loading;
+  }
+
+  async #load({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void }): Promise<void> {
+    const { source } = this.opts;
+    const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
+    wllama.setCompat(null);
+    const params = { n_ctx: this.opts.contextSize ?? 4096, log_level: 4 };
+    onProgress?.({ text: `Loading ${source.name}…`, fraction: 0 });
+    try {
+      if (source.blob) {
+        await wllama.loadModel([source.blob], params);
+      } else if (source.url) {
+        const url = new URL(source.url, self.location.href).href;
+        await wllama.loadModelFromUrl(url, {
+          ...params,
+          useCache: true,
+          progressCallback: ({ loaded, total }: { loaded: number; total: number }) => {
+            onProgress?.({ text: `Downloading ${source.name}`, loadedBytes: loaded, totalBytes: total, ...(total > 0 ? { fraction: loaded / total } : {}) });
+          },
+        });
+      } else {
+        throw new LlmUnavailableError(`The model ${source.name} has no file to load.`);
+      }
+    } catch (err) {
+      await wllama.exit().catch(() => undefined);
+      if (err instanceof LlmError) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new LlmUnavailableError(`Could not load the GGUF model ${source.name}: ${why}`, { cause: err });
+    }
+    if (signal?.aborted) {
+      await wllama.exit();
+      throw new CancelledError();
+    }
+    const info = wllama.getLoadedContextInfo();
+    this.capabilities = { ...this.capabilities, contextWindow: info.n_ctx };
+    this.#wllama = wllama;
+    onProgress?.({ text: `${source.name} is ready (${wllama.getNumThreads()} thread${wllama.getNumThreads() === 1 ? '' : 's'})`, fraction: 1 });
+  }
+
+  chat(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
+    const run = this.#queue.then(() => this.#chat(messages, options));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #chat(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
+    if (options.signal?.aborted) throw new CancelledError();
+    await this.load({ ...(options.signal ? { signal: options.signal } : {}) });
+    const wllama = this.#wllama;
+    if (!wllama) throw new LlmUnavailableError('The wllama model has been unloaded.');
+    let text = '';
+    let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
+    // logit_bias goes to llama.cpp's server code as OpenAI's {"token id": bias} map (wllama's type
+    // says {token, bias}[], which llama.cpp does not read), hence the cast below.
+    const params = {
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      temperature: options.temperature ?? 0,
+      max_tokens: options.maxTokens ?? 512,
+      ...(this.#bias ? { logit_bias: this.#bias } : {}),
+      ...(options.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } } : {}),
+      ...(options.signal ? { abortSignal: options.signal } : {}),
+      stream: true,
+      onData: (chunk: ChatCompletionChunk) => {
+        const delta = chunk.choices[0]?.delta.content ?? '';
+        if (delta) {
+          text += delta;
+          options.onToken?.(delta);
+        }
+        if (chunk.usage) usage = chunk.usage;
+      },
+    } as unknown as ChatCompletionParams & { stream: true; onData: (c: ChatCompletionChunk) => void };
+    try {
+      await wllama.createChatCompletion(params);
+    } catch (err) {
+      if (options.signal?.aborted) throw new CancelledError();
+      const why = err instanceof Error ? err.message : String(err);
+      throw new LlmError(`wllama failed while generating: ${why}`, { cause: err });
+    }
+    if (options.signal?.aborted) throw new CancelledError();
+    const counted = usage as { prompt_tokens: number; completion_tokens: number } | null;
+    if (counted) return { text, promptTokens: counted.prompt_tokens, completionTokens: counted.completion_tokens };
+    return { text, promptTokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0), completionTokens: estimateTokens(text), estimated: true };
+  }
+
+  async dispose(): Promise<void> {
+    const w = this.#wllama;
+    this.#wllama = null;
+    this.#loading = null;
+    await w?.exit();
+  }
+}

@@ -1,0 +1,47 @@
+import { test, expect } from './support/fixtures';
+import { LlmSettingsPage, TINY_BIAS, TINY_GGUF_PATH, TINY_GGUF_URL } from './support/llm-page';
+
+// The real wllama path (llama.cpp compiled to WebAssembly) in Chromium, with a 1.7 MB random-weight
+// llama: the model is fetched from the app's origin, loaded in the llm worker, and generates tokens.
+test('wllama loads a GGUF from a URL and generates tokens in the llm worker', async ({ app }) => {
+  void app;
+  const settings = new LlmSettingsPage(app.page);
+  const served = await settings.serveTinyModel();
+  await settings.openSettings();
+  await settings.useWllamaUrl(TINY_GGUF_URL, TINY_BIAS);
+  await expect(settings.active).toHaveText('llama-2-tiny-random.gguf (wllama, CPU)');
+
+  await settings.tryIt('Hello');
+  await expect(settings.stats).toBeVisible({ timeout: 90_000 });
+  const stats = await settings.stats.textContent();
+  const generated = Number(/\+ (\d+) generated tokens/.exec(stats ?? '')?.[1]);
+  expect(generated).toBeGreaterThan(0);
+  await expect(settings.reply).not.toHaveText('');
+  const downloads = served.fetches();
+  expect(downloads).toBeGreaterThan(0);
+
+  // The choice survives a reload, and the model then loads from the browser's cache: no new download.
+  await app.page.reload();
+  await expect(settings.active).toHaveText('llama-2-tiny-random.gguf (wllama, CPU)');
+  await settings.tryIt('Hello again');
+  await expect(settings.stats).toBeVisible({ timeout: 90_000 });
+  expect(served.fetches()).toBe(downloads);
+});
+
+test('wllama loads a GGUF file the user picks, kept in the browser for later', async ({ app }) => {
+  const settings = new LlmSettingsPage(app.page);
+  await settings.openSettings();
+  await settings.chooseEngine(/on the CPU/);
+  await settings.section.getByRole('radio', { name: 'A file on this computer' }).check();
+  await settings.section.getByLabel('GGUF model file').setInputFiles(TINY_GGUF_PATH);
+  await expect(settings.section.getByLabel('Stored GGUF model')).toHaveValue('llama-2-tiny-random.gguf');
+  await settings.section.getByText('Advanced').click();
+  await settings.section.getByLabel('Token bias').fill(TINY_BIAS);
+  await settings.save();
+  await settings.tryIt('Hi');
+  await expect(settings.stats).toBeVisible({ timeout: 90_000 });
+
+  // A file that is not a GGUF model is refused with the reason.
+  await settings.section.getByLabel('GGUF model file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });
+  await expect(settings.section.getByRole('alert')).toContainText('notes.gguf is not a GGUF model file');
+});
