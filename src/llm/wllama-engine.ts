@@ -110,6 +110,21 @@ export class WllamaEngine implements LlmEngine {
   }
 
   async #chat(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
+    try {
+      return await this.#generate(messages, options);
+    } catch (err) {
+      // llama.cpp turns the JSON schema into a grammar; some schemas or vocabularies make its sampler
+      // fail to start. Then the schema is only a hint (the reply is validated anyway): ask without it,
+      // and stop sending it for the rest of the session.
+      if (!options.jsonSchema || !(err instanceof LlmError) || !/sampler|grammar|schema/i.test(err.message)) throw err;
+      this.capabilities = { ...this.capabilities, jsonSchema: false };
+      const { jsonSchema: _dropped, ...rest } = options;
+      void _dropped;
+      return this.#generate(messages, rest);
+    }
+  }
+
+  async #generate(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     if (options.signal?.aborted) throw new CancelledError();
     await this.load({ ...(options.signal ? { signal: options.signal } : {}) });
     const wllama = this.#wllama;
@@ -123,7 +138,7 @@ export class WllamaEngine implements LlmEngine {
       temperature: options.temperature ?? 0,
       max_tokens: options.maxTokens ?? 512,
       ...(this.#bias ? { logit_bias: this.#bias } : {}),
-      ...(options.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } } : {}),
+      ...(options.jsonSchema && this.capabilities.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } } : {}),
       ...(options.signal ? { abortSignal: options.signal } : {}),
       stream: true,
       onData: (chunk: ChatCompletionChunk) => {

@@ -1,0 +1,69 @@
+import { test, expect } from './support/fixtures';
+import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server';
+import { LlmSettingsPage, TINY_BIAS, TINY_GGUF_URL } from './support/llm-page';
+import { MemoryPage } from './support/memory-page';
+
+// A port beside the app's, so parallel runs on other ports do not collide.
+const LLM_PORT = Number(process.env.E2E_PORT ?? 4317) + 100;
+test.use({ allowedOrigins: [`http://127.0.0.1:${LLM_PORT}`] });
+
+let server: FakeLlmServer;
+test.beforeAll(async () => {
+  server = await startFakeLlmServer(LLM_PORT);
+});
+test.afterAll(async () => {
+  await server.close();
+});
+
+test('a memory built with an OpenAI-compatible endpoint: feedback, updates and critiques from the model', async ({ app, page }) => {
+  const memory = new MemoryPage(page);
+  await memory.importGenaiSlice();
+
+  const settings = new LlmSettingsPage(page);
+  await settings.openSettings();
+  await settings.useEndpoint(server.url, 'fake-model');
+  await expect(settings.active).toHaveText(`fake-model at 127.0.0.1:${LLM_PORT}`);
+  await settings.tryIt('Say hello');
+  await expect(settings.reply).toContainText('Fake feedback');
+
+  await app.goTo('Memory');
+  await page.getByRole('radio', { name: /The model chosen in Settings/ }).check();
+  await memory.build();
+  await memory.waitBuilt();
+
+  // Each kind of call reached the model: feedback (no schema), updates and critiques (JSON schema).
+  const kinds = new Set(server.requests.map((r) => r.schema));
+  expect([...kinds].sort()).toEqual(expect.arrayContaining(['critique', 'memory_update', null]));
+  const updates = server.requests.filter((r) => r.schema === 'memory_update');
+  // Each update shows one experience and only retrieved entries (k per level), never the whole memory.
+  expect(updates.every((r) => (r.user.match(/^Task: /gm) ?? []).length === 1)).toBe(true);
+
+  await page.getByRole('tab', { name: 'DALLE_3' }).click();
+  await expect(memory.entries.filter({ hasText: 'Fake model:' }).first()).toBeVisible();
+  await expect(memory.entries.filter({ hasText: 'Fake critique:' }).first()).toBeVisible();
+  const stored = Object.values(await memory.storedMemories()).flat();
+  expect(stored.some((line) => line.includes('|good|Fake model: handles'))).toBe(true);
+  expect(stored.some((line) => line.includes('|weak|Fake critique:'))).toBe(true);
+});
+
+test('a build with the in-browser wllama model: nonsense replies are refused and the memory stays valid', async ({ app, page }) => {
+  const memory = new MemoryPage(page);
+  await memory.importGenaiSlice();
+  const settings = new LlmSettingsPage(page);
+  await settings.serveTinyModel();
+  await settings.openSettings();
+  await settings.useWllamaUrl(TINY_GGUF_URL, TINY_BIAS);
+
+  await app.goTo('Memory');
+  await page.getByLabel('Training tasks').fill('1');
+  await page.getByRole('radio', { name: /The model chosen in Settings/ }).check();
+  await memory.build();
+  // The random-weight model writes noise: every update and critique reply is invalid, so each
+  // experience is skipped after one retry and nothing it wrote reaches the memory.
+  const report = page.getByTestId('build-report');
+  await expect(report).toBeVisible({ timeout: 110_000 });
+  await expect(report.getByTestId('build-report-llm')).toContainText('model calls');
+  await expect(report.getByTestId('build-report-skipped')).toContainText('skipped');
+  const stored = Object.values(await memory.storedMemories()).flat();
+  expect(stored.filter((line) => !line.includes('mean'))).toEqual([]); // only evidence-cluster entries, if any
+});
