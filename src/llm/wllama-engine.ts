@@ -148,6 +148,8 @@ export class WllamaEngine implements LlmEngine {
           options.onToken?.(delta);
         }
         if (chunk.usage) usage = chunk.usage;
+        // llama.cpp reports exact counts in its timings when usage is absent from the stream.
+        else if (chunk.timings) usage = { prompt_tokens: chunk.timings.prompt_n + chunk.timings.cache_n, completion_tokens: chunk.timings.predicted_n };
       },
     } as unknown as ChatCompletionParams & { stream: true; onData: (c: ChatCompletionChunk) => void };
     try {

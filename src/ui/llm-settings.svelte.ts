@@ -195,6 +195,14 @@ export class LlmSettingsState {
     }
   }
 
+  clearTrial(): void {
+    this.stopTrial();
+    this.trial = null;
+    this.trialText = '';
+    this.trialError = null;
+    this.loadProgress = null;
+  }
+
   stopTrial(): void {
     this.#trialAbort?.abort();
   }

@@ -45,3 +45,16 @@ test('wllama loads a GGUF file the user picks, kept in the browser for later', a
   await settings.section.getByLabel('GGUF model file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });
   await expect(settings.section.getByRole('alert')).toContainText('notes.gguf is not a GGUF model file');
 });
+
+// WebLLM needs WebGPU and weights from the model hub, neither of which exists here: what can be
+// proved is that the app notices the missing adapter, says what to do instead, and offers nothing
+// that would fail later.
+test('choosing WebLLM without a WebGPU adapter explains why it cannot run', async ({ app }) => {
+  const settings = new LlmSettingsPage(app.page);
+  await settings.openSettings();
+  await settings.chooseEngine(/on the GPU/);
+  await expect(settings.section.getByTestId('webgpu-missing')).toContainText('Use wllama (CPU) or an endpoint instead');
+  await expect(settings.section.getByRole('button', { name: 'Use this model' })).toBeDisabled();
+  await expect(settings.section.getByRole('button', { name: 'Load and try' })).toHaveCount(0);
+  await expect(settings.active).toHaveText('none (evidence clusters only)');
+});

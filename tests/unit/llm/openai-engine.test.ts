@@ -218,7 +218,7 @@ describe('OpenAiCompatibleEngine', () => {
     expect(parseEngineSpec('none')).toEqual({ kind: 'none' });
     expect(parseEngineSpec('openai:http://127.0.0.1:8080/v1#qwen2.5-7b')).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:8080/v1', model: 'qwen2.5-7b' });
     expect(() => parseEngineSpec('openai:127.0.0.1#m')).toThrow(/Unknown LLM engine/);
-    expect(() => parseEngineSpec('webllm')).toThrow(/Unknown LLM engine/);
+    expect(() => parseEngineSpec('webllm')).toThrow(/Unknown LLM engine/); // no model id
     expect(createEngine({ kind: 'openai', baseUrl: 'http://h:1/', model: 'm' }).id).toBe('openai:http://h:1#m');
   });
 

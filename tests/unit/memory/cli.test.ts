@@ -48,6 +48,9 @@ describe('toolmem build-memory', { timeout: 30_000 }, () => {
   it('exit 1 on usage errors, 2 when the data or the LLM server fails', async () => {
     expect((await toolmem(['build-memory', '--data', SLICE])).stderr).toMatch(/--out FILE is required/);
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--llm', 'gpt'])).code).toBe(1);
+    const browserOnly = await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--llm', 'wllama:/models/m.gguf']);
+    expect(browserOnly.code).toBe(1);
+    expect(browserOnly.stderr).toContain('runs only in the browser app');
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--train', '0'])).code).toBe(1);
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--no-clusters'])).code).toBe(1);
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--tools', 'Nope'])).stderr).toMatch(/not in the data: Nope/);
