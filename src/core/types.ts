@@ -13,6 +13,8 @@ export interface Tool {
   description: string;
   /** Optional JSON Schema of the tool's input, as text (shown on its card; agents may use it). */
   inputSchema?: string;
+  /** Pinned tasks (the tool's regression set): test-case runs predict them with the memory. */
+  testCases?: { datasetId: string; taskId: string }[];
   createdAt: number;
 }
 

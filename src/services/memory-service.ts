@@ -1,7 +1,7 @@
 import type { Embedder, EmbeddingStore } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { newId } from '../core/ids';
-import { createEngine, parseEngineSpec } from '../core/llm';
+import { createEngine, formatEngineSpec, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
 import {
   buildConfig,
   createBuildRun,
@@ -20,6 +20,8 @@ import type { Repositories } from '../core/repositories';
 import type { Experience, Run } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { MemoryApi } from './memory-api';
+import { withMemorySharing } from './memory-share';
+import type { MemoryImportStore } from '../core/memory-format';
 
 export interface MemoryServiceDeps {
   repos: Repositories;
@@ -31,6 +33,15 @@ export interface MemoryServiceDeps {
   /** API key for the endpoint, kept only in this browser (never in the Run). */
   apiKey(): Promise<string | undefined>;
   fetch?: typeof fetch;
+  /**
+   * Engines that live elsewhere (in-browser models in the llm worker), by canonical spec. When absent
+   * or when it returns null, the spec is built here (none, OpenAI-compatible endpoints).
+   */
+  browserEngine?(spec: string): LlmEngine | null;
+  /** Called with the port the page sends (`attachLlm`); hosts without in-browser engines ignore it. */
+  onLlmPort?(port: MessagePort): void;
+  /** Writes memory imports in one transaction (Dexie); without it, importMemory refuses. */
+  importStore?: MemoryImportStore;
 }
 
 /** Model name from an embedder id (`glove-100d@046a67d5` → `glove-100d`); hub ids carry no revision. */
@@ -57,7 +68,7 @@ async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'data
  */
 export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryApi> {
   const { repos } = deps;
-  return {
+  return withMemorySharing(deps, {
     async createBuild(req) {
       const dataset = await repos.datasets.get(req.datasetId);
       if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
@@ -100,7 +111,8 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       const config = buildConfig(start);
       const { data } = await trainingData(repos, config);
       const apiKey = await deps.apiKey();
-      const engine = createEngine(parseEngineSpec(config.engine), { ...(apiKey ? { apiKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+      const spec = parseEngineSpec(config.engine);
+      const engine = (isBrowserEngine(spec) ? deps.browserEngine?.(formatEngineSpec(spec)) : null) ?? createEngine(spec, { ...(apiKey ? { apiKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
       const embedder = await deps.embedder(modelOf(config.embeddingModel));
       if (embedder.id !== config.embeddingModel) {
         throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
@@ -134,9 +146,14 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
     },
 
+    attachLlm({ port }) {
+      deps.onLlmPort?.(port);
+      return null;
+    },
+
     async undo({ memoryId, toolId }) {
       const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
       return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
     },
-  };
+  });
 }

@@ -4,3 +4,5 @@ export * from './parse';
 export * from './serialize';
 export * from './merge';
 export * from './predictor';
+export * from './stored';
+export * from './import-plan';

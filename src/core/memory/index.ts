@@ -18,3 +18,5 @@ export * from './job';
 export * from './runner';
 export * from './undo';
 export * from './memory-file';
+export * from './drift';
+export * from './test-cases';

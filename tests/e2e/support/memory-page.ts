@@ -25,6 +25,51 @@ export class MemoryPage extends LabelPage {
     await expect(this.page.getByTestId('build-progress')).toHaveCount(0, { timeout: 120_000 });
   }
 
+  /** What the page shows per tool tab: level → sorted entry texts. */
+  async shownEntries(): Promise<Record<string, Record<string, string[]>>> {
+    const out: Record<string, Record<string, string[]>> = {};
+    const tabs = this.page.getByRole('tablist', { name: 'Tools' }).getByRole('tab');
+    for (const tool of await tabs.allTextContents()) {
+      await tabs.filter({ hasText: tool }).first().click();
+      await expect(tabs.filter({ hasText: tool }).first()).toHaveAttribute('aria-selected', 'true');
+      const levels: Record<string, string[]> = {};
+      for (const level of ['proficient', 'good', 'bad', 'weak'] as const) {
+        const count = Number(await this.level(level).locator('h3 .muted').textContent());
+        const texts = (await this.level(level).locator('button.entry span.user-text').allTextContents()).sort();
+        expect(texts).toHaveLength(count);
+        levels[level] = texts;
+      }
+      out[tool] = levels;
+    }
+    return out;
+  }
+
+  /** Clicks Export JSON and returns the downloaded file's path and text. */
+  async exportMemory(saveAs: string): Promise<string> {
+    const download = this.page.waitForEvent('download');
+    await this.page.getByRole('button', { name: 'Export JSON' }).click();
+    const file = await download;
+    await file.saveAs(saveAs);
+    return Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8');
+  }
+
+  get importPanel(): Locator {
+    return this.page.getByTestId('memory-import').first();
+  }
+
+  /** Chooses a memory file; resolves once the worker has checked it (plan or problems shown). */
+  async chooseMemoryFile(path: string): Promise<void> {
+    await this.importPanel.getByLabel('Import memory file').setInputFiles(path);
+    await expect(this.importPanel.getByTestId('memory-import-plan').or(this.importPanel.getByTestId('memory-import-issues'))).toBeVisible();
+  }
+
+  /** Imports a memory file as a new memory. */
+  async importMemoryFile(path: string): Promise<void> {
+    await this.chooseMemoryFile(path);
+    await this.importPanel.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(this.page.getByRole('status').filter({ hasText: 'Imported ' })).toBeVisible();
+  }
+
   /** Valid entries of every memory, read straight from IndexedDB: memory id → sorted lines. */
   async storedMemories(): Promise<Record<string, string[]>> {
     return this.page.evaluate(

@@ -54,6 +54,14 @@ export class SettingsPage extends AppPage {
     await this.embeddings.getByRole('button', { name: 'Use this model' }).click();
   }
 
+  /** Settings → Delete all data, confirmed; resolves once the app says it is done. */
+  async deleteAllData(): Promise<void> {
+    await this.open('settings');
+    await this.page.getByRole('button', { name: 'Delete all data…' }).click();
+    await this.page.getByRole('button', { name: 'Yes, delete everything' }).click();
+    await expect(this.page.getByRole('status').filter({ hasText: 'All local data was deleted.' })).toBeVisible();
+  }
+
   get modelError(): Locator {
     return this.embeddings.getByTestId('embed-switch-error');
   }

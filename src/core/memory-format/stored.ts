@@ -1,0 +1,144 @@
+/**
+ * A memory file as app rows, and back. An imported memory has no build Run and usually none of the
+ * experiences it was learned from, so what its export needs beyond the rows (the `build` section
+ * with calibration and training tasks, each entry's evidence task ids and cluster statistics, the
+ * tool list, the history not carried in the file) is kept in `Memory.settings.imported`. Export of
+ * such a memory (`storedMemoryToFile`) then gives back the imported file byte for byte.
+ */
+import type { Memory, MemoryEntry, Tool } from '../types';
+import type { MemoryFile, MemoryFileEntry } from './schema';
+import { canonicalMemoryFile } from './serialize';
+
+type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
+
+/** What an imported (or merged-into) memory keeps in `Memory.settings.imported`. */
+export interface ImportedBuild {
+  /** The file's build section as it was (calibration, training tasks, settings, metrics). */
+  build: MemoryFile['build'];
+  /** Every tool of the file, including tools without entries. */
+  toolIds: string[];
+  /** Entry id → what the entry rows do not hold. */
+  entries: Record<string, { evidenceTasks: string[]; stats?: ClusterStats }>;
+  /** `historyCount` minus the history entries the file carried (those that are not rows here). */
+  historyNotStored: number;
+  /** The file carried entry vectors (export writes them again when the cache holds them all). */
+  embeddings: boolean;
+}
+
+export function importedBuildOf(memory: Pick<Memory, 'settings'>): ImportedBuild | null {
+  const v = memory.settings.imported;
+  return v && typeof v === 'object' && 'build' in v ? (v as ImportedBuild) : null;
+}
+
+/** The rows of a file: its memory (with `settings.imported`) and entries, valid and history. */
+export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryId: string) => string): { memory: Memory; entries: MemoryEntry[] } {
+  const extras: ImportedBuild['entries'] = {};
+  const row = (toolId: string, e: MemoryFileEntry): MemoryEntry => {
+    const id = idOf(e.id);
+    extras[id] = { evidenceTasks: [...e.evidenceTasks], ...(e.stats ? { stats: { ...e.stats } } : {}) };
+    return {
+      id,
+      memoryId,
+      toolId,
+      level: e.level,
+      value: e.value,
+      text: e.text,
+      evidence: [...e.evidence],
+      support: e.support,
+      origin: e.origin,
+      pinned: e.pinned,
+      validFrom: e.validFrom,
+      validTo: null,
+      supersededBy: null,
+      createdAt: e.validFrom,
+      updatedAt: e.validFrom,
+    };
+  };
+  const entries = file.tools.flatMap((t) => t.entries.map((e) => row(t.id, e)));
+  for (const h of file.history ?? []) {
+    const { toolId, validTo, supersededBy, retiredReason, ...e } = h;
+    entries.push({ ...row(toolId, e), validTo, supersededBy: supersededBy === null ? null : idOf(supersededBy), updatedAt: validTo, ...(retiredReason !== undefined ? { retiredReason } : {}) });
+  }
+  const imported: ImportedBuild = {
+    build: structuredClone(file.build),
+    toolIds: file.tools.map((t) => t.id),
+    entries: extras,
+    historyNotStored: file.historyCount - (file.history?.length ?? 0),
+    embeddings: file.embeddings !== undefined,
+  };
+  const m = file.memory;
+  return {
+    memory: { id: memoryId, name: m.name, datasetIds: [...m.datasetIds], embeddingModel: m.embeddingModel, settings: { imported }, createdAt: m.createdAt, updatedAt: m.updatedAt },
+    entries,
+  };
+}
+
+export interface StoredToFileOptions {
+  /** Tool descriptions from the app; tools not listed get their id, `other`, ''. */
+  tools?: readonly Pick<Tool, 'id' | 'name' | 'modality' | 'description'>[];
+  history?: boolean;
+  /** Entry vectors (model = memory.embeddingModel). */
+  vectors?: ReadonlyMap<string, ArrayLike<number>>;
+  /** Task of an experience id, for entries made after the import (edited versions). */
+  taskOf?: (experienceId: string) => string | undefined;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The file of a memory that holds `settings.imported` (canonical; see the header). */
+export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entries: readonly MemoryEntry[], options: StoredToFileOptions = {}): MemoryFile {
+  const valid = entries.filter((e) => e.validTo === null);
+  const old = entries.filter((e) => e.validTo !== null);
+  const taskOf = options.taskOf ?? (() => undefined);
+  // An edited version keeps its predecessor's evidence, so it also keeps its evidence tasks.
+  const evidenceTasks = (e: MemoryEntry): string[] => {
+    const own = imported.entries[e.id];
+    if (own) return [...own.evidenceTasks];
+    const before = entries.find((p) => p.supersededBy === e.id && imported.entries[p.id] && sameList(p.evidence, e.evidence));
+    if (before) return evidenceTasks(before);
+    return [...new Set(e.evidence.map((x) => taskOf(x) ?? x.split('|')[1] ?? x))];
+  };
+  const fileEntry = (e: MemoryEntry): MemoryFileEntry => {
+    const stats = imported.entries[e.id]?.stats;
+    return {
+      id: e.id,
+      level: e.level,
+      value: e.value,
+      text: e.text,
+      origin: e.origin,
+      support: e.support,
+      evidence: [...e.evidence],
+      evidenceTasks: evidenceTasks(e),
+      pinned: e.pinned,
+      validFrom: e.validFrom,
+      ...(stats ? { stats: { ...stats } } : {}),
+    };
+  };
+  const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
+  const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
+  const vectors: Record<string, number[]> = {};
+  if (options.vectors) for (const e of valid) {
+    const v = options.vectors.get(e.id);
+    if (v) vectors[e.id] = Array.from(v);
+  }
+  const dim = Object.values(vectors)[0]?.length ?? 0;
+  const file: MemoryFile = {
+    version: 1,
+    kind: 'toolmem-memory',
+    memory: { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt },
+    build: structuredClone(imported.build),
+    tools: toolIds.map((id) => {
+      const mine = valid.filter((e) => e.toolId === id);
+      const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
+      for (const e of mine) counts[e.level]++;
+      const t = described.get(id);
+      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map(fileEntry) };
+    }),
+    historyCount: old.length + imported.historyNotStored,
+    ...(options.history
+      ? { history: old.map((e) => ({ ...fileEntry(e), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
+      : {}),
+    ...(dim > 0 ? { embeddings: { model: memory.embeddingModel, dim, vectors } } : {}),
+  };
+  return canonicalMemoryFile(file);
+}

@@ -1,0 +1,131 @@
+/**
+ * Checking a memory against the data that arrived after it: stale entries (core/memory/drift) and
+ * a tool's test cases (core/memory/test-cases), predicted with the memory file's calibrated
+ * predictor (core/memory-format/predictor), the same one the MCP server uses.
+ */
+import { cachedEmbed, rowOf, type Embedder, type EmbeddingStore } from '../core/embed';
+import { newId } from '../core/ids';
+import {
+  buildConfig,
+  defaultTolerance,
+  DRIFT_DEFAULTS,
+  findStaleEntries,
+  groundTruthExperiences,
+  summariseTestCases,
+  type DriftEntry,
+  type DriftExperience,
+  type TestCaseResult,
+} from '../core/memory';
+import { importedBuildOf, memoryEntriesOf, MemoryFilePredictor, type MemoryFile } from '../core/memory-format';
+import type { Repositories } from '../core/repositories';
+import type { Memory, Run, ScoreScale } from '../core/types';
+import type { Handler } from '../rpc';
+import type { MemoryApi } from './memory-api';
+import type { DriftExperienceInfo } from './memory-share-api';
+
+export interface MemoryCheckDeps {
+  repos: Repositories;
+  store: EmbeddingStore;
+  embedder(model: string): Promise<Embedder>;
+  /** The memory as a file (built or imported), from the export path. */
+  memoryFile(memoryId: string): Promise<MemoryFile>;
+}
+
+const modelName = (id: string) => id.replace(/@[0-9a-f]+$/, '');
+const sameScale = (a: ScoreScale, b: Pick<ScoreScale, 'min' | 'max' | 'direction'>) => a.min === b.min && a.max === b.max && a.direction === b.direction;
+
+/** The scale a memory predicts on: the imported file's, or its build's. */
+async function memoryScale(repos: Repositories, memory: Memory): Promise<ScoreScale | undefined> {
+  const imported = importedBuildOf(memory);
+  if (imported) return imported.build.scale;
+  const run = typeof memory.settings.build === 'string' ? await repos.memories.getRun(memory.settings.build) : undefined;
+  return run ? buildConfig(run).scale : undefined;
+}
+
+export function memoryCheckHandlers(deps: MemoryCheckDeps) {
+  const { repos } = deps;
+
+  const drift: Handler<MemoryApi['drift']> = async ({ memoryId, threshold }) => {
+    const memory = await repos.memories.get(memoryId);
+    const t = threshold ?? DRIFT_DEFAULTS.threshold;
+    if (!memory) return { memoryId, flags: [], experiences: {}, threshold: t };
+    const imported = importedBuildOf(memory);
+    const valid = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    const entries: DriftEntry[] = valid.map((e) => ({
+      id: e.id,
+      toolId: e.toolId,
+      level: e.level,
+      value: e.value,
+      evidenceTasks: imported?.entries[e.id]?.evidenceTasks ?? [...new Set(e.evidence.map((x) => x.split('|')[1] ?? x))],
+      validFrom: e.validFrom,
+    }));
+    const scale = await memoryScale(repos, memory);
+    if (!scale) return { memoryId, flags: [], experiences: {}, threshold: t };
+    // Experiences arrive with an import (re-imports keep createdAt but change importId) or a label.
+    const importedAt = new Map((await repos.imports.list()).map((r) => [r.id, r.startedAt]));
+    const datasets = (await repos.datasets.list()).filter((d) => sameScale(scale, d.scale));
+    const tools = [...new Set(valid.map((e) => e.toolId))];
+    const experiences: DriftExperience[] = [];
+    const info = new Map<string, DriftExperienceInfo>();
+    for (const d of datasets) {
+      for (const tool of tools) {
+        for (const x of await repos.experiences.byDatasetAndTool(d.id, tool)) {
+          experiences.push({ id: x.id, toolId: x.toolId, taskId: x.taskId, score: x.score, at: Math.max(x.createdAt, importedAt.get(x.importId) ?? 0) });
+          info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
+        }
+      }
+    }
+    const flags = findStaleEntries(entries, experiences, { scale, threshold: t });
+    const shown: Record<string, DriftExperienceInfo> = {};
+    for (const f of flags) for (const id of f.contradicting) shown[id] = info.get(id)!;
+    return { memoryId, flags, experiences: shown, threshold: t };
+  };
+
+  /** The most recently changed memory with current entries for the tool. */
+  async function memoryFor(toolId: string): Promise<Memory | undefined> {
+    for (const m of await repos.memories.list()) if ((await repos.memories.validEntries(m.id, toolId)).length) return m;
+    return undefined;
+  }
+
+  const runTestCases: Handler<MemoryApi['runTestCases']> = async ({ toolId }) => {
+    const tool = await repos.tools.get(toolId);
+    const cases = tool?.testCases ?? [];
+    const memory = await memoryFor(toolId);
+    const run: Run = { id: newId('tests-'), kind: 'test-cases', state: 'running', config: { toolId, memoryId: memory?.id ?? null, memoryName: memory?.name ?? null, cases }, startedAt: Date.now() };
+    const finish = async (state: Run['state'], extra: Partial<Run>) => {
+      const done: Run = { ...run, ...extra, state, finishedAt: Date.now() };
+      await repos.runs.put(done);
+      return done;
+    };
+    if (!cases.length) return finish('blocked', { error: `No test cases: pin tasks of ${toolId} in the experience browser (Data page) first.` });
+    if (!memory) return finish('blocked', { error: `No memory has entries for ${toolId}: build or import one on the Memory page.` });
+    try {
+      const file = await deps.memoryFile(memory.id);
+      const embedder = await deps.embedder(modelName(file.memory.embeddingModel));
+      if (embedder.id !== file.memory.embeddingModel) {
+        return finish('blocked', { error: `The memory embeds with ${file.memory.embeddingModel} but ${embedder.id} is loaded; choose that model in Settings.` });
+      }
+      const rows: Omit<TestCaseResult, 'pass'>[] = [];
+      for (const c of cases) {
+        const dataset = await repos.datasets.get(c.datasetId);
+        const exps = (await repos.experiences.byTask(c.datasetId, c.taskId)).filter((x) => x.toolId === toolId);
+        const truth = (dataset ? groundTruthExperiences(exps, dataset.raterPolicy)[0] : undefined) ?? groundTruthExperiences(exps, { kind: 'mean' })[0];
+        rows.push({ ...c, prompt: exps[0]?.prompt ?? '', actual: truth?.score ?? null, predicted: null });
+      }
+      const entries = memoryEntriesOf(file).filter((e) => e.toolId === toolId);
+      const texts = [...entries.map((e) => e.text), ...rows.map((r) => r.prompt)];
+      const { batch } = await cachedEmbed(embedder, deps.store, texts);
+      const vectors = new Map(entries.map((e, i) => [e.id, rowOf(batch, i)]));
+      const predictor = new MemoryFilePredictor(file, { entries, vectors });
+      rows.forEach((r, i) => {
+        if (r.actual !== null) r.predicted = predictor.predict({ taskId: r.taskId, prompt: r.prompt, vector: rowOf(batch, entries.length + i) }, toolId).score;
+      });
+      const { state, metrics } = summariseTestCases(rows, defaultTolerance(file.build.scale));
+      return finish(state, { metrics: metrics as unknown as Record<string, unknown> });
+    } catch (err) {
+      return finish('failed', { error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  return { drift, runTestCases };
+}

@@ -1,0 +1,120 @@
+/**
+ * Memory import (new or merged) and the export of imported memories, over the app's repositories
+ * and a `MemoryImportStore` (Dexie: one transaction). A file with any problem is answered with all
+ * of them (JSON paths) and changes nothing. An imported memory exports from what the import kept
+ * in `settings.imported`, so export → import → export is byte-identical (docs/memory-format.md).
+ */
+import { sha256Hex, type EmbeddingStore } from '../core/embed';
+import { NotFoundError, ValidationError } from '../core/errors';
+import { newId, slugify } from '../core/ids';
+import {
+  canonicalMemoryFile,
+  fileEntryIds,
+  importedBuildOf,
+  MemoryMergeError,
+  parseMemoryFile,
+  planMerge,
+  planNewImport,
+  readMemoryFile,
+  serializeMemoryFile,
+  storedMemoryToFile,
+  type MemoryFile,
+  type MemoryImportStore,
+} from '../core/memory-format';
+import type { Repositories } from '../core/repositories';
+import type { Memory, MemoryEntry } from '../core/types';
+import type { CallContext, Handler } from '../rpc';
+import type { MemoryApi } from './memory-api';
+import type { ImportMemoryResponse } from './memory-share-api';
+
+export interface MemoryImportDeps {
+  repos: Repositories;
+  store: EmbeddingStore;
+  importStore?: MemoryImportStore;
+  currentModel(): Promise<string>;
+}
+
+const modelName = (id: string) => id.replace(/@[0-9a-f]+$/, '');
+
+/** Vectors of the valid entries from the embedding cache, when it holds every one of them. */
+async function cachedVectors(store: EmbeddingStore, model: string, entries: readonly MemoryEntry[]): Promise<Map<string, Float32Array> | undefined> {
+  const valid = entries.filter((e) => e.validTo === null);
+  const found = await store.get(await Promise.all(valid.map(async (e) => ({ modelId: model, hash: await sha256Hex(e.text) }))));
+  if (!valid.length || found.some((v) => !v)) return undefined;
+  return new Map(valid.map((e, i) => [e.id, found[i]!]));
+}
+
+/** `baseExport`: the export of built memories (memory-service), used for every other memory. */
+export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler<MemoryApi['exportMemory']>) {
+  const { repos } = deps;
+
+  async function exportImported(memory: Memory, history: boolean): Promise<string> {
+    const imported = importedBuildOf(memory)!;
+    const entries = await repos.memories.allEntries(memory.id);
+    // Entries made after the import (edits) name their tasks through the stored experiences.
+    const unknown = [...new Set(entries.filter((e) => !imported.entries[e.id]).flatMap((e) => e.evidence))];
+    const found = await Promise.all(unknown.map((id) => repos.experiences.get(id)));
+    const taskOf = new Map(found.flatMap((x) => (x ? [[x.id, x.taskId] as const] : [])));
+    const vectors = imported.embeddings ? await cachedVectors(deps.store, memory.embeddingModel, entries) : undefined;
+    const file = storedMemoryToFile(memory, imported, entries, { tools: await repos.tools.list(), history, taskOf: (id) => taskOf.get(id), ...(vectors ? { vectors } : {}) });
+    return serializeMemoryFile(file);
+  }
+
+  const exportMemory = async (req: MemoryApi['exportMemory']['req'], ctx: CallContext<never>): Promise<MemoryApi['exportMemory']['res']> => {
+    const memory = await repos.memories.get(req.memoryId);
+    // The built-memory export answers a plain object (it transfers nothing).
+    if (!memory || !importedBuildOf(memory)) return (await baseExport(req, ctx)) as MemoryApi['exportMemory']['res'];
+    return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: await exportImported(memory, req.history ?? false) };
+  };
+
+  /** A stored memory as a file (with history), whether it was built or imported. */
+  async function memoryFile(memoryId: string): Promise<MemoryFile> {
+    const { text } = await exportMemory({ memoryId, history: true }, { signal: new AbortController().signal, progress: () => undefined });
+    return readMemoryFile(text);
+  }
+
+  const importMemory: Handler<MemoryApi['importMemory']> = async ({ text, mode, memoryId, dryRun }) => {
+    const parsed = parseMemoryFile(text);
+    if (!parsed.ok) return { ok: false, issues: parsed.issues };
+    if (!deps.importStore) throw new ValidationError('Importing memories is not available here (no import store).');
+    const file = canonicalMemoryFile(parsed.file);
+    const storeVectors = !!file.embeddings && modelName(file.embeddings.model) === modelName(await deps.currentModel());
+    const vectors = file.embeddings ? (storeVectors ? 'stored' : 'skipped') : 'none';
+    const at = Date.now();
+    const summary = (f: MemoryFile) => ({
+      tools: f.tools.map((t) => ({ id: t.id, counts: { ...t.counts } })),
+      entries: f.tools.reduce((s, t) => s + t.entries.length, 0),
+    });
+    if (mode === 'new') {
+      const taken = await deps.importStore.taken(file.memory.id, fileEntryIds(file));
+      const write = planNewImport(file, taken, newId('mem-'), at, storeVectors);
+      if (!dryRun) await deps.importStore.writeImport(write);
+      return { ok: true, written: !dryRun, mode, memoryId: write.memory.id, name: write.memory.name, ...summary(file), renamedIds: write.memory.id !== file.memory.id, merge: null, vectors } satisfies ImportMemoryResponse;
+    }
+    const memory = memoryId ? await repos.memories.get(memoryId) : undefined;
+    if (!memory) throw new NotFoundError(`There is no memory ${memoryId ?? '(none chosen)'} to merge into.`);
+    const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
+    const run = runId && !importedBuildOf(memory) ? await repos.memories.getRun(runId) : undefined;
+    if (run && run.state !== 'completed') throw new ValidationError(`The build of ${memory.name} is ${run.state}; let it finish before merging a file into it.`);
+    const current = await memoryFile(memory.id);
+    const rows = await repos.memories.allEntries(memory.id);
+    const plan = (taken: ReadonlySet<string>) => planMerge(memory, rows, current, file, taken, () => newId('imp-'), at, storeVectors);
+    let planned;
+    try {
+      planned = plan(new Set());
+      // Added entries must not reuse ids of other memories' entries (ids are global in the store).
+      const mine = new Set(rows.map((r) => r.id));
+      const clash = (await deps.importStore.taken('', planned.write.added.map((e) => e.id))).entries;
+      for (const id of mine) clash.delete(id);
+      if (clash.size) planned = plan(clash);
+    } catch (err) {
+      if (!(err instanceof MemoryMergeError)) throw err;
+      return { ok: false, issues: [{ path: '$.memory.embeddingModel', message: err.message }] };
+    }
+    if (!dryRun) await deps.importStore.writeImport(planned.write);
+    const merged = await (dryRun ? Promise.resolve(null) : memoryFile(memory.id));
+    return { ok: true, written: !dryRun, mode, memoryId: memory.id, name: memory.name, ...summary(merged ?? file), renamedIds: false, merge: planned.preview, vectors } satisfies ImportMemoryResponse;
+  };
+
+  return { exportMemory, importMemory, memoryFile };
+}

@@ -1,0 +1,27 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { AppPage } from './app-page';
+
+/** Page object for the Tools page: one card per tool. */
+export class ToolsPage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  card(toolName: string): Locator {
+    return this.page.getByTestId('tool-card').filter({ has: this.page.getByRole('heading', { name: toolName, exact: true }) });
+  }
+
+  /** Each card's strongest and weakest entries as shown: tool → { strongest, weakest }. */
+  async strongestAndWeakest(): Promise<Record<string, { strongest: string[]; weakest: string[] }>> {
+    await expect(this.page.getByTestId('tool-card').first()).toBeVisible();
+    const out: Record<string, { strongest: string[]; weakest: string[] }> = {};
+    for (const card of await this.page.getByTestId('tool-card').all()) {
+      const name = (await card.getByRole('heading', { level: 2 }).textContent())!.trim();
+      out[name] = {
+        strongest: await card.locator('p.entry.good').allTextContents(),
+        weakest: await card.locator('p.entry.bad').allTextContents(),
+      };
+    }
+    return out;
+  }
+}
