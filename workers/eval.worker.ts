@@ -7,8 +7,12 @@ import { EMBEDDING_MODEL_KEY } from '../src/db/embedding-store';
 import { createBrowserEmbedHost } from '../src/services/embed-browser';
 import { BUNDLED_EMBED_MODEL } from '../src/services/embed-api';
 import type { Embedder } from '../src/core/embed';
+import { createEngine, parseEngineSpec } from '../src/core/llm';
+import { getSetting } from '../src/db/settings';
 import { createEvalHandlers } from '../src/services/eval-service';
 import type { EvalApi } from '../src/services/eval-api';
+import { browserLocks } from '../src/services/liveness';
+import { withRunLocks } from '../src/services/run-recovery';
 
 const db = new ToolMemDB();
 const host = createBrowserEmbedHost();
@@ -16,7 +20,8 @@ let loading: Promise<Embedder | null> | null = null;
 
 expose<EvalApi>(
   createEvalHandlers({
-    repos: createRepositories(db),
+    // Each running evaluation holds a Web Lock, so a reload or crash mid-run is recognised at startup.
+    repos: withRunLocks(createRepositories(db), browserLocks()),
     embedder() {
       loading ??= (async () => {
         const row = await db.settings.get(EMBEDDING_MODEL_KEY);
@@ -26,6 +31,9 @@ expose<EvalApi>(
       })();
       return loading;
     },
+    // LLM methods. Endpoints that run anywhere for now; in-browser engines (wllama / WebLLM) need the
+    // llm worker — swap this one line for an engine that reaches it.
+    engine: async (spec) => createEngine(parseEngineSpec(spec), { apiKey: (await getSetting(db, 'llmApiKey')) || undefined }),
   }),
   workerScopeEndpoint(),
 );

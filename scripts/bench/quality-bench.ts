@@ -66,7 +66,8 @@ async function load(file: string): Promise<{ data: ScoredPair[]; scale: import('
   return { data, scale: dataset.scale, vectors };
 }
 
-const methods = OFFLINE_METHODS.map((id) => ({ id, create: () => createPredictor(id) }));
+// memory: induced per seed from the training split (evidence clusters, no LLM).
+const methods = [...OFFLINE_METHODS, 'memory' as const].map((id) => ({ id, create: () => createPredictor(id) }));
 
 function methodTable(r: EvalReport): string {
   return table(

@@ -2,6 +2,7 @@
 import type { AblationRow } from '../core/eval/ablation';
 import type { JsonReport } from '../core/eval/report';
 import type { Selection } from '../core/predict/select';
+import type { LlmPredictStats } from '../core/predict/types';
 import type { Run } from '../core/types';
 
 export interface EvalConfig {
@@ -14,6 +15,23 @@ export interface EvalConfig {
   k?: number;
   /** Also run the top-k ablation (k = 0…24, fixed k and knee) for the neighbour methods. */
   ablation?: boolean;
+  /**
+   * The language model for the LLM methods, as an engine spec (core/llm/spec: `none`,
+   * `openai:URL#MODEL`, `wllama:…`, `webllm:…`); the page sends the one chosen in Settings.
+   */
+  engine?: string;
+  /**
+   * LLM methods are scored on the first N test tasks of each split (a seeded random subset):
+   * one model call per (task, tool) adds up (800 tasks × 6 tools = 4,800 calls per seed).
+   * Default 50 (DEFAULT_LLM_MAX_TEST). Other methods always use the whole test split.
+   */
+  llmMaxTest?: number;
+}
+
+/** An LLM method's calls summed over seeds. */
+export interface LlmMethodStats extends LlmPredictStats {
+  /** Test tasks it was scored on, per seed. */
+  testTasks: number;
 }
 
 /** What an evaluation Run stores in `metrics`. */
@@ -28,6 +46,8 @@ export interface EvalResult {
   selection: Record<string, number>;
   alwaysStrongerSelection: number;
   ablation?: AblationRow[];
+  /** LLM methods only: calls, parse failures (tool-mean fallbacks) and off-scale answers (clamped). */
+  llm?: Record<string, LlmMethodStats>;
   sizes: { train: number; test: number };
   scale: { min: number; max: number; integer: boolean };
 }
@@ -39,6 +59,8 @@ export interface PredictRequest {
   /** Tools to compare (default: every tool of the dataset). */
   candidates?: string[];
   margin?: number;
+  /** Engine spec for the LLM methods (see EvalConfig.engine). */
+  engine?: string;
 }
 
 export interface ToolPrediction {
@@ -53,9 +75,12 @@ export interface PredictResponse {
   selection: Selection;
   /** Training examples the predictor was fitted on. */
   trainedOn: number;
+  /** LLM methods: replies that held no score (the tool's mean was used) and off-scale answers. */
+  llm?: { parseFailures: number; outOfRange: number };
 }
 
 export interface EvalApi {
-  evaluate: { req: EvalConfig; res: Run; progress: { done: number; total: number; label: string } };
+  /** Progress: steps (seed × method); `calls` while LLM methods run (done / total model calls). */
+  evaluate: { req: EvalConfig; res: Run; progress: { done: number; total: number; label: string; calls?: { done: number; total: number } } };
   predict: { req: PredictRequest; res: PredictResponse; progress: never };
 }

@@ -6,18 +6,46 @@ import { topKAblation } from '../core/eval/ablation';
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
 import { toJsonReport } from '../core/eval/report';
 import { splitSizes } from '../core/eval/split';
-import { createPredictor, isMethodId, methodNeeds, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
+import type { LlmEngine } from '../core/llm/engine';
+import type { MemorySnapshot } from '../core/predict/memory';
+import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
-import type { Predictor } from '../core/predict/types';
+import type { AnyPredictor } from '../core/predict/types';
 import type { Repositories } from '../core/repositories';
 import type { Run } from '../core/types';
 import type { Handlers } from '../rpc';
-import type { EvalApi, EvalResult } from './eval-api';
+import type { EvalApi, EvalResult, LlmMethodStats } from './eval-api';
+import { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod, promptTools, resolveEngine } from './eval-llm';
 
 export interface EvalServiceDeps {
   repos: Repositories;
   /** The embedding model (for methods that use prompt vectors); null when none can be loaded. */
   embedder(): Promise<Embedder | null>;
+  /**
+   * The chat engine of a spec (`openai:URL#MODEL`, and in the browser `wllama:…` / `webllm:…`), for
+   * the LLM methods. Absent: LLM methods are refused with a clear message.
+   */
+  engine?(spec: string): Promise<LlmEngine>;
+}
+
+/** Entry id → text of the memory a predictor retrieves from (memory, toolmem-llm, hybrid). */
+function entryTexts(predictor: AnyPredictor): Map<string, string> {
+  const memory = (predictor as { memory?: MemorySnapshot | null }).memory;
+  return new Map((memory?.entries ?? []).map((e) => [e.id, e.text]));
+}
+
+/** LLM stats per method, summed over seeds. */
+function llmTotals(report: EvalReport): Record<string, LlmMethodStats> | undefined {
+  const out: Record<string, LlmMethodStats> = {};
+  for (const m of report.methods) {
+    for (const s of report.seeds) {
+      const r = s.methods[m];
+      if (!r?.llm) continue;
+      const t = (out[m] ??= { calls: 0, parseFailures: 0, outOfRange: 0, promptTokens: 0, completionTokens: 0, testTasks: r.testTasks });
+      for (const k of ['calls', 'parseFailures', 'outOfRange', 'promptTokens', 'completionTokens'] as const) t[k] += r.llm[k];
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 function methodIds(methods: string[]): MethodId[] {
@@ -66,7 +94,7 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
  */
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
-  const fitted = new Map<string, { stamp: number; predictor: Predictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string> }>();
+  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string> }>();
 
   async function loadTruth(datasetId: string) {
     const dataset = await repos.datasets.get(datasetId);
@@ -84,27 +112,46 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       if (taskCount < 2) throw new ValidationError(`${dataset.name} has ${taskCount} task(s) with a ground-truth score; an evaluation needs at least 2.`);
       const sizes = splitSizes(taskCount, { preset: dataset.preset, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) });
       const opts = config.k !== undefined ? { k: config.k } : {};
+      const llmIds = methods.filter(isLlmMethod);
+      const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
+      if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
+      const engine = llmIds.length
+        ? await resolveEngine(deps.engine, config.engine, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) })
+        : null;
+      const tools = llmIds.length ? await promptTools(repos) : undefined;
       const wantsVectors = methods.some((m) => methodNeeds(m, opts).vectors !== false);
       ctx.progress({ done: 0, total: 1, label: wantsVectors ? 'Embedding prompts' : 'Preparing' });
       const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
-      const tools = [...new Set(data.map((p) => p.toolId))].sort();
+      const toolIds = [...new Set(data.map((p) => p.toolId))].sort();
       const seeds = Array.from({ length: config.seeds }, (_, i) => i + 1);
       const run: Run = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
       await repos.runs.put(run);
       try {
         const total = seeds.length * methods.length;
         let done = 0;
+        let label = '';
+        const calls = { done: 0, total: llmIds.length * llmCallsPerMethod(data, sizes, seeds, llmMaxTest) };
+        const step = (id: string) => {
+          label = `Seed ${Math.floor(done / methods.length) + 1}: ${id}`;
+          ctx.progress({ done: done++, total, label, ...(calls.total ? { calls: { ...calls } } : {}) });
+        };
+        const counted = engine ? countingEngine(engine, () => { calls.done++; ctx.progress({ done: done - 1, total, label, calls: { ...calls } }); }) : null;
         const report = await evaluate({
-          data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(tools), keepPredictions: true, signal: ctx.signal,
+          data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), keepPredictions: true, signal: ctx.signal,
           ...(vectors ? { vectors } : {}),
-          methods: methods.map((id) => ({ id, create: () => { ctx.progress({ done: done++, total, label: `Seed ${Math.floor(done / methods.length) + 1}: ${id}` }); return createPredictor(id, opts); } })),
+          methods: methods.map((id) => ({
+            id,
+            create: () => { step(id); return isLlmMethod(id) ? createLlmPredictor(id, { engine: counted!, ...(tools ? { tools } : {}) }, opts) : createPredictor(id, opts); },
+            ...(isLlmMethod(id) ? { maxTestTasks: llmMaxTest } : {}),
+          })),
         });
-        const result: EvalResult = { ...summarise(report), sizes: { train: sizes.train, test: sizes.test }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
+        const llm = llmTotals(report);
+        const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { train: sizes.train, test: sizes.test }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
         const neighbours = methods.filter((m) => NEIGHBOUR_METHODS.includes(m) && m !== 'memory');
         if (config.ablation && neighbours.length) {
           ctx.progress({ done: total, total: total + 1, label: 'Top-k ablation' });
           result.ablation = await topKAblation({
-            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(tools), signal: ctx.signal, ...(vectors ? { vectors } : {}),
+            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...(vectors ? { vectors } : {}),
             methods: neighbours, ks: Array.from({ length: 25 }, (_, k) => k),
             make: (m, k, cut) => createPredictor(m as MethodId, { ...opts, k, cut }),
           });
@@ -122,34 +169,42 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const [method] = methodIds([req.method]);
       const { dataset, data } = await loadTruth(req.datasetId);
       const stamp = data.length;
-      const key = `${req.datasetId}|${method}`;
+      const llmMethod = isLlmMethod(method!);
+      const key = `${req.datasetId}|${method}|${llmMethod ? (req.engine ?? '') : ''}`;
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
         const wantsVectors = methodNeeds(method!).vectors !== false;
         const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
-        const predictor = createPredictor(method!);
-        predictor.fit({ scale: dataset.scale, examples: data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) })) });
-        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), ...(vectors ? { vectors } : {}) };
+        const predictor = isLlmMethod(method!)
+          ? createLlmPredictor(method, { engine: await resolveEngine(deps.engine, req.engine), tools: await promptTools(repos) })
+          : createPredictor(method!);
+        await predictor.fit({ scale: dataset.scale, examples: data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) })) });
+        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
       const embedder = model.vectors ? await deps.embedder() : null;
       const vector = embedder ? (await embedder.embed([req.prompt])).data : undefined;
       const tools = req.candidates?.length ? req.candidates : [...new Set(data.map((p) => p.toolId))].sort();
       const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
-      const predictions = tools.map((toolId) => {
-        const p = model.predictor.predict({ taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) }, toolId);
-        return {
+      const before = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
+      const predictions = [];
+      for (const toolId of tools) {
+        const p = await model.predictor.predict({ taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) }, toolId);
+        predictions.push({
           toolId,
           score: p.score,
           evidence: p.evidence.slice(0, 5).map((e) => {
+            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? e.id };
             const taskId = e.id.split('|')[0] ?? e.id;
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
-        };
-      });
+        });
+      }
+      const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
       const selection = selectTool(predictions.map((p) => ({ toolId: p.toolId, score: p.score })), { margin: req.margin ?? 0, direction: dataset.scale.direction });
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn };
+      const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}) };
     },
   };
 }

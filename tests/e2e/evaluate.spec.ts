@@ -16,6 +16,10 @@ test('build a memory, run an evaluation, see the four charts and export one as P
   await memory.goTo('Evaluate');
   const form = page.getByRole('form', { name: 'New evaluation' });
   for (const m of ['tool-median', 'knn-difficulty', 'ensemble']) await form.getByLabel(m, { exact: true }).uncheck();
+  // memory (induced per seed from the training split, no LLM) is on by default; the LLM methods wait for a model.
+  await expect(form.getByLabel('memory', { exact: true })).toBeChecked();
+  await expect(form.getByLabel('toolmem-llm', { exact: true })).toBeDisabled();
+  await expect(form.getByText('choose a language model in Settings')).toBeVisible();
   await form.getByLabel('Training tasks').fill('10');
   await form.getByLabel('Test tasks').fill('10');
   await form.getByLabel('Seeds').fill('2');
@@ -23,6 +27,7 @@ test('build a memory, run an evaluation, see the four charts and export one as P
   await form.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.getByTestId('eval-summary')).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('eval-summary').getByRole('row', { name: /^knn / })).toBeVisible();
+  await expect(page.getByTestId('eval-summary').getByRole('row', { name: /^memory \d\.\d{3}/ })).toBeVisible();
   for (const title of ['per tool and method', 'Predicted vs true', 'Pair accuracy', 'Top-k ablation']) {
     await expect(page.locator('figure').filter({ hasText: title }).locator('canvas')).toBeVisible();
   }

@@ -34,6 +34,9 @@ import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 
+/** Methods the CLI evaluates: everything that needs no LLM. */
+const CLI_METHODS: readonly MethodId[] = [...OFFLINE_METHODS, 'memory'];
+
 const USAGE = `Usage: toolmem eval --data FILE [options]
 
 Evaluates score predictors on a data file: seeded train/test splits by task, MAE / RMSE /
@@ -46,13 +49,16 @@ ${DATA_USAGE}
                        genai-bench 200/800, biggen 211/485 — else half of the tasks)
   --test N             test tasks (default: the preset's split, else the rest)
   --seeds K            number of seeds, 1…K (default 5); results are mean ± sd over seeds
-  --methods M,...      ${OFFLINE_METHODS.join(', ')}
-                       (default: all of them — every method that needs no LLM)
+  --methods M,...      ${CLI_METHODS.join(', ')}
+                       (default: all of them — every method that needs no LLM; memory
+                       induces an evidence-cluster memory on each seed's training split)
   --pairs A:B,...      tool pairs for the pair metrics (default: every pair of tools)
-  --k N                neighbours for knn and knn-difficulty (default 24)
+  --k N                neighbours for knn and knn-difficulty (default 24), entries per
+                       level for memory (default 12)
   --cut fixed|knee     neighbours: the k nearest, or cut at the knee of the similarity curve
   --similarity KIND    neighbour similarity: ${SIMILARITY_KINDS.join(' | ')} (default tfidf)
-  --no-vectors         do not embed prompts (ensemble then uses lexical features only)
+  --no-vectors         do not embed prompts (ensemble then uses lexical features only;
+                       memory, which needs them, leaves the default methods)
   --ablation           also print the top-k ablation (k = 0…24, fixed vs knee) of the kNN methods
   --json OUT           write the summary as JSON to OUT ('-' for stdout instead of the tables)
   -h, --help           show this help
@@ -98,15 +104,19 @@ function parse(args: string[]): ParsedArgs {
     help: { type: 'boolean', short: 'h', default: false },
   });
   const help = values.help === true;
-  const methods = (values.methods ?? OFFLINE_METHODS.join(','))
+  const noVectors = values['no-vectors'] === true;
+  // memory needs prompt vectors: without them it leaves the defaults, and naming it is an error.
+  const defaults = noVectors ? OFFLINE_METHODS : CLI_METHODS;
+  const methods = (values.methods ?? defaults.join(','))
     .split(',')
     .map((m) => m.trim())
     .filter((m) => m !== '');
   for (const m of methods) {
-    if (!isMethodId(m)) throw new UsageError(`Unknown method '${m}'. Offline methods: ${OFFLINE_METHODS.join(', ')}.`);
-    if (!(OFFLINE_METHODS as readonly string[]).includes(m)) throw new UsageError(`Method '${m}' needs ${m === 'memory' ? 'a memory' : 'an LLM'}; the CLI evaluates offline methods only.`);
+    if (!isMethodId(m)) throw new UsageError(`Unknown method '${m}'. Methods: ${CLI_METHODS.join(', ')}.`);
+    if (!CLI_METHODS.includes(m)) throw new UsageError(`Method '${m}' needs an LLM; the CLI evaluates the methods that need none (${CLI_METHODS.join(', ')}).`);
   }
   if (methods.length === 0) throw new UsageError('--methods: give at least one method.');
+  if (noVectors && methods.includes('memory')) throw new UsageError("Method 'memory' needs prompt vectors; drop --no-vectors.");
   let pairs: [string, string][] | undefined;
   if (values.pairs !== undefined) {
     pairs = values.pairs
@@ -129,7 +139,7 @@ function parse(args: string[]): ParsedArgs {
     seeds: positiveInt('seeds', values.seeds) ?? 5,
     methods: [...new Set(methods)] as MethodId[],
     cut,
-    vectors: values['no-vectors'] !== true,
+    vectors: !noVectors,
     ablation: values.ablation === true,
     help,
   };

@@ -6,7 +6,7 @@
  * Honesty rules enforced here: predictors see only training examples (with all their raters) and
  * the test tasks' prompts / vectors — never a test score; splits are by task id.
  */
-import type { AnyPredictor, PredictTask, TrainingExample } from '../predict/types';
+import type { AnyPredictor, LlmPredictStats, PredictTask, TrainingExample } from '../predict/types';
 import { mean } from '../predict/stats';
 import type { ScoreScale } from '../types';
 import type { ScoredPair } from './ground-truth';
@@ -18,6 +18,11 @@ export interface EvalMethod {
   id: string;
   /** A fresh predictor (called once per seed). */
   create(): AnyPredictor;
+  /**
+   * Score this method on the first N test tasks of each split only (the split order is a seeded
+   * shuffle, so a random subset) — for methods that cost a model call per (task, tool).
+   */
+  maxTestTasks?: number;
 }
 
 export interface EvaluateInput {
@@ -53,6 +58,10 @@ export interface MethodSeedResult {
   clamped: number;
   fitMs: number;
   predictMs: number;
+  /** Test tasks this method was scored on (fewer than the split's when `maxTestTasks` cut it). */
+  testTasks: number;
+  /** LLM methods: calls, parse failures (tool-mean fallbacks), off-scale answers. */
+  llm?: LlmPredictStats;
   /** First seed only, when asked (`keepPredictions`). */
   points?: { taskId: string; toolId: string; predicted: number; actual: number }[];
 }
@@ -153,10 +162,11 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       let clamped = 0;
       let count = 0;
       const t1 = Date.now();
-      for (const [i, t] of testTasks.entries()) {
+      const scored = method.maxTestTasks !== undefined ? testTasks.slice(0, method.maxTestTasks) : testTasks;
+      for (const [i, t] of scored.entries()) {
         if (i % 50 === 0) {
           throwIfAborted(input.signal);
-          input.onProgress?.({ seed, method: method.id, done: i, total: testTasks.length });
+          input.onProgress?.({ seed, method: method.id, done: i, total: scored.length });
         }
         const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories };
         const v = vec(t.taskId);
@@ -171,9 +181,10 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
         pred.set(t.taskId, row);
       }
       const predictMs = Date.now() - t1;
-      methods[method.id] = score(testTasks, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs });
+      const llm = 'llmStats' in predictor ? predictor.llmStats?.() : undefined;
+      methods[method.id] = score(scored, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs, testTasks: scored.length, ...(llm ? { llm } : {}) });
       if (input.keepPredictions && seed === input.seeds[0]) {
-        methods[method.id]!.points = testTasks.flatMap((t) => [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })));
+        methods[method.id]!.points = scored.flatMap((t) => [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })));
       }
     }
     seeds.push({ seed, split, tools, methods, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
@@ -186,7 +197,7 @@ function score(
   pred: Map<string, Map<string, number>>,
   tools: readonly string[],
   toolPairs: readonly [string, string][],
-  extra: Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs'>,
+  extra: Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs' | 'testTasks' | 'llm'>,
 ): MethodSeedResult {
   const perTool: Record<string, RegressionMetrics> = {};
   for (const tool of tools) {

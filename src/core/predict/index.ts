@@ -1,4 +1,4 @@
-/** Score prediction and tool selection: offline predictors, the memory and LLM extension points. */
+/** Score prediction and tool selection: offline predictors, memory predictors, LLM predictors. */
 export * from './types';
 export * from './stats';
 export * from './text-features';
@@ -14,5 +14,9 @@ export * from './ridge';
 export * from './order-guard';
 export * from './ensemble';
 export * from './memory';
+export * from './induced-memory';
+export * from './score-reply';
+export * from './llm';
+export * from './hybrid';
 export * from './select';
 export * from './registry';

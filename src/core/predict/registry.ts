@@ -1,14 +1,18 @@
 /**
- * Method ids and construction. Offline methods need no LLM and run anywhere; `memory` needs a
- * memory snapshot; the LLM methods are declared (types.ts) but not built yet.
+ * Method ids and construction. Offline methods need no LLM and run anywhere; `memory` uses a given
+ * memory snapshot, or induces one from the training split (evidence clusters, no LLM); the LLM
+ * methods need an engine (`createLlmPredictor`).
  */
 import { ToolMeanPredictor, ToolMedianPredictor } from './baselines';
 import { EnsemblePredictor, type EnsembleOptions } from './ensemble';
 import { KnnDifficultyPredictor, KnnPredictor, type NeighbourCut } from './knn';
+import { HybridPredictor } from './hybrid';
+import { InducedMemoryPredictor } from './induced-memory';
+import { FewShotLlmPredictor, GenericLlmPredictor, ToolMemLlmPredictor, type LlmPredictorOptions } from './llm';
 import { MemoryPredictor, type MemorySnapshot } from './memory';
 import { RidgePredictor } from './ridge';
 import type { SimilarityKind } from './similarity';
-import { LLM_METHODS, type LlmMethodId, type Predictor, type PredictorNeeds } from './types';
+import { LLM_METHODS, type AsyncPredictor, type LlmMethodId, type Predictor, type PredictorNeeds } from './types';
 
 export const OFFLINE_METHODS = ['tool-mean', 'tool-median', 'knn', 'knn-difficulty', 'ridge', 'ensemble'] as const;
 export type OfflineMethodId = (typeof OFFLINE_METHODS)[number];
@@ -25,6 +29,10 @@ export function isOfflineMethod(id: string): id is OfflineMethodId {
   return (OFFLINE_METHODS as readonly string[]).includes(id);
 }
 
+export function isLlmMethod(id: string): id is LlmMethodId {
+  return (LLM_METHODS as readonly string[]).includes(id);
+}
+
 export interface MethodOptions {
   /** Neighbours for knn / knn-difficulty (default 24) and entries per level for memory (default 12). */
   k?: number;
@@ -39,12 +47,13 @@ export interface MethodOptions {
 export function methodNeeds(id: MethodId, opts: MethodOptions = {}): PredictorNeeds {
   if (id === 'ensemble') return { vectors: 'optional' };
   if (id === 'knn' || id === 'knn-difficulty') return { vectors: opts.similarity === 'dense' || opts.similarity === 'hybrid' };
-  if (id === 'memory') return { vectors: true, memory: true };
-  if ((LLM_METHODS as readonly string[]).includes(id)) return { llm: true };
+  if (id === 'memory' || id === 'toolmem-llm' || id === 'hybrid') return { vectors: true, memory: true, ...(id === 'memory' ? {} : { llm: true }) };
+  if (id === 'fewshot-llm') return { llm: true, vectors: opts.similarity === 'dense' || opts.similarity === 'hybrid' };
+  if (isLlmMethod(id)) return { llm: true };
   return {};
 }
 
-/** A fresh, unfitted predictor. Throws for methods that cannot run offline yet. */
+/** A fresh, unfitted predictor. Throws for the LLM methods (see `createLlmPredictor`). */
 export function createPredictor(id: MethodId, opts: MethodOptions = {}): Predictor {
   const knn = { k: opts.k, cut: opts.cut, similarity: opts.similarity, useAllRaters: opts.useAllRaters };
   switch (id) {
@@ -61,9 +70,26 @@ export function createPredictor(id: MethodId, opts: MethodOptions = {}): Predict
     case 'ensemble':
       return new EnsemblePredictor({ useAllRaters: opts.useAllRaters, ...opts.ensemble });
     case 'memory':
-      if (!opts.memory) throw new Error("method 'memory' needs a memory snapshot");
-      return new MemoryPredictor({ memory: opts.memory, k: opts.k, cut: opts.cut });
+      // A stored memory when given; otherwise one induced from each training split (evaluation).
+      if (opts.memory) return new MemoryPredictor({ memory: opts.memory, k: opts.k, cut: opts.cut });
+      return new InducedMemoryPredictor({ k: opts.k, cut: opts.cut });
     default:
-      throw new Error(`method '${id}' needs an LLM and is not available offline`);
+      throw new Error(`method '${id}' needs an LLM: use createLlmPredictor with an engine`);
+  }
+}
+
+/** A fresh LLM predictor over `llm.engine` (k = examples / entries per level, default 12). */
+export function createLlmPredictor(id: LlmMethodId, llm: LlmPredictorOptions, opts: MethodOptions = {}): AsyncPredictor {
+  const base: LlmPredictorOptions = { ...llm, ...(opts.k !== undefined ? { k: opts.k } : {}), ...(opts.similarity ? { similarity: opts.similarity } : {}), ...(opts.memory ? { memory: opts.memory } : {}) };
+  switch (id) {
+    case 'generic-llm':
+      return new GenericLlmPredictor(base);
+    case 'fewshot-llm':
+      return new FewShotLlmPredictor(base);
+    case 'toolmem-llm':
+      return new ToolMemLlmPredictor(base);
+    case 'hybrid':
+      // k of the numeric side keeps its own default; the ensemble has no k.
+      return new HybridPredictor({ ...base, numeric: createPredictor('ensemble', { useAllRaters: opts.useAllRaters, ensemble: opts.ensemble }) });
   }
 }

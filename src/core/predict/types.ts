@@ -57,7 +57,7 @@ export interface PredictorNeeds {
   vectors?: boolean | 'optional';
   /** A memory (retrieved entries) — see `memory.ts`. */
   memory?: boolean;
-  /** An LLM — see `LlmPredictorHost` below. */
+  /** A chat model (LlmEngine) — see llm.ts. */
   llm?: boolean;
 }
 
@@ -70,29 +70,37 @@ export interface Predictor {
 }
 
 /**
- * Extension point for predictors that call out (an LLM in a worker, a remote memory): same shape,
- * but asynchronous and cancellable. The evaluation harness awaits both kinds.
+ * Predictors that call out (an LLM, a remote memory): same shape, but asynchronous and
+ * cancellable. The evaluation harness awaits both kinds.
  */
 export interface AsyncPredictor {
   readonly id: string;
   readonly needs: PredictorNeeds;
   fit(train: TrainingSet, opts?: { signal?: AbortSignal }): Promise<void>;
   predict(task: PredictTask, toolId: string, opts?: { signal?: AbortSignal }): Promise<ScorePrediction>;
+  /** LLM predictors: calls made so far and how their replies parsed (the evaluation reports it). */
+  llmStats?(): LlmPredictStats;
 }
 
 export type AnyPredictor = Predictor | AsyncPredictor;
 
 /**
- * The LLM methods of the paper (not built yet): `generic-llm` (tool name + description only),
- * `fewshot-llm` (the most similar training experiences in the prompt), `toolmem-llm` (retrieved
- * memory entries in the prompt) and `hybrid`. A host implements `complete`; the predictor builds
- * the prompt and parses a score from the reply.
+ * The LLM methods (llm.ts, hybrid.ts): `generic-llm` (tool name + description only),
+ * `fewshot-llm` (the most similar training experiences in the prompt), `toolmem-llm` (memory
+ * entries retrieved per level in the prompt) and `hybrid` (toolmem-llm blended with the ensemble).
  */
 export const LLM_METHODS = ['generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid'] as const;
 export type LlmMethodId = (typeof LLM_METHODS)[number];
 
-export interface LlmPredictorHost {
-  complete(prompt: string, opts?: { temperature?: number; maxTokens?: number; signal?: AbortSignal }): Promise<string>;
+/** Counts of an LLM predictor's calls. */
+export interface LlmPredictStats {
+  calls: number;
+  /** Replies with no usable number: the prediction fell back to the tool's training mean. */
+  parseFailures: number;
+  /** Numbers off the scale: clamped to it. */
+  outOfRange: number;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 /**

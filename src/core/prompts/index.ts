@@ -3,3 +3,4 @@ export * from './shared';
 export * from './update';
 export * from './critique';
 export * from './feedback';
+export * from './predict';

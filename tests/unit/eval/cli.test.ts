@@ -21,7 +21,7 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 describe('toolmem eval', { timeout: 60_000 }, () => {
-  it('writes the JSON summary in the fixed shape (all offline methods, all pairs)', async () => {
+  it('writes the JSON summary in the fixed shape (all offline methods — memory needs vectors —, all pairs)', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'toolmem-eval-')), 'eval.json');
     const { code, stdout } = await run(['--data', SLICE, '--seeds', '2', '--no-vectors', '--json', out]);
     expect(code).toBe(0);
@@ -60,6 +60,14 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
     expect(a.stdout).toBe(b.stdout);
   });
 
+  it('by default evaluates every method that needs no LLM, memory included (it needs the prompt vectors)', async () => {
+    const { code, stdout } = await run(['--data', SLICE, '--seeds', '1', '--json', '-']);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as JsonReport;
+    expect(Object.keys(json.methods)).toEqual([...OFFLINE_METHODS, 'memory']);
+    expect(Object.keys(json.methods.memory!.tools)).toEqual(TOOLS);
+  });
+
   it('embeds prompts for the ensemble (GloVe, offline)', async () => {
     const { code, stdout } = await run(['--data', SLICE, '--seeds', '1', '--methods', 'ensemble', '--json', '-']);
     expect(code).toBe(0);
@@ -70,6 +78,7 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
     for (const args of [
       ['--data', SLICE, '--methods', 'magic'],
       ['--data', SLICE, '--methods', 'toolmem-llm'],
+      ['--data', SLICE, '--methods', 'memory', '--no-vectors'],
       ['--data', SLICE, '--k', '-1'],
       ['--data', SLICE, '--seeds', '0'],
       ['--data', SLICE, '--cut', 'elbow'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ALL_METHODS,
   createPredictor,
+  InducedMemoryPredictor,
   isMethodId,
   memorySignal,
   MemoryPredictor,
@@ -92,10 +93,11 @@ describe('memory predictor (extension point, numeric version)', () => {
 });
 
 describe('registry', () => {
-  it('builds every offline method; memory needs a snapshot; LLM methods are declared only', () => {
+  it('builds every offline method; memory induces its own without a snapshot; LLM methods need an engine', () => {
     for (const id of OFFLINE_METHODS) expect(createPredictor(id).id).toBe(id);
     expect(ALL_METHODS).toEqual(expect.arrayContaining(['memory', 'generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid']));
-    expect(() => createPredictor('memory')).toThrow(/snapshot/);
+    expect(createPredictor('memory')).toBeInstanceOf(InducedMemoryPredictor);
+    expect(createPredictor('memory', { memory: { entries: [], vectors: new Map() } })).toBeInstanceOf(MemoryPredictor);
     expect(() => createPredictor('toolmem-llm')).toThrow(/LLM/);
     expect(isMethodId('knn')).toBe(true);
     expect(isMethodId('magic')).toBe(false);

@@ -1,0 +1,85 @@
+/** The eval service with the memory and LLM methods (ScriptedEngine behind the `engine` dependency). */
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedEngine } from '../../../src/core/llm';
+import { ToolMemDB, createRepositories } from '../../../src/db';
+import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createInThreadClient } from '../../../src/rpc';
+import { main } from '../../../src/cli/main';
+import type { EvalResult } from '../../../src/services/eval-api';
+import { createEvalHandlers } from '../../../src/services/eval-service';
+import { createImportHandlers } from '../../../src/services/import-service';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
+const db = new ToolMemDB('eval-llm-svc');
+const repos = createRepositories(db);
+const embedder = createTransformersEmbedder();
+const specs: string[] = [];
+const engine = new ScriptedEngine((messages, call) => (call % 10 === 9 ? 'not sure' : `{"score": ${messages.at(-1)!.content.includes('capability memory') ? 4 : 3}}`));
+const client = createInThreadClient(
+  createEvalHandlers({
+    repos,
+    embedder: async () => embedder,
+    engine: async (spec) => {
+      specs.push(spec);
+      return engine;
+    },
+  }),
+);
+
+beforeAll(async () => {
+  await db.open();
+  const imports = createInThreadClient(createImportHandlers(repos));
+  await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
+});
+afterAll(async () => {
+  await db.delete();
+});
+
+describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
+  it('memory gives the same numbers as `toolmem eval --methods memory`', async () => {
+    const run = await client.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 2, methods: ['memory'] });
+    const result = run.metrics as unknown as EvalResult;
+    let out = '';
+    await main(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'memory', '--json', '-'], { out: (t) => void (out += t), err: () => undefined });
+    const cli = JSON.parse(out);
+    expect(result.report.methods.memory).toEqual(cli.methods.memory);
+    expect(result.report.pairs.memory).toEqual(cli.pairs.memory);
+  });
+
+  it('runs LLM methods on the first N test tasks, reports calls as progress and the parse counts', async () => {
+    const progress: { calls?: { done: number; total: number } }[] = [];
+    const run = await client.call(
+      'evaluate',
+      { datasetId: 'g', train: 10, test: 10, seeds: 1, methods: ['tool-mean', 'generic-llm', 'toolmem-llm'], engine: 'openai:http://127.0.0.1:9/v1#m', llmMaxTest: 4 },
+      { onProgress: (p) => progress.push(p) },
+    );
+    expect(specs.at(-1)).toBe('openai:http://127.0.0.1:9/v1#m');
+    const result = run.metrics as unknown as EvalResult;
+    // 4 test tasks × 6 tools = 24 calls per LLM method; every 10th reply is unreadable.
+    expect(result.llm!['generic-llm']).toMatchObject({ calls: 24, testTasks: 4 });
+    expect(result.llm!['toolmem-llm']).toMatchObject({ calls: 24, testTasks: 4 });
+    expect(result.llm!['generic-llm']!.parseFailures + result.llm!['toolmem-llm']!.parseFailures).toBe(4);
+    expect(result.llm!['tool-mean']).toBeUndefined();
+    expect(result.report.methods['generic-llm']!.tools.DALLE_3!.n).toBe(4);
+    expect(result.report.methods['tool-mean']!.tools.DALLE_3!.n).toBe(10);
+    expect(progress.at(-1)!.calls).toEqual({ done: 48, total: 48 });
+  });
+
+  it('refuses LLM methods without a language model, naming where to choose one', async () => {
+    await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['generic-llm'] })).rejects.toThrow(/choose one in Settings/);
+    await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['hybrid'], engine: 'none' })).rejects.toThrow(/choose one in Settings/);
+    await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['generic-llm'], engine: 'openai:http://x/v1#m', llmMaxTest: 0 })).rejects.toThrow(/whole number ≥ 1/);
+  });
+
+  it('predicts with toolmem-llm: memory entries as evidence, with their text', async () => {
+    const res = await client.call('predict', { datasetId: 'g', method: 'toolmem-llm', prompt: 'A baker pulling bread out of an oven', engine: 'openai:http://127.0.0.1:9/v1#m' });
+    expect(res.predictions).toHaveLength(6);
+    const withEntries = res.predictions.find((p) => p.evidence.length > 0)!;
+    expect(withEntries.evidence[0]!.kind).toBe('entry');
+    expect(withEntries.evidence[0]!.text).toMatch(/tasks like/);
+  });
+});
