@@ -1,13 +1,15 @@
 /// <reference lib="webworker" />
 // Thin host for evaluations and predictions: fitting predictors over thousands of experiences
 // and embedding prompts must never block the UI.
-import { expose, workerScopeEndpoint } from '../src/rpc';
+import { createClient, expose, workerScopeEndpoint, type WorkerClient } from '../src/rpc';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { EMBEDDING_MODEL_KEY } from '../src/db/embedding-store';
 import { createBrowserEmbedHost } from '../src/services/embed-browser';
 import { BUNDLED_EMBED_MODEL } from '../src/services/embed-api';
 import type { Embedder } from '../src/core/embed';
-import { createEngine, parseEngineSpec } from '../src/core/llm';
+import { createEngine, formatEngineSpec, isBrowserEngine, LlmUnavailableError, parseEngineSpec } from '../src/core/llm';
+import { WorkerLlmEngine } from '../src/llm/worker-engine';
+import type { LlmApi } from '../src/services/llm-api';
 import { getSetting } from '../src/db/settings';
 import { createEvalHandlers } from '../src/services/eval-service';
 import type { EvalApi } from '../src/services/eval-api';
@@ -17,6 +19,7 @@ import { withRunLocks } from '../src/services/run-recovery';
 const db = new ToolMemDB();
 const host = createBrowserEmbedHost();
 let loading: Promise<Embedder | null> | null = null;
+let llm: WorkerClient<LlmApi> | null = null;
 
 expose<EvalApi>(
   createEvalHandlers({
@@ -31,9 +34,20 @@ expose<EvalApi>(
       })();
       return loading;
     },
-    // LLM methods. Endpoints that run anywhere for now; in-browser engines (wllama / WebLLM) need the
-    // llm worker — swap this one line for an engine that reaches it.
-    engine: async (spec) => createEngine(parseEngineSpec(spec), { apiKey: (await getSetting(db, 'llmApiKey')) || undefined }),
+    // LLM methods: endpoints are called from here; in-browser models (wllama / WebLLM) run in the llm
+    // worker, reached through the port the page sends.
+    engine: async (text) => {
+      const spec = parseEngineSpec(text);
+      if (isBrowserEngine(spec)) {
+        if (!llm) throw new LlmUnavailableError('The in-browser model is not connected yet; try again in a moment.');
+        return new WorkerLlmEngine(llm, formatEngineSpec(spec));
+      }
+      return createEngine(spec, { apiKey: (await getSetting(db, 'llmApiKey')) || undefined });
+    },
+    onLlmPort(port) {
+      llm?.dispose();
+      llm = createClient<LlmApi>(port);
+    },
   }),
   workerScopeEndpoint(),
 );

@@ -22,12 +22,7 @@ interface GpuLike {
 export async function checkWebGpu(): Promise<WebGpuStatus> {
   const gpu = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu;
   if (!gpu) return { available: false, detail: 'This browser has no WebGPU (it needs a recent Chrome or Edge; on Linux, WebGPU may have to be enabled). Use wllama (CPU) or an endpoint instead.' };
-  let adapter: Awaited<ReturnType<GpuLike['requestAdapter']>> = null;
-  try {
-    adapter = await gpu.requestAdapter();
-  } catch {
-    adapter = null;
-  }
+  const adapter = await gpu.requestAdapter().catch(() => null);
   if (!adapter) return { available: false, detail: 'WebGPU is present but no graphics adapter is available (blocked driver or GPU). Use wllama (CPU) or an endpoint instead.' };
   const info = adapter.info ?? {};
   const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'a WebGPU adapter';

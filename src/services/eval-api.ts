@@ -81,6 +81,8 @@ export interface PredictResponse {
 
 export interface EvalApi {
   /** Progress: steps (seed × method); `calls` while LLM methods run (done / total model calls). */
+  /** A channel to the llm worker, for in-browser engines (wllama, WebLLM); sent when the worker starts. */
+  attachLlm: { req: { port: MessagePort }; res: null; progress: never };
   evaluate: { req: EvalConfig; res: Run; progress: { done: number; total: number; label: string; calls?: { done: number; total: number } } };
   predict: { req: PredictRequest; res: PredictResponse; progress: never };
 }

@@ -26,6 +26,8 @@ export interface EvalServiceDeps {
    * the LLM methods. Absent: LLM methods are refused with a clear message.
    */
   engine?(spec: string): Promise<LlmEngine>;
+  /** Called with the port to the llm worker the page sends (`attachLlm`); hosts without one ignore it. */
+  onLlmPort?(port: MessagePort): void;
 }
 
 /** Entry id → text of the memory a predictor retrieves from (memory, toolmem-llm, hybrid). */
@@ -104,6 +106,11 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   }
 
   return {
+    attachLlm({ port }) {
+      deps.onLlmPort?.(port);
+      return null;
+    },
+
     async evaluate(config, ctx): Promise<Run> {
       const methods = methodIds(config.methods);
       if (!methods.length) throw new ValidationError('Choose at least one method.');

@@ -70,4 +70,4 @@ export const importWorker = lazyWorker<DataApi>(() => new Worker(new URL('../../
 export const memoryWorker = lazyWorker<MemoryApi>(() => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }), consumesLlm<MemoryApi>());
 
 /** Evaluations and predictions (fits predictors over whole datasets). */
-export const evalWorker = lazyWorker<EvalApi>(() => new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' }));
+export const evalWorker = lazyWorker<EvalApi>(() => new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' }), consumesLlm<EvalApi>());
