@@ -45,7 +45,7 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
     outDir: BENCH ? 'dist-bench' : 'dist',
-    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html' } } } : {}),
+    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html', memoryBench: 'bench/memory.html', scaleBench: 'bench/scale.html' } } } : {}),
   },
   preview: { port: 4173, strictPort: false, host: '127.0.0.1' },
   test: {

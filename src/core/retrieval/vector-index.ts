@@ -147,6 +147,7 @@ export class VectorIndex<L extends string = Level> {
   search(query: ArrayLike<number>, opts: VectorSearchOptions<L>): VectorHit<L>[] {
     const q = normalisedCopy(query, this.dim);
     const groups = this.inScope(opts);
+    if (groups.length === 1) return this.searchGroup(q, groups[0]!, opts.k);
     const total = groups.reduce((n, g) => n + g.size, 0);
     // Flat views over the selected groups, scored once, then partial selection.
     const scores = new Float64Array(total);
@@ -167,6 +168,20 @@ export class VectorIndex<L extends string = Level> {
       level: owner[j]!.level,
       score: scores[j]!,
     }));
+  }
+
+  /**
+   * One group (the per-level case): the same scores, without the flat owner/row views — about a
+   * third faster on 25k-row groups.
+   */
+  private searchGroup(q: Float32Array, g: Group<L>, k: number): VectorHit<L>[] {
+    const n = g.size;
+    const data = g.data;
+    const dim = this.dim;
+    const ids = g.ids;
+    const scores = new Float64Array(n);
+    for (let row = 0; row < n; row++) scores[row] = dotRow(q, data, row, dim);
+    return topKIndices(n, k, (j) => scores[j]!, (j) => ids[j]!).map((j) => ({ id: ids[j]!, tool: g.tool, level: g.level, score: scores[j]! }));
   }
 
   private inScope(scope: VectorScope<L>): Group<L>[] {
