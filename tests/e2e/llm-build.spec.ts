@@ -60,6 +60,8 @@ test('a build with the in-browser wllama model: nonsense replies are refused and
   await memory.build();
   // The random-weight model writes noise: every update and critique reply is invalid, so each
   // experience is skipped after one retry and nothing it wrote reaches the memory.
+  // While it runs, each tool has its own progress bar (experiences done / total).
+  await expect(page.getByTestId('build-tools').getByRole('progressbar')).toHaveCount(6, { timeout: 60_000 });
   const report = page.getByTestId('build-report');
   await expect(report).toBeVisible({ timeout: 110_000 });
   await expect(report.getByTestId('build-report-llm')).toContainText('model calls');
