@@ -37,6 +37,14 @@ if (!existsSync(join(root, 'index.html'))) {
   process.exit(1);
 }
 
+// The static part of the Content-Security-Policy (same as the <meta> in index.html), plus what only a
+// header can say (frame-ancestors). Sent with the HTML document; the page narrows connect-src at boot
+// (src/ui/csp.ts). Worker scripts are first-party modules that render nothing: they get no policy of
+// their own, so model libraries can fetch their weights (see docs/reliability.md).
+const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' blob: data:; connect-src 'self' blob: data: http: https:; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'none'";
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   let path = normalize(join(root, decodeURIComponent(url.pathname)));
@@ -56,6 +64,7 @@ const server = createServer((req, res) => {
     // The service worker and index.html must revalidate so that updates reach users.
     'Cache-Control': /\/assets\//.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
   };
+  if (type.startsWith('text/html')) headers['Content-Security-Policy'] = CSP;
   res.writeHead(200, headers);
   if (req.method === 'HEAD') res.end();
   else createReadStream(path).pipe(res);

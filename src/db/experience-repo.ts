@@ -18,6 +18,9 @@ function sameContent(a: Experience, b: Experience): boolean {
   );
 }
 
+/** Rows per read when a whole dataset is scanned (see byDataset). */
+export const SCAN_PAGE = 10_000;
+
 export class DexieExperienceRepository implements ExperienceRepository {
   constructor(private readonly db: ToolMemDB) {}
 
@@ -30,8 +33,25 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return this.db.experiences.where('[datasetId+toolId]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]);
   }
 
-  byDataset(datasetId: string) {
-    return this.inDataset(datasetId).toArray();
+  /**
+   * Every row of a dataset, read tool by tool in pages of {@link SCAN_PAGE} rows, each page its own
+   * short transaction. One getAll of 200k rows holds the origin's IndexedDB backend for seconds and
+   * every other read (a page opening, another worker) waits behind it; pages let them in between.
+   * Same order as one scan of the [datasetId+toolId] index. Not a snapshot: rows written meanwhile
+   * by another import may or may not be included (callers that need a snapshot use a transaction).
+   */
+  async byDataset(datasetId: string): Promise<Experience[]> {
+    const tools = (await this.inDataset(datasetId).uniqueKeys()) as unknown as [string, string][];
+    const out: Experience[] = [];
+    for (const [, toolId] of tools) {
+      const byTool = () => this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]);
+      for (let offset = 0; ; offset += SCAN_PAGE) {
+        const page = await byTool().offset(offset).limit(SCAN_PAGE).toArray();
+        for (const row of page) out.push(row);
+        if (page.length < SCAN_PAGE) break;
+      }
+    }
+    return out;
   }
 
   byDatasetAndTool(datasetId: string, toolId: string) {
@@ -50,12 +70,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
 
   async countsByTool(datasetId: string): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
-    // Key-only scan over the compound index: no experience objects are materialised.
-    const keys = await this.inDataset(datasetId).keys();
-    for (const key of keys) {
-      const tool = (key as unknown as [string, string])[1];
-      counts.set(tool, (counts.get(tool) ?? 0) + 1);
-    }
+    // The distinct tools (a `nextunique` key cursor), then one count per tool: IndexedDB counts in
+    // its backend, so not even the 200k index keys of a large dataset are copied to this thread.
+    const tools = (await this.inDataset(datasetId).uniqueKeys()) as unknown as [string, string][];
+    for (const [, tool] of tools) counts.set(tool, await this.db.experiences.where('[datasetId+toolId]').equals([datasetId, tool]).count());
     return counts;
   }
 

@@ -26,6 +26,33 @@ export interface EvalConfig {
    * Default 50 (DEFAULT_LLM_MAX_TEST). Other methods always use the whole test split.
    */
   llmMaxTest?: number;
+  /**
+   * Evaluate this stored memory (a build's or an import's) instead of one induced per seed: the
+   * split is the memory's own (its training tasks; test tasks = the tasks it never saw, capped by
+   * `test`), so `seeds` must be 1 and `train` absent. `memory`, `toolmem-llm` and `hybrid` use its
+   * valid entries; the other methods are fitted on the same training tasks.
+   */
+  memoryId?: string;
+}
+
+/** The stored memory an evaluation scored (EvalConfig.memoryId), as it was at the time. */
+export interface EvalMemoryInfo {
+  id: string;
+  name: string;
+  /** The engine it was built with (`none`, `openai:…`); an imported file's build engine. */
+  engine: string;
+  embeddingModel: string;
+  /** Where its training tasks come from: the build Run's split, or the imported file's list. */
+  source: 'build' | 'imported';
+  /** The build's split seed (the shuffle of the test tasks); 1 for an imported memory. */
+  seed: number;
+  /** Valid entries it had. */
+  entries: number;
+  /** The tasks it learned from, and the ones it was tested on (none of which it saw), in scoring order. */
+  trainTasks: string[];
+  testTasks: string[];
+  /** Per method that reads the memory: the distinct entries it cited as evidence. */
+  cited: Record<string, string[]>;
 }
 
 /** An LLM method's calls summed over seeds. */
@@ -49,6 +76,8 @@ export interface EvalResult {
   /** LLM methods only: calls, parse failures (tool-mean fallbacks) and off-scale answers (clamped). */
   llm?: Record<string, LlmMethodStats>;
   sizes: { train: number; test: number };
+  /** Runs of a stored memory (EvalConfig.memoryId). */
+  memory?: EvalMemoryInfo;
   scale: { min: number; max: number; integer: boolean };
 }
 

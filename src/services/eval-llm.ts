@@ -53,14 +53,16 @@ export function countingEngine(inner: LlmEngine, onCall: () => void): LlmEngine 
 
 /**
  * Model calls one LLM method makes over all seeds: per seed, the (task, tool) pairs with a true
- * score among the first `maxTest` test tasks of that seed's split (the harness's own rule).
+ * score among the first `maxTest` test tasks of that seed's split (the harness's own rule). A
+ * `fixed` split (a stored memory's) replaces the seeded ones.
  */
-export function llmCallsPerMethod(data: readonly ScoredPair[], sizes: SplitSizes, seeds: readonly number[], maxTest: number): number {
+export function llmCallsPerMethod(data: readonly ScoredPair[], sizes: SplitSizes, seeds: readonly number[], maxTest: number, fixed?: { test: readonly string[] }): number {
   const toolsPerTask = new Map<string, number>();
   for (const p of data) toolsPerTask.set(p.taskId, (toolsPerTask.get(p.taskId) ?? 0) + 1);
   let total = 0;
   for (const seed of seeds) {
-    for (const id of splitByTask(toolsPerTask.keys(), sizes, seed).test.slice(0, maxTest)) total += toolsPerTask.get(id) ?? 0;
+    const test = fixed ? fixed.test : splitByTask(toolsPerTask.keys(), sizes, seed).test;
+    for (const id of test.slice(0, maxTest)) total += toolsPerTask.get(id) ?? 0;
   }
   return total;
 }

@@ -14,7 +14,8 @@ import type { AnyPredictor } from '../core/predict/types';
 import type { Repositories } from '../core/repositories';
 import type { Run } from '../core/types';
 import type { Handlers } from '../rpc';
-import type { EvalApi, EvalResult, LlmMethodStats } from './eval-api';
+import type { EvalApi, EvalMemoryInfo, EvalResult, LlmMethodStats } from './eval-api';
+import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod, promptTools, resolveEngine } from './eval-llm';
 
 export interface EvalServiceDeps {
@@ -48,6 +49,14 @@ function llmTotals(report: EvalReport): Record<string, LlmMethodStats> | undefin
     }
   }
   return Object.keys(out).length ? out : undefined;
+}
+
+function memoryInfo(plan: StoredMemoryPlan, cited: ReadonlyMap<string, ReadonlySet<string>>): EvalMemoryInfo {
+  const { memory, split } = plan;
+  return {
+    id: memory.id, name: memory.name, engine: plan.engine, embeddingModel: memory.embeddingModel, source: plan.source, seed: split.seed, entries: plan.entries.length,
+    trainTasks: [...split.train], testTasks: [...split.test], cited: Object.fromEntries([...cited].map(([m, ids]) => [m, [...ids].sort()])),
+  };
 }
 
 function methodIds(methods: string[]): MethodId[] {
@@ -101,8 +110,8 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   async function loadTruth(datasetId: string) {
     const dataset = await repos.datasets.get(datasetId);
     if (!dataset) throw new ValidationError(`The dataset ${datasetId} does not exist.`);
-    const data = groundTruth(await repos.experiences.byDataset(datasetId), dataset.raterPolicy);
-    return { dataset, data };
+    const experiences = await repos.experiences.byDataset(datasetId);
+    return { dataset, data: groundTruth(experiences, dataset.raterPolicy), experiences };
   }
 
   return {
@@ -114,10 +123,17 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async evaluate(config, ctx): Promise<Run> {
       const methods = methodIds(config.methods);
       if (!methods.length) throw new ValidationError('Choose at least one method.');
-      const { dataset, data } = await loadTruth(config.datasetId);
-      const taskCount = new Set(data.map((p) => p.taskId)).size;
+      const { dataset, data, experiences } = await loadTruth(config.datasetId);
+      const taskIds = [...new Set(data.map((p) => p.taskId))];
+      const taskCount = taskIds.length;
       if (taskCount < 2) throw new ValidationError(`${dataset.name} has ${taskCount} task(s) with a ground-truth score; an evaluation needs at least 2.`);
-      const sizes = splitSizes(taskCount, { preset: dataset.preset, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) });
+      // A stored memory dictates the split (its own training tasks, test tasks it never saw) and one seed.
+      const stored = config.memoryId
+        ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
+        : null;
+      const sizes = stored
+        ? { train: stored.split.train.length, test: stored.split.test.length }
+        : splitSizes(taskCount, { preset: dataset.preset, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) });
       const opts = config.k !== undefined ? { k: config.k } : {};
       const llmIds = methods.filter(isLlmMethod);
       const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
@@ -129,36 +145,45 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const wantsVectors = methods.some((m) => methodNeeds(m, opts).vectors !== false);
       ctx.progress({ done: 0, total: 1, label: wantsVectors ? 'Embedding prompts' : 'Preparing' });
       const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
+      const snapshot = stored && methods.some((m) => MEMORY_METHODS.includes(m)) ? await storedSnapshot(stored, await deps.embedder(), ctx.signal) : undefined;
+      const cited = new Map(methods.filter((m) => snapshot && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
+      const optsOf = (id: MethodId) => (snapshot && MEMORY_METHODS.includes(id) ? { ...opts, memory: snapshot } : opts);
       const toolIds = [...new Set(data.map((p) => p.toolId))].sort();
-      const seeds = Array.from({ length: config.seeds }, (_, i) => i + 1);
+      const seeds = stored ? [stored.split.seed] : Array.from({ length: config.seeds }, (_, i) => i + 1);
+      const fixedSplit = stored ? { fixedSplit: stored.split } : {};
       const run: Run = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
       await repos.runs.put(run);
       try {
         const total = seeds.length * methods.length;
         let done = 0;
         let label = '';
-        const calls = { done: 0, total: llmIds.length * llmCallsPerMethod(data, sizes, seeds, llmMaxTest) };
+        const calls = { done: 0, total: llmIds.length * llmCallsPerMethod(data, sizes, seeds, llmMaxTest, stored?.split) };
         const step = (id: string) => {
           label = `Seed ${Math.floor(done / methods.length) + 1}: ${id}`;
           ctx.progress({ done: done++, total, label, ...(calls.total ? { calls: { ...calls } } : {}) });
         };
         const counted = engine ? countingEngine(engine, () => { calls.done++; ctx.progress({ done: done - 1, total, label, calls: { ...calls } }); }) : null;
         const report = await evaluate({
-          data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), keepPredictions: true, signal: ctx.signal,
+          data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), keepPredictions: true, signal: ctx.signal, ...fixedSplit,
           ...(vectors ? { vectors } : {}),
           methods: methods.map((id) => ({
             id,
-            create: () => { step(id); return isLlmMethod(id) ? createLlmPredictor(id, { engine: counted!, ...(tools ? { tools } : {}) }, opts) : createPredictor(id, opts); },
+            create: () => {
+              step(id);
+              const p = isLlmMethod(id) ? createLlmPredictor(id, { engine: counted!, ...(tools ? { tools } : {}) }, optsOf(id)) : createPredictor(id, optsOf(id));
+              return cited.has(id) ? citingEntries(p, cited.get(id)!) : p;
+            },
             ...(isLlmMethod(id) ? { maxTestTasks: llmMaxTest } : {}),
           })),
         });
         const llm = llmTotals(report);
         const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { train: sizes.train, test: sizes.test }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
+        if (stored) result.memory = memoryInfo(stored, cited);
         const neighbours = methods.filter((m) => NEIGHBOUR_METHODS.includes(m) && m !== 'memory');
         if (config.ablation && neighbours.length) {
           ctx.progress({ done: total, total: total + 1, label: 'Top-k ablation' });
           result.ablation = await topKAblation({
-            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...(vectors ? { vectors } : {}),
+            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...fixedSplit, ...(vectors ? { vectors } : {}),
             methods: neighbours, ks: Array.from({ length: 25 }, (_, k) => k),
             make: (m, k, cut) => createPredictor(m as MethodId, { ...opts, k, cut }),
           });

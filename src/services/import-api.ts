@@ -42,6 +42,6 @@ export interface ImportApi {
   exportExperiences: { req: { datasetId: string; format: 'csv' | 'jsonl' }; res: Blob; progress: never };
   /** Per-tool counts, means, score histograms and raters of one dataset (read in the worker). */
   stats: { req: { datasetId: string }; res: DatasetStats; progress: never };
-  /** Imports left `running` by a closed tab or a crash are rolled back; returns how many. */
-  recover: { req: Record<string, never>; res: { rolledBack: number }; progress: never };
+  /** Imports left `running` by a closed tab or a crash (their lock is free) are rolled back; returns how many and their files. */
+  recover: { req: { graceMs?: number }; res: { rolledBack: number; files: string[] }; progress: never };
 }

@@ -10,6 +10,7 @@ import { experiencesToCsv, experiencesToJsonl } from '../core/export/experiences
 import { blobHead, blobText } from './blob-text';
 import { attachImages, type ThumbnailMaker } from './image-attach';
 import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
+import { browserLocks, heldLocks, holdLock, importLockName, whenFree, type LockManagerLike } from './liveness';
 
 /** Errors kept on the import record (the full list is in the rejected-rows download). */
 const KEPT_ERRORS = 10_000;
@@ -21,12 +22,22 @@ function sidecarsOf(req: ImportRequest) {
   };
 }
 
+export interface ImportServiceOptions {
+  /**
+   * Web Locks (default `navigator.locks`): a running import holds `toolmem:import:<id>`, so `recover`
+   * rolls back only imports whose tab is gone, never one another tab is still running.
+   */
+  locks?: LockManagerLike | null;
+}
+
 /**
  * Import handlers over any Repositories (Dexie in the worker; fake-indexeddb in Node tests).
  * Constraint: rows are written batch by batch (each batch one transaction) and tagged with the
- * import id, so a failure or cancel rolls back exactly what this import wrote.
+ * import id, so a failure, a cancel or a closed tab (see `recover`) rolls back exactly what this
+ * import wrote.
  */
-export function createImportHandlers(repos: Repositories, makeThumbnail?: ThumbnailMaker): Handlers<ImportApi> {
+export function createImportHandlers(repos: Repositories, makeThumbnail?: ThumbnailMaker, options: ImportServiceOptions = {}): Handlers<ImportApi> {
+  const locks = options.locks === undefined ? browserLocks() : options.locks;
   async function datasetFor(req: ImportRequest): Promise<{ id: string; name: string; existing?: Dataset }> {
     const head = await blobHead(req.file);
     const guess = detectPreset(req.file.name, head);
@@ -87,65 +98,12 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         errors: [],
         startedAt: now,
       };
-      await repos.imports.put(record);
-      // An empty dataset cannot hold any of the rows yet: skip the read-before-write (much faster).
-      const fresh = (await repos.experiences.count(target.id)) === 0;
-      const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
-      const knownTools = (await repos.tools.list()).map((t) => t.id);
-      const createdDataset = !target.existing;
+      // Held before the record says `running` and until it says otherwise (see `recover`).
+      const release = locks ? await holdLock(locks, importLockName(record.id)) : null;
       try {
-        const summary = await runImport(
-          blobText(req.file),
-          {
-            fileName: req.file.name,
-            totalBytes: req.file.size,
-            datasetId: target.id,
-            importId: record.id,
-            now,
-            knownTools,
-            sidecars: sidecarsOf(req),
-            signal: ctx.signal,
-            onProgress: (p) => ctx.progress(p),
-            ...(req.preset ? { preset: req.preset } : {}),
-            ...(req.mapping ? { mapping: req.mapping } : {}),
-            ...(req.scale ? { scale: req.scale } : target.existing ? { scale: target.existing.scale } : {}),
-            ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
-            ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
-          },
-          sink,
-        );
-        const defaults = summary.datasetDefaults;
-        if (!target.existing) {
-          await repos.datasets.put({
-            id: target.id,
-            name: target.name,
-            source: req.file.name,
-            preset: summary.preset,
-            scale: summary.scale,
-            raterPolicy: req.raterPolicy ?? defaults.raterPolicy,
-            createdAt: now,
-          });
-        }
-        const tools: Tool[] = Object.keys(summary.tools)
-          .filter((id) => summary.tools[id]!.accepted > 0)
-          .map((id) => ({ id, name: id, modality: defaults.modality, description: '', createdAt: now }));
-        await repos.tools.ensure(tools);
-        Object.assign(record, {
-          preset: summary.preset,
-          state: 'completed',
-          rowsRead: summary.rowsRead,
-          accepted: summary.added,
-          unchanged: summary.unchanged,
-          updated: summary.updated,
-          rejected: summary.rejected,
-          errors: summary.errors.slice(0, KEPT_ERRORS),
-          finishedAt: Date.now(),
-        } satisfies Partial<ImportRecord>);
-        await repos.imports.put(record);
-        return { summary, record, createdDataset };
-      } catch (err) {
-        await rollBack(record, err instanceof CancelledError ? 'cancelled' : 'failed', createdDataset);
-        throw err;
+        return await runOne(req, ctx, target, record, now);
+      } finally {
+        release?.();
       }
     },
 
@@ -179,10 +137,100 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
       return datasetStats(await repos.experiences.byDataset(datasetId), dataset.scale);
     },
 
-    async recover() {
-      const running = (await repos.imports.list()).filter((r) => r.state === 'running');
-      for (const record of running) await rollBack(record, 'failed', false);
-      return { rolledBack: running.length };
+    async recover({ graceMs = 0 }) {
+      // Imports whose lock is free were left `running` by a closed/reloaded tab or a crashed worker.
+      // A held lock gets `graceMs` to be released (right after a reload the old page's worker may
+      // still be ending); still held after that, the import is alive in another tab.
+      const held = await heldLocks(locks);
+      const files: string[] = [];
+      const settle = async (id: string) => {
+        const record = await repos.imports.get(id);
+        if (record?.state !== 'running') return;
+        // The import created its dataset when the dataset is stamped with the import's start and file.
+        const dataset = await repos.datasets.get(record.datasetId);
+        const createdDataset = !!dataset && dataset.createdAt === record.startedAt && dataset.source === record.fileName;
+        await rollBack(record, 'failed', createdDataset);
+        // Removing the emptied dataset removes its history too; keep this record as evidence of the failure.
+        if (!(await repos.imports.get(record.id))) await repos.imports.put(record);
+        files.push(record.fileName);
+      };
+      const waiting: Promise<unknown>[] = [];
+      for (const record of (await repos.imports.list()).filter((r) => r.state === 'running')) {
+        if (!held.has(importLockName(record.id))) await settle(record.id);
+        else if (locks && graceMs > 0) waiting.push(whenFree(locks, importLockName(record.id), graceMs, () => settle(record.id)));
+      }
+      await Promise.all(waiting);
+      return { rolledBack: files.length, files };
     },
   };
+
+  /** One import, with its lock held: write batch by batch, then the dataset, tools and the record; roll back on any failure. */
+  async function runOne(
+    req: ImportRequest,
+    ctx: Parameters<Handlers<ImportApi>['import']>[1],
+    target: Awaited<ReturnType<typeof datasetFor>>,
+    record: ImportRecord,
+    now: number,
+  ): Promise<ImportOutcome> {
+    await repos.imports.put(record);
+    // An empty dataset cannot hold any of the rows yet: skip the read-before-write (much faster).
+    const fresh = (await repos.experiences.count(target.id)) === 0;
+    const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
+    const knownTools = (await repos.tools.list()).map((t) => t.id);
+    const createdDataset = !target.existing;
+    try {
+      const summary = await runImport(
+        blobText(req.file),
+        {
+          fileName: req.file.name,
+          totalBytes: req.file.size,
+          datasetId: target.id,
+          importId: record.id,
+          now,
+          knownTools,
+          sidecars: sidecarsOf(req),
+          signal: ctx.signal,
+          onProgress: (p) => ctx.progress(p),
+          ...(req.preset ? { preset: req.preset } : {}),
+          ...(req.mapping ? { mapping: req.mapping } : {}),
+          ...(req.scale ? { scale: req.scale } : target.existing ? { scale: target.existing.scale } : {}),
+          ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
+          ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
+        },
+        sink,
+      );
+      const defaults = summary.datasetDefaults;
+      if (!target.existing) {
+        await repos.datasets.put({
+          id: target.id,
+          name: target.name,
+          source: req.file.name,
+          preset: summary.preset,
+          scale: summary.scale,
+          raterPolicy: req.raterPolicy ?? defaults.raterPolicy,
+          createdAt: now,
+        });
+      }
+      const tools: Tool[] = Object.keys(summary.tools)
+        .filter((id) => summary.tools[id]!.accepted > 0)
+        .map((id) => ({ id, name: id, modality: defaults.modality, description: '', createdAt: now }));
+      await repos.tools.ensure(tools);
+      Object.assign(record, {
+        preset: summary.preset,
+        state: 'completed',
+        rowsRead: summary.rowsRead,
+        accepted: summary.added,
+        unchanged: summary.unchanged,
+        updated: summary.updated,
+        rejected: summary.rejected,
+        errors: summary.errors.slice(0, KEPT_ERRORS),
+        finishedAt: Date.now(),
+      } satisfies Partial<ImportRecord>);
+      await repos.imports.put(record);
+      return { summary, record, createdDataset };
+    } catch (err) {
+      await rollBack(record, err instanceof CancelledError ? 'cancelled' : 'failed', createdDataset);
+      throw err;
+    }
+  }
 }

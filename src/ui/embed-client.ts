@@ -4,13 +4,14 @@
  */
 import { createClient, type WorkerClient } from '../rpc';
 import { isModelLoadError, type EmbedApi, type EmbedBackend, type EmbedModelSource } from '../services/embed-api';
+import type { EmbedDatasetApi } from '../services/embed-dataset';
 
-let embedClient: WorkerClient<EmbedApi> | null = null;
+let embedClient: WorkerClient<EmbedApi & EmbedDatasetApi> | null = null;
 
-export function embedWorker(): WorkerClient<EmbedApi> {
+export function embedWorker(): WorkerClient<EmbedApi & EmbedDatasetApi> {
   if (!embedClient) {
     const worker = new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' });
-    const client = createClient<EmbedApi>(worker);
+    const client = createClient<EmbedApi & EmbedDatasetApi>(worker);
     worker.addEventListener('error', () => {
       if (embedClient === client) embedClient = null;
     });

@@ -6,6 +6,15 @@ import type { ImportApi, ImportOutcome, ImportRequest } from '../services/import
 
 export type ImportStep = 'choose' | 'configure' | 'running' | 'done';
 
+/** What the dialog says when an import stops; the import service has rolled back every batch by then. */
+export function importErrorMessage(err: unknown): string {
+  if (err instanceof CancelledError) return 'Import cancelled. Nothing from this file was kept.';
+  const message = err instanceof Error ? err.message : String(err);
+  // StorageFullError already says that nothing was saved and what to free.
+  if (err instanceof Error && err.name === 'StorageFullError') return `${message} The rows already written by this import were removed again.`;
+  return `${message} Nothing from this file was kept.`;
+}
+
 /**
  * State of the import dialog: choose a file → check the preview and settings → import with
  * progress → result. Parsing and writing happen in the import worker; this class only holds
@@ -27,6 +36,8 @@ export class ImportFlow {
   progress = $state<ImportProgress | null>(null);
   outcome = $state.raw<ImportOutcome | null>(null);
   error = $state<string | null>(null);
+  /** Set with `error` when the browser's storage is full, so the dialog can point at Settings → Storage. */
+  storageFull = $state(false);
   #abort: AbortController | null = null;
   #previewSeq = 0;
 
@@ -86,6 +97,7 @@ export class ImportFlow {
     this.#abort = new AbortController();
     this.step = 'running';
     this.error = null;
+    this.storageFull = false;
     this.progress = { bytesRead: 0, totalBytes: req.file.size, rowsRead: 0, accepted: 0, rejected: 0, rowsPerSecond: 0 };
     try {
       this.outcome = await this.client.call('import', req, {
@@ -96,7 +108,8 @@ export class ImportFlow {
       await this.onImported(this.outcome);
     } catch (err) {
       this.step = 'configure';
-      this.error = err instanceof CancelledError ? 'Import cancelled. Nothing from this file was kept.' : `${err instanceof Error ? err.message : String(err)} Nothing from this file was kept.`;
+      this.storageFull = err instanceof Error && err.name === 'StorageFullError';
+      this.error = importErrorMessage(err);
     } finally {
       this.#abort = null;
     }
@@ -115,5 +128,6 @@ export class ImportFlow {
     this.mapping = {};
     this.preview = this.outcome = this.progress = null;
     this.previewError = this.error = null;
+    this.storageFull = false;
   }
 }

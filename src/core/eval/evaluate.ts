@@ -40,6 +40,11 @@ export interface EvaluateInput {
   onProgress?(p: { seed: number; method: string; done: number; total: number }): void;
   /** Keep every (predicted, true) pair of the first seed, for predicted-vs-true charts. */
   keepPredictions?: boolean;
+  /**
+   * One given split instead of the seeded ones — a stored memory's own: its training tasks and
+   * tasks it never saw (eval/memory-split.ts). Callers pass one seed; `sizes` should match it.
+   */
+  fixedSplit?: { readonly train: readonly string[]; readonly test: readonly string[] };
 }
 
 export interface NamedPairMetrics extends PairMetrics {
@@ -125,7 +130,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
   const toolPairs = (input.toolPairs ?? allToolPairs(tools)).map(([a, b]) => [a, b] as [string, string]);
   const seeds: SeedResult[] = [];
   for (const seed of input.seeds) {
-    const split = splitByTask(tasks.keys(), input.sizes, seed);
+    const fixed = input.fixedSplit;
+    const split: TaskSplit = fixed ? { seed, train: fixed.train.filter((id) => tasks.has(id)), test: fixed.test.filter((id) => tasks.has(id)) } : splitByTask(tasks.keys(), input.sizes, seed);
     const trainSet = new Set(split.train);
     const vec = (id: string) => input.vectors?.get(id);
     const examples: TrainingExample[] = [];

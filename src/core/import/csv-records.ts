@@ -5,7 +5,7 @@
  */
 import { ParseError } from '../errors';
 import { CsvChunkParser } from './csv-chunk-parser';
-import type { ReadItem } from './types';
+import type { HeaderIssues, ReadItem } from './types';
 
 const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
 
@@ -13,19 +13,36 @@ function isBlank(row: string[]): boolean {
   return row.length === 1 && (row[0] ?? '').trim() === '';
 }
 
-/** Unique, non-empty column names: blanks become `column_N`, repeats get `_2`, `_3`. */
-function normaliseHeader(cells: string[]): string[] {
+/**
+ * Unique, non-empty column names: blanks become `column_N`, repeats get `_2`, `_3`. What was renamed
+ * is reported, so a mapping that lands on an ambiguous or unnamed column can say exactly why.
+ */
+function normaliseHeader(cells: string[]): { headers: string[]; issues: HeaderIssues } {
   const seen = new Map<string, number>();
-  return cells.map((cell, i) => {
-    const base = cell.trim() || `column_${i + 1}`;
+  const positions = new Map<string, { columns: number[]; names: string[] }>();
+  const blanks: HeaderIssues['blanks'] = [];
+  const headers = cells.map((cell, i) => {
+    const trimmed = cell.trim();
+    const base = trimmed || `column_${i + 1}`;
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    return n === 1 ? base : `${base}_${n}`;
+    const name = n === 1 ? base : `${base}_${n}`;
+    if (!trimmed) blanks.push({ column: i + 1, name });
+    else {
+      const entry = positions.get(base) ?? { columns: [], names: [] };
+      entry.columns.push(i + 1);
+      entry.names.push(name);
+      positions.set(base, entry);
+    }
+    return name;
   });
+  const duplicates = [...positions].filter(([, p]) => p.columns.length > 1).map(([name, p]) => ({ name, ...p }));
+  return { headers, issues: { duplicates, blanks } };
 }
 
 export class CsvRecordReader {
   headers: string[] | null = null;
+  headerIssues: HeaderIssues | undefined;
   private readonly tokens: CsvChunkParser;
   private dataRow = 0;
 
@@ -87,7 +104,9 @@ export class CsvRecordReader {
         0,
       );
     }
-    this.headers = normaliseHeader(row);
+    const { headers, issues } = normaliseHeader(row);
+    this.headers = headers;
+    if (issues.duplicates.length || issues.blanks.length) this.headerIssues = issues;
   }
 
   private toItem(row: string[]): ReadItem {

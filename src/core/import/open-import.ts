@@ -6,6 +6,7 @@
 import { ParseError } from '../errors';
 import type { PresetId, ScoreScale } from '../types';
 import { getPreset, scorePresets } from './presets';
+import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
 import { TextSource } from './text-source';
 import type { DetectSample, ImportOptions, InputFormat, PreparedPreset, Preset, PresetGuess, ReadItem, SourceRecord } from './types';
@@ -41,7 +42,18 @@ export async function openImport(input: AsyncIterable<string>, opts: OpenOptions
   const head = await source.peek(PEEK_CHARS);
   if (head.trim() === '') {
     await source.close();
-    throw new ParseError('The file is empty: there is nothing to import.', opts.fileName);
+    // Whitespace only: say so, because the user can see that the file has a size.
+    const lines = head === '' ? 0 : head.split('\n').length - (head.endsWith('\n') ? 1 : 0);
+    throw new ParseError(
+      lines === 0 ? 'The file is empty: there is nothing to import.' : `The file holds only blank lines (${lines} lines of whitespace, no header): there is nothing to import.`,
+      opts.fileName,
+    );
+  }
+  try {
+    assertTextFile(head, opts.fileName);
+  } catch (err) {
+    await source.close();
+    throw err;
   }
   const format = detectFormat(opts.fileName, head);
   const reader = createReader(format, opts.fileName, opts.delimiter);
@@ -59,6 +71,17 @@ export async function openImport(input: AsyncIterable<string>, opts: OpenOptions
       break;
     }
   }
+  // JSON records carry the field names: when none could be read there is nothing to map, and the
+  // first record's problem says more than "no column looks like prompt".
+  const firstError = buffered.find((item) => item.error)?.error;
+  if (!first && format !== 'csv' && firstError) {
+    await stream.return(undefined);
+    throw new ParseError(
+      `Not one record in the file could be read, so there is nothing to import. The first problem: ${firstError.reason}.`,
+      opts.fileName,
+      firstError.row,
+    );
+  }
   const sample = sampleFrom(opts.fileName, format, reader.headers, first);
   const scores = scorePresets(sample);
   const detected = scores[0]?.preset ?? 'generic';
@@ -71,6 +94,7 @@ export async function openImport(input: AsyncIterable<string>, opts: OpenOptions
       format,
       headers: sample.headers,
       delimiter: reader.delimiter,
+      ...(reader.headerIssues ? { headerIssues: reader.headerIssues } : {}),
       mapping: opts.mapping,
       judgeColumn: opts.judgeColumn,
       sidecars: opts.sidecars,

@@ -8,13 +8,15 @@ import { CsvRecordReader } from './csv-records';
 import { JsonScanner } from './json-scanner';
 import { JsonlReader, describeJsonType } from './jsonl-reader';
 import { TextSource } from './text-source';
-import type { InputFormat, ReadItem, SourceRecord } from './types';
+import type { HeaderIssues, InputFormat, ReadItem, SourceRecord } from './types';
 
 export interface RecordReader {
   readonly format: InputFormat;
   /** CSV header once read; null for JSON formats (their "headers" are the first record's keys). */
   readonly headers: string[] | null;
   readonly delimiter?: string;
+  /** CSV only: header cells the reader had to rename (repeated or empty names). */
+  readonly headerIssues?: HeaderIssues | undefined;
   push(chunk: string): ReadItem[];
   /** Flushes; throws ParseError when the file as a whole is unreadable. */
   end(): ReadItem[];
@@ -51,6 +53,19 @@ export function detectFormat(fileName: string, head: string): InputFormat {
   return 'csv';
 }
 
+/**
+ * Why a top-level member is not a record. Under a top-level object every member must be one record
+ * (keyed by its id); a wrapper like `{"records": [...]}` is the usual mistake, so it is named.
+ */
+function notARecord(index: number, key: string | undefined, value: unknown): string {
+  const found = describeJsonType(value);
+  if (key === undefined) return `member ${index}: expected an object, found ${found}`;
+  const base = `member ${index} ('${key.slice(0, 60)}'): expected an object (a top-level JSON object must map ids to records), found ${found}`;
+  return Array.isArray(value)
+    ? `${base}; if the records are in this array, import a file whose top level is the array itself`
+    : base;
+}
+
 /** Top-level JSON members → records; the scanner finds members, JSON.parse reads each one. */
 class JsonRecordReader implements RecordReader {
   readonly format = 'json' as const;
@@ -72,9 +87,7 @@ class JsonRecordReader implements RecordReader {
         return { error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: `member ${m.index}: invalid JSON: ${detail}`, raw } };
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        return {
-          error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: `member ${m.index}: expected an object, found ${describeJsonType(value)}`, raw },
-        };
+        return { error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: notARecord(m.index, m.key, value), raw } };
       }
       const record = { row: m.index, data: value as Record<string, unknown> };
       return { record: m.key === undefined ? record : { ...record, key: m.key } };
@@ -113,6 +126,9 @@ class CsvReader implements RecordReader {
   }
   get delimiter(): string | undefined {
     return this.inner.delimiter;
+  }
+  get headerIssues(): HeaderIssues | undefined {
+    return this.inner.headerIssues;
   }
   push(chunk: string): ReadItem[] {
     return this.inner.push(chunk);

@@ -105,6 +105,16 @@ export interface PresetContext {
   judgeColumn?: string;
   sidecars?: Sidecars;
   scoreSource?: ScoreSource;
+  /** CSV header cells that were repeated or empty (renamed by the reader), for precise mapping errors. */
+  headerIssues?: HeaderIssues;
+}
+
+/** What the CSV reader had to rename in the header row. Columns are 1-based positions. */
+export interface HeaderIssues {
+  /** A name given to several columns, and the unique names they got (`score`, `score_2`). */
+  duplicates: { name: string; columns: number[]; names: string[] }[];
+  /** A column without a name, and the name it got (`column_3`). */
+  blanks: { column: number; name: string }[];
 }
 
 export interface PreparedPreset {

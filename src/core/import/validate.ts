@@ -148,7 +148,14 @@ export class RowValidator {
       return `missing score: column '${column}' is empty`;
     }
     const value = typeof raw === 'number' ? raw : Number(raw.trim());
-    if (!Number.isFinite(value)) return `score '${String(raw).slice(0, 40)}' is not a number`;
+    if (!Number.isFinite(value)) {
+      const shown = String(raw).trim().slice(0, 40);
+      if (Number.isNaN(value)) return `score '${shown}' is not a number`;
+      // Infinity is not a score; a literal like 1e400 is a number too large for a 64-bit float.
+      return /^[+-]?inf(inity)?$/i.test(shown)
+        ? `score '${shown}' is not a finite number`
+        : `score '${shown}' is too large: it overflows to infinity (scores must lie within ±1.8e308)`;
+    }
     const scale = this.opts.scale;
     if (!scale) return value;
     if (value < scale.min || value > scale.max) return `score ${formatNumber(value)} is outside the scale ${formatScale(scale)}`;

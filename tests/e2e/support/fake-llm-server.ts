@@ -19,9 +19,15 @@ interface ChatBody {
   response_format?: { json_schema?: { name?: string } };
 }
 
-function reply(body: ChatBody): string {
+export interface FakeLlmOptions {
+  /** The reply to a score prediction (schema `score_prediction`); default: the feedback line, "earned 3". */
+  scorePrediction?(user: string): string;
+}
+
+function reply(body: ChatBody, opts: FakeLlmOptions): string {
   const schema = body.response_format?.json_schema?.name ?? null;
   const user = body.messages.filter((m) => m.role === 'user').pop()?.content ?? '';
+  if (schema === 'score_prediction' && opts.scorePrediction) return opts.scorePrediction(user);
   const task = /Task: (.*)/.exec(user)?.[1] ?? 'this task';
   const score = Number(/Score: ([\d.]+)/.exec(user)?.[1] ?? '3');
   const words = task.split(/\s+/).slice(0, 4).join(' ').replace(/["\\]/g, '');
@@ -39,7 +45,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeLlmServer(port: number): Promise<FakeLlmServer> {
+export async function startFakeLlmServer(port: number, opts: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const requests: FakeLlmServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
@@ -49,7 +55,7 @@ export async function startFakeLlmServer(port: number): Promise<FakeLlmServer> {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end('not found');
     void readBody(req).then((text) => {
       const body = JSON.parse(text) as ChatBody;
-      const content = reply(body);
+      const content = reply(body, opts);
       requests.push({ schema: body.response_format?.json_schema?.name ?? null, user: body.messages.at(-1)?.content ?? '', stream: body.stream === true });
       const usage = { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: Math.ceil(content.length / 4) };
       if (body.stream) {

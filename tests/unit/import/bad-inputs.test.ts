@@ -144,4 +144,99 @@ describe('bad inputs', () => {
     expect(summary.accepted).toBe(3);
     expect(sink.rows[1]?.prompt).toBe('A "blue" sphere');
   });
+  it('binary file renamed .csv (NUL bytes) → ParseError saying it is binary, with the position', async () => {
+    const err = await failure('binary-nul.csv');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toBe(
+      'The file is binary, not text: it contains a NUL byte at line 3, column 1. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).',
+    );
+  });
+
+  it('gzip file named .csv → ParseError saying to decompress it', async () => {
+    const err = await failure('gzipped.csv');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toBe(
+      'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.',
+    );
+  });
+
+  it('UTF-16 file → ParseError saying to save it as UTF-8', async () => {
+    const err = await failure('utf16.csv');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toMatch(/^The file is UTF-16 encoded \(every other byte is 0\), but imports must be UTF-8\. Save it as UTF-8/);
+  });
+
+  it('only blank lines → ParseError that says the lines are blank', async () => {
+    const err = await failure('blank-lines.csv');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toBe('The file holds only blank lines (6 lines of whitespace, no header): there is nothing to import.');
+  });
+
+  it('duplicate header names on a needed column → ValidationError naming both columns', async () => {
+    const err = await failure('duplicate-header.csv');
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(
+      "Column 'score' appears 2 times in the header (columns 3 and 4), so it is unclear which one holds the score. Rename the duplicates in the file, or map score explicitly: 'score' is column 3, 'score_2' is column 4 (CLI: --map score=score).",
+    );
+    // An explicit mapping settles it.
+    const { summary } = await importFile(bad('duplicate-header.csv'), { mapping: { score: 'score_2' } });
+    expect(summary.accepted).toBe(2);
+  });
+
+  it('empty header cell where the tool column is → ValidationError pointing at the unnamed column', async () => {
+    const err = await failure('empty-header-cell.csv');
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(
+      "No column for the required field 'tool': none of the columns (prompt, column_2, score) looks like it. Map it explicitly (CLI: --map tool=COLUMN). The header has no name for column 2 (shown as 'column_2'); name it in the file, or map the field to 'column_2'.",
+    );
+    const { summary } = await importFile(bad('empty-header-cell.csv'), { mapping: { tool: 'column_2' } });
+    expect(summary.accepted).toBe(2);
+  });
+
+  it('NaN / Infinity scores → row errors, the finite row imports', async () => {
+    const { summary } = await importFile(bad('nan-score.csv'));
+    expect(summary.accepted).toBe(1);
+    expect(summary.errors.map((e) => [e.row, e.column, e.reason])).toEqual([
+      [1, 'score', "score 'NaN' is not a number"],
+      [2, 'score', "score 'Infinity' is not a finite number"],
+      [3, 'score', "score '-Infinity' is not a finite number"],
+    ]);
+  });
+
+  it('scores that overflow a float (1e400) → row errors saying so', async () => {
+    const { summary } = await importFile(bad('extreme-scores.csv'));
+    expect(summary.accepted).toBe(1);
+    expect(summary.errors.map((e) => e.reason)).toEqual([
+      "score '1e400' is too large: it overflows to infinity (scores must lie within ±1.8e308)",
+      "score '-1e400' is too large: it overflows to infinity (scores must lie within ±1.8e308)",
+    ]);
+  });
+
+  it('JSONL line holding a top-level array → row error for that line', async () => {
+    const { summary } = await importFile(bad('array-line.jsonl'));
+    expect(summary.accepted).toBe(2);
+    expect(summary.errors).toMatchObject([{ row: 2, reason: 'line 2: expected a JSON object, found an array' }]);
+  });
+
+  it('JSONL line of 100,000 nested arrays → row error, no stack overflow, the other lines import', async () => {
+    const { summary } = await importFile(bad('deep-nesting.jsonl'));
+    expect(summary.accepted).toBe(2);
+    expect(summary.errors).toMatchObject([{ row: 2, reason: 'line 2: expected a JSON object, found an array' }]);
+  });
+
+  it('JSON object whose "records" member is not a record → ParseError naming the member', async () => {
+    const err = await failure('records-not-array.json');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toBe(
+      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found a string.",
+    );
+  });
+
+  it('JSON wrapper object {"records": [...]} → ParseError telling to import the array itself', async () => {
+    const err = await failure('wrapped-array.json');
+    expect(err).toBeInstanceOf(ParseError);
+    expect(err.message).toBe(
+      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found an array; if the records are in this array, import a file whose top level is the array itself.",
+    );
+  });
 });

@@ -92,7 +92,7 @@ describe('import service', () => {
   it('recover() rolls back an import that a closed tab left running', async () => {
     const out = await client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
     await repos.imports.put({ ...out.record, state: 'running' });
-    expect(await client.call('recover', {})).toEqual({ rolledBack: 1 });
+    expect(await client.call('recover', {})).toEqual({ rolledBack: 1, files: ['team-eval-log.csv'] });
     expect(await repos.experiences.count()).toBe(0);
     expect((await repos.imports.get(out.record.id))?.state).toBe('failed');
   });

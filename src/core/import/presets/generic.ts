@@ -39,8 +39,29 @@ export function resolveMapping(headers: string[], explicit: FieldMapping | undef
   return mapping;
 }
 
+/** A mapped column whose header name was repeated in the file: the field is ambiguous. */
+function checkAmbiguous(ctx: PresetContext, mapping: FieldMapping): void {
+  for (const dup of ctx.headerIssues?.duplicates ?? []) {
+    const field = (Object.keys(mapping) as CanonicalField[]).find((f) => mapping[f] === dup.name && ctx.mapping?.[f] === undefined);
+    if (!field) continue;
+    const others = dup.names.slice(1).map((n) => `'${n}'`).join(', ');
+    throw new ValidationError(
+      `Column '${dup.name}' appears ${dup.columns.length} times in the header (columns ${dup.columns.join(' and ')}), so it is unclear which one holds the ${field}. Rename the duplicates in the file, or map ${field} explicitly: '${dup.name}' is column ${dup.columns[0]}, ${others} ${dup.columns.length > 2 ? 'are the later ones' : `is column ${dup.columns[1]}`} (CLI: --map ${field}=${dup.name}).`,
+    );
+  }
+}
+
+/** Hint for a missing field when some header cells had no name: the field may be in one of them. */
+function blankHint(ctx: PresetContext): string {
+  const blanks = ctx.headerIssues?.blanks ?? [];
+  if (!blanks.length) return '';
+  const list = blanks.map((b) => `column ${b.column} (shown as '${b.name}')`).join(', ');
+  return ` The header has no name for ${list}; name ${blanks.length > 1 ? 'them' : 'it'} in the file, or map the field to '${blanks[0]!.name}'.`;
+}
+
 function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
-  const hint = delimiterHint(ctx);
+  checkAmbiguous(ctx, mapping);
+  const hint = delimiterHint(ctx) + blankHint(ctx);
   // JSON records may omit keys the first record lacks; only a CSV header is the complete column list.
   if (ctx.format === 'csv') {
     const headerSet = new Set(ctx.headers);

@@ -1,0 +1,187 @@
+/**
+ * Evaluating a memory the user built or imported (EvalConfig.memoryId), instead of one induced per
+ * seed: which stored memories can be evaluated on a dataset, the split they dictate (their own
+ * training tasks; test tasks they never saw), and their entries as a retrievable snapshot.
+ *
+ * Entry vectors are the entry TEXTS embedded with the loaded embedder, as the MCP server and the
+ * tool test cases do (memory-format/predictor) — the memory's embedding model must be the loaded
+ * one, or retrieval would compare vectors of two models.
+ */
+import { rowOf, type Embedder } from '../core/embed';
+import { ValidationError } from '../core/errors';
+import { storedMemorySplit } from '../core/eval/memory-split';
+import { describeEngineSpec, parseEngineSpec } from '../core/llm';
+import type { TaskSplit } from '../core/eval/split';
+import { buildConfig, checkData, groundTruthExperiences, splitTasks, trainingByTool, type BuildConfig } from '../core/memory';
+import { importedBuildOf } from '../core/memory-format';
+import type { MemorySnapshot } from '../core/predict/memory';
+import type { AnyPredictor, AsyncPredictor } from '../core/predict/types';
+import type { Repositories } from '../core/repositories';
+import type { Dataset, Experience, Memory, MemoryEntry, Run } from '../core/types';
+
+/** The methods that read a memory's entries. */
+export const MEMORY_METHODS: readonly string[] = ['memory', 'toolmem-llm', 'hybrid'];
+
+/** A stored memory offered on the Evaluate page. */
+export interface EvaluableMemory {
+  id: string;
+  name: string;
+  engine: string;
+  embeddingModel: string;
+  source: 'build' | 'imported';
+  /** Training tasks (null: all of the dataset's tasks, so nothing is left to test on). */
+  train: number | null;
+  seed: number | null;
+}
+
+/** The memory's completed build on `datasetId`, if it has one. */
+async function completedBuild(repos: Repositories, memory: Memory, datasetId: string): Promise<Run | undefined> {
+  const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
+  const run = runId ? await repos.memories.getRun(runId) : undefined;
+  return run?.state === 'completed' && buildConfig(run).datasetId === datasetId ? run : undefined;
+}
+
+/** Memories whose build completed on the dataset, and memories imported for it (newest first). */
+export async function evaluableMemories(repos: Repositories, datasetId: string): Promise<EvaluableMemory[]> {
+  const out: EvaluableMemory[] = [];
+  for (const memory of await repos.memories.list()) {
+    const base = { id: memory.id, name: memory.name, embeddingModel: memory.embeddingModel };
+    const run = await completedBuild(repos, memory, datasetId);
+    const imported = importedBuildOf(memory);
+    if (run) {
+      const c = buildConfig(run);
+      out.push({ ...base, engine: c.engine, source: 'build', train: c.split.train ?? null, seed: c.split.seed ?? 0 });
+    } else if (imported && (imported.build.datasetId === datasetId || memory.datasetIds.includes(datasetId))) {
+      out.push({ ...base, engine: imported.build.engine, source: 'imported', train: imported.build.split.trainTasks.length, seed: imported.build.split.seed ?? null });
+    }
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export interface StoredMemoryPlan {
+  memory: Memory;
+  engine: string;
+  source: 'build' | 'imported';
+  split: TaskSplit;
+  /** Valid entries. */
+  entries: MemoryEntry[];
+}
+
+export interface PlanInput {
+  memoryId: string;
+  dataset: Dataset;
+  /** The dataset's experiences (all raters), as the build read them. */
+  experiences: readonly Experience[];
+  /** Tasks with a ground-truth score (the evaluation's). */
+  taskIds: readonly string[];
+  seeds: number;
+  train?: number;
+  test?: number;
+}
+
+/** Task ids behind an entry's evidence (experience ids; imported entries carry their tasks). */
+function evidenceTasks(entries: readonly MemoryEntry[], memory: Memory, taskOf: ReadonlyMap<string, string>): Set<string> {
+  const imported = importedBuildOf(memory);
+  const out = new Set<string>();
+  for (const e of entries) {
+    for (const t of imported?.entries[e.id]?.evidenceTasks ?? []) out.add(t);
+    for (const x of e.evidence) {
+      const t = taskOf.get(x);
+      if (t !== undefined) out.add(t);
+    }
+  }
+  return out;
+}
+
+/** The training tasks of a build, recomputed exactly as the build did (memory-service: trainingData). */
+function buildTrainTasks(run: Run, config: BuildConfig, dataset: Dataset, truth: readonly Experience[], name: string): string[] {
+  const split = splitTasks(truth.map((e) => e.taskId), config.split);
+  try {
+    checkData(run, trainingByTool(truth, split.train, config.tools));
+  } catch {
+    throw new ValidationError(`The data of ${dataset.name} changed since ${name} was built, so the tasks it learned from cannot be told apart from the others; build it again to evaluate it.`);
+  }
+  return split.train;
+}
+
+/** Checks the request and works out the memory's split (see core/eval/memory-split). */
+export async function planStoredMemoryEval(repos: Repositories, input: PlanInput): Promise<StoredMemoryPlan> {
+  const { dataset } = input;
+  const memory = await repos.memories.get(input.memoryId);
+  if (!memory) throw new ValidationError(`There is no memory ${input.memoryId}; it may have been deleted.`);
+  const name = `the memory “${memory.name}”`;
+  if (input.seeds !== 1) throw new ValidationError(`A stored memory has one split, its own: evaluate ${name} with 1 seed (got ${input.seeds}).`);
+  if (input.train !== undefined) throw new ValidationError(`The training tasks of ${name} are the ones it was built from; leave “Train tasks” empty.`);
+  const run = await completedBuild(repos, memory, dataset.id);
+  const imported = importedBuildOf(memory);
+  const truth = groundTruthExperiences(input.experiences, dataset.raterPolicy);
+  const train = new Set<string>();
+  if (run) for (const t of buildTrainTasks(run, buildConfig(run), dataset, truth, name)) train.add(t);
+  if (imported) for (const t of imported.build.split.trainTasks) train.add(t);
+  if (!run && !imported) {
+    const pending = typeof memory.settings.build === 'string' ? await repos.memories.getRun(memory.settings.build) : undefined;
+    throw new ValidationError(
+      pending && buildConfig(pending).datasetId === dataset.id
+        ? `The build of ${name} has not completed (${pending.state}); finish it on the Memory page first.`
+        : `${name} was not built on ${dataset.name}; choose a memory of this dataset.`,
+    );
+  }
+  if (!run && imported && imported.build.datasetId !== dataset.id && !memory.datasetIds.includes(dataset.id)) {
+    throw new ValidationError(`${name} was built on ${imported.build.datasetId}, not on ${dataset.name}; choose a memory of this dataset.`);
+  }
+  const inData = input.taskIds.filter((t) => train.has(t));
+  if (!inData.length) {
+    throw new ValidationError(imported && !run && imported.build.split.trainTasks.length === 0
+      ? `${name} was imported from a file that names no training tasks, so which tasks it never saw is unknown; it cannot be evaluated.`
+      : `None of the tasks ${name} learned from are in ${dataset.name}; choose a memory of this dataset.`);
+  }
+  const entries = (await repos.memories.allEntries(memory.id)).filter((e) => e.validTo === null);
+  const taskOf = new Map<string, string>();
+  for (const e of [...input.experiences, ...truth]) taskOf.set(e.id, e.taskId);
+  const seed = run ? (buildConfig(run).split.seed ?? 0) : 1;
+  const split = storedMemorySplit(input.taskIds, train, { seed, seen: evidenceTasks(entries, memory, taskOf), ...(input.test !== undefined ? { maxTest: input.test } : {}) });
+  if (!split.test.length) {
+    throw new ValidationError(`${name} learned from all ${input.taskIds.length} tasks of ${dataset.name}: no task it never saw is left to test it on. Build one with fewer training tasks (Memory page → Training tasks).`);
+  }
+  return { memory, engine: run ? buildConfig(run).engine : imported!.build.engine, source: run ? 'build' : 'imported', split, entries };
+}
+
+/** The valid entries with their texts embedded by `embedder`, which must be the memory's model. */
+export async function storedSnapshot(plan: StoredMemoryPlan, embedder: Embedder | null, signal?: AbortSignal): Promise<MemorySnapshot> {
+  const { memory, entries } = plan;
+  if (!embedder) throw new ValidationError(`Evaluating the memory “${memory.name}” needs its embedding model ${memory.embeddingModel}, which could not be loaded.`);
+  if (embedder.id !== memory.embeddingModel) {
+    throw new ValidationError(`The memory “${memory.name}” was embedded with ${memory.embeddingModel}, but ${embedder.id} is loaded: choose ${memory.embeddingModel} in Settings → Embedding model to evaluate it.`);
+  }
+  if (!entries.length) return { entries, vectors: new Map() };
+  const batch = await embedder.embed(entries.map((e) => e.text), signal ? { signal } : {});
+  return { entries, vectors: new Map(entries.map((e, i) => [e.id, rowOf(batch, i)])) };
+}
+
+/** `p`, recording the ids of the memory entries its predictions cite as evidence into `cited`. */
+export function citingEntries(p: AnyPredictor, cited: Set<string>): AsyncPredictor {
+  const stats = 'llmStats' in p ? p.llmStats?.bind(p) : undefined;
+  return {
+    id: p.id,
+    needs: p.needs,
+    fit: async (train, opts) => p.fit(train, opts),
+    async predict(task, toolId, opts) {
+      const out = await p.predict(task, toolId, opts);
+      for (const e of out.evidence) if (e.kind === 'entry') cited.add(e.id);
+      return out;
+    },
+    ...(stats ? { llmStats: stats } : {}),
+  };
+}
+
+/** “name — engine · N training tasks, seed S” for the memory select and the run summary. */
+export function describeStoredMemory(m: { name: string; engine: string; source: 'build' | 'imported'; train: number | null; seed: number | null }): string {
+  let engine = m.engine;
+  try {
+    engine = m.engine.trim() === 'none' ? 'no LLM (evidence clusters)' : describeEngineSpec(parseEngineSpec(m.engine));
+  } catch {
+    /* an engine this version cannot parse: show it as stored */
+  }
+  const split = m.source === 'imported' ? `imported, ${m.train ?? 0} training tasks` : `${m.train ?? 'all'} training tasks, seed ${m.seed ?? 0}`;
+  return `${m.name} — ${engine} · ${split}`;
+}
