@@ -23,7 +23,7 @@ const CORE_FORBIDDEN = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bench/', '.bench/', '.scratch/', 'dev-dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'public/'] },
+  { ignores: ['dist/', 'dist-*/', '.bench/', '.scratch/', 'dev-dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,

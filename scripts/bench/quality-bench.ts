@@ -2,8 +2,9 @@
  * npm run bench:quality — score prediction and tool selection quality of the offline methods.
  *
  *  1. GenAI-Bench (paper protocol: 200 train / 800 test prompts, rater 1, seeds 1–5): our table
- *     beside the ToolMem paper's numbers, the baselines (constant median, always-stronger) and how
- *     far the best offline method is from each goal. Then a held-out check on seeds 6–15: the
+ *     beside the ToolMem paper's numbers, the baselines (constant median, always-stronger), a rater
+ *     ceiling for pair accuracy (raters 2 and 3 vs rater 1 on the sign of differences) and how far
+ *     the best offline method is from each goal. Then a held-out check on seeds 6–15: the
  *     design was tuned on seeds 1–5, so those are the honest estimate.
  *  2. AlpacaEval 2.0 (half / half split, prompt only, seeds 1–5): Pearson per model and RMSE
  *     against tool-mean.
@@ -12,7 +13,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadData } from '../../src/cli/load-data';
-import { evaluate, groundTruth, meanSd, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
+import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/predict';
 import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
 
@@ -83,6 +84,40 @@ function methodTable(r: EvalReport): string {
   );
 }
 
+/**
+ * A ceiling for pair accuracy: how often OTHER human raters, who saw the images, agree with rater 1
+ * on the sign of true_A − true_B over D (the test tasks where rater 1's scores differ). A rater's
+ * tie counts as wrong, as a predicted tie does; "or stronger" breaks the rater's ties with the
+ * training-mean order. Uses test ratings, so it is a reference line, never a method.
+ */
+function raterCeiling(data: ScoredPair[], pairs: [string, string][], seeds: number[], sizes: { train: number; test: number }) {
+  const byKey = new Map(data.map((p) => [`${p.taskId}\u0000${p.toolId}`, p]));
+  const rows = pairs.map(() => ({ r2: [] as number[], r3: [] as number[], mean23: [] as number[], r2OrStronger: [] as number[] }));
+  for (const seed of seeds) {
+    const split = splitByTask(data.map((p) => p.taskId), sizes, seed);
+    pairs.forEach(([a, b], i) => {
+      const trainMean = (tool: string) => meanSd(split.train.map((t) => byKey.get(`${t}\u0000${tool}`)!.score)).mean;
+      const stronger = Math.sign(trainMean(a) - trainMean(b));
+      const hits = { r2: 0, r3: 0, mean23: 0, r2OrStronger: 0 };
+      let n = 0;
+      for (const t of split.test) {
+        const pa = byKey.get(`${t}\u0000${a}`)!;
+        const pb = byKey.get(`${t}\u0000${b}`)!;
+        const truth = Math.sign(pa.score - pb.score);
+        if (truth === 0) continue;
+        n++;
+        const d2 = Math.sign(pa.ratings[1]! - pb.ratings[1]!);
+        if (d2 === truth) hits.r2++;
+        if (Math.sign(pa.ratings[2]! - pb.ratings[2]!) === truth) hits.r3++;
+        if (Math.sign(pa.ratings[1]! + pa.ratings[2]! - pb.ratings[1]! - pb.ratings[2]!) === truth) hits.mean23++;
+        if ((d2 === 0 ? stronger : d2) === truth) hits.r2OrStronger++;
+      }
+      for (const k of Object.keys(hits) as (keyof typeof hits)[]) rows[i]![k].push(hits[k] / n);
+    });
+  }
+  return rows.map((r) => ({ r2: meanSd(r.r2).mean, r3: meanSd(r.r3).mean, mean23: meanSd(r.mean23).mean, r2OrStronger: meanSd(r.r2OrStronger).mean }));
+}
+
 const out: Record<string, unknown> = {};
 const t0 = Date.now();
 
@@ -123,6 +158,19 @@ const t0 = Date.now();
         f3(avgSeeds(r, (s) => s.baselines.alwaysStronger[i]!.acc)),
         ...r.methods.map((m) => f3(avgSeeds(r, (s) => s.methods[m]!.pairs[i]!.acc))),
       ]),
+    ),
+  );
+  const ceiling = raterCeiling(data, toolPairs, SEEDS, { train: 200, test: 800 });
+  out.genaiRaterCeiling = ceiling;
+  console.log('\nCeiling: other human raters (who saw the images) vs rater 1 on the sign of the difference, same D');
+  const avgCol = (k: keyof (typeof ceiling)[number]) => f3(meanSd(ceiling.map((c) => c[k])).mean);
+  console.log(
+    table(
+      ['pair', 'rater 2', 'rater 3', 'mean of raters 2–3', 'rater 2, ties → stronger'],
+      [
+        ...PAPER_PAIRS.map(([a, b], i) => [`${a} – ${b}`, f3(ceiling[i]!.r2), f3(ceiling[i]!.r3), f3(ceiling[i]!.mean23), f3(ceiling[i]!.r2OrStronger)]),
+        ['mean of 5 pairs', avgCol('r2'), avgCol('r3'), avgCol('mean23'), avgCol('r2OrStronger')],
+      ],
     ),
   );
   const sel = (pick: (s: EvalReport['seeds'][number]) => number) => f3(avgSeeds(r, pick));
