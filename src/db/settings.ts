@@ -18,9 +18,12 @@ export interface Settings {
    * `openai:URL#MODEL`, `wllama:URL` or `webllm:MODEL_ID`. Memory builds and LLM predictors use it.
    */
   llmEngine: string;
+  /** Predict page: cost of one use per tool id, and score points given up per unit of cost. */
+  toolCosts: Record<string, number>;
+  costWeight: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none' };
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none', toolCosts: {}, costWeight: 0 };
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);

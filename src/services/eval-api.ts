@@ -90,6 +90,10 @@ export interface PredictRequest {
   margin?: number;
   /** Engine spec for the LLM methods (see EvalConfig.engine). */
   engine?: string;
+  /** Cost of one use per tool, in any unit the user likes (missing = 0). */
+  costs?: Record<string, number>;
+  /** Score points the user would give up per unit of cost (default 0: cost ignored). */
+  costWeight?: number;
 }
 
 export interface ToolPrediction {

@@ -234,7 +234,11 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         });
       }
       const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
-      const selection = selectTool(predictions.map((p) => ({ toolId: p.toolId, score: p.score })), { margin: req.margin ?? 0, direction: dataset.scale.direction });
+      const cost = (toolId: string) => req.costs?.[toolId];
+      const selection = selectTool(
+        predictions.map((p) => ({ toolId: p.toolId, score: p.score, ...(cost(p.toolId) !== undefined ? { cost: cost(p.toolId)! } : {}) })),
+        { margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0 },
+      );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
       return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}) };
     },

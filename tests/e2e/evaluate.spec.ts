@@ -63,3 +63,25 @@ test('predict each tool for a new task and pick one, with evidence', async ({ me
   await predictions.locator('article').first().getByText(/Why:/).click();
   await expect(predictions.locator('article').first().locator('li').first()).toContainText('similarity');
 });
+
+test('costs change the pick: a costly best tool gives way, and the costs are remembered', async ({ memory, page }) => {
+  await memory.importGenaiSlice();
+  await memory.goTo('Predict');
+  await page.getByLabel('Prediction method').selectOption('knn');
+  await page.getByLabel('Task', { exact: true }).fill('A baker taking bread out of a hot oven');
+  await page.getByRole('button', { name: /Predict/ }).click();
+  const first = (await page.getByTestId('selected-tool').textContent())!;
+
+  const costs = page.getByTestId('costs');
+  await costs.getByText(/^Costs/).click();
+  await costs.getByLabel(`Cost of ${first}`).fill('1000');
+  await costs.getByLabel('Cost weight').fill('1');
+  await costs.getByLabel('Cost weight').blur();
+  await page.getByRole('button', { name: /Predict/ }).click();
+  await expect(page.getByTestId('cost-note')).toBeVisible();
+  await expect(page.getByTestId('selected-tool')).not.toHaveText(first);
+
+  await page.reload();
+  await page.getByTestId('costs').getByText(/^Costs/).click();
+  await expect(page.getByTestId('costs').getByLabel(`Cost of ${first}`)).toHaveValue('1000');
+});

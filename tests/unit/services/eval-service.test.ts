@@ -60,6 +60,22 @@ describe('eval service', () => {
     expect(res.predictions[0]!.evidence[0]!.text).toMatch(/\w/);
   });
 
+  it('weighs cost against quality when the user gives costs: the best tool loses to a free one once it costs enough', async () => {
+    const prompt = 'A baker pulling bread out of an oven';
+    const plain = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'] });
+    const [best, other] = [...plain.predictions].sort((a, b) => b.score - a.score);
+    const gap = best!.score - other!.score;
+    expect(gap).toBeGreaterThan(0);
+    // utility = score − weight × cost: a cost of (gap / 0.5) × 1.01 at weight 0.5 costs the best tool a little more than its lead.
+    const costly = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'], costs: { [best!.toolId]: (gap / 0.5) * 1.01 }, costWeight: 0.5 });
+    expect(costly.selection.choice).toBe(other!.toolId);
+    const ranked = costly.selection.ranked.find((r) => r.toolId === best!.toolId)!;
+    expect(ranked.utility).toBeCloseTo(best!.score - gap * 1.01, 9);
+    // Without a weight the costs change nothing.
+    const unweighted = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'], costs: { [best!.toolId]: 100 } });
+    expect(unweighted.selection.choice).toBe(best!.toolId);
+  });
+
   it('rejects unknown methods with their names', async () => {
     await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['magic'] })).rejects.toThrow(/Unknown method\(s\): magic/);
   });
