@@ -16,6 +16,7 @@ import type {
   Tool,
 } from './types';
 import type { BuildMemoryRepository } from './memory/repository';
+import type { DatasetCounts } from './stats/dataset-stats';
 
 /** Memory storage as the build job needs it (atomic cursor moves, exact undo); see core/memory/repository. */
 export type { BuildMemoryRepository };
@@ -53,6 +54,10 @@ export interface ExperienceRepository {
   count(datasetId?: string): Promise<number>;
   /** Tool ids present in a dataset, with their experience counts. */
   countsByTool(datasetId: string): Promise<Map<string, number>>;
+  /** The dataset's counts (per tool and score, per rater, distinct tasks), kept up to date on every write. */
+  counts(datasetId: string): Promise<DatasetCounts>;
+  /** Rows of the given tasks of a dataset. */
+  byTasks(datasetId: string, taskIds: readonly string[]): Promise<Experience[]>;
   put(experience: Experience): Promise<void>;
   /** Deletes one experience (undo of a hand label). */
   remove(id: string): Promise<void>;

@@ -9,7 +9,8 @@ import { withQuotaCheck } from './quota';
 
 export const BACKUP_FORMAT = 'toolmem-backup';
 export const BACKUP_VERSION = 1;
-const SKIPPED = new Set(['embeddings']);
+// Derived data: `datasetCounts` is rebuilt from the restored experiences (db/dataset-counts.ts).
+const SKIPPED = new Set(['embeddings', 'datasetCounts']);
 
 interface EncodedBlob {
   $blob: string;

@@ -1,4 +1,5 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
+import { datasetCountsMiddleware, type DatasetCountRow } from './dataset-counts';
 import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Prediction, Preference, Run, StoredImage, Tool } from '../core/types';
 
 /** A stored row that an import replaced; undoing the import puts it back. */
@@ -43,6 +44,8 @@ export class ToolMemDB extends Dexie {
   embeddings!: Table<EmbeddingRow, [string, string]>;
   items!: EntityTable<LabelItem, 'id'>;
   preferences!: EntityTable<Preference, 'id'>;
+  /** Derived: per-dataset counts kept by {@link datasetCountsMiddleware} (see dataset-counts.ts). */
+  datasetCounts!: Table<DatasetCountRow, [string, string, string, number | string]>;
 
   constructor(name = 'toolmem') {
     super(name);
@@ -61,6 +64,8 @@ export class ToolMemDB extends Dexie {
       embeddings: '[model+hash]',
       items: 'id, datasetId',
       preferences: 'id, datasetId, [datasetId+taskId]',
+      datasetCounts: '[datasetId+kind+key+score]',
     });
+    this.use(datasetCountsMiddleware);
   }
 }

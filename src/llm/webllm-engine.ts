@@ -11,7 +11,8 @@
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { CancelledError } from '../core/errors';
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult } from '../core/llm/engine';
+import { InBrowserEngine, type LoadOptions } from './in-browser-engine';
 import { LlmError, LlmUnavailableError } from '../core/llm/errors';
 import type { WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
 
@@ -38,30 +39,16 @@ export async function listWebLlmModels(): Promise<WebLlmModelInfo[]> {
     .sort((a, b) => (a.vramMB ?? Infinity) - (b.vramMB ?? Infinity));
 }
 
-export class WebLlmEngine implements LlmEngine {
+export class WebLlmEngine extends InBrowserEngine {
   readonly id: string;
-  readonly capabilities: EngineCapabilities = { streaming: true, jsonSchema: true };
   #engine: MLCEngine | null = null;
-  #loading: Promise<void> | null = null;
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly model: string) {
+    super();
     this.id = `webllm:${model}`;
   }
 
-  countTokens(text: string): number {
-    return estimateTokens(text);
-  }
-
-  load(options: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void } = {}): Promise<void> {
-    this.#loading ??= this.#load(options).catch((err: unknown) => {
-      this.#loading = null;
-      throw err;
-    });
-    return this.#loading;
-  }
-
-  async #load({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void }): Promise<void> {
+  protected async loadModel({ signal, onProgress }: LoadOptions): Promise<void> {
     const gpu = await checkWebGpu();
     if (!gpu.available) throw new LlmUnavailableError(gpu.detail);
     const webllm = await import('@mlc-ai/web-llm');
@@ -82,15 +69,8 @@ export class WebLlmEngine implements LlmEngine {
     }
   }
 
-  chat(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
-    const run = this.#queue.then(() => this.#chat(messages, options));
-    this.#queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async #chat(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
+  protected async generate(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     if (options.signal?.aborted) throw new CancelledError();
-    await this.load();
     const engine = this.#engine;
     if (!engine) throw new LlmUnavailableError('The WebLLM model has been unloaded.');
     const stop = () => void engine.interruptGenerate();
@@ -129,7 +109,7 @@ export class WebLlmEngine implements LlmEngine {
   async dispose(): Promise<void> {
     const e = this.#engine;
     this.#engine = null;
-    this.#loading = null;
+    this.forget();
     await e?.unload();
   }
 }

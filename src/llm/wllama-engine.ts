@@ -14,7 +14,8 @@
 import { Wllama, type ChatCompletionChunk, type ChatCompletionParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { CancelledError } from '../core/errors';
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult } from '../core/llm/engine';
+import { InBrowserEngine, type LoadOptions } from './in-browser-engine';
 import { LlmError, LlmUnavailableError } from '../core/llm/errors';
 import type { TokenBias } from '../core/llm/spec';
 
@@ -41,32 +42,18 @@ function biasMap(bias: TokenBias | undefined): Record<string, number> | undefine
   return map;
 }
 
-export class WllamaEngine implements LlmEngine {
+export class WllamaEngine extends InBrowserEngine {
   readonly id: string;
-  capabilities: EngineCapabilities = { streaming: true, jsonSchema: true };
   #wllama: Wllama | null = null;
-  #loading: Promise<void> | null = null;
-  #queue: Promise<unknown> = Promise.resolve();
   readonly #bias: Record<string, number> | undefined;
 
   constructor(private readonly opts: WllamaEngineOptions) {
+    super();
     this.id = opts.id;
     this.#bias = biasMap(opts.bias);
   }
 
-  countTokens(text: string): number {
-    return estimateTokens(text);
-  }
-
-  load(options: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void } = {}): Promise<void> {
-    this.#loading ??= this.#load(options).catch((err: unknown) => {
-      this.#loading = null;
-      throw err;
-    });
-    return this.#loading;
-  }
-
-  async #load({ signal, onProgress }: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void }): Promise<void> {
+  protected async loadModel({ signal, onProgress }: LoadOptions): Promise<void> {
     const { source } = this.opts;
     const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, allowOffline: true });
     wllama.setCompat(null);
@@ -103,15 +90,9 @@ export class WllamaEngine implements LlmEngine {
     onProgress?.({ text: `${source.name} is ready (${wllama.getNumThreads()} thread${wllama.getNumThreads() === 1 ? '' : 's'})`, fraction: 1 });
   }
 
-  chat(messages: readonly ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
-    const run = this.#queue.then(() => this.#chat(messages, options));
-    this.#queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async #chat(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
+  protected async generate(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     try {
-      return await this.#generate(messages, options);
+      return await this.#complete(messages, options);
     } catch (err) {
       // llama.cpp turns the JSON schema into a grammar; some schemas or vocabularies make its sampler
       // fail to start. Then the schema is only a hint (the reply is validated anyway): ask without it,
@@ -120,13 +101,12 @@ export class WllamaEngine implements LlmEngine {
       this.capabilities = { ...this.capabilities, jsonSchema: false };
       const { jsonSchema: _dropped, ...rest } = options;
       void _dropped;
-      return this.#generate(messages, rest);
+      return this.#complete(messages, rest);
     }
   }
 
-  async #generate(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
+  async #complete(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     if (options.signal?.aborted) throw new CancelledError();
-    await this.load({ ...(options.signal ? { signal: options.signal } : {}) });
     const wllama = this.#wllama;
     if (!wllama) throw new LlmUnavailableError('The wllama model has been unloaded.');
     let text = '';
@@ -168,7 +148,7 @@ export class WllamaEngine implements LlmEngine {
   async dispose(): Promise<void> {
     const w = this.#wllama;
     this.#wllama = null;
-    this.#loading = null;
+    this.forget();
     await w?.exit();
   }
 }

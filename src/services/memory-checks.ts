@@ -18,6 +18,7 @@ import {
 } from '../core/memory';
 import { importedBuildOf, memoryEntriesOf, MemoryFilePredictor, type MemoryFile } from '../core/memory-format';
 import type { Repositories } from '../core/repositories';
+import { toolSums, type DatasetCounts } from '../core/stats/dataset-stats';
 import type { Memory, Run, ScoreScale } from '../core/types';
 import type { Handler } from '../rpc';
 import type { MemoryApi } from './memory-api';
@@ -64,18 +65,23 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     // Experiences arrive with an import (re-imports keep createdAt but change importId) or a label.
     const importedAt = new Map((await repos.imports.list()).map((r) => [r.id, r.startedAt]));
     const datasets = (await repos.datasets.list()).filter((d) => sameScale(scale, d.scale));
-    const tools = [...new Set(valid.map((e) => e.toolId))];
+    const tools = new Set(valid.map((e) => e.toolId));
+    // Only the experiences on the entries' evidence tasks can contradict them: read those through the
+    // [datasetId+taskId] index, and the tools' means (over all their experiences) from the stored counts.
+    const tasks = [...new Set(entries.flatMap((e) => e.evidenceTasks))];
     const experiences: DriftExperience[] = [];
     const info = new Map<string, DriftExperienceInfo>();
+    const scores: DatasetCounts['scores'] = [];
     for (const d of datasets) {
-      for (const tool of tools) {
-        for (const x of await repos.experiences.byDatasetAndTool(d.id, tool)) {
-          experiences.push({ id: x.id, toolId: x.toolId, taskId: x.taskId, score: x.score, at: Math.max(x.createdAt, importedAt.get(x.importId) ?? 0) });
-          info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
-        }
+      for (const s of (await repos.experiences.counts(d.id)).scores) if (tools.has(s.toolId)) scores.push(s);
+      for (const x of await repos.experiences.byTasks(d.id, tasks)) {
+        if (!tools.has(x.toolId)) continue;
+        experiences.push({ id: x.id, toolId: x.toolId, taskId: x.taskId, score: x.score, at: Math.max(x.createdAt, importedAt.get(x.importId) ?? 0) });
+        info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
       }
     }
-    const flags = findStaleEntries(entries, experiences, { scale, threshold: t });
+    const toolMeans = new Map([...toolSums({ scores })].map(([tool, t]) => [tool, t.sum / t.n]));
+    const flags = findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans });
     const shown: Record<string, DriftExperienceInfo> = {};
     for (const f of flags) for (const id of f.contradicting) shown[id] = info.get(id)!;
     return { memoryId, flags, experiences: shown, threshold: t };

@@ -1,26 +1,16 @@
 import { test, expect } from './support/fixtures';
-import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server';
+import { useFakeLlmServer } from './support/fake-llm-server';
 import { LlmSettingsPage } from './support/llm-page';
 import { MemoryPage } from './support/memory-page';
 
-// Beside the app's port (llm-build.spec uses +100), so parallel runs do not collide.
-const LLM_PORT = Number(process.env.E2E_PORT ?? 4317) + 101;
-test.use({ allowedOrigins: [`http://127.0.0.1:${LLM_PORT}`] });
-
-let server: FakeLlmServer;
-test.beforeAll(async () => {
-  server = await startFakeLlmServer(LLM_PORT);
-});
-test.afterAll(async () => {
-  await server.close();
-});
+const { server: fakeServer } = useFakeLlmServer(test, 101);
 
 test('LLM methods: enabled once a model is chosen, limited to N test tasks, calls and parse counts shown', async ({ app, page }) => {
   const memory = new MemoryPage(page);
   await memory.importGenaiSlice();
   const settings = new LlmSettingsPage(page);
   await settings.openSettings();
-  await settings.useEndpoint(server.url, 'fake-model');
+  await settings.useEndpoint(fakeServer().url, 'fake-model');
 
   await app.goTo('Evaluate');
   const form = page.getByRole('form', { name: 'New evaluation' });
@@ -39,7 +29,7 @@ test('LLM methods: enabled once a model is chosen, limited to N test tasks, call
   // 3 test tasks × 6 tools = 18 calls per method; the fake model answers in prose ("earned 3"), which is read.
   await expect(stats.getByRole('row', { name: /^generic-llm 3 18 0 0/ })).toBeVisible();
   await expect(stats.getByRole('row', { name: /^toolmem-llm 3 18 0 0/ })).toBeVisible();
-  const prompts = server.requests.filter((r) => r.schema === 'score_prediction').map((r) => r.user);
+  const prompts = fakeServer().requests.filter((r) => r.schema === 'score_prediction').map((r) => r.user);
   expect(prompts).toHaveLength(36);
   expect(prompts.filter((u) => u.includes('capability memory'))).toHaveLength(18);
   await expect(page.getByTestId('eval-summary').getByRole('row', { name: /^toolmem-llm \d\.\d{3} ±/ })).toBeVisible();

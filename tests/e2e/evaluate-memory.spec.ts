@@ -1,20 +1,9 @@
 import { test, expect } from './support/fixtures';
-import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server';
+import { useFakeLlmServer } from './support/fake-llm-server';
 import { LlmSettingsPage } from './support/llm-page';
 import { MemoryPage } from './support/memory-page';
 
-// Beside the app's port (llm-build +100, evaluate-llm +101), so parallel runs do not collide.
-const LLM_PORT = Number(process.env.E2E_PORT ?? 4317) + 102;
-test.use({ allowedOrigins: [`http://127.0.0.1:${LLM_PORT}`] });
-
-let server: FakeLlmServer;
-test.beforeAll(async () => {
-  // Score predictions: DALLE_3 is forecast clearly above the others, so there is a tool to pick.
-  server = await startFakeLlmServer(LLM_PORT, { scorePrediction: (user) => (/^Tool: .*DALLE_3/m.test(user) ? '{"score": 4.5}' : '{"score": 2.5}') });
-});
-test.afterAll(async () => {
-  await server.close();
-});
+const { server: fakeServer } = useFakeLlmServer(test, 102, { scorePrediction: (user) => (/^Tool: .*DALLE_3/m.test(user) ? '{"score": 4.5}' : '{"score": 2.5}') });
 
 /** The task of a prompt line (`Task: …` in build prompts, `New task: …` in predictions). */
 const tasksIn = (prompts: string[], label: RegExp) => new Set(prompts.flatMap((u) => [...u.matchAll(label)].map((m) => m[1]!.trim())));
@@ -24,7 +13,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await memory.importGenaiSlice();
   const settings = new LlmSettingsPage(page);
   await settings.openSettings();
-  await settings.useEndpoint(server.url, 'fake-model');
+  await settings.useEndpoint(fakeServer().url, 'fake-model');
 
   // Build on 10 of the 20 tasks (seed 1) with the model: the other 10 stay unseen.
   await app.goTo('Memory');
@@ -32,7 +21,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await page.getByRole('radio', { name: /The model chosen in Settings/ }).check();
   await memory.build();
   await memory.waitBuilt();
-  const trained = tasksIn(server.requests.filter((r) => r.schema === 'memory_update').map((r) => r.user), /^Task: (.*)$/gm);
+  const trained = tasksIn(fakeServer().requests.filter((r) => r.schema === 'memory_update').map((r) => r.user), /^Task: (.*)$/gm);
   expect(trained.size).toBe(10);
 
   await app.goTo('Evaluate');
@@ -47,7 +36,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   for (const m of ['tool-median', 'knn', 'knn-difficulty', 'ensemble']) await form.getByLabel(m, { exact: true }).uncheck();
   await form.getByLabel('toolmem-llm', { exact: true }).check();
   await form.getByLabel('Task limit for LLM methods').fill('3');
-  const before = server.requests.length;
+  const before = fakeServer().requests.length;
   await form.getByRole('button', { name: 'Run evaluation' }).click();
 
   const summary = page.getByTestId('eval-summary');
@@ -58,7 +47,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await expect(form.getByLabel('Evaluation run').locator('option').first()).toHaveText(/^GenAI slice · memory GenAI slice memory · /);
 
   // toolmem-llm read the stored memory (the model's own entries), on tasks the build never showed it.
-  const predictions = server.requests.slice(before).filter((r) => r.schema === 'score_prediction').map((r) => r.user);
+  const predictions = fakeServer().requests.slice(before).filter((r) => r.schema === 'score_prediction').map((r) => r.user);
   expect(predictions).toHaveLength(18); // 3 test tasks × 6 tools
   expect(predictions.filter((u) => u.includes('Fake model:')).length).toBeGreaterThan(0);
   const tested = tasksIn(predictions, /^New task: (.*)$/gm);
@@ -76,5 +65,5 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await expect(shown.locator('article')).toHaveCount(6);
   await expect(shown.locator('article', { hasText: 'DALLE_3' }).locator('.score')).toHaveText('4.50');
   await expect(shown.locator('article', { hasText: 'SDXL_Turbo' }).locator('.score')).toHaveText('2.50');
-  expect(server.requests.filter((r) => r.schema === 'score_prediction' && r.user.includes('New task: A red bicycle'))).toHaveLength(6);
+  expect(fakeServer().requests.filter((r) => r.schema === 'score_prediction' && r.user.includes('New task: A red bicycle'))).toHaveLength(6);
 });

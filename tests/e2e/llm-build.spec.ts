@@ -1,19 +1,9 @@
 import { test, expect } from './support/fixtures';
-import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server';
+import { useFakeLlmServer } from './support/fake-llm-server';
 import { LlmSettingsPage, TINY_BIAS, TINY_GGUF_URL } from './support/llm-page';
 import { MemoryPage } from './support/memory-page';
 
-// A port beside the app's, so parallel runs on other ports do not collide.
-const LLM_PORT = Number(process.env.E2E_PORT ?? 4317) + 100;
-test.use({ allowedOrigins: [`http://127.0.0.1:${LLM_PORT}`] });
-
-let server: FakeLlmServer;
-test.beforeAll(async () => {
-  server = await startFakeLlmServer(LLM_PORT);
-});
-test.afterAll(async () => {
-  await server.close();
-});
+const { port: LLM_PORT, server: fakeServer } = useFakeLlmServer(test, 100);
 
 test('a memory built with an OpenAI-compatible endpoint: feedback, updates and critiques from the model', async ({ app, page }) => {
   const memory = new MemoryPage(page);
@@ -21,7 +11,7 @@ test('a memory built with an OpenAI-compatible endpoint: feedback, updates and c
 
   const settings = new LlmSettingsPage(page);
   await settings.openSettings();
-  await settings.useEndpoint(server.url, 'fake-model');
+  await settings.useEndpoint(fakeServer().url, 'fake-model');
   await expect(settings.active).toHaveText(`fake-model at 127.0.0.1:${LLM_PORT}`);
   await settings.tryIt('Say hello');
   await expect(settings.reply).toContainText('Fake feedback');
@@ -32,9 +22,9 @@ test('a memory built with an OpenAI-compatible endpoint: feedback, updates and c
   await memory.waitBuilt();
 
   // Each kind of call reached the model: feedback (no schema), updates and critiques (JSON schema).
-  const kinds = new Set(server.requests.map((r) => r.schema));
+  const kinds = new Set(fakeServer().requests.map((r) => r.schema));
   expect([...kinds].sort()).toEqual(expect.arrayContaining(['critique', 'memory_update', null]));
-  const updates = server.requests.filter((r) => r.schema === 'memory_update');
+  const updates = fakeServer().requests.filter((r) => r.schema === 'memory_update');
   // Each update shows one experience and only retrieved entries (k per level), never the whole memory.
   expect(updates.every((r) => (r.user.match(/^Task: /gm) ?? []).length === 1)).toBe(true);
 

@@ -8,29 +8,32 @@
 import { memorySignal, SnapshotRetriever, type MemorySnapshot, type RetrievedEntry } from '../predict/memory';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction } from '../predict/types';
 import type { Evidence, MemoryEntry } from '../types';
-import type { MemoryFile } from './schema';
+import type { MemoryFile, MemoryFileEntry } from './schema';
+
+/** One valid entry of a file as a `MemoryEntry` row (valid since `validFrom`, never superseded). */
+export function fileEntryRow(e: MemoryFileEntry, memoryId: string, toolId: string, id: string = e.id): MemoryEntry {
+  return {
+    id,
+    memoryId,
+    toolId,
+    level: e.level,
+    value: e.value,
+    text: e.text,
+    evidence: [...e.evidence],
+    support: e.support,
+    origin: e.origin,
+    pinned: e.pinned,
+    validFrom: e.validFrom,
+    validTo: null,
+    supersededBy: null,
+    createdAt: e.validFrom,
+    updatedAt: e.validFrom,
+  };
+}
 
 /** The file's valid entries as `MemoryEntry` rows (history is not retrieved). */
 export function memoryEntriesOf(file: MemoryFile): MemoryEntry[] {
-  return file.tools.flatMap((t) =>
-    t.entries.map((e) => ({
-      id: e.id,
-      memoryId: file.memory.id,
-      toolId: t.id,
-      level: e.level,
-      value: e.value,
-      text: e.text,
-      evidence: [...e.evidence],
-      support: e.support,
-      origin: e.origin,
-      pinned: e.pinned,
-      validFrom: e.validFrom,
-      validTo: null,
-      supersededBy: null,
-      createdAt: e.validFrom,
-      updatedAt: e.validFrom,
-    })),
-  );
+  return file.tools.flatMap((t) => t.entries.map((e) => fileEntryRow(e, file.memory.id, t.id)));
 }
 
 /** The vectors the file carries, when they were made with `model`; otherwise null (re-embed). */

@@ -7,6 +7,7 @@
  */
 import type { Memory, MemoryEntry, Tool } from '../types';
 import type { MemoryFile, MemoryFileEntry } from './schema';
+import { fileEntryRow } from './predictor';
 import { canonicalMemoryFile } from './serialize';
 
 type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
@@ -36,23 +37,7 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
   const row = (toolId: string, e: MemoryFileEntry): MemoryEntry => {
     const id = idOf(e.id);
     extras[id] = { evidenceTasks: [...e.evidenceTasks], ...(e.stats ? { stats: { ...e.stats } } : {}) };
-    return {
-      id,
-      memoryId,
-      toolId,
-      level: e.level,
-      value: e.value,
-      text: e.text,
-      evidence: [...e.evidence],
-      support: e.support,
-      origin: e.origin,
-      pinned: e.pinned,
-      validFrom: e.validFrom,
-      validTo: null,
-      supersededBy: null,
-      createdAt: e.validFrom,
-      updatedAt: e.validFrom,
-    };
+    return fileEntryRow(e, memoryId, toolId, id);
   };
   const entries = file.tools.flatMap((t) => t.entries.map((e) => row(t.id, e)));
   for (const h of file.history ?? []) {

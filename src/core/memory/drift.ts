@@ -9,7 +9,7 @@
  *   - a bad/weak entry by one with d ≥ +t.
  * The entry is stale when at least `minCount` experiences contradict it AND they are at least
  * `minShare` of the compared ones (one dissenting rater among many agreeing ones is not drift).
- * The tool mean is over all the tool's experiences given (old and new).
+ * The tool mean is over all the tool's experiences given (old and new), or `toolMeans` when given.
  */
 import type { Level, ScoreScale } from '../types';
 
@@ -40,6 +40,12 @@ export interface DriftOptions {
   minShare?: number;
   /** Smallest number of contradicting experiences (default 1). */
   minCount?: number;
+  /**
+   * Each tool's mean over ALL its experiences, when the experiences given are only those on the
+   * entries' evidence tasks (the caller reads the means from the stored counts). Default: the mean
+   * of the experiences given.
+   */
+  toolMeans?: ReadonlyMap<string, number>;
 }
 
 export interface StaleFlag {
@@ -77,7 +83,7 @@ export function findStaleEntries(entries: readonly DriftEntry[], experiences: re
   for (const e of entries) {
     const g = byTool.get(e.toolId);
     if (!g || e.value === 0) continue;
-    const mean = g.sum / g.n;
+    const mean = opts.toolMeans?.get(e.toolId) ?? g.sum / g.n;
     const compared = [...new Set(e.evidenceTasks)].flatMap((task) => (g.byTask.get(task) ?? []).filter((x) => x.at > e.validFrom));
     if (!compared.length) continue;
     const contradicting = compared.filter((x) => {

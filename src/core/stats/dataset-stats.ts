@@ -33,28 +33,74 @@ function binning(scale: ScoreScale): { labels: string[]; index: (score: number) 
   return { labels, index: (s) => Math.min(CONTINUOUS_BINS - 1, Math.floor((s - scale.min) / width)) };
 }
 
-/** Per-tool counts, means and score histograms, and rater counts, for the Data page. */
-export function datasetStats(experiences: Iterable<Experience>, scale: ScoreScale): DatasetStats {
-  const { labels, index } = binning(scale);
-  const tools = new Map<string, { n: number; sum: number; histogram: number[] }>();
+/**
+ * What the statistics are computed from: how many experiences of each tool have each score, how
+ * many each rater gave, and how many distinct tasks there are. The database keeps these counts up
+ * to date on every write (src/db/dataset-counts.ts), so the Data page does not read 200k rows.
+ * Order-free: two equal multisets of experiences give equal counts, hence equal statistics.
+ */
+export interface DatasetCounts {
+  scores: { toolId: string; score: number; n: number }[];
+  raters: { rater: string; n: number }[];
+  tasks: number;
+}
+
+/** The counts of a list of experiences (the full recomputation the stored counts must equal). */
+export function countExperiences(experiences: Iterable<Experience>): DatasetCounts {
+  const scores = new Map<string, Map<number, number>>();
   const raters = new Map<string, number>();
   const tasks = new Set<string>();
   for (const e of experiences) {
-    let t = tools.get(e.toolId);
-    if (!t) tools.set(e.toolId, (t = { n: 0, sum: 0, histogram: labels.map(() => 0) }));
-    t.n++;
-    t.sum += e.score;
-    const bin = index(e.score);
-    if (bin >= 0 && bin < labels.length) t.histogram[bin]!++;
+    let byScore = scores.get(e.toolId);
+    if (!byScore) scores.set(e.toolId, (byScore = new Map()));
+    byScore.set(e.score, (byScore.get(e.score) ?? 0) + 1);
     raters.set(e.rater, (raters.get(e.rater) ?? 0) + 1);
     tasks.add(e.taskId);
   }
   return {
-    bins: labels,
-    tools: [...tools]
-      .map(([toolId, t]) => ({ toolId, n: t.n, mean: t.n ? t.sum / t.n : 0, histogram: t.histogram }))
-      .sort((a, b) => b.mean - a.mean || a.toolId.localeCompare(b.toolId)),
-    raters: [...raters].map(([rater, n]) => ({ rater, n })).sort((a, b) => a.rater.localeCompare(b.rater)),
+    scores: [...scores].flatMap(([toolId, m]) => [...m].map(([score, n]) => ({ toolId, score, n }))),
+    raters: [...raters].map(([rater, n]) => ({ rater, n })),
     tasks: tasks.size,
   };
+}
+
+/**
+ * Per tool: the number of experiences and the sum of their scores, summed in ascending score order
+ * (so the result depends only on the counts, never on the order rows were read or written).
+ */
+export function toolSums(counts: Pick<DatasetCounts, 'scores'>): Map<string, { n: number; sum: number }> {
+  const sorted = [...counts.scores].sort((a, b) => a.score - b.score || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
+  const out = new Map<string, { n: number; sum: number }>();
+  for (const { toolId, score, n } of sorted) {
+    let t = out.get(toolId);
+    if (!t) out.set(toolId, (t = { n: 0, sum: 0 }));
+    t.n += n;
+    t.sum += score * n;
+  }
+  return out;
+}
+
+/** Per-tool counts, means and score histograms, and rater counts, for the Data page, from the counts. */
+export function statsFromCounts(counts: DatasetCounts, scale: ScoreScale): DatasetStats {
+  const { labels, index } = binning(scale);
+  const histograms = new Map<string, number[]>();
+  for (const { toolId, score, n } of counts.scores) {
+    let h = histograms.get(toolId);
+    if (!h) histograms.set(toolId, (h = labels.map(() => 0)));
+    const bin = index(score);
+    if (bin >= 0 && bin < labels.length) h[bin]! += n;
+  }
+  return {
+    bins: labels,
+    tools: [...toolSums(counts)]
+      .map(([toolId, t]) => ({ toolId, n: t.n, mean: t.n ? t.sum / t.n : 0, histogram: histograms.get(toolId)! }))
+      .sort((a, b) => b.mean - a.mean || a.toolId.localeCompare(b.toolId)),
+    raters: counts.raters.filter((r) => r.n > 0).sort((a, b) => a.rater.localeCompare(b.rater)),
+    tasks: counts.tasks,
+  };
+}
+
+/** Per-tool counts, means and score histograms, and rater counts, for the Data page. */
+export function datasetStats(experiences: Iterable<Experience>, scale: ScoreScale): DatasetStats {
+  return statsFromCounts(countExperiences(experiences), scale);
 }

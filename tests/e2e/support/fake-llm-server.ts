@@ -77,3 +77,31 @@ export async function startFakeLlmServer(port: number, opts: FakeLlmOptions = {}
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Registers a fake server for the tests of one spec file: started before them, closed after, its
+ * origin allowed by the leak guard. `offset` is added to the app's port, so specs (and parallel runs
+ * on other ports) never collide. Call at the top level of a spec with its `test`.
+ */
+export function useFakeLlmServer(
+  test: { use(o: { allowedOrigins: string[] }): void; beforeAll(f: () => Promise<void>): void; afterAll(f: () => Promise<void>): void },
+  offset: number,
+  opts: FakeLlmOptions = {},
+): { port: number; server: () => FakeLlmServer } {
+  const port = Number(process.env.E2E_PORT ?? 4317) + offset;
+  let server: FakeLlmServer | null = null;
+  test.use({ allowedOrigins: [`http://127.0.0.1:${port}`] });
+  test.beforeAll(async () => {
+    server = await startFakeLlmServer(port, opts);
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    port,
+    server: () => {
+      if (!server) throw new Error('the fake LLM server is not running (call useFakeLlmServer at the top level of the spec)');
+      return server;
+    },
+  };
+}

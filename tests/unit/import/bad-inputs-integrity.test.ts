@@ -192,6 +192,7 @@ describe('bad inputs never change what is stored', () => {
     const knownTools = new Set(before.get('tools')!.rows.map((r) => JSON.parse(r.key) as string));
     expect(newTools.sort()).toEqual(Object.keys(summary.tools).filter((t) => summary.tools[t]!.accepted > 0 && !knownTools.has(t)).sort());
     // Every other table is byte-for-byte what it was.
-    for (const t of changed) expect(['experiences', 'tools', 'imports']).toContain(t);
+    // (datasetCounts: the derived counts of the added experiences; tests/unit/db/dataset-counts.test.ts checks them.)
+    for (const t of changed) expect(['experiences', 'datasetCounts', 'tools', 'imports']).toContain(t);
   });
 });

@@ -1,0 +1,142 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolMemDB, createRepositories, exportBackup, restoreBackup } from '../../../src/db';
+import { createInThreadClient, type Client } from '../../../src/rpc';
+import { createImportHandlers } from '../../../src/services/import-service';
+import type { ImportApi } from '../../../src/services/import-api';
+import type { Repositories } from '../../../src/core/repositories';
+import type { Experience, ScoreScale } from '../../../src/core/types';
+import { countExperiences, datasetStats, statsFromCounts, type DatasetCounts } from '../../../src/core/stats/dataset-stats';
+
+const REPO = resolve(import.meta.dirname, '../../..');
+const LOG = readFileSync(resolve(REPO, 'tests/fixtures/e2e/team-eval-log.csv'), 'utf8');
+const csv = (text: string, name = 'team-eval-log.csv') => new File([text], name);
+const opts = { datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' as const };
+const DS = 'team-log';
+
+let db: ToolMemDB;
+let repos: Repositories;
+let client: Client<ImportApi>;
+let n = 0;
+
+beforeEach(async () => {
+  db = new ToolMemDB(`counts-${++n}`);
+  await db.open();
+  repos = createRepositories(db);
+  client = createInThreadClient(createImportHandlers(repos));
+});
+afterEach(async () => {
+  await db.delete();
+});
+
+/** Order-free form of counts, to compare stored with recomputed. */
+function norm(c: DatasetCounts) {
+  return {
+    scores: [...c.scores].sort((a, b) => a.toolId.localeCompare(b.toolId) || a.score - b.score),
+    raters: [...c.raters].sort((a, b) => a.rater.localeCompare(b.rater)),
+    tasks: c.tasks,
+  };
+}
+
+/** The stored counts and the statistics served from them equal a full recomputation over every row. */
+async function expectConsistent(datasetId = DS) {
+  const rows = await db.experiences.where('[datasetId+toolId]').between([datasetId, ''], [datasetId, '\uffff']).toArray();
+  const stored = await repos.experiences.counts(datasetId);
+  expect(norm(stored)).toEqual(norm(countExperiences(rows)));
+  const scale: ScoreScale = (await repos.datasets.get(datasetId))?.scale ?? { min: 1, max: 5, direction: 'higher-better', integer: true };
+  const full = datasetStats(rows, scale);
+  if (rows.length) expect(await client.call('stats', { datasetId })).toEqual(full);
+  expect(statsFromCounts(stored, scale)).toEqual(full);
+  const byTool: Record<string, number> = {};
+  for (const r of rows) byTool[r.toolId] = (byTool[r.toolId] ?? 0) + 1;
+  expect(Object.fromEntries(await repos.experiences.countsByTool(datasetId))).toEqual(byTool);
+  return rows;
+}
+
+const exp = (task: string, tool: string, score: number, rater = 'default'): Experience => ({
+  id: `${DS}|${task}|${tool}|${rater}`, datasetId: DS, taskId: task, prompt: `p${task}`, toolId: tool, response: 'r', score, rater,
+  scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1,
+});
+
+describe('dataset counts (stored statistics) equal a full recomputation', () => {
+  it('after import, re-import with changes, label, label undo, undo import and dataset deletion', async () => {
+    const first = await client.call('import', { file: csv(LOG), ...opts });
+    expect((await expectConsistent()).length).toBe(9);
+
+    // A re-import that changes one score (an update with a backup) and adds a row.
+    const edited = LOG.replace('assistant-b,3,', 'assistant-b,4,') + '\n';
+    const second = await client.call('import', { file: csv(edited), ...opts });
+    expect(second.summary.updated).toBe(1);
+    await expectConsistent();
+
+    // Labels: a new rater's score, a changed score, a removed label.
+    await repos.experiences.put(exp('1', 'assistant-a', 2, 'alice'));
+    await repos.experiences.put(exp('1', 'assistant-a', 5, 'alice'));
+    await repos.experiences.put(exp('99', 'assistant-c', 1, 'alice'));
+    await expectConsistent();
+    await repos.experiences.remove(`${DS}|99|assistant-c|alice`);
+    await expectConsistent();
+
+    // Undo the second import (restores the replaced row), then the first.
+    await client.call('undo', { importId: second.record.id });
+    await expectConsistent();
+    await client.call('undo', { importId: first.record.id });
+    const left = await expectConsistent();
+    expect(left.map((r) => r.rater)).toEqual(['alice']);
+
+    // Delete the dataset: nothing of it is left in the counts.
+    await repos.datasets.remove(DS);
+    expect(await db.datasetCounts.filter((r) => r.datasetId === DS).count()).toBe(0);
+    expect(await repos.experiences.counts(DS)).toEqual({ scores: [], raters: [], tasks: 0 });
+  });
+
+  it('bulk writes with repeated keys, partial failures, range deletes, clear and backup restore', async () => {
+    await client.call('import', { file: csv(LOG), ...opts });
+    // The same key twice in one bulkPut: the second replaces the first.
+    await db.experiences.bulkPut([exp('7', 'x', 1), exp('7', 'x', 3), exp('8', 'x', 2.5)]);
+    await expectConsistent();
+    // A bulkAdd outside a transaction keeps the rows that worked: only those are counted.
+    await db.experiences.bulkAdd([exp('8', 'x', 5), exp('9', 'x', 4)]).catch(() => undefined);
+    expect((await db.experiences.get(`${DS}|8|x|default`))?.score).toBe(2.5);
+    await expectConsistent();
+    // A delete through an index (Collection.delete) and a primary-key range delete.
+    await db.experiences.where('[datasetId+taskId]').equals([DS, '7']).delete();
+    await expectConsistent();
+    await db.experiences.where('id').between(`${DS}|8`, `${DS}|9`).delete();
+    await expectConsistent();
+
+    // Backup and restore: counts are left out of the file and rebuilt from the experiences.
+    const before = norm(await repos.experiences.counts(DS));
+    const text = await (await exportBackup(db)).text();
+    expect(Object.keys(JSON.parse(text).tables)).not.toContain('datasetCounts');
+    await db.experiences.clear();
+    expect(await db.datasetCounts.count()).toBe(0);
+    await restoreBackup(db, text);
+    expect(norm(await repos.experiences.counts(DS))).toEqual(before);
+    await expectConsistent();
+  });
+
+  it('a failed write changes neither the rows nor the counts', async () => {
+    await client.call('import', { file: csv(LOG), ...opts });
+    const before = await db.datasetCounts.toArray();
+    await expect(
+      db.transaction('rw', db.experiences, async () => {
+        await db.experiences.put(exp('50', 'y', 3));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.datasetCounts.toArray()).toEqual(before);
+    await expectConsistent();
+  });
+
+  it('continuous scores: means and histograms do not depend on the order rows were written', () => {
+    const scale: ScoreScale = { min: 0, max: 1, direction: 'higher-better', integer: false };
+    const rows = [0.1, 0.2, 0.3, 0.7, 0.1, 1, 0.45].map((s, i) => exp(String(i), 't', s));
+    const a = datasetStats(rows, scale);
+    expect(datasetStats([...rows].reverse(), scale)).toEqual(a);
+    expect(a.tools[0]!.mean).toBeCloseTo(2.85 / 7, 12);
+    expect(a.tools[0]!.histogram.reduce((s, x) => s + x, 0)).toBe(7);
+  });
+});
