@@ -87,6 +87,10 @@ export interface MemoryRepository {
   /** Valid (not superseded, not retired) entries of one tool, optionally of one level. */
   validEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]>;
   allEntries(memoryId: string): Promise<MemoryEntry[]>;
+  /** Every version (valid and superseded) of one tool's entries: what the Memory page shows for a tool. */
+  toolEntries(memoryId: string, toolId: string): Promise<MemoryEntry[]>;
+  /** The tools that have entries in a memory, sorted, and how many entry rows it holds — without reading them. */
+  outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }>;
   /**
    * Replace a set of entries by their new versions in one transaction:
    * each superseded entry gets validTo/supersededBy, new entries are added. All or nothing.

@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import type { ApplyExtras, BuildMemoryRepository } from '../core/memory/repository';
 import type { Superseded } from '../core/memory/plan';
 import { NotFoundError, ValidationError } from '../core/errors';
@@ -38,6 +39,17 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
 
   allEntries(memoryId: string) {
     return this.db.entries.where('memoryId').equals(memoryId).toArray();
+  }
+
+  toolEntries(memoryId: string, toolId: string) {
+    return this.db.entries.where('[memoryId+toolId]').equals([memoryId, toolId]).toArray();
+  }
+
+  /** Keys only: a memory of 20,000 entries is outlined without reading one entry. */
+  async outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }> {
+    const range = this.db.entries.where('[memoryId+toolId]').between([memoryId, Dexie.minKey], [memoryId, Dexie.maxKey]);
+    const [keys, rows] = await Promise.all([range.uniqueKeys(), this.db.entries.where('memoryId').equals(memoryId).count()]);
+    return { toolIds: keys.map((k) => (k as unknown as [string, string])[1]).sort(), rows };
   }
 
   /** All or nothing: superseding old versions, adding new ones and moving the cursor. */

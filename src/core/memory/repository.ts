@@ -55,6 +55,15 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     return [...this.entries.values()].filter((e) => e.memoryId === memoryId).map(copy);
   }
 
+  async toolEntries(memoryId: string, toolId: string): Promise<MemoryEntry[]> {
+    return [...this.entries.values()].filter((e) => e.memoryId === memoryId && e.toolId === toolId).map(copy);
+  }
+
+  async outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }> {
+    const mine = [...this.entries.values()].filter((e) => e.memoryId === memoryId);
+    return { toolIds: [...new Set(mine.map((e) => e.toolId))].sort(), rows: mine.length };
+  }
+
   async getRun(id: string): Promise<Run | undefined> {
     const r = this.runs.get(id);
     return r && copy(r);

@@ -29,6 +29,16 @@ const stores: [string, () => Promise<BuildMemoryRepository>][] = [
 ];
 
 describe.each(stores)('memory repository contract (%s)', (_name, make) => {
+  it('outlines a memory (tools, row count) and reads one tool at a time, every version', async () => {
+    const repo = await make();
+    await repo.applyUpdate([], [entry('a'), entry('b', { toolId: 'S' }), entry('x', { memoryId: 'other', toolId: 'Z' })], 10);
+    await repo.applyUpdate([{ id: 'a', supersededBy: 'c' }], [entry('c')], 20);
+    expect(await repo.outline('m')).toEqual({ toolIds: ['S', 'T'], rows: 3 });
+    expect(await repo.outline('none')).toEqual({ toolIds: [], rows: 0 });
+    const t = (await repo.toolEntries('m', 'T')).map((e) => `${e.id}:${e.validTo === null ? 'valid' : 'old'}`).sort();
+    expect(t).toEqual(['a:old', 'c:valid']);
+  });
+
   it('moves the cursor in the same update, and reverts exactly', async () => {
     const repo = await make();
     await repo.applyUpdate([], [entry('a'), entry('b')], 10, { run: run(1) });
