@@ -6,3 +6,4 @@ export * from './merge';
 export * from './predictor';
 export * from './stored';
 export * from './import-plan';
+export * from './file-parts';

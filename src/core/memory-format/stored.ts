@@ -7,6 +7,7 @@
  */
 import type { Memory, MemoryEntry, Tool } from '../types';
 import type { MemoryFile, MemoryFileEntry } from './schema';
+import { fileEmbeddings, fileMemoryHeader } from './file-parts';
 import { fileEntryRow } from './predictor';
 import { canonicalMemoryFile } from './serialize';
 
@@ -101,16 +102,10 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
   };
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
-  const vectors: Record<string, number[]> = {};
-  if (options.vectors) for (const e of valid) {
-    const v = options.vectors.get(e.id);
-    if (v) vectors[e.id] = Array.from(v);
-  }
-  const dim = Object.values(vectors)[0]?.length ?? 0;
   const file: MemoryFile = {
     version: 1,
     kind: 'toolmem-memory',
-    memory: { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt },
+    memory: fileMemoryHeader(memory),
     build: structuredClone(imported.build),
     tools: toolIds.map((id) => {
       const mine = valid.filter((e) => e.toolId === id);
@@ -123,7 +118,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
     ...(options.history
       ? { history: old.map((e) => ({ ...fileEntry(e), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
       : {}),
-    ...(dim > 0 ? { embeddings: { model: memory.embeddingModel, dim, vectors } } : {}),
+    ...fileEmbeddings(memory, valid, options.vectors),
   };
   return canonicalMemoryFile(file);
 }

@@ -10,7 +10,7 @@
  * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
  * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
-import { canonicalMemoryFile, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
+import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
 import type { Memory, MemoryEntry, Run, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
@@ -83,16 +83,10 @@ export function memoryToFile(
   const old = entries.filter((e) => e.validTo !== null);
   const toolIds = [...new Set([...config.tools, ...valid.map((e) => e.toolId)])].sort();
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
-  const vectors: Record<string, number[]> = {};
-  if (options.vectors) for (const e of valid) {
-    const v = options.vectors.get(e.id);
-    if (v) vectors[e.id] = Array.from(v);
-  }
-  const dim = Object.values(vectors)[0]?.length ?? 0;
   const file: MemoryFile = {
     version: 1,
     kind: 'toolmem-memory',
-    memory: { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt },
+    memory: fileMemoryHeader(memory),
     build: {
       runId: run.id,
       state: run.state,
@@ -115,7 +109,7 @@ export function memoryToFile(
     ...(options.history
       ? { history: old.map((e) => ({ ...fileEntry(e, taskOf, clusterStats[e.id]), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
       : {}),
-    ...(dim > 0 ? { embeddings: { model: memory.embeddingModel, dim, vectors } } : {}),
+    ...fileEmbeddings(memory, valid, options.vectors),
   };
   return canonicalMemoryFile(file);
 }
