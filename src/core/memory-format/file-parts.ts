@@ -1,10 +1,10 @@
 /**
  * Parts every `toolmem-memory` file is written with, whether the memory was built here
  * (core/memory/memory-file.ts) or imported (stored.ts): the memory header and the optional entry
- * vectors. One place, so both exports stay byte-compatible.
+ * vectors, and entries (valid and history). One place, so both exports stay byte-compatible.
  */
 import type { Memory, MemoryEntry } from '../types';
-import type { MemoryFile } from './schema';
+import type { MemoryFile, MemoryFileEntry } from './schema';
 
 export function fileMemoryHeader(memory: Memory): MemoryFile['memory'] {
   return { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt };
@@ -21,4 +21,26 @@ export function fileEmbeddings(memory: Memory, valid: readonly MemoryEntry[], ve
   }
   const dim = Object.values(out)[0]?.length ?? 0;
   return dim > 0 ? { embeddings: { model: memory.embeddingModel, dim, vectors: out } } : {};
+}
+
+/** An entry as the file writes it; the caller knows its evidence tasks and cluster statistics. */
+export function toFileEntry(e: MemoryEntry, evidenceTasks: string[], stats: MemoryFileEntry['stats'] | undefined): MemoryFileEntry {
+  return {
+    id: e.id,
+    level: e.level,
+    value: e.value,
+    text: e.text,
+    origin: e.origin,
+    support: e.support,
+    evidence: [...e.evidence],
+    evidenceTasks,
+    pinned: e.pinned,
+    validFrom: e.validFrom,
+    ...(stats ? { stats: { ...stats } } : {}),
+  };
+}
+
+/** A superseded or retired entry in the file's `history`: the file entry plus how it ended. */
+export function toHistoryEntry(e: MemoryEntry, entry: MemoryFileEntry): NonNullable<MemoryFile['history']>[number] {
+  return { ...entry, toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) };
 }

@@ -7,7 +7,7 @@
  */
 import type { Memory, MemoryEntry, Tool } from '../types';
 import type { MemoryFile, MemoryFileEntry } from './schema';
-import { fileEmbeddings, fileMemoryHeader } from './file-parts';
+import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from './file-parts';
 import { fileEntryRow } from './predictor';
 import { canonicalMemoryFile } from './serialize';
 
@@ -84,22 +84,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
     if (before) return evidenceTasks(before);
     return [...new Set(e.evidence.map((x) => taskOf(x) ?? x.split('|')[1] ?? x))];
   };
-  const fileEntry = (e: MemoryEntry): MemoryFileEntry => {
-    const stats = imported.entries[e.id]?.stats;
-    return {
-      id: e.id,
-      level: e.level,
-      value: e.value,
-      text: e.text,
-      origin: e.origin,
-      support: e.support,
-      evidence: [...e.evidence],
-      evidenceTasks: evidenceTasks(e),
-      pinned: e.pinned,
-      validFrom: e.validFrom,
-      ...(stats ? { stats: { ...stats } } : {}),
-    };
-  };
+  const fileEntry = (e: MemoryEntry): MemoryFileEntry => toFileEntry(e, evidenceTasks(e), imported.entries[e.id]?.stats);
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
   const file: MemoryFile = {
@@ -116,7 +101,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
     }),
     historyCount: old.length + imported.historyNotStored,
     ...(options.history
-      ? { history: old.map((e) => ({ ...fileEntry(e), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
+      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e))) }
       : {}),
     ...fileEmbeddings(memory, valid, options.vectors),
   };

@@ -10,7 +10,7 @@
  * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
  * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
-import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
+import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
 import type { Memory, MemoryEntry, Run, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
@@ -30,19 +30,7 @@ export interface MemoryToFileOptions {
 }
 
 function fileEntry(e: MemoryEntry, taskOf: (experienceId: string) => string | undefined, stats: ClusterStat | undefined): MemoryFileEntry {
-  return {
-    id: e.id,
-    level: e.level,
-    value: e.value,
-    text: e.text,
-    origin: e.origin,
-    support: e.support,
-    evidence: [...e.evidence],
-    evidenceTasks: [...new Set(e.evidence.map((x) => taskOf(x) ?? x))],
-    pinned: e.pinned,
-    validFrom: e.validFrom,
-    ...(stats ? { stats: { ...stats } } : {}),
-  };
+  return toFileEntry(e, [...new Set(e.evidence.map((x) => taskOf(x) ?? x))], stats);
 }
 
 /** Calibration from the evidence clusters' statistics (see the header). */
@@ -107,7 +95,7 @@ export function memoryToFile(
     }),
     historyCount: old.length,
     ...(options.history
-      ? { history: old.map((e) => ({ ...fileEntry(e, taskOf, clusterStats[e.id]), toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) })) }
+      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e, taskOf, clusterStats[e.id]))) }
       : {}),
     ...fileEmbeddings(memory, valid, options.vectors),
   };
