@@ -15,12 +15,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadData } from '../../src/cli/load-data';
-import { cosine, normaliseRows, rowOf, type Embedder, type EmbeddingBatch } from '../../src/core/embed';
+import { normaliseRows, rowOf, type Embedder, type EmbeddingBatch } from '../../src/core/embed';
 import { evaluate, groundTruth, meanSd, table, type EvalMethod, type EvalReport } from '../../src/core/eval';
 import { createPredictor, type MethodOptions } from '../../src/core/predict';
 import { HybridRetriever, mrrObjective } from '../../src/core/retrieval';
 import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
-import { TRIPLES } from '../../tests/unit/embed/triples';
+import { scoreTriples, TRIPLES } from '../../tests/unit/embed/triples';
 
 const GENAI = '../shared/data/genai_bench/genai_image.json';
 const SEEDS = (process.env.BENCH_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
@@ -73,19 +73,7 @@ interface TripleResult {
 
 async function triples(embedder: Embedder): Promise<TripleResult> {
   const out = await embedder.embed(TRIPLES.flat());
-  let won = 0;
-  let para = 0;
-  let unrel = 0;
-  const misses: string[] = [];
-  TRIPLES.forEach((t, i) => {
-    const a = rowOf(out, 3 * i);
-    const p = cosine(a, rowOf(out, 3 * i + 1));
-    const u = cosine(a, rowOf(out, 3 * i + 2));
-    para += p / TRIPLES.length;
-    unrel += u / TRIPLES.length;
-    if (p > u) won++;
-    else misses.push(`${t[0]} (paraphrase ${p.toFixed(3)} ≤ unrelated ${u.toFixed(3)})`);
-  });
+  const score = scoreTriples(out);
   const retriever = new HybridRetriever(embedder.dim);
   TRIPLES.forEach((t, i) => {
     retriever.add({ id: `p${String(i).padStart(2, '0')}`, tool: 't', level: 'good', text: t[1], vector: rowOf(out, 3 * i + 1) });
@@ -96,7 +84,7 @@ async function triples(embedder: Embedder): Promise<TripleResult> {
     mrr: mrrObjective(retriever, examples, 10)(alpha),
     r1: mrrObjective(retriever, examples, 1)(alpha),
   });
-  return { won, paraphrase: para, unrelated: unrel, misses, retrieval: { dense: at(1), bm25: at(0), hybrid: at(0.5) } };
+  return { ...score, retrieval: { dense: at(1), bm25: at(0), hybrid: at(0.5) } };
 }
 
 async function speed(embedder: Embedder, texts: readonly string[]): Promise<number> {

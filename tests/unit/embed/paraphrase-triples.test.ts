@@ -4,10 +4,9 @@
  * in ≥ 18.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { cosine, rowOf } from '../../../src/core/embed';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 import { forbidNetwork } from './offline-guard';
-import { TRIPLES } from './triples';
+import { scoreTriples, TRIPLES } from './triples';
 
 beforeAll(() => {
   forbidNetwork();
@@ -17,19 +16,7 @@ afterAll(() => vi.unstubAllGlobals());
 it('ranks the paraphrase above the unrelated sentence in at least 18 of 20 triples', async () => {
   const embedder = createTransformersEmbedder();
   const out = await embedder.embed(TRIPLES.flat());
-  let correct = 0;
-  let para = 0;
-  let unrel = 0;
-  const failures: string[] = [];
-  TRIPLES.forEach((t, i) => {
-    const a = rowOf(out, 3 * i);
-    const p = cosine(a, rowOf(out, 3 * i + 1));
-    const u = cosine(a, rowOf(out, 3 * i + 2));
-    para += p / TRIPLES.length;
-    unrel += u / TRIPLES.length;
-    if (p > u) correct++;
-    else failures.push(`${t[0]} | para ${p.toFixed(3)} ≤ unrelated ${u.toFixed(3)}`);
-  });
+  const { won: correct, paraphrase: para, unrelated: unrel, misses: failures } = scoreTriples(out);
   console.info(`paraphrase triples: ${correct}/20 correct; mean cosine paraphrase ${para.toFixed(3)}, unrelated ${unrel.toFixed(3)}`);
   for (const f of failures) console.info(`  miss: ${f}`);
   expect(correct).toBeGreaterThanOrEqual(18);

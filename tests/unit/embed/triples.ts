@@ -1,3 +1,5 @@
+import { cosine, rowOf, type EmbeddingBatch } from '../../../src/core/embed';
+
 /**
  * 20 hand-written (anchor, paraphrase, unrelated) sentence triples, written for this project. They
  * mix general sentences with tool-behaviour statements like the ones memory entries contain;
@@ -25,3 +27,28 @@ export const TRIPLES: readonly [string, string, string][] = [
   ['The generated image placed the cat to the left of the dog instead of the right.', 'Spatial relations were wrong: the picture swapped the positions of the cat and the dog.', 'Volunteers cleaned plastic waste from the beach.'],
   ['The chatbot refused to answer a harmless question.', 'The assistant declined to respond to a safe request.', 'The train to Paris was delayed by two hours.'],
 ];
+
+export interface TripleScore {
+  /** Triples whose paraphrase is closer to the anchor than the unrelated sentence. */
+  won: number;
+  /** Mean cosine anchor–paraphrase and anchor–unrelated. */
+  paraphrase: number;
+  unrelated: number;
+  /** The triples lost, with both similarities. */
+  misses: string[];
+}
+
+/** Scores embeddings of `TRIPLES.flat()` (anchor, paraphrase, unrelated per triple, in order). */
+export function scoreTriples(out: EmbeddingBatch): TripleScore {
+  const score: TripleScore = { won: 0, paraphrase: 0, unrelated: 0, misses: [] };
+  TRIPLES.forEach((t, i) => {
+    const a = rowOf(out, 3 * i);
+    const p = cosine(a, rowOf(out, 3 * i + 1));
+    const u = cosine(a, rowOf(out, 3 * i + 2));
+    score.paraphrase += p / TRIPLES.length;
+    score.unrelated += u / TRIPLES.length;
+    if (p > u) score.won++;
+    else score.misses.push(`${t[0]} (paraphrase ${p.toFixed(3)} ≤ unrelated ${u.toFixed(3)})`);
+  });
+  return score;
+}
