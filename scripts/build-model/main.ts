@@ -57,13 +57,21 @@ const build = {
 };
 const onnxBytes = buildOnnxModel(table, `Static GloVe embedding lookup (${build.source}); built by scripts/build-model.`);
 const onnxSha = createHash('sha256').update(onnxBytes).digest('hex');
-// Embedders use this as the model revision in their id, so cached vectors follow rebuilds.
-const config = configJson(table.rows, src.dim, { ...build, revision: onnxSha.slice(0, 8) });
+const tokenizerText = JSON.stringify(tokenizerJson(vocab)) + '\n';
+// Embedders use this as the model revision in their id, so cached vectors follow rebuilds. It hashes
+// what decides the vectors (the tokenizer and the quantised table), not the graph's bytes: a graph
+// change that gives the same vectors (e.g. an extra pooled output) must not invalidate caches.
+const vectorsSha = createHash('sha256')
+  .update(tokenizerText)
+  .update(new Uint8Array(table.values.buffer, table.values.byteOffset, table.values.byteLength))
+  .update(new Uint8Array(table.scales.buffer, table.scales.byteOffset, table.scales.byteLength))
+  .digest('hex');
+const config = configJson(table.rows, src.dim, { ...build, revision: vectorsSha.slice(0, 8) });
 
 mkdirSync(join(outDir, 'onnx'), { recursive: true });
 const files: Record<string, string | Uint8Array> = {
   'config.json': JSON.stringify(config, null, 2) + '\n',
-  'tokenizer.json': JSON.stringify(tokenizerJson(vocab)) + '\n',
+  'tokenizer.json': tokenizerText,
   'tokenizer_config.json': JSON.stringify(tokenizerConfigJson(), null, 2) + '\n',
   'onnx/model_quantized.onnx': onnxBytes,
 };

@@ -1,16 +1,21 @@
 /**
  * Writes the static-embedding lookup as an ONNX model with the `onnx-proto` protobuf bindings:
  *
- *   q    = Gather(embeddings_int8 [V, D], input_ids [B, S])   -> int8  [B, S, D]
- *   qf   = Cast(q, to = FLOAT)                                 -> float [B, S, D]
- *   s    = Gather(scales [V, 1], input_ids)                    -> float [B, S, 1]
- *   last_hidden_state = Mul(qf, s)                             -> float [B, S, D]
+ *   table = Mul(Cast(embeddings_int8 [V, D], to = FLOAT), row_scales [V, 1])  -> float [V, D]
+ *   last_hidden_state = Gather(table, input_ids [B, S])                      -> float [B, S, D]
+ *   token_sum = ReduceSum(last_hidden_state, axes = [1])                     -> float [B, D]
  *
  * Only `input_ids` is an input: transformers.js feeds a session just the inputs it declares, and
- * pools with the tokenizer's attention mask itself. Opset 13 / IR 8 run on onnxruntime-node and
- * onnxruntime-web alike. No timestamps are written, so rebuilding gives byte-identical files.
+ * pools with the tokenizer's attention mask itself. `token_sum` is the same pooling done in the
+ * graph: [PAD] (and [UNK], suffix pieces) are zero rows, so summing every position sums exactly the
+ * known words; divided by the token count it is the mean, and after L2 normalisation it is the
+ * same vector. Our embedders fetch only `token_sum`: onnxruntime-web copies every fetched output
+ * out of WASM memory, and copying `last_hidden_state` ([B, S, D]) cost ~10× the lookup itself.
+ * Opset 13 / IR 8 run on onnxruntime-node and onnxruntime-web alike. No timestamps are written, so
+ * rebuilding gives byte-identical files.
  */
 import onnxProto from 'onnx-proto';
+import { TOKEN_SUM_OUTPUT } from '../../src/core/embed/static-model.ts';
 import type { QuantisedTable } from './weights.ts';
 
 const { onnx } = onnxProto;
@@ -49,33 +54,38 @@ export function buildOnnxModel(table: QuantisedTable, docString: string): Uint8A
         rawData: new Uint8Array(table.values.buffer, table.values.byteOffset, table.values.byteLength),
       }),
       onnx.TensorProto.create({ name: 'row_scales', dims: [rows, 1], dataType: T.FLOAT, rawData: floatBytes(table.scales) }),
+      onnx.TensorProto.create({ name: 'sequence_axis', dims: [1], dataType: T.INT64, int64Data: [1] }),
     ],
     node: [
-      onnx.NodeProto.create({
-        name: 'gather_rows',
-        opType: 'Gather',
-        input: ['embeddings_int8', 'input_ids'],
-        output: ['rows_int8'],
-        attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
-      }),
+      // Dequantise the whole table: every input here is an initializer, so onnxruntime folds these
+      // two nodes into one float table when the session is created (16 MB in memory, 4 MB on disk)
+      // and each run is a Gather and a ReduceSum.
       onnx.NodeProto.create({
         name: 'to_float',
         opType: 'Cast',
-        input: ['rows_int8'],
-        output: ['rows_float'],
+        input: ['embeddings_int8'],
+        output: ['table_q'],
         attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }],
       }),
+      onnx.NodeProto.create({ name: 'dequantise', opType: 'Mul', input: ['table_q', 'row_scales'], output: ['table'] }),
       onnx.NodeProto.create({
-        name: 'gather_scales',
+        name: 'gather_rows',
         opType: 'Gather',
-        input: ['row_scales', 'input_ids'],
-        output: ['scales'],
+        input: ['table', 'input_ids'],
+        output: ['last_hidden_state'],
         attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
       }),
-      onnx.NodeProto.create({ name: 'dequantise', opType: 'Mul', input: ['rows_float', 'scales'], output: ['last_hidden_state'] }),
+      onnx.NodeProto.create({
+        name: 'sum_tokens',
+        opType: 'ReduceSum',
+        input: ['last_hidden_state', 'sequence_axis'],
+        output: [TOKEN_SUM_OUTPUT],
+        attribute: [{ name: 'keepdims', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+      }),
     ],
     input: [valueInfo('input_ids', T.INT64, ['batch_size', 'sequence_length'])],
-    output: [valueInfo('last_hidden_state', T.FLOAT, ['batch_size', 'sequence_length', dim])],
+    // last_hidden_state first: transformers.js' pipeline reads it (by name) for its own pooling.
+    output: [valueInfo('last_hidden_state', T.FLOAT, ['batch_size', 'sequence_length', dim]), valueInfo(TOKEN_SUM_OUTPUT, T.FLOAT, ['batch_size', dim])],
   });
   const model = onnx.ModelProto.create({
     irVersion: 8,

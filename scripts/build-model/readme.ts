@@ -43,8 +43,12 @@ ${sizeLines}
 
 \`onnx/model_quantized.onnx\` sha256: \`${f.onnxSha}\`
 
-Graph: \`Gather(embeddings_int8, input_ids) → Cast(float) → Mul(Gather(row_scales, input_ids))\` =
-\`last_hidden_state\` [batch, sequence, 100]. \`config.json\` says \`model_type: bert\` so that
+Graph: \`Gather(Mul(Cast(embeddings_int8, float), row_scales), input_ids)\` (onnxruntime folds the
+dequantised table once, when the session is created) =
+\`last_hidden_state\` [batch, sequence, 100], and \`token_sum\` = \`ReduceSum\` of it over the sequence
+[batch, 100] (zero rows for \`[PAD]\` make that the sum of the text's words; ToolMem fetches only this
+output, which spares onnxruntime-web copying the whole hidden state out of WASM memory).
+\`config.json\` says \`model_type: bert\` so that
 transformers.js loads it through its generic encoder path; it is not a transformer.
 
 ## Use

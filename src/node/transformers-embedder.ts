@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import {
   embedderId,
-  normaliseRows,
   throwIfCancelled,
   toModelLoadProgress,
   type EmbedOptions,
@@ -22,6 +21,7 @@ import {
   type ModelLoadProgress,
 } from '../core/embed';
 import { NotFoundError } from '../core/errors';
+import { pipelineEmbedder } from '../services/pipeline-embedder';
 
 export const DEFAULT_LOCAL_MODEL = 'glove-100d';
 export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../public/models/', import.meta.url));
@@ -109,6 +109,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
   const id = embedderId(model, config.toolmem_static_embedding?.revision);
 
   let mine: Loaded | null = null;
+  let direct: { extractor: FeatureExtractionPipeline; embedder: Embedder } | null = null;
   const get = (): Promise<FeatureExtractionPipeline> => {
     if (!mine || loaded.get(key) !== mine) {
       mine = loadPipeline(key, model, modelsDir, remote, options.dtype);
@@ -125,32 +126,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
       await get();
     },
     async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbeddingBatch> {
-      const { signal, onProgress } = opts;
-      throwIfCancelled(signal);
+      throwIfCancelled(opts.signal);
       const extractor = await get();
-      const data = new Float32Array(texts.length * dim);
-      // Blank texts have no tokens: they stay zero vectors and never reach the model.
-      const work = texts.flatMap((t, i) => (t.trim() === '' ? [] : [i]));
-      let done = texts.length - work.length;
-      if (work.length === 0) onProgress?.({ done, total: texts.length });
-      for (let start = 0; start < work.length; start += batchSize) {
-        throwIfCancelled(signal);
-        const chunk = work.slice(start, start + batchSize);
-        const out = await extractor(
-          chunk.map((i) => texts[i]!),
-          { pooling: 'mean', normalize: false },
-        );
-        const [rows, cols] = out.dims;
-        if (rows !== chunk.length || cols !== dim) {
-          throw new Error(`model ${model} returned [${out.dims.join(', ')}], expected [${chunk.length}, ${dim}]`);
-        }
-        const values = out.data as Float32Array;
-        chunk.forEach((i, row) => data.set(values.subarray(row * dim, (row + 1) * dim), i * dim));
-        done += chunk.length;
-        onProgress?.({ done, total: texts.length });
-      }
-      normaliseRows(data, dim);
-      return { dim, count: texts.length, data };
+      // The browser's embedding code (direct tokenizer → session path, in-graph pooling when the
+      // model has it), so the CLI and the app compute vectors the same way.
+      if (direct?.extractor !== extractor) direct = { extractor, embedder: pipelineEmbedder(extractor, id, dim, batchSize, true) };
+      return direct.embedder.embed(texts, opts);
     },
     async dispose() {
       const entry = loaded.get(key);

@@ -33,7 +33,7 @@ export interface EmbedModelInfo {
   model: string;
   /**
    * The embedder id used as cache key (and `Memory.embeddingModel`): model plus build revision for
-   * our static models (`glove-100d@046a67d5`), the model id otherwise. Known before loading for
+   * our static models (`glove-100d@2790b023`), the model id otherwise. Known before loading for
    * local models.
    */
   id: string;

@@ -19,22 +19,14 @@
  *   after the worker restarts (next page load); `threads` in the model info is the real count.
  * - transformers.js' `env` is global to the worker, so loads are serialised.
  */
-import { Tensor, env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
-import {
-  embedderId,
-  normaliseRows,
-  throwIfCancelled,
-  toModelLoadProgress,
-  type EmbedOptions,
-  type Embedder,
-  type EmbeddingBatch,
-  type ModelLoadProgress,
-} from '../core/embed';
+import { embedderId, toModelLoadProgress, type ModelLoadProgress } from '../core/embed';
 import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-api';
 import { toModelLoadError } from './embed-errors';
 import type { EmbedHost, LoadedModel, ModelDescription } from './embed-service';
+import { pipelineEmbedder } from './pipeline-embedder';
 
 export interface BrowserEmbedHostOptions {
   /** Folder URL holding `<model>/config.json` etc. Default: `models/` under the app's base URL. */
@@ -208,142 +200,6 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       const run = chain.then(() => loadNow(model, onProgress));
       chain = run.catch(() => undefined);
       return run;
-    },
-  };
-}
-
-/** The ONNX Runtime session transformers.js created, as far as we use it. */
-interface OrtSessionLike {
-  inputNames: readonly string[];
-  outputNames: readonly string[];
-  run(feeds: Record<string, unknown>): Promise<Record<string, { dims: readonly number[]; type: string; data: unknown; dispose?(): void }>>;
-}
-
-interface TokenizerTensor {
-  dims: number[];
-  data: ArrayLike<number | bigint>;
-  ort_tensor: unknown;
-}
-
-type Tokenize = (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, TokenizerTensor | undefined>;
-
-/**
- * Mean pooling over the attention mask, row-major and without per-element BigInt conversions
- * (transformers.js' `mean_pooling` converts the int64 mask inside its innermost loop, which costs
- * more than the whole model run of a static-embedding model). Writes rows into `out` at `rows[i]`.
- */
-export function meanPoolInto(
-  hidden: ArrayLike<number>,
-  mask: ArrayLike<number | bigint>,
-  batch: number,
-  seq: number,
-  dim: number,
-  out: Float32Array,
-  rows: readonly number[],
-): void {
-  for (let b = 0; b < batch; b++) {
-    const o = rows[b]! * dim;
-    let count = 0;
-    for (let t = 0; t < seq; t++) {
-      const m = mask[b * seq + t];
-      if (m === 0 || m === 0n) continue;
-      count++;
-      const h = (b * seq + t) * dim;
-      for (let d = 0; d < dim; d++) out[o + d]! += hidden[h + d]!;
-    }
-    if (count > 1) for (let d = 0; d < dim; d++) out[o + d]! /= count;
-  }
-}
-
-/**
- * An `Embedder` over a feature-extraction pipeline: mean pooling, our zero-safe normalisation.
- *
- * On WASM (`direct`), it calls the pipeline's tokenizer and its ONNX session itself and pools with
- * {@link meanPoolInto}: same numbers as the pipeline (same tokenizer, session and pooling rule),
- * without the per-call overhead of transformers.js' generic path, which dominates for a lookup-table
- * model. Anything the direct path does not handle (extra inputs, non-float32 outputs, WebGPU
- * outputs) goes through the pipeline.
- */
-export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: string, dim: number, batchSize = 32, direct = false): Embedder {
-  const session = (extractor.model as unknown as { sessions?: Record<string, OrtSessionLike> }).sessions?.model;
-  const tokenize = (extractor as unknown as { tokenizer?: Tokenize }).tokenizer;
-  const canDirect =
-    direct &&
-    !!session &&
-    typeof tokenize === 'function' &&
-    session.inputNames.every((n) => n === 'input_ids' || n === 'attention_mask' || n === 'token_type_ids');
-  // ONNX Runtime Web runs one session call at a time.
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(f: () => Promise<T>): Promise<T> => {
-    const run = queue.then(f);
-    queue = run.catch(() => undefined);
-    return run;
-  };
-
-  /** Adds the chunk's pooled rows into `data`; false when this model needs the pipeline instead. */
-  async function directChunk(batchTexts: string[], rows: readonly number[], data: Float32Array): Promise<boolean> {
-    const enc = tokenize!(batchTexts, { padding: true, truncation: true });
-    const ids = enc.input_ids;
-    const mask = enc.attention_mask;
-    if (!ids || !mask) return false;
-    const feeds: Record<string, unknown> = {};
-    for (const name of session!.inputNames) {
-      const t = enc[name];
-      // Same default as transformers.js: all-zero token types when the tokenizer gives none.
-      if (t) feeds[name] = t.ort_tensor;
-      else if (name === 'token_type_ids') feeds[name] = new Tensor('int64', new BigInt64Array(ids.data.length), ids.dims).ort_tensor;
-      else return false;
-    }
-    const outputs = await serial(() => session!.run(feeds));
-    try {
-      const h = outputs.last_hidden_state ?? outputs[session!.outputNames[0]!];
-      const [b, seq, cols] = h?.dims ?? [];
-      if (!h || h.type !== 'float32' || !(h.data instanceof Float32Array) || b !== batchTexts.length || cols !== dim || seq === undefined) return false;
-      meanPoolInto(h.data, mask.data, b, seq, dim, data, rows);
-      return true;
-    } finally {
-      for (const t of Object.values(outputs)) t.dispose?.();
-    }
-  }
-
-  let useDirect = canDirect;
-  return {
-    id,
-    dim,
-    async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbeddingBatch> {
-      const { signal, onProgress } = opts;
-      throwIfCancelled(signal);
-      const data = new Float32Array(texts.length * dim);
-      // Blank texts have no tokens: they stay zero vectors and never reach the model.
-      const work = texts.flatMap((t, i) => (t.trim() === '' ? [] : [i]));
-      let done = texts.length - work.length;
-      if (work.length === 0) onProgress?.({ done, total: texts.length });
-      for (let start = 0; start < work.length; start += batchSize) {
-        throwIfCancelled(signal);
-        const chunk = work.slice(start, start + batchSize);
-        const batchTexts = chunk.map((i) => texts[i]!);
-        if (useDirect && !(await directChunk(batchTexts, chunk, data))) {
-          useDirect = false;
-          for (const i of chunk) data.fill(0, i * dim, (i + 1) * dim);
-        }
-        if (!useDirect) {
-          const out = await serial(() => extractor(batchTexts, { pooling: 'mean', normalize: false }));
-          const [rows, cols] = out.dims;
-          if (rows !== chunk.length || cols !== dim) {
-            throw new Error(`model ${id} returned [${out.dims.join(', ')}], expected [${chunk.length}, ${dim}]`);
-          }
-          const values = out.data as Float32Array;
-          chunk.forEach((i, row) => data.set(values.subarray(row * dim, (row + 1) * dim), i * dim));
-          out.dispose();
-        }
-        done += chunk.length;
-        onProgress?.({ done, total: texts.length });
-      }
-      normaliseRows(data, dim);
-      return { dim, count: texts.length, data };
-    },
-    async dispose() {
-      await extractor.dispose();
     },
   };
 }

@@ -187,7 +187,7 @@ export function createEmbedHandlers(deps: EmbedServiceDeps): Handlers<EmbedApi> 
         const opts = {
           batchSize: req.batchSize ?? DEFAULT_EMBED_BATCH,
           signal: ctx.signal,
-          onProgress: (p: { done: number; total: number }) => ctx.progress({ phase: 'embed', ...p }),
+          onProgress: thinProgress((p) => ctx.progress({ phase: 'embed', ...p })),
         };
         const { embedder } = loaded;
         const result =
@@ -234,6 +234,21 @@ export function createEmbedHandlers(deps: EmbedServiceDeps): Handlers<EmbedApi> 
       }
       return infoOf(model, loaded);
     },
+  };
+}
+
+/**
+ * Passes on the first report, the last (done = total) and then only steps of at least 2% of the
+ * total: a 4,000-text call makes ~50 progress messages instead of 125 (one per batch), and each
+ * message costs the worker ~80 µs (measured in Chromium) for no visible change in a progress bar.
+ */
+export function thinProgress(report: (p: { done: number; total: number }) => void): (p: { done: number; total: number }) => void {
+  let last = -1;
+  return (p) => {
+    const step = Math.max(1, Math.ceil(p.total / 50));
+    if (last >= 0 && p.done < p.total && p.done - last < step) return;
+    last = p.done;
+    report(p);
   };
 }
 

@@ -44,7 +44,7 @@ export interface MemoryServiceDeps {
   importStore?: MemoryImportStore;
 }
 
-/** Model name from an embedder id (`glove-100d@046a67d5` → `glove-100d`); hub ids carry no revision. */
+/** Model name from an embedder id (`glove-100d@2790b023` → `glove-100d`); hub ids carry no revision. */
 export function modelOf(embedderId: string): string {
   return embedderId.replace(/@[0-9a-f]+$/, '');
 }

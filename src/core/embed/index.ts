@@ -3,3 +3,4 @@ export * from './embedder';
 export * from './embedding-cache';
 export { sha256Hex } from './sha256';
 export * from './load-progress';
+export * from './static-model';

@@ -14,7 +14,7 @@ import { DEFAULT_MODELS_DIR } from '../../../src/node/transformers-embedder';
 import { createClient, createInThreadClient, expose, isTransferred, type Client } from '../../../src/rpc';
 import { isModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/services/embed-api';
 import { createNodeEmbedHost } from '../../../src/services/embed-node';
-import { createEmbedHandlers } from '../../../src/services/embed-service';
+import { createEmbedHandlers, thinProgress } from '../../../src/services/embed-service';
 import { forbidNetwork } from '../embed/offline-guard';
 
 const GLOVE_ID = /^glove-100d@[0-9a-f]{8}$/;
@@ -94,6 +94,21 @@ describe('embed service (in-thread, Node embedder, fake-indexeddb)', () => {
     const embed = events.filter((e) => e.phase === 'embed');
     expect(embed.at(-1)).toEqual({ phase: 'embed', done: 70, total: 70 });
     expect(embed.map((e) => e.done)).toEqual([...embed.map((e) => e.done)].sort((a, b) => a - b));
+  });
+
+  it('thins progress to steps of at least 2% of the total, always passing the first and the last', () => {
+    const seen: number[] = [];
+    const report = thinProgress((p) => seen.push(p.done));
+    for (let done = 0; done < 4000; done += 32) report({ done, total: 4000 });
+    report({ done: 4000, total: 4000 }); // the last batch is short: 4,000 is not a step after 3,968
+    expect(seen[0]).toBe(0);
+    expect(seen.at(-1)).toBe(4000);
+    expect(seen.length).toBeLessThanOrEqual(52);
+    for (let i = 1; i < seen.length - 1; i++) expect(seen[i]! - seen[i - 1]!).toBeGreaterThanOrEqual(80);
+    const small: number[] = [];
+    const each = thinProgress((p) => small.push(p.done));
+    for (const done of [0, 32, 64, 70]) each({ done, total: 70 });
+    expect(small).toEqual([0, 32, 64, 70]); // small calls keep every batch
   });
 
   it('cache: false always runs the model and stores nothing', async () => {

@@ -1,13 +1,14 @@
 /**
- * The browser embedder's direct path (tokenizer → ONNX session → our mean pooling) gives the same
- * vectors as transformers.js' feature-extraction pipeline. Run here on onnxruntime-node with the
+ * The embedders' direct path (tokenizer → ONNX session → the graph's token sums or our mean pooling)
+ * gives the same vectors as transformers.js' feature-extraction pipeline. Run here on onnxruntime-node with the
  * bundled model; in the browser the same code runs on onnxruntime-web.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { DEFAULT_MODELS_DIR } from '../../../src/node/transformers-embedder';
-import { meanPoolInto, pipelineEmbedder } from '../../../src/services/embed-browser';
+import { maskCounts, meanFromSumsInto, meanPoolInto, pipelineEmbedder } from '../../../src/services/pipeline-embedder';
 import { forbidNetwork } from '../embed/offline-guard';
+import { TOKEN_SUM_OUTPUT } from '../../../src/core/embed';
 
 let extractor: FeatureExtractionPipeline;
 
@@ -34,7 +35,39 @@ describe('meanPoolInto', () => {
   });
 });
 
+describe('maskCounts', () => {
+  it('counts unmasked tokens per row from an int64 mask and from plain numbers alike', () => {
+    const bits = [1, 1, 0, 1, 0, 0, 1, 1, 1];
+    expect(Array.from(maskCounts(BigInt64Array.from(bits.map(BigInt)), 3, 3))).toEqual([2, 1, 3]);
+    expect(Array.from(maskCounts(bits, 3, 3))).toEqual([2, 1, 3]);
+    // A view into a larger buffer (offset) is read from its own start.
+    const big = BigInt64Array.from([9n, ...bits.map(BigInt)]);
+    expect(Array.from(maskCounts(big.subarray(1), 3, 3))).toEqual([2, 1, 3]);
+  });
+});
+
+describe('meanFromSumsInto', () => {
+  it('divides each sum by its unmasked token count, into the given output rows', () => {
+    // batch 2, seq 3, dim 2: row 0 has 2 tokens, row 1 has 1 (a single token is not divided).
+    const sums = [6, 8, 5, 7];
+    const mask = new BigInt64Array([1n, 1n, 0n, 1n, 0n, 0n]);
+    const out = new Float32Array(6);
+    meanFromSumsInto(sums, mask, 2, 3, 2, out, [2, 0]);
+    expect(Array.from(out)).toEqual([5, 7, 0, 0, 3, 4]);
+  });
+});
+
 describe('pipelineEmbedder', () => {
+  it('fetches only the in-graph token sums of the bundled static model', async () => {
+    const session = (extractor.model as unknown as { sessions: { model: { outputNames: string[]; run: (...a: unknown[]) => unknown } } }).sessions.model;
+    expect(session.outputNames).toEqual(['last_hidden_state', TOKEN_SUM_OUTPUT]);
+    const run = vi.spyOn(session, 'run');
+    await pipelineEmbedder(extractor, 'glove', 100, 32, true).embed(['a red apple', 'two dogs']);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(run.mock.calls[0]![1]).toEqual([TOKEN_SUM_OUTPUT]);
+    run.mockRestore();
+  });
+
   it('direct path = pipeline path, blanks and unknown-only texts stay zero', async () => {
     const texts = ['A red apple on a wooden table.', '', 'Dogs running in the snow', '!!! ???', 'the bused children', ...Array.from({ length: 40 }, (_, i) => `sentence ${i} about a quiet river at night`)];
     const call = vi.spyOn(extractor as unknown as { _call: () => unknown }, '_call');

@@ -90,7 +90,7 @@ describe('memory import: new', () => {
     expect(skipped).toMatchObject({ ok: true, vectors: 'skipped' });
     expect(await a.db.embeddings.count()).toBe(0);
     const b = await app();
-    const text = withVectors('glove-100d@046a67d5');
+    const text = withVectors('glove-100d@2790b023');
     const stored = await b.memory.call('importMemory', { text, mode: 'new' });
     expect(stored).toMatchObject({ ok: true, vectors: 'stored' });
     expect(await b.db.embeddings.count()).toBe(3);
