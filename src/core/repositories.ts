@@ -56,8 +56,10 @@ export interface ExperienceRepository {
   countsByTool(datasetId: string): Promise<Map<string, number>>;
   /** The dataset's counts (per tool and score, per rater, distinct tasks), kept up to date on every write. */
   counts(datasetId: string): Promise<DatasetCounts>;
-  /** Rows of the given tasks of a dataset. */
-  byTasks(datasetId: string, taskIds: readonly string[]): Promise<Experience[]>;
+  /** The distinct import ids the stored rows carry (real imports, and `manual` for hand labels), keys only. */
+  importIds(): Promise<string[]>;
+  /** The rows last written by one import (or `manual`), read in short transactions; stops when `signal` aborts. */
+  byImport(importId: string, signal?: AbortSignal): Promise<Experience[]>;
   put(experience: Experience): Promise<void>;
   /** Deletes one experience (undo of a hand label). */
   remove(id: string): Promise<void>;
@@ -87,10 +89,12 @@ export interface MemoryRepository {
   /** Valid (not superseded, not retired) entries of one tool, optionally of one level. */
   validEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]>;
   allEntries(memoryId: string): Promise<MemoryEntry[]>;
-  /** Every version (valid and superseded) of one tool's entries: what the Memory page shows for a tool. */
-  toolEntries(memoryId: string, toolId: string): Promise<MemoryEntry[]>;
+  /** Every version (valid and superseded) of one tool's entries, optionally of one level: what the Memory page shows for a tool. */
+  toolEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]>;
   /** The tools that have entries in a memory, sorted, and how many entry rows it holds — without reading them. */
   outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }>;
+  /** The earliest `validFrom` of a memory's entry rows (valid or not), or null without entries: one index read. */
+  earliestValidFrom(memoryId: string): Promise<number | null>;
   /**
    * Replace a set of entries by their new versions in one transaction:
    * each superseded entry gets validTo/supersededBy, new entries are added. All or nothing.

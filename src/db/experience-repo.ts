@@ -1,5 +1,6 @@
 import type { BatchWriteResult, ExperienceRepository } from '../core/repositories';
 import Dexie from 'dexie';
+import { throwIfCancelled } from '../core/embed';
 import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
@@ -21,6 +22,8 @@ function sameContent(a: Experience, b: Experience): boolean {
 
 /** Rows per read when a whole dataset is scanned (see byDataset). */
 export const SCAN_PAGE = 10_000;
+/** Rows per read transaction in `byImport`. */
+export const SCAN_CHUNK = 2_000;
 
 export class DexieExperienceRepository implements ExperienceRepository {
   constructor(private readonly db: ToolMemDB) {}
@@ -85,13 +88,23 @@ export class DexieExperienceRepository implements ExperienceRepository {
    * [datasetId+taskId] index, all issued at once in one read transaction (an `anyOf` cursor would
    * step row by row, one round trip each, which is much slower in Chromium).
    */
-  async byTasks(datasetId: string, taskIds: readonly string[]): Promise<Experience[]> {
-    if (!taskIds.length) return [];
-    const tasks = [...new Set(taskIds)];
-    const lists = await this.db.transaction('r', this.db.experiences, () =>
-      Promise.all(tasks.map((t) => this.db.experiences.where('[datasetId+taskId]').equals([datasetId, t]).toArray())),
-    );
-    return lists.flat();
+  async importIds(): Promise<string[]> {
+    return (await this.db.experiences.orderBy('importId').uniqueKeys()) as string[];
+  }
+
+  /**
+   * Keys first (an index scan), then the rows in chunks of {@link SCAN_CHUNK}, each its own short
+   * transaction: one read of a 200k-row import would hold the origin's IndexedDB backend, and every
+   * other read (a page opening), until it ends. Not a snapshot across chunks.
+   */
+  async byImport(importId: string, signal?: AbortSignal): Promise<Experience[]> {
+    const keys = await this.db.experiences.where('importId').equals(importId).primaryKeys();
+    const out: Experience[] = [];
+    for (let start = 0; start < keys.length; start += SCAN_CHUNK) {
+      throwIfCancelled(signal);
+      for (const row of await this.db.experiences.bulkGet(keys.slice(start, start + SCAN_CHUNK))) if (row) out.push(row);
+    }
+    return out;
   }
 
   /** One page of a dataset's experiences (optionally of one tool), in index order. */

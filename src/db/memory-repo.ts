@@ -41,8 +41,10 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
     return this.db.entries.where('memoryId').equals(memoryId).toArray();
   }
 
-  toolEntries(memoryId: string, toolId: string) {
-    return this.db.entries.where('[memoryId+toolId]').equals([memoryId, toolId]).toArray();
+  toolEntries(memoryId: string, toolId: string, level?: Level) {
+    return level === undefined
+      ? this.db.entries.where('[memoryId+toolId]').equals([memoryId, toolId]).toArray()
+      : this.db.entries.where('[memoryId+toolId+level]').equals([memoryId, toolId, level]).toArray();
   }
 
   /** Keys only: a memory of 20,000 entries is outlined without reading one entry. */
@@ -50,6 +52,11 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
     const range = this.db.entries.where('[memoryId+toolId]').between([memoryId, Dexie.minKey], [memoryId, Dexie.maxKey]);
     const [keys, rows] = await Promise.all([range.uniqueKeys(), this.db.entries.where('memoryId').equals(memoryId).count()]);
     return { toolIds: keys.map((k) => (k as unknown as [string, string])[1]).sort(), rows };
+  }
+
+  async earliestValidFrom(memoryId: string): Promise<number | null> {
+    const first = await this.db.entries.where('[memoryId+validFrom]').between([memoryId, Dexie.minKey], [memoryId, Dexie.maxKey]).first();
+    return first ? first.validFrom : null;
   }
 
   /** All or nothing: superseding old versions, adding new ones and moving the cursor. */

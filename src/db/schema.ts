@@ -66,6 +66,11 @@ export class ToolMemDB extends Dexie {
       preferences: 'id, datasetId, [datasetId+taskId]',
       datasetCounts: '[datasetId+kind+key+score]',
     });
+    // v2: entries by [memoryId+validFrom], so the drift check finds a memory's earliest entry with
+    // one index read and skips every experience that arrived before it (see memory-checks.ts).
+    this.version(2).stores({
+      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
+    });
     this.use(datasetCountsMiddleware);
   }
 }

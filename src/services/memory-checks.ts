@@ -3,7 +3,7 @@
  * a tool's test cases (core/memory/test-cases), predicted with the memory file's calibrated
  * predictor (core/memory-format/predictor), the same one the MCP server uses.
  */
-import { cachedEmbed, rowOf, type Embedder, type EmbeddingStore } from '../core/embed';
+import { cachedEmbed, rowOf, throwIfCancelled, type Embedder, type EmbeddingStore } from '../core/embed';
 import { newId } from '../core/ids';
 import {
   buildConfig,
@@ -19,7 +19,7 @@ import {
 import { importedBuildOf, memoryEntriesOf, MemoryFilePredictor, type MemoryFile } from '../core/memory-format';
 import type { Repositories } from '../core/repositories';
 import { toolSums, type DatasetCounts } from '../core/stats/dataset-stats';
-import type { Memory, Run, ScoreScale } from '../core/types';
+import type { Experience, Memory, Run, ScoreScale } from '../core/types';
 import type { Handler } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import type { DriftExperienceInfo } from './memory-share-api';
@@ -46,12 +46,40 @@ async function memoryScale(repos: Repositories, memory: Memory): Promise<ScoreSc
 export function memoryCheckHandlers(deps: MemoryCheckDeps) {
   const { repos } = deps;
 
-  const drift: Handler<MemoryApi['drift']> = async ({ memoryId, threshold }) => {
+  /**
+   * Stale entries. Only experiences that arrived after an entry can contradict it, so the check first
+   * gathers those that arrived after the memory's earliest entry (`T`, one index read): the rows of
+   * imports that were still running or finished after T, and hand labels (`manual`) — never the rows
+   * of older imports. Usually there are none (the memory was built from the data it has) and the
+   * entries are not even read. With 200k experiences and 20k entries the whole-memory version read
+   * for about a second and held IndexedDB meanwhile, so the page opened next waited behind it.
+   * Cancellable between its reads (the page that asked may be gone; see ToolsPage/MemoryPage).
+   */
+  const drift: Handler<MemoryApi['drift']> = async ({ memoryId, threshold }, { signal }) => {
     const memory = await repos.memories.get(memoryId);
     const t = threshold ?? DRIFT_DEFAULTS.threshold;
-    if (!memory) return { memoryId, flags: [], experiences: {}, threshold: t };
+    const none = { memoryId, flags: [], experiences: {}, threshold: t };
+    if (!memory) return none;
+    const scale = await memoryScale(repos, memory);
+    const since = await repos.memories.earliestValidFrom(memoryId);
+    if (!scale || since === null) return none;
+    // Experiences arrive with an import (re-imports keep createdAt but change importId) or a label.
+    const imports = new Map((await repos.imports.list()).map((r) => [r.id, r]));
+    const datasets = new Set((await repos.datasets.list()).filter((d) => sameScale(scale, d.scale)).map((d) => d.id));
+    const arrival = (x: Experience) => Math.max(x.createdAt, imports.get(x.importId)?.startedAt ?? 0);
+    const arrived: Experience[] = [];
+    for (const importId of await repos.experiences.importIds()) {
+      throwIfCancelled(signal);
+      const record = imports.get(importId);
+      // A finished import's rows were written between its start and its end (or kept an older createdAt).
+      if (record && record.state !== 'running' && record.finishedAt !== undefined && Math.max(record.startedAt, record.finishedAt) <= since) continue;
+      for (const x of await repos.experiences.byImport(importId, signal)) if (datasets.has(x.datasetId) && arrival(x) > since) arrived.push(x);
+    }
+    if (!arrived.length) return none;
+
     const imported = importedBuildOf(memory);
     const valid = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    throwIfCancelled(signal);
     const entries: DriftEntry[] = valid.map((e) => ({
       id: e.id,
       toolId: e.toolId,
@@ -60,27 +88,20 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
       evidenceTasks: imported?.entries[e.id]?.evidenceTasks ?? [...new Set(e.evidence.map((x) => x.split('|')[1] ?? x))],
       validFrom: e.validFrom,
     }));
-    const scale = await memoryScale(repos, memory);
-    if (!scale) return { memoryId, flags: [], experiences: {}, threshold: t };
-    // Experiences arrive with an import (re-imports keep createdAt but change importId) or a label.
-    const importedAt = new Map((await repos.imports.list()).map((r) => [r.id, r.startedAt]));
-    const datasets = (await repos.datasets.list()).filter((d) => sameScale(scale, d.scale));
     const tools = new Set(valid.map((e) => e.toolId));
-    // Only the experiences on the entries' evidence tasks can contradict them: read those through the
-    // [datasetId+taskId] index, and the tools' means (over all their experiences) from the stored counts.
-    const tasks = [...new Set(entries.flatMap((e) => e.evidenceTasks))];
+    // Only the experiences on the entries' evidence tasks can contradict them; the tools' means (over
+    // all their experiences) come from the stored counts.
+    const tasks = new Set(entries.flatMap((e) => e.evidenceTasks));
     const experiences: DriftExperience[] = [];
     const info = new Map<string, DriftExperienceInfo>();
-    const scores: DatasetCounts['scores'] = [];
-    for (const d of datasets) {
-      for (const s of (await repos.experiences.counts(d.id)).scores) if (tools.has(s.toolId)) scores.push(s);
-      for (const x of await repos.experiences.byTasks(d.id, tasks)) {
-        if (!tools.has(x.toolId)) continue;
-        experiences.push({ id: x.id, toolId: x.toolId, taskId: x.taskId, score: x.score, at: Math.max(x.createdAt, importedAt.get(x.importId) ?? 0) });
-        info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
-      }
+    for (const x of arrived) {
+      if (!tools.has(x.toolId) || !tasks.has(x.taskId)) continue;
+      experiences.push({ id: x.id, toolId: x.toolId, taskId: x.taskId, score: x.score, at: arrival(x) });
+      info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
     }
-    const toolMeans = new Map([...toolSums({ scores })].map(([tool, t]) => [tool, t.sum / t.n]));
+    const scores: DatasetCounts['scores'] = [];
+    for (const d of datasets) for (const s of (await repos.experiences.counts(d)).scores) if (tools.has(s.toolId)) scores.push(s);
+    const toolMeans = new Map([...toolSums({ scores })].map(([tool, m]) => [tool, m.sum / m.n]));
     const flags = findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans });
     const shown: Record<string, DriftExperienceInfo> = {};
     for (const f of flags) for (const id of f.contradicting) shown[id] = info.get(id)!;

@@ -31,8 +31,9 @@ export class AppState {
 
   totalExperiences = $derived(this.datasets.reduce((sum, d) => sum + d.total, 0));
 
-  constructor(dbName = 'toolmem') {
-    this.db = new ToolMemDB(dbName);
+  /** An open connection to reuse, or the name of the database to open. */
+  constructor(db: ToolMemDB | string = 'toolmem') {
+    this.db = typeof db === 'string' ? new ToolMemDB(db) : db;
     this.repos = createRepositories(this.db);
     window.addEventListener('online', () => (this.online = true));
     window.addEventListener('offline', () => (this.online = false));

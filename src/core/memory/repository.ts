@@ -55,13 +55,19 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     return [...this.entries.values()].filter((e) => e.memoryId === memoryId).map(copy);
   }
 
-  async toolEntries(memoryId: string, toolId: string): Promise<MemoryEntry[]> {
-    return [...this.entries.values()].filter((e) => e.memoryId === memoryId && e.toolId === toolId).map(copy);
+  async toolEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]> {
+    return [...this.entries.values()].filter((e) => e.memoryId === memoryId && e.toolId === toolId && (level === undefined || e.level === level)).map(copy);
   }
 
   async outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }> {
     const mine = [...this.entries.values()].filter((e) => e.memoryId === memoryId);
     return { toolIds: [...new Set(mine.map((e) => e.toolId))].sort(), rows: mine.length };
+  }
+
+  async earliestValidFrom(memoryId: string): Promise<number | null> {
+    let min: number | null = null;
+    for (const e of this.entries.values()) if (e.memoryId === memoryId && (min === null || e.validFrom < min)) min = e.validFrom;
+    return min;
   }
 
   async getRun(id: string): Promise<Run | undefined> {

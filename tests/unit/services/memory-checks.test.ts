@@ -59,6 +59,43 @@ describe('drift over the app store', () => {
   });
 });
 
+describe('drift reads only what arrived after the memory', () => {
+  const T = 1_700_000_000_000; // validFrom of every entry in memory-valid.json
+  const importRecord = (id: string, startedAt: number, finishedAt: number) => ({
+    id, datasetId: 'd', fileName: `${id}.csv`, preset: 'generic' as const, state: 'completed' as const, rowsRead: 2, accepted: 2, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt, finishedAt,
+  });
+
+  it('skips imports finished before the earliest entry, and flags rows from a later import', async () => {
+    await repos.datasets.put({ id: 'd', name: 'D', source: 'manual', preset: 'manual', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
+    expect(await repos.memories.earliestValidFrom('mem-test')).toBe(T);
+    // The same contradicting scores, once from an import older than the memory, once from a newer one.
+    const old = [exp('00001', 'ToolA', 1), exp('00002', 'ToolA', 1), exp('00003', 'ToolA', 5), exp('00004', 'ToolA', 5)].map((e) => ({ ...e, id: `${e.id}|old`, rater: 'old', importId: 'imp-old', createdAt: T - 5_000 }));
+    await repos.imports.put(importRecord('imp-old', T - 10_000, T - 1_000));
+    await repos.experiences.writeImportBatch('imp-old', old);
+    const read: string[] = [];
+    const byImport = repos.experiences.byImport.bind(repos.experiences);
+    repos.experiences.byImport = (id, signal) => (read.push(id), byImport(id, signal));
+
+    expect((await memory.call('drift', { memoryId: 'mem-test' })).flags).toEqual([]);
+    expect(read).toEqual([]); // the old import's rows were never read
+
+    const fresh = [exp('00001', 'ToolA', 1), exp('00002', 'ToolA', 1)].map((e) => ({ ...e, importId: 'imp-new', createdAt: T + 5_000 }));
+    await repos.imports.put(importRecord('imp-new', T + 1_000, T + 9_000));
+    await repos.experiences.writeImportBatch('imp-new', fresh);
+    const report = await memory.call('drift', { memoryId: 'mem-test' });
+    expect(read).toEqual(['imp-new']);
+    // Tool mean (all six rows) 14/6: the new 1s contradict "good" a1; the old 5s on "bad" a2's tasks arrived before it.
+    expect(report.flags.map((f) => [f.entryId, f.contradicting.sort()])).toEqual([['a1', ['d|00001|ToolA|r1', 'd|00002|ToolA|r1']]]);
+  });
+
+  it('stops between reads when cancelled', async () => {
+    await contradict();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(memory.call('drift', { memoryId: 'mem-test' }, { signal: controller.signal })).rejects.toThrow(/cancel/i);
+  });
+});
+
 describe('test-case runs', () => {
   it('blocked without pinned tasks, and for a tool no memory covers', async () => {
     const none = await memory.call('runTestCases', { toolId: 'ToolA' });
