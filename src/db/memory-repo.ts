@@ -47,11 +47,33 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
       : this.db.entries.where('[memoryId+toolId+level]').equals([memoryId, toolId, level]).toArray();
   }
 
-  /** Keys only: a memory of 20,000 entries is outlined without reading one entry. */
-  async outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }> {
-    const range = this.db.entries.where('[memoryId+toolId]').between([memoryId, Dexie.minKey], [memoryId, Dexie.maxKey]);
-    const [keys, rows] = await Promise.all([range.uniqueKeys(), this.db.entries.where('memoryId').equals(memoryId).count()]);
-    return { toolIds: keys.map((k) => (k as unknown as [string, string])[1]).sort(), rows };
+  /**
+   * A skip scan of the `[memoryId+toolId]` index: one key per tool, then a seek past that tool's
+   * keys. Chromium walks every index key for a `nextunique` cursor (Dexie's `uniqueKeys`): 150 ms for
+   * a memory of 20,000 entries on a cold start, against a few ms for 8 seeks.
+   */
+  async outline(memoryId: string): Promise<{ toolIds: string[] }> {
+    const toolIds = await this.db.transaction('r', this.db.entries, (tx) => {
+      const index = tx.idbtrans.objectStore('entries').index('[memoryId+toolId]');
+      // Arrays sort after strings in IndexedDB: [id] < [id, any tool] < [id, []].
+      const request = index.openKeyCursor(IDBKeyRange.bound([memoryId], [memoryId, []]));
+      return new Promise<string[]>((resolve, reject) => {
+        const found: string[] = [];
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const cursor = request.result;
+          if (!cursor) return resolve(found);
+          const toolId = (cursor.key as [string, string])[1];
+          found.push(toolId);
+          cursor.continue([memoryId, `${toolId}\u0000`]); // the next key after every [memoryId, toolId]
+        };
+      });
+    });
+    return { toolIds: toolIds.sort() };
+  }
+
+  entryCount(memoryId: string): Promise<number> {
+    return this.db.entries.where('memoryId').equals(memoryId).count();
   }
 
   async earliestValidFrom(memoryId: string): Promise<number | null> {

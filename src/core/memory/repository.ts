@@ -59,9 +59,15 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     return [...this.entries.values()].filter((e) => e.memoryId === memoryId && e.toolId === toolId && (level === undefined || e.level === level)).map(copy);
   }
 
-  async outline(memoryId: string): Promise<{ toolIds: string[]; rows: number }> {
+  async outline(memoryId: string): Promise<{ toolIds: string[] }> {
     const mine = [...this.entries.values()].filter((e) => e.memoryId === memoryId);
-    return { toolIds: [...new Set(mine.map((e) => e.toolId))].sort(), rows: mine.length };
+    return { toolIds: [...new Set(mine.map((e) => e.toolId))].sort() };
+  }
+
+  async entryCount(memoryId: string): Promise<number> {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.memoryId === memoryId) n++;
+    return n;
   }
 
   async earliestValidFrom(memoryId: string): Promise<number | null> {

@@ -33,10 +33,25 @@ describe.each(stores)('memory repository contract (%s)', (_name, make) => {
     const repo = await make();
     await repo.applyUpdate([], [entry('a'), entry('b', { toolId: 'S' }), entry('x', { memoryId: 'other', toolId: 'Z' })], 10);
     await repo.applyUpdate([{ id: 'a', supersededBy: 'c' }], [entry('c')], 20);
-    expect(await repo.outline('m')).toEqual({ toolIds: ['S', 'T'], rows: 3 });
-    expect(await repo.outline('none')).toEqual({ toolIds: [], rows: 0 });
+    expect(await repo.outline('m')).toEqual({ toolIds: ['S', 'T'] });
+    expect(await repo.entryCount('m')).toBe(3);
+    expect(await repo.outline('none')).toEqual({ toolIds: [] });
+    expect(await repo.entryCount('none')).toBe(0);
     const t = (await repo.toolEntries('m', 'T')).map((e) => `${e.id}:${e.validTo === null ? 'valid' : 'old'}`).sort();
     expect(t).toEqual(['a:old', 'c:valid']);
+    expect((await repo.toolEntries('m', 'T', 'good')).length).toBe(2);
+    expect(await repo.toolEntries('m', 'T', 'bad')).toEqual([]);
+    expect(await repo.earliestValidFrom('m')).toBe(1);
+    expect(await repo.earliestValidFrom('none')).toBeNull();
+  });
+
+  it('outlines every tool once: many rows per tool, tool ids that extend others, memory ids that extend others', async () => {
+    const repo = await make();
+    const rows = ['A', 'A\u0000b', 'Ab', 'B', 'b', ''].flatMap((toolId, i) => Array.from({ length: 5 }, (_, j) => entry(`${i}-${j}`, { toolId, validFrom: 100 - i })));
+    await repo.applyUpdate([], [...rows, entry('z', { memoryId: 'mm', toolId: 'Q' }), entry('y', { memoryId: 'm\u0000', toolId: 'R' })], 10);
+    expect(await repo.outline('m')).toEqual({ toolIds: ['', 'A', 'A\u0000b', 'Ab', 'B', 'b'] });
+    expect(await repo.entryCount('m')).toBe(30);
+    expect(await repo.earliestValidFrom('m')).toBe(95);
   });
 
   it('moves the cursor in the same update, and reverts exactly', async () => {
