@@ -34,33 +34,41 @@ type Tokenize = (texts: string[], opts: { padding: boolean; truncation: boolean 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * Unmasked tokens per row. An int64 mask is read through an Int32Array view of its low words:
- * reading a BigInt64Array element allocates a BigInt, once per token per batch otherwise.
+ * The attention mask as 0/1 bytes, read once. An int64 mask is read through an Int32Array view of
+ * its low words (mask values are 0 or 1, so the high word is always 0): reading a BigInt64Array
+ * element allocates a BigInt, once per token per batch otherwise.
  */
-export function maskCounts(mask: ArrayLike<number | bigint>, batch: number, seq: number): Int32Array {
-  const counts = new Int32Array(batch);
+function maskBits(mask: ArrayLike<number | bigint>, n: number): Uint8Array {
+  const bits = new Uint8Array(n);
   if (mask instanceof BigInt64Array && LITTLE_ENDIAN) {
-    // Mask values are 0 or 1: the high word is always 0.
     const words = new Int32Array(mask.buffer, mask.byteOffset, mask.length * 2);
-    for (let b = 0; b < batch; b++) {
-      let n = 0;
-      for (let t = 0; t < seq; t++) if (words[(b * seq + t) * 2] !== 0) n++;
-      counts[b] = n;
-    }
-    return counts;
+    for (let i = 0; i < n; i++) bits[i] = words[i * 2] !== 0 ? 1 : 0;
+  } else {
+    for (let i = 0; i < n; i++) bits[i] = Number(mask[i]) !== 0 ? 1 : 0;
   }
-  for (let b = 0; b < batch; b++) {
-    let n = 0;
-    for (let t = 0; t < seq; t++) if (Number(mask[b * seq + t]) !== 0) n++;
-    counts[b] = n;
-  }
+  return bits;
+}
+
+/** Unmasked tokens per row. */
+export function maskCounts(mask: ArrayLike<number | bigint>, batch: number, seq: number): Int32Array {
+  const bits = maskBits(mask, batch * seq);
+  const counts = new Int32Array(batch);
+  for (let i = 0; i < bits.length; i++) counts[Math.floor(i / seq)]! += bits[i]!;
   return counts;
+}
+
+/** Divides each output row by its token count (a single token or none: left as is). */
+function divideByCounts(out: Float32Array, rows: readonly number[], counts: Int32Array, dim: number): void {
+  counts.forEach((count, b) => {
+    const o = rows[b]! * dim;
+    if (count > 1) for (let d = 0; d < dim; d++) out[o + d]! /= count;
+  });
 }
 
 /**
  * Mean pooling over the attention mask, row-major and without per-element BigInt conversions
  * (transformers.js' `mean_pooling` converts the int64 mask inside its innermost loop, which costs
- * more than the whole model run of a static-embedding model). Writes rows into `out` at `rows[i]`.
+ * more than the whole model run of a static-embedding model). Adds into `out` (zeros) at `rows[i]`.
  */
 export function meanPoolInto(
   hidden: ArrayLike<number>,
@@ -71,19 +79,17 @@ export function meanPoolInto(
   out: Float32Array,
   rows: readonly number[],
 ): void {
-  const counts = maskCounts(mask, batch, seq);
-  const words = mask instanceof BigInt64Array && LITTLE_ENDIAN ? new Int32Array(mask.buffer, mask.byteOffset, mask.length * 2) : null;
-  for (let b = 0; b < batch; b++) {
+  const bits = maskBits(mask, batch * seq);
+  const counts = new Int32Array(batch);
+  for (let i = 0; i < bits.length; i++) {
+    if (!bits[i]) continue;
+    const b = Math.floor(i / seq);
+    counts[b]!++;
     const o = rows[b]! * dim;
-    for (let t = 0; t < seq; t++) {
-      const i = b * seq + t;
-      if (words ? words[i * 2] === 0 : Number(mask[i]) === 0) continue;
-      const h = i * dim;
-      for (let d = 0; d < dim; d++) out[o + d]! += hidden[h + d]!;
-    }
-    const count = counts[b]!;
-    if (count > 1) for (let d = 0; d < dim; d++) out[o + d]! /= count;
+    const h = i * dim;
+    for (let d = 0; d < dim; d++) out[o + d]! += hidden[h + d]!;
   }
+  divideByCounts(out, rows, counts, dim);
 }
 
 /**
@@ -99,14 +105,8 @@ export function meanFromSumsInto(
   out: Float32Array,
   rows: readonly number[],
 ): void {
-  const counts = maskCounts(mask, batch, seq);
-  for (let b = 0; b < batch; b++) {
-    const count = counts[b]!;
-    const o = rows[b]! * dim;
-    const s = b * dim;
-    if (count > 1) for (let d = 0; d < dim; d++) out[o + d] = sums[s + d]! / count;
-    else for (let d = 0; d < dim; d++) out[o + d] = sums[s + d]!;
-  }
+  for (let b = 0; b < batch; b++) for (let d = 0; d < dim; d++) out[rows[b]! * dim + d] = sums[b * dim + d]!;
+  divideByCounts(out, rows, maskCounts(mask, batch, seq), dim);
 }
 
 /**
