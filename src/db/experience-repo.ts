@@ -83,11 +83,7 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return readDatasetCounts(this.db, datasetId);
   }
 
-  /**
-   * Rows of the given tasks of a dataset, in task order: one getAll per task over the
-   * [datasetId+taskId] index, all issued at once in one read transaction (an `anyOf` cursor would
-   * step row by row, one round trip each, which is much slower in Chromium).
-   */
+  /** A `nextunique` key cursor over the `importId` index: one key per import, no row read. */
   async importIds(): Promise<string[]> {
     return (await this.db.experiences.orderBy('importId').uniqueKeys()) as string[];
   }
