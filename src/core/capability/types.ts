@@ -1,0 +1,100 @@
+/**
+ * The capability memory's vocabulary (issue #15): facets (what a claim is about, as a rule that can
+ * be evaluated on any new task), effects (what the data says about a tool on a facet, with its
+ * uncertainty), verdicts (whether a claim held on tasks the memory never saw) and contributions
+ * (what an entry adds to one prediction, in score points).
+ *
+ * Field names of `Facet`, `Effect` and `Verdict` are part of memory file format v2: keep them.
+ * Pure: no DOM, storage or model imports.
+ */
+
+export type FacetKind = 'category' | 'cue' | 'theme';
+
+/**
+ * The applicability rule of a facet, serialisable as JSON (it travels in memory files):
+ * - category: the task carries this category tag (exact match, as imported);
+ * - cue: the text detector `cue` of src/core/capability/cues.ts fires on the task's prompt;
+ * - theme: the task's prompt vector has cosine ≥ `minSimilarity` to the theme's centroid (the
+ *   entry's stored vector), so it applies to free text once embedded.
+ */
+export type FacetRule =
+  | { type: 'category'; value: string }
+  | { type: 'cue'; cue: string }
+  | { type: 'theme'; minSimilarity: number; keywords: string[] };
+
+export interface Facet {
+  kind: FacetKind;
+  /** Short human name: "negation", "counting", "theme: cats, dogs". */
+  name: string;
+  rule: FacetRule;
+}
+
+/** A task as facets see it: enough to evaluate any rule (free text has no categories). */
+export interface FacetTask {
+  prompt: string;
+  categories?: readonly string[];
+  /** Unit-length prompt vector, when embedded (theme rules need it; without it they do not apply). */
+  vector?: Float32Array;
+}
+
+/**
+ * What the data says about one tool on one facet.
+ * - deltaOwn: tool's mean on the facet's tasks minus the tool's own overall mean;
+ * - deltaVsOthers: (tool − mean of the other tools) on the facet's tasks, paired by task, minus the
+ *   same advantage over all tasks; null when the dataset has one tool;
+ * - ci95: 95% interval of the headline delta (deltaVsOthers when not null, else deltaOwn);
+ * - q: Benjamini–Hochberg q-value of the headline delta across all facets × tools tested.
+ */
+export interface Effect {
+  n: number;
+  deltaOwn: number;
+  deltaVsOthers: number | null;
+  ci95: [number, number];
+  q: number;
+  /** 95% interval of deltaOwn (ci95 is the headline's). */
+  ci95Own?: [number, number];
+  /** The tool's mean on the facet's tasks, and its overall mean (for the entry's text). */
+  mean?: number;
+  toolMean?: number;
+  /** 1 = best of `of` tools on the facet's tasks (by mean score, higher-better). */
+  rank?: number;
+  of?: number;
+}
+
+export type VerdictKind = 'holds' | 'weaker' | 'contradicted' | 'untested';
+
+export interface Verdict {
+  verdict: VerdictKind;
+  /** Tasks of the unseen data the rule applied to (for this tool). */
+  n: number;
+  /** The headline delta recomputed on the unseen data (null when untested with n = 0). */
+  delta: number | null;
+  ci95: [number, number] | null;
+  /** Where it was checked: 'test-split' | 'later-imports' | a free label. */
+  on: string;
+  checkedAt: number;
+}
+
+/** One entry's share of one prediction. */
+export interface Contribution {
+  /** Memory entry id, or `dataset:<facet>` for shared difficulty (the dataset-level note). */
+  entryId: string;
+  text: string;
+  /** Score points added to the tool's mean (negative lowers the prediction). */
+  points: number;
+}
+
+/** A facet found in a training set, with what its rule needs beyond itself. */
+export interface DiscoveredFacet {
+  facet: Facet;
+  /** Theme facets: the unit centroid of their members' prompt vectors. */
+  centroid?: Float32Array;
+  /** Training task ids the rule applies to (for evidence and effects). */
+  taskIds: string[];
+}
+
+export interface FacetDiscovery {
+  facets: DiscoveredFacet[];
+  /** Plain-language notes for the build report ("category column capped: 40 of 3,120 values kept"). */
+  notes: string[];
+}
