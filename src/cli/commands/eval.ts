@@ -33,6 +33,7 @@ import {
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
+import { quote } from '../../core/text/quote';
 
 /** Methods the CLI evaluates: everything that needs no LLM. */
 const CLI_METHODS: readonly MethodId[] = [...OFFLINE_METHODS, 'memory'];
@@ -48,7 +49,8 @@ ${DATA_USAGE}
   --train N            training tasks (default: the preset's protocol split —
                        genai-bench 200/800, biggen 211/485 — else half of the tasks)
   --test N             test tasks (default: the preset's split, else the rest)
-  --seeds K            number of seeds, 1…K (default 5); results are mean ± sd over seeds
+  --seeds K|A-B        number of seeds, 1…K (default 5), or a range A-B (e.g. 6-15, the held-out
+                       seeds of the benchmarks); results are mean ± sd over seeds
   --methods M,...      ${CLI_METHODS.join(', ')}
                        (default: all of them — every method that needs no LLM; memory
                        induces an evidence-cluster memory on each seed's training split)
@@ -68,7 +70,7 @@ Exit codes: 0 done, 1 usage error, 2 the data could not be read or has nothing t
 interface ParsedArgs extends DataArgs {
   train?: number;
   test?: number;
-  seeds: number;
+  seeds: number[];
   methods: MethodId[];
   pairs?: [string, string][];
   k?: number;
@@ -85,6 +87,18 @@ function positiveInt(name: string, text: string | undefined, min = 1): number | 
   const n = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${text}'.`);
   return n;
+}
+
+/** `K` → seeds 1…K; `A-B` → seeds A…B (A ≤ B, whole numbers ≥ 1, at most 1,000 seeds). */
+export function parseSeeds(text: string | undefined): number[] {
+  if (text === undefined) return [1, 2, 3, 4, 5];
+  const t = text.trim();
+  const range = /^(\d+)-(\d+)$/.exec(t);
+  const [from, to] = range ? [Number(range[1]), Number(range[2])] : /^\d+$/.test(t) ? [1, Number(t)] : [NaN, NaN];
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 1 || to < from || to - from >= 1000) {
+    throw new UsageError(`--seeds must be a count K (seeds 1…K) or a range A-B with 1 ≤ A ≤ B (e.g. 6-15), at most 1,000 seeds; got ${quote(text)}.`);
+  }
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
 function parse(args: string[]): ParsedArgs {
@@ -136,7 +150,7 @@ function parse(args: string[]): ParsedArgs {
   }
   const out: ParsedArgs = {
     ...dataArgs(values, !help),
-    seeds: positiveInt('seeds', values.seeds) ?? 5,
+    seeds: parseSeeds(values.seeds),
     methods: [...new Set(methods)] as MethodId[],
     cut,
     vectors: !noVectors,
@@ -219,7 +233,7 @@ async function run(args: string[], io: Io): Promise<number> {
     }
   }
 
-  const seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
+  const seeds = opts.seeds;
   const report: EvalReport = await evaluate({
     data,
     scale: dataset.scale,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import type { JsonReport } from '../../../src/core/eval';
 import { OFFLINE_METHODS } from '../../../src/core/predict';
+import { parseSeeds } from '../../../src/cli/commands/eval';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
@@ -81,6 +82,7 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
       ['--data', SLICE, '--methods', 'memory', '--no-vectors'],
       ['--data', SLICE, '--k', '-1'],
       ['--data', SLICE, '--seeds', '0'],
+      ['--data', SLICE, '--seeds', '9-3'],
       ['--data', SLICE, '--cut', 'elbow'],
       ['--data', SLICE, '--pairs', 'DALLE_3'],
       ['--data', SLICE, '--pairs', 'DALLE_3:Nope'],
@@ -92,6 +94,17 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
       expect(code, args.join(' ')).toBe(1);
       expect(stderr).toMatch(/toolmem eval: /);
     }
+  });
+
+  it('--seeds takes a count or a range: 2-3 evaluates seeds 2 and 3 (the same numbers as those seeds alone)', async () => {
+    const base = ['--data', SLICE, '--train', '8', '--test', '12', '--methods', 'knn', '--no-vectors', '--json', '-'];
+    const range = JSON.parse((await run([...base, '--seeds', '2-3'])).stdout) as JsonReport;
+    const count = JSON.parse((await run([...base, '--seeds', '3'])).stdout) as JsonReport;
+    expect(range.methods.knn!.mean.mae).not.toBe(count.methods.knn!.mean.mae); // seeds {2,3} vs {1,2,3}
+    expect(parseSeeds('6-15')).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(parseSeeds('3')).toEqual([1, 2, 3]);
+    expect(parseSeeds(undefined)).toEqual([1, 2, 3, 4, 5]);
+    for (const bad of ['0', '5-2', '0-3', 'a-b', '1-2000', '-3', '2.5']) expect(() => parseSeeds(bad), bad).toThrow(/--seeds must be a count K/);
   });
 
   it('exit 2 when the data cannot be read (the real bin)', async () => {
