@@ -2,6 +2,7 @@
  * Domain types shared by the browser app, the workers, the Node CLI and the tests.
  * Constraint: this module (and all of src/core) must not import DOM, Dexie, Svelte or model libraries.
  */
+import type { CapabilitySnapshot, Effect, Facet, Verdict } from './capability/types';
 
 export type Modality = 'text→text' | 'text→image' | 'other';
 
@@ -88,6 +89,7 @@ export const LEVEL_VALUE: Readonly<Record<Level, 2 | 1 | -1 | -2>> = {
 
 export type EntryOrigin = 'llm' | 'stats' | 'manual' | 'critique';
 
+
 export interface Memory {
   id: string;
   name: string;
@@ -95,6 +97,8 @@ export interface Memory {
   /** Embedding model the entries were embedded with (retrieval needs the same one). */
   embeddingModel: string;
   settings: Record<string, unknown>;
+  /** Facets, the tested tool × facet matrix and the shared note of the last capability build. */
+  capability?: CapabilitySnapshot;
   createdAt: number;
   updatedAt: number;
 }
@@ -117,6 +121,11 @@ export interface MemoryEntry {
   validTo: number | null;
   supersededBy: string | null;
   retiredReason?: string;
+  /** Capability entries: what the claim is about (its applicability rule) and the claimed effect. */
+  facet?: Facet;
+  effect?: Effect;
+  /** Set once the claim was checked on tasks the memory never saw. */
+  verdict?: Verdict;
   createdAt: number;
   updatedAt: number;
 }

@@ -98,3 +98,41 @@ export interface FacetDiscovery {
   /** Plain-language notes for the build report ("category column capped: 40 of 3,120 values kept"). */
   notes: string[];
 }
+
+/** One tested tool × facet cell of the capability matrix. */
+export interface CapabilityCell {
+  toolId: string;
+  /** Index into CapabilitySnapshot.facets. */
+  facet: number;
+  effect: Effect;
+  /** The entry written for this cell, if any (null: tested, no clear effect). */
+  entryId: string | null;
+}
+
+/** Difficulty (or ease) shared by every tool: one dataset-level note instead of a trait per tool. */
+export interface SharedNote {
+  text: string;
+  /** Facet names hard for every tool, and easy for every tool. */
+  hard: string[];
+  easy: string[];
+}
+
+/**
+ * What a capability build knows beyond its entries, stored on the Memory row (`memory.capability`)
+ * and in memory files v2 (`build.capability`): the facets tested, every tested cell (the matrix),
+ * the shared note, and counters for the build report. The fitted predictor travels beside it.
+ */
+export interface CapabilitySnapshot {
+  facets: { facet: Facet; n: number; centroid?: number[] }[];
+  tools: string[];
+  cells: CapabilityCell[];
+  note: SharedNote | null;
+  report: {
+    facetsTested: number;
+    cellsTested: number;
+    entries: number;
+    /** Facets with fewer than the minimum n training tasks: no entry (counted, not written). */
+    belowMinN: number;
+    notes: string[];
+  };
+}

@@ -9,6 +9,7 @@
  * src/core stays pure: dense vectors come from the caller (the Node CLI or a browser worker embeds
  * the prompts); lexical features are built here from the training prompts.
  */
+import type { Contribution } from '../capability/types';
 import type { Evidence, ScoreScale } from '../types';
 
 export interface TrainingExample {
@@ -49,6 +50,11 @@ export interface ScorePrediction {
   clamped: boolean;
   /** What the prediction rests on, most similar first (may be empty, e.g. for tool-mean). */
   evidence: Evidence[];
+  /**
+   * Memory predictor: the tool's mean and each applying entry's share in score points
+   * (mean + Σ points = the unclamped score). Absent for methods that do not explain themselves.
+   */
+  explanation?: { mean: number; contributions: Contribution[] };
 }
 
 /** What a method needs from its host before it can run. */
