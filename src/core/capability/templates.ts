@@ -1,0 +1,166 @@
+/**
+ * Every text of the capability memory comes from this module, so entries read alike and carry their
+ * numbers, e.g.
+ *   Weak at negation ("no", "without"): 2.9 vs its 3.8 (n = 43, 95% CI −1.3 to −0.5); lowest of 6 tools here; e.g. 'A field without grass'.
+ *   Good at tasks tagged "counting" compared with the other tools: +0.4 beyond its usual margin (n = 340, 95% CI 0.2 to 0.6); best of 6 tools here.
+ *   Hard for every tool here: comparison (−0.8), differentiation (−0.5).
+ * Constraints: means with 1 decimal (2 on scales no wider than 1, e.g. AlpacaEval's 0–1), a real
+ * minus sign, n with thousands separators; trigger words shown only when the quoted example contains
+ * them (a reader checks the claim against the example); examples ≤ 80 characters through quote().
+ */
+import { quote } from '../text/quote';
+import type { Level, ScoreDirection } from '../types';
+import { cueById, cueMatches } from './cues';
+import type { DiscoveredFacet, Effect, Facet } from './types';
+
+export type EntryKind = 'own-strength' | 'own-weakness' | 'relative-strength' | 'relative-weakness';
+
+export interface EntryTextOptions {
+  level: Level;
+  /** The example to quote; default: the facet's own `example`. */
+  example?: string;
+  /** False: no example (and cue words from the facet's triggers, unchecked). Default true. */
+  showExample?: boolean;
+  /** Decides "highest/lowest" vs "best/worst" in the rank; default higher-better. */
+  direction?: ScoreDirection;
+  /** Width of the score scale (max − min): ≤ 1 shows 2 decimals. Default 4 (a 1–5 scale). */
+  scaleWidth?: number;
+}
+
+export const EXAMPLE_MAX = 80;
+const MAX_SHOWN = 3;
+
+const OWN_VERB: Readonly<Record<Level, string>> = { proficient: 'Proficient at', good: 'Good at', bad: 'Bad at', weak: 'Weak at' };
+
+const MINUS = '−';
+
+/** A number for a glance: fixed decimals, thousands separators, a real minus sign. */
+export function formatNumber(x: number, decimals = 1, signed = false): string {
+  const rounded = Number(x.toFixed(decimals));
+  const body = Math.abs(rounded).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  if (rounded < 0) return `${MINUS}${body}`;
+  return signed && rounded > 0 ? `+${body}` : body;
+}
+
+export const formatCount = (n: number): string => n.toLocaleString('en-US');
+
+function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredFacet } {
+  return 'facet' in f ? { facet: f.facet, disc: f } : { facet: f };
+}
+
+/** Whole-word, case-insensitive occurrence of `word` in `text`. */
+function contains(text: string, word: string): boolean {
+  const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
+
+/** Cue words to show: the facet's most frequent triggers that the example contains, else the example's own. */
+function cueWords(cueId: string, disc: DiscoveredFacet | undefined, example: string | undefined): string[] {
+  const known = disc?.triggers ?? cueById(cueId)?.triggers ?? [];
+  if (example === undefined) return known.slice(0, MAX_SHOWN);
+  const inExample = known.filter((w) => w !== 'quoted text' && contains(example, w));
+  const own = [...new Set(cueMatches(cueId, example))].filter((w) => w !== 'quoted text');
+  return [...new Set([...inExample, ...own])].slice(0, MAX_SHOWN);
+}
+
+/**
+ * What a facet is, for a reader: `negation ("no", "without")`, `tasks tagged "counting"`,
+ * `tasks about snow, park`. Cue words are checked against `example` when one is given.
+ */
+export function facetSubject(f: Facet | DiscoveredFacet, example?: string): string {
+  const { facet, disc } = asFacet(f);
+  const rule = facet.rule;
+  if (rule.type === 'category') return `tasks tagged "${rule.value}"`;
+  if (rule.type === 'theme') return `tasks about ${rule.keywords.join(', ')}`;
+  const label = cueById(rule.cue)?.label ?? rule.cue;
+  const words = cueWords(rule.cue, disc, example);
+  return words.length ? `${label} (${words.map((w) => `"${w}"`).join(', ')})` : label;
+}
+
+/** Short name in lists (the dataset-level notes): the cue label, category value or theme words joined by "/" (commas separate the list). */
+export function facetShortName(f: Facet | DiscoveredFacet): string {
+  const rule = asFacet(f).facet.rule;
+  return rule.type === 'category' ? rule.value : rule.type === 'theme' ? rule.keywords.join('/') : (cueById(rule.cue)?.label ?? rule.cue);
+}
+
+/** The example quoted, cut at the last space within EXAMPLE_MAX characters (quote() says how much more). */
+function quoteExample(text: string): string {
+  const cps = [...text];
+  if (cps.length <= EXAMPLE_MAX) return quote(text, EXAMPLE_MAX);
+  const lastSpace = cps.slice(0, EXAMPLE_MAX + 1).lastIndexOf(' ');
+  return quote(text, lastSpace >= EXAMPLE_MAX / 2 ? lastSpace : EXAMPLE_MAX);
+}
+
+function ordinal(k: number): string {
+  const tens = k % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : k % 10 === 1 ? 'st' : k % 10 === 2 ? 'nd' : k % 10 === 3 ? 'rd' : 'th';
+  return `${k}${suffix}`;
+}
+
+function rankText(effect: Effect, direction: ScoreDirection): string {
+  const { rank, of } = effect;
+  if (rank === undefined || of === undefined || of < 2) return '';
+  const higher = direction === 'higher-better';
+  const word = rank === 1 ? (higher ? 'highest' : 'best') : rank === of ? (higher ? 'lowest' : 'worst') : ordinal(rank);
+  return `; ${word} of ${formatCount(of)} tools here`;
+}
+
+/** One entry's text: own strength/weakness (vs the tool's own mean) or relative (vs the other tools). */
+export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: Effect, tool: string, opts: EntryTextOptions): string {
+  void tool; // entries sit under their tool; the name is not repeated in each sentence
+  const decimals = (opts.scaleWidth ?? 4) <= 1 ? 2 : 1;
+  const rawExample = opts.showExample === false ? undefined : (opts.example ?? asFacet(f).disc?.example);
+  const example = rawExample?.replace(/\s+/g, ' ').trim() || undefined;
+  const shownExample = example === undefined ? undefined : example.replace(/[.。]$/, '');
+  const subject = facetSubject(f, shownExample);
+  const n = `n = ${formatCount(effect.n)}`;
+  const tail = `${rankText(effect, opts.direction ?? 'higher-better')}${shownExample ? `; e.g. ${quoteExample(shownExample)}` : ''}.`;
+  if (kind === 'own-strength' || kind === 'own-weakness') {
+    const ci = effect.ci95Own ?? effect.ci95;
+    const ciText = `95% CI ${formatNumber(ci[0], decimals)} to ${formatNumber(ci[1], decimals)}`;
+    const means =
+      effect.mean !== undefined && effect.toolMean !== undefined
+        ? `${formatNumber(effect.mean, decimals)} vs its ${formatNumber(effect.toolMean, decimals)}`
+        : `${formatNumber(effect.deltaOwn, decimals, true)} vs its mean`;
+    return `${OWN_VERB[opts.level]} ${subject}: ${means} (${n}, ${ciText})${tail}`;
+  }
+  const delta = effect.deltaVsOthers ?? effect.deltaOwn;
+  const ciText = `95% CI ${formatNumber(effect.ci95[0], decimals)} to ${formatNumber(effect.ci95[1], decimals)}`;
+  return `${OWN_VERB[opts.level]} ${subject} compared with the other tools: ${formatNumber(delta, decimals, true)} beyond its usual margin (${n}, ${ciText})${tail}`;
+}
+
+export interface SharedFacet {
+  facet: Facet | DiscoveredFacet;
+  /** Mean over tools of (tool's mean on the facet − its own mean), shown beside the name. */
+  delta?: number;
+}
+
+/** A DiscoveredFacet has taskIds; a SharedFacet wraps a facet without them; else a bare Facet. */
+function asShared(it: Facet | DiscoveredFacet | SharedFacet): SharedFacet {
+  if ('taskIds' in it || !('facet' in it)) return { facet: it };
+  return it;
+}
+
+function sharedNote(head: string, items: readonly (Facet | DiscoveredFacet | SharedFacet)[], decimals: number): string | null {
+  if (items.length === 0) return null;
+  const parts = items.map((it) => {
+    const shared = asShared(it);
+    const name = facetShortName(shared.facet);
+    return shared.delta === undefined ? name : `${name} (${formatNumber(shared.delta, decimals, true)})`;
+  });
+  const shown = parts.slice(0, 8);
+  const more = parts.length > shown.length ? ` and ${formatCount(parts.length - shown.length)} more` : '';
+  return `${head}: ${shown.join(', ')}${more}.`;
+}
+
+/**
+ * The dataset-level note for difficulty every tool shares (written once, not as a trait of each
+ * tool); null when there is none. Deltas are score points vs each tool's own mean.
+ */
+export function sharedDifficultyNote(items: readonly (Facet | DiscoveredFacet | SharedFacet)[], opts: { scaleWidth?: number } = {}): string | null {
+  return sharedNote('Hard for every tool here', items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
+}
+
+export function sharedEaseNote(items: readonly (Facet | DiscoveredFacet | SharedFacet)[], opts: { scaleWidth?: number } = {}): string | null {
+  return sharedNote('Easy for every tool here', items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
+}
