@@ -84,7 +84,7 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
   /** All or nothing: superseding old versions, adding new ones and moving the cursor. */
   applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras: ApplyExtras = {}): Promise<void> {
     return withQuotaCheck(() =>
-      this.db.transaction('rw', this.db.entries, this.db.runs, async () => {
+      this.db.transaction('rw', this.db.entries, this.db.runs, this.db.memories, async () => {
         const olds = superseded.length > 0 ? await this.db.entries.bulkGet(superseded.map((s) => s.id)) : [];
         const seen = new Set<string>();
         const changed: MemoryEntry[] = superseded.map((s, i) => {
@@ -101,6 +101,7 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
           changed.length > 0 ? this.db.entries.bulkPut(changed) : undefined,
           added.length > 0 ? this.db.entries.bulkAdd(added) : undefined, // an id that exists already aborts the whole transaction
           extras.run ? this.db.runs.put(extras.run) : undefined,
+          extras.memory ? this.db.memories.put(extras.memory) : undefined,
         ]);
       }),
     );

@@ -110,7 +110,7 @@ function typicalOf(members: readonly TrainingFacetTask[]): string {
   return medianMember(members).taskId;
 }
 
-function categoryFacets(tasks: readonly TrainingFacetTask[], minTasks: number, max: number, notes: string[]): DiscoveredFacet[] {
+function categoryFacets(tasks: readonly TrainingFacetTask[], minTasks: number, max: number, notes: string[], below: { n: number }): DiscoveredFacet[] {
   const byValue = new Map<string, TrainingFacetTask[]>();
   for (const t of tasks) {
     for (const c of new Set(t.categories ?? [])) {
@@ -129,6 +129,7 @@ function categoryFacets(tasks: readonly TrainingFacetTask[], minTasks: number, m
     const cut = eligible[max]![1].length;
     notes.push(`Categories capped: ${fmtN(max)} of ${fmtN(byValue.size)} values kept, the best-supported (${fmtN(kept[kept.length - 1]![1].length)} tasks or more); ${fmtN(eligible.length - max)} more with ${fmtN(cut)} tasks or fewer dropped.`);
   }
+  below.n += small;
   if (small > 0) notes.push(`${fmtN(small)} of ${fmtN(byValue.size)} categories are on fewer than ${fmtN(minTasks)} training tasks: no facet.`);
   if (everywhere.length) notes.push(`On every training task, so no contrast: ${everywhere.sort().join(', ')}.`);
   const cueLabels = new Set(CUES.map((c) => c.label));
@@ -139,11 +140,12 @@ function categoryFacets(tasks: readonly TrainingFacetTask[], minTasks: number, m
   }));
 }
 
-function cueFacets(tasks: readonly TrainingFacetTask[], minTasks: number, modality: DiscoverOptions['modality']): DiscoveredFacet[] {
+function cueFacets(tasks: readonly TrainingFacetTask[], minTasks: number, modality: DiscoverOptions['modality'], below: { n: number }): DiscoveredFacet[] {
   const out: DiscoveredFacet[] = [];
   for (const cue of CUES) {
     if (modality && cue.modality !== 'any' && cue.modality !== modality) continue;
     const members = tasks.filter((t) => cue.test(t.prompt));
+    if (members.length > 0 && members.length < minTasks) below.n++;
     if (members.length < minTasks || members.length === tasks.length) continue;
     // Trigger texts by the number of member tasks containing them; ties alphabetical.
     const counts = new Map<string, number>();
@@ -167,7 +169,8 @@ export function discoverFacets(input: readonly TrainingFacetTask[], opts: Discov
   const n = tasks.length;
   const minTasks = opts.minTasks ?? Math.min(20, Math.max(5, Math.round(n / 40)));
   const notes: string[] = [];
-  const facets = [...categoryFacets(tasks, minTasks, opts.maxCategories ?? DEFAULT_MAX_CATEGORIES, notes), ...cueFacets(tasks, minTasks, opts.modality)];
+  const below = { n: 0 };
+  const facets = [...categoryFacets(tasks, minTasks, opts.maxCategories ?? DEFAULT_MAX_CATEGORIES, notes, below), ...cueFacets(tasks, minTasks, opts.modality, below)];
   const withVectors = tasks.filter((t) => t.vector && t.vector.length > 0).length;
   if (opts.themes !== false && withVectors > 0) {
     const r = discoverThemes(tasks.map((t) => t.vector), tasks.map((t) => t.prompt), { ...opts.theme, minTasks });
@@ -194,5 +197,5 @@ export function discoverFacets(input: readonly TrainingFacetTask[], opts: Discov
     const p = f.typicalTaskId === undefined ? undefined : promptOf.get(f.typicalTaskId);
     if (p !== undefined) f.example = exampleText(p, prefix);
   }
-  return { facets, notes };
+  return { facets, notes, belowMinN: below.n, minTasks };
 }

@@ -56,9 +56,16 @@ export interface Effect {
   /** The tool's mean on the facet's tasks, and its overall mean (for the entry's text). */
   mean?: number;
   toolMean?: number;
-  /** 1 = best of `of` tools on the facet's tasks (by mean score, higher-better). */
+  /** 1 = best of `of` tools on the facet's tasks by mean score (highest on higher-better scales, lowest on lower-better). */
   rank?: number;
   of?: number;
+  /** Two-sided p of the headline delta (Welch t-test of the facet's tasks vs the rest). */
+  p?: number;
+  /** p and BH q of deltaOwn (its own family: all tested tool × facet own deltas). */
+  pOwn?: number;
+  qOwn?: number;
+  /** Facet tasks the tool has a score on (n counts the headline's tasks: paired ones for deltaVsOthers). */
+  nOwn?: number;
 }
 
 export type VerdictKind = 'holds' | 'weaker' | 'contradicted' | 'untested';
@@ -91,12 +98,29 @@ export interface DiscoveredFacet {
   centroid?: Float32Array;
   /** Training task ids the rule applies to (for evidence and effects). */
   taskIds: string[];
+  /**
+   * Cue facets: the trigger texts found most often in the facet's tasks (lower-cased, most frequent
+   * first, ≤ 3), so an entry shows words its tasks really contain.
+   */
+  triggers?: string[];
+  /** A typical member (closest to the members' mean direction, else of median length): the example to quote. */
+  typicalTaskId?: string;
+  /** Theme facets: mean member–centroid cosine (the coherence the theme was kept for). */
+  coherence?: number;
+  /**
+   * The typical member's prompt without the text every training prompt starts with (a judge
+   * template, "###Task Description: …"), whitespace collapsed: what an entry quotes.
+   */
+  example?: string;
 }
 
 export interface FacetDiscovery {
   facets: DiscoveredFacet[];
   /** Plain-language notes for the build report ("category column capped: 40 of 3,120 values kept"). */
   notes: string[];
+  /** Category values and cues found on fewer than `minTasks` training tasks: no facet, so no entry. */
+  belowMinN?: number;
+  minTasks?: number;
 }
 
 /** One tested tool × facet cell of the capability matrix. */

@@ -5,7 +5,9 @@
  * advanced Run in the same transaction as the step's memory change, so pausing, crashing or
  * cancelling between steps never applies an experience twice and never skips one.
  */
+import { dict, own } from '../data-keys';
 import { ValidationError } from '../errors';
+import type { CapabilitySnapshot } from '../capability/types';
 import type { Run, ScoreScale } from '../types';
 import type { ClusterSettings } from './clusters';
 import type { InduceSettings } from './induce';
@@ -44,6 +46,8 @@ export interface ToolCursor {
 
 export interface BuildCursor {
   tools: Record<string, ToolCursor>;
+  /** The capability analysis (all tools at once: contrasts are paired by task) is committed. */
+  capability?: boolean;
   /** Time of the last committed step; the next one commits strictly later (undo relies on it). */
   lastAt: number;
 }
@@ -75,9 +79,16 @@ export interface BuildMetrics {
   elapsedMs: number;
   etaMs: number | null;
   clusterStats: Record<string, ClusterStat>;
+  /** The capability step's counters (facets tested, entries, facets below the minimum n, notes). */
+  capability?: CapabilitySnapshot['report'];
 }
 
-export type BuildStep = { kind: 'clusters'; toolId: string } | { kind: 'experience'; toolId: string; index: number };
+/**
+ * `capability`: facets, effects and entries of every tool at once (src/core/capability), before any
+ * language-model step. `clusters` is the per-tool evidence-cluster step of builds started before
+ * capability memories; such a Run resumes as it began.
+ */
+export type BuildStep = { kind: 'capability' } | { kind: 'clusters'; toolId: string } | { kind: 'experience'; toolId: string; index: number };
 
 /** What a step did, for the metrics. */
 export interface StepRecord {
@@ -90,18 +101,22 @@ export interface StepRecord {
   updatePromptTokens?: number;
   added: number;
   clusterStats?: Record<string, ClusterStat>;
+  capability?: CapabilitySnapshot['report'];
 }
 
 export const usesLlm = (config: BuildConfig) => config.engine !== 'none';
 
 export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMap<string, readonly { id: string }[]>, now: number): Run {
-  const tools: Record<string, ToolCursor> = {};
+  // Keyed by tool ids (data; `__proto__` would replace a plain object's prototype): null prototype.
+  // A structured clone (IndexedDB, afterStep) keeps an own `__proto__` key; reads go through `own`.
+  const tools = dict<ToolCursor>();
   let total = 0;
   for (const t of config.tools) {
     const list = data.get(t) ?? [];
     tools[t] = { clustered: false, next: 0, total: list.length, firstId: list[0]?.id ?? null, lastId: list[list.length - 1]?.id ?? null };
-    total += (config.settings.clusters ? 1 : 0) + (usesLlm(config) ? list.length : 0);
+    total += usesLlm(config) ? list.length : 0;
   }
+  if (config.settings.clusters) total += 1;
   const metrics: BuildMetrics = {
     done: 0,
     total,
@@ -119,7 +134,7 @@ export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMa
     etaMs: null,
     clusterStats: {},
   };
-  const cursor: BuildCursor = { tools, lastAt: 0 };
+  const cursor: BuildCursor = { tools, lastAt: 0, capability: false };
   return { id, kind: 'build', state: 'queued', config: config as unknown as Record<string, unknown>, cursor, metrics: metrics as unknown as Record<string, unknown>, startedAt: now };
 }
 
@@ -140,8 +155,10 @@ export function checkData(run: Run, data: ReadonlyMap<string, readonly { id: str
 export function nextStep(run: Run): BuildStep | null {
   const config = buildConfig(run);
   const cursor = buildCursor(run);
+  // Runs created with a capability flag take the capability step; older runs keep per-tool clusters.
+  if (config.settings.clusters && cursor.capability === false) return { kind: 'capability' };
   for (const toolId of config.tools) {
-    const c = cursor.tools[toolId]!;
+    const c = own(cursor.tools, toolId)!;
     if (config.settings.clusters && !c.clustered) return { kind: 'clusters', toolId };
     if (usesLlm(config) && c.next < c.total) return { kind: 'experience', toolId, index: c.next };
   }
@@ -152,9 +169,12 @@ export function nextStep(run: Run): BuildStep | null {
 export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: number, stepMs: number): Run {
   const cursor = structuredClone(buildCursor(run));
   const m = structuredClone(buildMetrics(run));
-  const c = cursor.tools[step.toolId]!;
-  if (step.kind === 'clusters') c.clustered = true;
+  if (step.kind === 'capability') {
+    cursor.capability = true;
+    for (const t of Object.keys(cursor.tools)) own(cursor.tools, t)!.clustered = true;
+  } else if (step.kind === 'clusters') own(cursor.tools, step.toolId)!.clustered = true;
   else {
+    const c = own(cursor.tools, step.toolId)!;
     if (step.index !== c.next) throw new ValidationError(`Build step out of order: ${step.toolId} #${step.index}, cursor at ${c.next}`);
     c.next++;
   }
@@ -182,5 +202,6 @@ export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: num
     u.count++;
   }
   Object.assign(m.clusterStats, record.clusterStats ?? {});
+  if (record.capability) m.capability = record.capability;
   return { ...run, cursor, metrics: m as unknown as Record<string, unknown> };
 }

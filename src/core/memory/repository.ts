@@ -15,6 +15,8 @@ import type { Superseded } from './plan';
 export interface ApplyExtras {
   /** Run row to store in the same transaction (the build cursor). */
   run?: Run;
+  /** Memory row to store in the same transaction (a capability build's snapshot). */
+  memory?: Memory;
 }
 
 export interface BuildMemoryRepository extends MemoryRepository {
@@ -101,6 +103,7 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     }
     for (const a of added) this.entries.set(a.id, copy(a));
     if (extras.run) this.runs.set(extras.run.id, copy(extras.run));
+    if (extras.memory) this.memories.set(extras.memory.id, copy(extras.memory));
   }
 
   async revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras: ApplyExtras = {}): Promise<void> {

@@ -7,6 +7,8 @@
  *  - any other error (server down, HTTP 500…) → state `failed` with the message; the cursor is
  *    where it was, so running the same Run again retries that step.
  */
+import { dict } from '../data-keys';
+import { buildCapability } from '../capability/build';
 import { CancelledError } from '../errors';
 import type { Embedder, EmbeddingStore } from '../embed';
 import { MemoryEmbeddingStore } from '../embed';
@@ -59,13 +61,36 @@ async function clusterStep(run: Run, deps: BuildDeps, index: EntryIndex, toolId:
   // A new analysis replaces the tool's previous (unpinned) statistical entries.
   const old = (await deps.repo.validEntries(config.memoryId, toolId)).filter((e) => e.origin === 'stats' && !e.pinned);
   const superseded: Superseded[] = old.map((e) => ({ id: e.id, supersededBy: null, reason: 'replaced by a new evidence analysis' }));
-  const stats: Record<string, ClusterStat> = {};
+  const stats = dict<ClusterStat>(); // keyed by entry ids (they embed the tool id): null prototype
   const added: MemoryEntry[] = clusters.map((c, n) => {
     const id = `${run.id}:${toolId}:c.${n}`;
     stats[id] = { tier: c.tier, size: c.size, mean: c.mean, overall: c.overall, d: c.d, p: c.p, q: c.q };
     return newEntry({ id, memoryId: config.memoryId, toolId, level: c.level, text: c.text, evidence: c.evidence, origin: 'stats', at });
   });
   return { plan: { superseded, added }, record: { added: added.length, clusterStats: stats } satisfies StepRecord };
+}
+
+/**
+ * Facets, effects and entries of every tool at once (src/core/capability/build.ts). Prompt vectors
+ * (for theme facets) come from the entry index's embedder and cache. The tools' previous unpinned
+ * statistical entries are replaced; the snapshot (matrix, shared note, fitted model) is written on
+ * the memory row in the same transaction as the entries and the cursor.
+ */
+async function capabilityStep(run: Run, deps: BuildDeps, index: EntryIndex, at: number, signal?: AbortSignal) {
+  const config = buildConfig(run);
+  const prompts = [...new Set([...deps.experiences.values()].flat().map((e) => e.prompt))];
+  const list = await index.embed(prompts, signal);
+  const vectors = new Map(prompts.map((p, i) => [p, list[i]!]));
+  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at });
+  const old: MemoryEntry[] = [];
+  for (const t of config.tools) old.push(...(await deps.repo.validEntries(config.memoryId, t)).filter((e) => e.origin === 'stats' && !e.pinned));
+  const superseded: Superseded[] = old.map((e) => ({ id: e.id, supersededBy: null, reason: 'replaced by a new capability analysis' }));
+  const memory = await deps.repo.get(config.memoryId);
+  return {
+    plan: { superseded, added: built.entries },
+    record: { added: built.entries.length, capability: built.snapshot.report } satisfies StepRecord,
+    memory: memory ? { ...memory, capability: built.snapshot, updatedAt: at } : undefined,
+  };
 }
 
 async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step: Extract<BuildStep, { kind: 'experience' }>, at: number, signal?: AbortSignal) {
@@ -122,15 +147,19 @@ export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOption
     const at = Math.max(now(), buildCursor(run).lastAt + 1);
     const t0 = now();
     try {
-      const { plan, record } =
-        step.kind === 'clusters' ? await clusterStep(run, deps, index, step.toolId, at, opts.groupCache, opts.signal) : await experienceStep(run, deps, index, step, at, opts.signal);
+      const { plan, record, memory } =
+        step.kind === 'capability'
+          ? await capabilityStep(run, deps, index, at, opts.signal)
+          : step.kind === 'clusters'
+            ? { ...(await clusterStep(run, deps, index, step.toolId, at, opts.groupCache, opts.signal)), memory: undefined }
+            : { ...(await experienceStep(run, deps, index, step, at, opts.signal)), memory: undefined };
       // Vectors of new texts are computed before the commit, so mirroring it cannot fail.
       await index.embed(
         plan.added.map((e) => e.text),
         opts.signal,
       );
       const next = afterStep(run, step, record, at, Math.max(0, now() - t0));
-      await deps.repo.applyUpdate(plan.superseded, plan.added, at, { run: next });
+      await deps.repo.applyUpdate(plan.superseded, plan.added, at, memory ? { run: next, memory } : { run: next });
       await index.apply(plan);
       run = next;
       steps++;

@@ -66,14 +66,15 @@ function failingOn(call: number, error: () => Error): LlmEngine & { calls: numbe
 }
 
 describe('build job', () => {
-  it('runs clusters then experiences per tool and reports progress', async () => {
+  it('runs the capability analysis once for all tools, then experiences per tool, and reports progress', async () => {
     const repo = new InMemoryMemoryRepository();
     const progress: number[] = [];
     const run = await build(new ScriptedEngine(reply), repo, createBuildRun('b1', config(), data(), 0), { onProgress: (r) => progress.push(buildMetrics(r).done) });
     expect(run.state).toBe('completed');
-    expect(progress).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect(progress).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     const m = buildMetrics(run);
-    expect(m).toMatchObject({ done: 18, total: 18, applied: 16, skipped: [], llmCalls: 16, etaMs: 0 });
+    expect(m).toMatchObject({ done: 17, total: 17, applied: 16, skipped: [], llmCalls: 16, etaMs: 0 });
+    expect(m.capability).toMatchObject({ entries: expect.any(Number), facetsTested: expect.any(Number) });
     expect(m.promptTokens).toBeGreaterThan(0);
     expect(m.updatePrompt.count).toBe(16);
     expect(nextStep(run)).toBeNull();
@@ -88,8 +89,10 @@ describe('build job', () => {
     expect(half.state).toBe('paused');
     const saved = (await repo.getRun('b1'))!;
     expect(saved.state).toBe('paused');
+    // Step 1 analysed every tool at once; steps 2–9 were ToolA's eight experiences.
+    expect(buildCursor(saved).capability).toBe(true);
     expect(buildCursor(saved).tools.ToolA).toMatchObject({ clustered: true, next: 8 });
-    expect(buildCursor(saved).tools.ToolB).toMatchObject({ clustered: false, next: 0 });
+    expect(buildCursor(saved).tools.ToolB).toMatchObject({ clustered: true, next: 0 });
     const done = await build(engine, repo, saved);
     expect(done.state).toBe('completed');
     expect(engine.calls.length).toBe(full.calls);

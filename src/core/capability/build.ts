@@ -1,0 +1,103 @@
+/**
+ * One capability build (issue #15): facets found on the training split, every tool × facet effect,
+ * the entries and the shared note, and the fitted memory predictor — as memory rows plus the
+ * snapshot the Memory page draws and memory files carry. The same function serves a build in the
+ * app's worker, `toolmem build-memory` and the `memory` evaluation method (through the predictor).
+ *
+ * All tools are analysed together: contrasts are paired by task, so one tool alone says nothing
+ * about what sets it apart. Deterministic for the same experiences and vectors.
+ */
+import type { Experience, MemoryEntry, ScoreScale } from '../types';
+import type { TrainingSet } from '../predict/types';
+import { computeEffects, scoreTableFromSet } from './effects';
+import { discoverFacets, type DiscoverOptions } from './facets';
+import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
+import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
+
+export interface CapabilityBuildInput {
+  scale: ScoreScale;
+  /** Ground-truth training experiences per tool (every tool of the build). */
+  experiences: ReadonlyMap<string, readonly Experience[]>;
+  /** Unit prompt vectors by prompt text (themes need them; without, no theme facet). */
+  vectors?: ReadonlyMap<string, Float32Array>;
+  memoryId: string;
+  /** Prefix of the entry ids (the build run's id: ids never collide with an earlier build's). */
+  idPrefix: string;
+  /** Time the entries become valid. */
+  at: number;
+  discover?: DiscoverOptions;
+  /** Keep only facets of these kinds (default all). */
+  kinds?: readonly FacetKind[];
+}
+
+export interface CapabilityBuild {
+  entries: MemoryEntry[];
+  snapshot: CapabilitySnapshot;
+  predictor: CapabilityMemoryPredictor;
+}
+
+/** The experiences as a training set (ids kept: entries point to experiences by id). */
+export function trainingSetOf(scale: ScoreScale, experiences: ReadonlyMap<string, readonly Experience[]>, vectors?: ReadonlyMap<string, Float32Array>): TrainingSet {
+  const examples = [...experiences.values()].flat().map((e) => {
+    const vector = vectors?.get(e.prompt);
+    return { id: e.id, taskId: e.taskId, prompt: e.prompt, toolId: e.toolId, score: e.score, categories: e.categories, ...(vector ? { vector } : {}) };
+  });
+  return { scale, examples };
+}
+
+export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
+  const set = trainingSetOf(input.scale, input.experiences, input.vectors);
+  let discovery: FacetDiscovery = { facets: [], notes: [] };
+  const options: CapabilityMemoryOptions = {
+    rules: { idPrefix: input.idPrefix },
+    discover: (_train, tasks) => {
+      discovery = discoverFacets(tasks, input.discover);
+      return discovery.facets;
+    },
+    ...(input.kinds ? { kinds: input.kinds } : {}),
+  };
+  const predictor = new CapabilityMemoryPredictor(options);
+  predictor.fit(set);
+  const facets = predictor.facets;
+  const table = scoreTableFromSet(set);
+  const effects = computeEffects(table, facets);
+  const entryOf = new Map(predictor.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e.id]));
+  const cells: CapabilityCell[] = effects.effects
+    .filter((c) => c.tested)
+    .map((c) => ({ toolId: c.toolId, facet: c.facet, effect: c.effect, entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null }));
+  const entries: MemoryEntry[] = predictor.entries.map((e) => ({
+    id: e.id,
+    memoryId: input.memoryId,
+    toolId: e.toolId,
+    level: e.level,
+    value: e.value,
+    text: e.text,
+    evidence: e.evidence,
+    support: e.evidence.length,
+    origin: 'stats',
+    pinned: false,
+    validFrom: input.at,
+    validTo: null,
+    supersededBy: null,
+    facet: e.facet,
+    effect: e.effect,
+    createdAt: input.at,
+    updatedAt: input.at,
+  }));
+  const hard = predictor.notes.filter((n) => n.kind === 'difficulty').map((n) => n.facet.name);
+  const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
+  const snapshot: CapabilitySnapshot = {
+    facets: facets.map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
+    tools: [...table.toolIds],
+    cells,
+    note: predictor.note ? { text: predictor.note, hard, easy } : null,
+    report: {
+      facetsTested: facets.length,
+      cellsTested: cells.length,
+      entries: entries.length,
+      belowMinN: discovery.belowMinN ?? 0,
+      notes: discovery.notes,
+    },
+  };
+  return { entries, snapshot, predictor };
+}
