@@ -4,13 +4,16 @@
  * of them (JSON paths) and changes nothing. An imported memory exports from what the import kept
  * in `settings.imported`, so export → import → export is byte-identical (docs/memory-format.md).
  */
-import { sha256Hex, type EmbeddingStore } from '../core/embed';
+import { sha256Hex, type Embedder, type EmbeddingStore } from '../core/embed';
 import { NotFoundError, ValidationError } from '../core/errors';
 import { newId, slugify } from '../core/ids';
 import {
+  boundIssues,
   canonicalMemoryFile,
+  embeddingDimIssues,
   fileEntryIds,
   importedBuildOf,
+  jsonPath,
   MemoryMergeError,
   parseMemoryFile,
   planMerge,
@@ -32,6 +35,10 @@ export interface MemoryImportDeps {
   store: EmbeddingStore;
   importStore?: MemoryImportStore;
   currentModel(): Promise<string>;
+  /** Output size of a model without running it (the worker reads it from the model's config). */
+  modelDim?(model: string): Promise<number | null>;
+  /** The embedder for a model name; its `dim` is the fallback for `modelDim`. */
+  embedder?(model: string): Promise<Embedder>;
 }
 
 const modelName = (id: string) => id.replace(/@[0-9a-f]+$/, '');
@@ -44,6 +51,18 @@ async function cachedVectors(store: EmbeddingStore, model: string, entries: read
   return new Map(valid.map((e, i) => [e.id, found[i]!]));
 }
 
+/**
+ * Problems the file has against the app's embedding model: vectors of another size than the
+ * model's would go into the cache and break every similarity (same message as `toolmem mcp`).
+ * Only checked when the vectors would be stored, i.e. the file's model is the chosen one.
+ */
+async function modelIssues(deps: MemoryImportDeps, file: MemoryFile, storeVectors: boolean) {
+  if (!file.embeddings || !storeVectors) return [];
+  const model = modelName(file.embeddings.model);
+  const dim = (await deps.modelDim?.(model)) ?? (deps.embedder ? (await deps.embedder(model)).dim : null);
+  return dim === null ? [] : embeddingDimIssues(file, dim).map((i) => ({ path: jsonPath(i.path), message: i.message }));
+}
+
 /** `baseExport`: the export of built memories (memory-service), used for every other memory. */
 export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler<MemoryApi['exportMemory']>) {
   const { repos } = deps;
@@ -52,7 +71,7 @@ export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler
     const imported = importedBuildOf(memory)!;
     const entries = await repos.memories.allEntries(memory.id);
     // Entries made after the import (edits) name their tasks through the stored experiences.
-    const unknown = [...new Set(entries.filter((e) => !imported.entries[e.id]).flatMap((e) => e.evidence))];
+    const unknown = [...new Set(entries.filter((e) => !Object.hasOwn(imported.entries, e.id)).flatMap((e) => e.evidence))];
     const found = await Promise.all(unknown.map((id) => repos.experiences.get(id)));
     const taskOf = new Map(found.flatMap((x) => (x ? [[x.id, x.taskId] as const] : [])));
     const vectors = imported.embeddings ? await cachedVectors(deps.store, memory.embeddingModel, entries) : undefined;
@@ -80,6 +99,8 @@ export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler
     const file = canonicalMemoryFile(parsed.file);
     const storeVectors = !!file.embeddings && modelName(file.embeddings.model) === modelName(await deps.currentModel());
     const vectors = file.embeddings ? (storeVectors ? 'stored' : 'skipped') : 'none';
+    const against = await modelIssues(deps, file, storeVectors);
+    if (against.length) return { ok: false, issues: boundIssues(against) };
     const at = Date.now();
     const summary = (f: MemoryFile) => ({
       tools: f.tools.map((t) => ({ id: t.id, counts: { ...t.counts } })),

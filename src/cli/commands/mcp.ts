@@ -1,13 +1,17 @@
 /**
  * `toolmem mcp --memory memory.json`: serves a memory file over MCP (stdio). stdout belongs to the
- * protocol; messages go to stderr. The memory is validated first (exit 2 with every problem and
- * its JSON path); the command returns when the client closes the connection.
+ * protocol; messages go to stderr. The memory is validated first — the format, then against the
+ * embedding model that will serve it (model id, vector size) — exit 2 with every problem and its
+ * JSON path; data problems are never exit 1 (that is usage). Once serving, malformed client
+ * messages are answered (GuardedStdioTransport) and never end the process; the command returns
+ * when the client closes the connection.
  */
 import { readFile } from 'node:fs/promises';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { formatIssues, parseMemoryFile } from '../../core/memory-format';
+import { formatIssues, MemoryFileError, parseMemoryFile } from '../../core/memory-format';
+import { quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { createToolMemMcp } from '../mcp/server';
+import { GuardedStdioTransport } from '../mcp/stdio-transport';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 
 const USAGE = `Usage: toolmem mcp --memory MEMORY.json
@@ -42,17 +46,24 @@ async function run(args: string[], io: Io): Promise<number> {
     io.err(`toolmem mcp: ${opts.memory}: ${formatIssues(parsed.issues)}`);
     return EXIT.unreadable;
   }
-  let mcp;
+  let embedder;
   try {
-    mcp = await createToolMemMcp(parsed.file, createTransformersEmbedder({ model: parsed.file.memory.embeddingModel.split('@')[0]! }));
+    embedder = createTransformersEmbedder({ model: parsed.file.memory.embeddingModel.split('@')[0]! });
   } catch (err) {
-    io.err(`toolmem mcp: ${(err as Error).message}`);
+    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues([{ path: '$.memory.embeddingModel', message: `cannot load the embedding model ${quote(parsed.file.memory.embeddingModel)}: ${(err as Error).message}` }])}`);
     return EXIT.unreadable;
   }
-  const transport = new StdioServerTransport();
+  let mcp;
+  try {
+    mcp = await createToolMemMcp(parsed.file, embedder);
+  } catch (err) {
+    io.err(`toolmem mcp: ${opts.memory}: ${err instanceof MemoryFileError ? formatIssues(err.issues) : (err as Error).message}`);
+    return EXIT.unreadable;
+  }
+  const transport = new GuardedStdioTransport();
+  // The transport closes when stdin ends, after answering what it had read.
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
-    process.stdin.once('end', () => done());
   });
   await mcp.server.connect(transport);
   io.err(`toolmem mcp: serving ${parsed.file.memory.name} (${parsed.file.tools.length} tools, embeddings ${parsed.file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`);

@@ -7,16 +7,22 @@
  * Scores come from `MemoryFilePredictor` (the numeric memory predictor with the file's calibration);
  * tasks and, when the file carries no vectors of the same model, entries are embedded with the
  * given embedder (the CLI passes the app's offline embedder).
+ * Built on the SDK's low-level `Server` with our own tools/list and tools/call handlers: the
+ * arguments are checked here (tool-args.ts) so that every bad call gets -32602 with a bounded
+ * message, and unknown tools/ids are answered without echoing input at length.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Embedder } from '../../core/embed';
-import { fileVectors, memoryEntriesOf, MemoryFilePredictor, type MemoryFile } from '../../core/memory-format';
+import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
 import { selectForTask } from '../../core/predict';
+import { quote } from '../../core/text/quote';
 import { LEVELS, type MemoryEntry } from '../../core/types';
+import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
+import { candidatesArg, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 
 export interface ToolMemMcp {
-  server: McpServer;
+  server: Server;
   predictor: MemoryFilePredictor;
   /** Whether the entry vectors came from the file (true) or were embedded at start (false). */
   vectorsFromFile: boolean;
@@ -31,10 +37,30 @@ async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<F
 const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] });
 const fail = (message: string) => ({ content: [{ type: 'text' as const, text: message }], isError: true });
 
-export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opts: { name?: string; version?: string } = {}): Promise<ToolMemMcp> {
+/**
+ * The file against the embedder that will serve it: same model id, vectors of its size. Throws a
+ * MemoryFileError with the JSON paths (the CLI exits 2 with them).
+ */
+export function assertServable(file: MemoryFile, embedder: Pick<Embedder, 'id' | 'dim'>): void {
+  const issues = [];
   if (embedder.id !== file.memory.embeddingModel) {
-    throw new Error(`The memory was embedded with '${file.memory.embeddingModel}' but the embedder is '${embedder.id}'; retrieval needs the same model.`);
+    issues.push({ path: '$.memory.embeddingModel', message: `the memory was embedded with ${quote(file.memory.embeddingModel)} but the embedding model here is ${quote(embedder.id)}; retrieval needs the same model.` });
   }
+  issues.push(...embeddingDimIssues(file, embedder.dim).map((i) => ({ path: jsonPath(i.path), message: i.message })));
+  if (issues.length) throw new MemoryFileError(issues);
+}
+
+const TOOLS = [
+  { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
+  { name: 'recall', description: 'Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task.' },
+  { name: 'predict_score', description: "Predict the tool's score on the task from the memory: the tool's calibrated mean plus the similarity-weighted level signal of the retrieved entries, with those entries as evidence." },
+  { name: 'select_tool', description: 'Rank candidate tools for a task by their predicted scores (best first); `choice` is null on an exact tie.' },
+] as const;
+type ToolName = (typeof TOOLS)[number]['name'];
+const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
+
+export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opts: { name?: string; version?: string } = {}): Promise<ToolMemMcp> {
+  assertServable(file, embedder);
   const entries = memoryEntriesOf(file);
   let vectors = fileVectors(file, embedder.id);
   const vectorsFromFile = vectors !== null && entries.every((e) => vectors!.has(e.id));
@@ -42,49 +68,34 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
     const list = await embedAll(embedder, entries.map((e) => e.text));
     vectors = new Map(entries.map((e, i) => [e.id, list[i]!]));
   }
-  const predictor = new MemoryFilePredictor(file, { entries, vectors: vectors! });
+  const snapshot = { entries, vectors: vectors! };
+  const predictor = new MemoryFilePredictor(file, snapshot);
   const toolIds = new Set(file.tools.map((t) => t.id));
+  const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
   const taskOf = async (text: string) => ({ taskId: 'query', prompt: text, vector: (await embedAll(embedder, [text]))[0]! });
-  const unknownTool = (t: string) => fail(`Unknown tool '${t}'. Tools in this memory: ${[...toolIds].join(', ')}.`);
+  const listed = [...toolIds].slice(0, 20).map((t) => quote(t, 60)).join(', ') + (toolIds.size > 20 ? ` and ${toolIds.size - 20} more` : '');
+  const unknownTool = (t: string) => fail(`Unknown tool ${quote(t, 100)}. Tools in this memory: ${listed}.`);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-  const server = new McpServer({ name: opts.name ?? 'toolmem', version: opts.version ?? '0.1.0' });
-
-  server.registerTool(
-    'list_tools',
-    { description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
-    async () =>
+  const run: Record<ToolName, (args: Args) => Promise<ReturnType<typeof json> | ReturnType<typeof fail>>> = {
+    list_tools: async () =>
       json({
         memory: { id: file.memory.id, name: file.memory.name, embeddingModel: file.memory.embeddingModel, scale: file.build.scale },
-        tools: file.tools.map((t) => ({ id: t.id, name: t.name, modality: t.modality, description: t.description, counts: t.counts, calibration: file.build.calibration[t.id] ?? null })),
+        tools: file.tools.map((t) => ({ id: t.id, name: t.name, modality: t.modality, description: t.description, counts: t.counts, calibration: calibration.get(t.id) ?? null })),
       }),
-  );
-
-  server.registerTool(
-    'recall',
-    {
-      description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task.",
-      inputSchema: { tool: z.string().describe('tool id, as listed by list_tools'), task: z.string().min(1).describe('the task / prompt'), k: z.number().int().min(1).max(50).optional().describe('entries per level (default 5)') },
-    },
-    async ({ tool, task, k }) => {
+    recall: async (args) => {
+      const [tool, task, k] = [toolArg(args), taskArg(args), kArg(args)];
       if (!toolIds.has(tool)) return unknownTool(tool);
       const t = await taskOf(task);
-      const hits = new MemoryFilePredictor(file, { entries, vectors: vectors! }, { k: k ?? 5 }).retriever.retrieve(t, tool);
+      const hits = new MemoryFilePredictor(file, snapshot, { k }).retriever.retrieve(t, tool);
       const levels = Object.fromEntries(
         LEVELS.map((l) => [l, hits.filter((h) => h.entry.level === l).map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support }))]),
       );
       return json({ tool, task, levels });
     },
-  );
-
-  server.registerTool(
-    'predict_score',
-    {
-      description: "Predict the tool's score on the task from the memory: the tool's calibrated mean plus the similarity-weighted level signal of the retrieved entries, with those entries as evidence.",
-      inputSchema: { tool: z.string(), task: z.string().min(1) },
-    },
-    async ({ tool, task }) => {
+    predict_score: async (args) => {
+      const [tool, task] = [toolArg(args), taskArg(args)];
       if (!toolIds.has(tool)) return unknownTool(tool);
       const p = predictor.explain(await taskOf(task), tool);
       return json({
@@ -101,15 +112,8 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
         }),
       });
     },
-  );
-
-  server.registerTool(
-    'select_tool',
-    {
-      description: 'Rank candidate tools for a task by their predicted scores (best first); `choice` is null on an exact tie.',
-      inputSchema: { task: z.string().min(1), candidates: z.array(z.string()).min(1).describe('tool ids to choose from') },
-    },
-    async ({ task, candidates }) => {
+    select_tool: async (args) => {
+      const [task, candidates] = [taskArg(args), candidatesArg(args)];
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
       const sel = selectForTask(predictor, await taskOf(task), [...new Set(candidates)], { direction: file.build.scale.direction });
@@ -119,7 +123,19 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
         ranked: sel.ranked.map((r) => ({ tool: r.toolId, score: round(r.score), evidence: sel.predictions[r.toolId]!.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) })),
       });
     },
-  );
+  };
 
+  const server = new Server({ name: opts.name ?? 'toolmem', version: opts.version ?? '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t, inputSchema: INPUT_SCHEMAS[t.name] })) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (!TOOL_NAMES.has(name)) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool ${quote(name, 100)}: this server has ${TOOLS.map((t) => t.name).join(', ')}.`);
+    try {
+      return await run[name as ToolName](args ?? {});
+    } catch (err) {
+      if (err instanceof ToolArgumentError) throw new JsonRpcError(INVALID_PARAMS, `Invalid arguments for ${name}: ${err.message}`);
+      throw err;
+    }
+  });
   return { server, predictor, vectorsFromFile };
 }

@@ -4,6 +4,7 @@
  * vectors, and entries (valid and history). One place, so both exports stay byte-compatible.
  */
 import type { Memory, MemoryEntry } from '../types';
+import { setOwn } from './records';
 import type { MemoryFile, MemoryFileEntry } from './schema';
 
 export function fileMemoryHeader(memory: Memory): MemoryFile['memory'] {
@@ -16,7 +17,7 @@ export function fileEmbeddings(memory: Memory, valid: readonly MemoryEntry[], ve
   if (vectors) {
     for (const e of valid) {
       const v = vectors.get(e.id);
-      if (v) out[e.id] = Array.from(v);
+      if (v) setOwn(out, e.id, Array.from(v));
     }
   }
   const dim = Object.values(out)[0]?.length ?? 0;

@@ -4,6 +4,7 @@
  * transaction (`MemoryImportStore.writeImport`), so a failed import leaves nothing behind.
  */
 import { LEVEL_VALUE, type Level, type Memory, type MemoryEntry, type Tool } from '../types';
+import { setOwn } from './records';
 import { mergeMemoryFiles, type MergeReport } from './merge';
 import type { MemoryFile } from './schema';
 import { fileToRows, importedBuildOf, type ImportedBuild } from './stored';
@@ -115,7 +116,7 @@ export function planMerge(
     for (const e of tool.entries) {
       const was = before.get(e.id);
       if (was && JSON.stringify(was.e) === JSON.stringify(e)) {
-        extras[e.id] = { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) };
+        setOwn(extras, e.id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });
         continue;
       }
       let id = e.id;
@@ -132,7 +133,7 @@ export function planMerge(
         validFrom: at, validTo: null, supersededBy: null, createdAt: at, updatedAt: at,
       };
       added.push(row);
-      extras[id] = { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) };
+      setOwn(extras, id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });
       if (was) {
         superseded.push({ id: e.id, supersededBy: id });
         preview.replaced.push({ id: e.id, toolId: tool.id, level: e.level, text: e.text, evidenceAdded: e.evidence.length - was.e.evidence.length });
@@ -140,7 +141,7 @@ export function planMerge(
     }
   }
   // History rows keep what they had (their evidence tasks as the current file names them).
-  for (const h of current.history ?? []) extras[h.id] = { evidenceTasks: h.evidenceTasks, ...(h.stats ? { stats: h.stats } : {}) };
+  for (const h of current.history ?? []) setOwn(extras, h.id, { evidenceTasks: h.evidenceTasks, ...(h.stats ? { stats: h.stats } : {}) });
   const imported: ImportedBuild = {
     build: structuredClone(merged.build),
     toolIds: merged.tools.map((t) => t.id),

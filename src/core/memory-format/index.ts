@@ -7,3 +7,5 @@ export * from './predictor';
 export * from './stored';
 export * from './import-plan';
 export * from './file-parts';
+export * from './records';
+export * from './sanity';

@@ -12,6 +12,7 @@
  *  - memory/build metadata: the current file's. Refused when the embedding models differ.
  */
 import { parseMemoryFile, type MemoryFileIssue } from './parse';
+import { ownRecord, recordMap, setOwn } from './records';
 import { canonicalMemoryFile } from './serialize';
 import type { MemoryFile, MemoryFileEntry, MemoryFileTool } from './schema';
 
@@ -39,16 +40,18 @@ export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { f
   const base = structuredClone(current);
   const report: MergeReport = { added: 0, unchanged: 0, evidenceMerged: 0, renamed: [], toolsAdded: [] };
   const ids = new Set([...base.tools.flatMap((t) => t.entries.map((e) => e.id)), ...(base.history ?? []).map((e) => e.id)]);
-  const vectors = base.embeddings ? { ...base.embeddings.vectors } : null;
-  const incomingVectors = incoming.embeddings && base.embeddings && incoming.embeddings.dim === base.embeddings.dim ? incoming.embeddings.vectors : {};
+  // Records keyed by entry/tool ids are read through Maps and written with setOwn (records.ts).
+  const vectors = base.embeddings ? recordMap(base.embeddings.vectors) : null;
+  const incomingVectors = recordMap(incoming.embeddings && base.embeddings && incoming.embeddings.dim === base.embeddings.dim ? incoming.embeddings.vectors : {});
+  const incomingCalibration = recordMap(incoming.build.calibration);
   for (const inTool of incoming.tools) {
     let tool: MemoryFileTool | undefined = base.tools.find((t) => t.id === inTool.id);
     if (!tool) {
       tool = { ...structuredClone(inTool), entries: [], counts: { proficient: 0, good: 0, bad: 0, weak: 0 } };
       base.tools.push(tool);
       report.toolsAdded.push(inTool.id);
-      const cal = incoming.build.calibration[inTool.id];
-      if (cal) base.build.calibration[inTool.id] = { ...cal };
+      const cal = incomingCalibration.get(inTool.id);
+      if (cal) setOwn(base.build.calibration, inTool.id, { ...cal });
     }
     for (const e of inTool.entries) {
       const existing = tool.entries.find((x) => x.id === e.id);
@@ -72,11 +75,11 @@ export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { f
       tool.entries.push({ ...structuredClone(e), id: newId });
       tool.counts[e.level]++;
       report.added++;
-      const v = incomingVectors[e.id];
-      if (vectors && v) vectors[newId] = [...v];
+      const v = incomingVectors.get(e.id);
+      if (vectors && v) vectors.set(newId, [...v]);
     }
   }
-  if (base.embeddings && vectors) base.embeddings = { ...base.embeddings, vectors };
+  if (base.embeddings && vectors) base.embeddings = { ...base.embeddings, vectors: ownRecord(vectors) };
   return { file: canonicalMemoryFile(base), report };
 }
 

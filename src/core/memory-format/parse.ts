@@ -4,6 +4,12 @@
  * leaves the current memory exactly as it was.
  */
 import type { z } from 'zod';
+import { ParseError } from '../errors';
+import { assertTextFile } from '../import/sniff';
+import { clipInput, quote } from '../text/quote';
+import { jsonProblem } from './json-text';
+import { restoreProtoKeys } from './records';
+import { fileSanityIssues, MAX_ISSUES, rawValueIssues, type SanityIssue } from './sanity';
 import { MEMORY_FORMAT_KIND, MEMORY_FORMAT_VERSION, memoryFileSchema, type MemoryFile } from './schema';
 
 export interface MemoryFileIssue {
@@ -23,56 +29,62 @@ export class MemoryFileError extends Error {
   }
 }
 
+/** Keys longer than this are clipped in paths (a key is input too). */
+const PATH_KEY_MAX = 100;
+
 export function jsonPath(path: readonly PropertyKey[]): string {
   let out = '$';
   for (const p of path) {
     if (typeof p === 'number') out += `[${p}]`;
-    else if (typeof p === 'string' && /^[A-Za-z_$][\w$]*$/.test(p)) out += `.${p}`;
-    else out += `[${JSON.stringify(String(p))}]`;
+    else if (typeof p === 'string' && p.length <= PATH_KEY_MAX && /^[A-Za-z_$][\w$]*$/.test(p)) out += `.${p}`;
+    else out += `[${JSON.stringify(clipInput(String(p), PATH_KEY_MAX))}]`;
   }
   return out;
 }
 
+/** Counts "N problems" from the list, where a closing "… and N more" line counts its N. */
+function problemCount(issues: readonly MemoryFileIssue[]): number {
+  const last = issues.at(-1);
+  const more = last && last.path === '$' ? /^… and ([\d,]+) more problems/.exec(last.message) : null;
+  return more ? issues.length - 1 + Number(more[1]!.replace(/,/g, '')) : issues.length;
+}
+
 export function formatIssues(issues: readonly MemoryFileIssue[]): string {
-  const head = issues.length === 1 ? 'The memory file has 1 problem' : `The memory file has ${issues.length} problems`;
+  const n = problemCount(issues);
+  const head = n === 1 ? 'The memory file has 1 problem' : `The memory file has ${n.toLocaleString('en-US')} problems`;
   return `${head}:\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`;
 }
 
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
-}
-
-function jsonProblem(text: string, err: Error): MemoryFileIssue {
-  const msg = err.message;
-  const at = /position (\d+)/.exec(msg);
-  if (/end of JSON input|Unterminated string/i.test(msg) || (at && Number(at[1]) >= text.trimEnd().length)) {
-    return { path: '$', message: `Truncated JSON: the file ends (character ${text.length}, ${lineColumn(text, text.length)}) before the top-level object is closed.` };
-  }
-  const where = at ? ` (${lineColumn(text, Number(at[1]))})` : '';
-  return { path: '$', message: `Invalid JSON${where}: ${msg}` };
+/** At most `MAX_ISSUES` problems, then one line counting the others (`more` already left out). */
+export function boundIssues(issues: readonly MemoryFileIssue[], more = 0): MemoryFileIssue[] {
+  const rest = Math.max(0, issues.length - MAX_ISSUES) + more;
+  if (rest === 0) return [...issues];
+  return [...issues.slice(0, MAX_ISSUES), { path: '$', message: `… and ${rest.toLocaleString('en-US')} more problems (the first ${Math.min(MAX_ISSUES, issues.length)} are listed)` }];
 }
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+  if (typeof value === 'string') return `string "${clipInput(value)}"`;
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${value}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${clipInput(String(value))}`;
 }
 
 function zodIssues(error: z.ZodError): MemoryFileIssue[] {
   const out: MemoryFileIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: jsonPath([...issue.path, key]), message: `unknown field '${key}'` });
+      for (const key of issue.keys) out.push({ path: jsonPath([...issue.path, key]), message: `unknown field ${quote(String(key))}` });
     } else if (issue.code === 'invalid_type' && issue.input === undefined) {
       out.push({ path: jsonPath(issue.path), message: `required field is missing (expected ${issue.expected})` });
     } else if (issue.code === 'invalid_type') {
       out.push({ path: jsonPath(issue.path), message: `expected ${issue.expected}, got ${describe(issue.input)}` });
     } else if (issue.code === 'invalid_value' && 'input' in issue) {
       out.push({ path: jsonPath(issue.path), message: `${describe(issue.input)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` });
+    } else if ((issue.code === 'too_big' || issue.code === 'too_small') && typeof issue.input === 'number') {
+      out.push({ path: jsonPath(issue.path), message: `${describe(issue.input)}: ${issue.message}` });
     } else {
-      out.push({ path: jsonPath(issue.path), message: issue.message });
+      out.push({ path: jsonPath(issue.path), message: clipInput(issue.message) });
     }
   }
   return out;
@@ -85,12 +97,12 @@ function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
   const entryAt = new Map<string, string>();
   const seeEntry = (entryId: string, path: string) => {
     const first = entryAt.get(entryId);
-    if (first !== undefined) out.push({ path, message: `duplicate entry id '${entryId}' (first at ${first})` });
+    if (first !== undefined) out.push({ path, message: `duplicate entry id ${quote(entryId)} (first at ${first})` });
     else entryAt.set(entryId, path);
   };
   file.tools.forEach((tool, i) => {
     const first = toolAt.get(tool.id);
-    if (first !== undefined) out.push({ path: `$.tools[${i}].id`, message: `duplicate tool id '${tool.id}' (first at $.tools[${first}].id)` });
+    if (first !== undefined) out.push({ path: `$.tools[${i}].id`, message: `duplicate tool id ${quote(tool.id)} (first at $.tools[${first}].id)` });
     else toolAt.set(tool.id, i);
     const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
     tool.entries.forEach((e, j) => {
@@ -108,18 +120,37 @@ function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
     if (e.value !== LEVEL_VALUE[e.level]) out.push({ path: `$.history[${j}].value`, message: `value ${e.value} does not match level '${e.level}' (expected ${LEVEL_VALUE[e.level]})` });
   });
   for (const toolId of Object.keys(file.build.calibration)) {
-    if (!toolAt.has(toolId)) out.push({ path: jsonPath(['build', 'calibration', toolId]), message: `calibration for unknown tool '${toolId}'` });
+    if (!toolAt.has(toolId)) out.push({ path: jsonPath(['build', 'calibration', toolId]), message: `calibration for unknown tool ${quote(toolId)}` });
   }
   const emb = file.embeddings;
   if (emb) {
-    if (emb.model !== file.memory.embeddingModel) out.push({ path: '$.embeddings.model', message: `'${emb.model}' is not the memory's embedding model '${file.memory.embeddingModel}'` });
+    if (emb.model !== file.memory.embeddingModel) out.push({ path: '$.embeddings.model', message: `${quote(emb.model)} is not the memory's embedding model ${quote(file.memory.embeddingModel)}` });
     for (const [entryId, v] of Object.entries(emb.vectors)) {
       const path = jsonPath(['embeddings', 'vectors', entryId]);
-      if (!entryAt.has(entryId)) out.push({ path, message: `vector for unknown entry '${entryId}'` });
+      if (!entryAt.has(entryId)) out.push({ path, message: `vector for unknown entry ${quote(entryId)}` });
       if (v.length !== emb.dim) out.push({ path, message: `has ${v.length} numbers, expected dim ${emb.dim}` });
     }
   }
   return out;
+}
+
+/** Issues of `value` against `schema`, with paths under `at`. */
+function schemaIssues(schema: z.ZodType, value: unknown, at: readonly PropertyKey[]): MemoryFileIssue[] {
+  const r = schema.safeParse(value, { reportInput: true });
+  return r.success ? [] : zodIssues(r.error).map((i) => ({ ...i, path: jsonPath(at) + i.path.slice(1) }));
+}
+
+const toIssue = (i: SanityIssue): MemoryFileIssue => ({ path: jsonPath(i.path), message: i.message });
+
+/**
+ * The schema's parse with record keys `__proto__` kept (zod drops them; see records.ts): the one
+ * way a value becomes a `MemoryFile`, for import and for the canonical writer alike.
+ */
+export function schemaParse(data: unknown): { ok: true; file: MemoryFile } | { ok: false; issues: MemoryFileIssue[] } {
+  const parsed = memoryFileSchema.safeParse(data, { reportInput: true });
+  const protoIssues = parsed.success ? restoreProtoKeys(data, parsed.data, schemaIssues) : [];
+  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
+  return protoIssues.length ? { ok: false, issues: protoIssues } : { ok: true, file: parsed.data };
 }
 
 /** Validates an already-parsed JSON value. */
@@ -132,20 +163,36 @@ export function validateMemoryFile(data: unknown): MemoryFileParse {
     return { ok: false, issues: [{ path: '$.kind', message: `expected '${MEMORY_FORMAT_KIND}', got ${top.kind === undefined ? 'nothing' : describe(top.kind)}: this is not a ToolMem memory file` }] };
   }
   if (top.version !== MEMORY_FORMAT_VERSION) {
-    return {
-      ok: false,
-      issues: [{ path: '$.version', message: `unsupported version ${top.version === undefined ? '(missing)' : JSON.stringify(top.version)}: this version of ToolMem Studio reads version ${MEMORY_FORMAT_VERSION}` }],
-    };
+    const got = top.version === undefined ? '(missing)' : typeof top.version === 'number' && Number.isFinite(top.version) ? String(top.version) : describe(top.version);
+    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads version ${MEMORY_FORMAT_VERSION}` }] };
   }
-  const parsed = memoryFileSchema.safeParse(data, { reportInput: true });
-  if (!parsed.success) return { ok: false, issues: zodIssues(parsed.error) };
-  const issues = semanticIssues(parsed.data);
-  return issues.length ? { ok: false, issues } : { ok: true, file: parsed.data };
+  // Raw-value problems first (overflowed numbers, huge strings, deep nesting); the schema's own
+  // complaint about the same value ("expected number") would only repeat them less clearly.
+  const raw = rawValueIssues(data);
+  const rawIssues = raw.issues.map(toIssue);
+  const seen = new Set(rawIssues.map((i) => i.path));
+  const parsed = schemaParse(data);
+  if (!parsed.ok) return { ok: false, issues: boundIssues([...rawIssues, ...parsed.issues.filter((i) => !seen.has(i.path))], raw.more) };
+  const issues = [...rawIssues, ...semanticIssues(parsed.file), ...fileSanityIssues(parsed.file).map(toIssue)];
+  return issues.length ? { ok: false, issues: boundIssues(issues, raw.more) } : { ok: true, file: parsed.file };
+}
+
+/** The file is text, not gzip/ZIP/UTF-16/binary (the importer's sniff, same messages). */
+function notTextIssue(text: string): MemoryFileIssue | null {
+  try {
+    assertTextFile(text.slice(0, 4096), 'memory file');
+    return null;
+  } catch (err) {
+    if (err instanceof ParseError) return { path: '$', message: err.message };
+    throw err;
+  }
 }
 
 /** Parses the text of a memory file (JSON, optionally with a UTF-8 BOM). */
 export function parseMemoryFile(text: string): MemoryFileParse {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const notText = notTextIssue(body);
+  if (notText) return { ok: false, issues: [notText] };
   if (body.trim() === '') return { ok: false, issues: [{ path: '$', message: 'The file is empty.' }] };
   let data: unknown;
   try {

@@ -8,7 +8,8 @@
 import { memorySignal, SnapshotRetriever, type MemorySnapshot, type RetrievedEntry } from '../predict/memory';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction } from '../predict/types';
 import type { Evidence, MemoryEntry } from '../types';
-import type { MemoryFile, MemoryFileEntry } from './schema';
+import { recordMap } from './records';
+import type { MemoryFile, MemoryFileEntry, ToolCalibration } from './schema';
 
 /** One valid entry of a file as a `MemoryEntry` row (valid since `validFrom`, never superseded). */
 export function fileEntryRow(e: MemoryFileEntry, memoryId: string, toolId: string, id: string = e.id): MemoryEntry {
@@ -53,6 +54,8 @@ export class MemoryFilePredictor implements Predictor {
   readonly id = 'memory-file';
   readonly needs = { vectors: true, memory: true };
   readonly retriever: SnapshotRetriever;
+  /** Tool id → calibration. A Map: a tool may be called `__proto__` or `constructor`. */
+  private readonly calibrations: ReadonlyMap<string, ToolCalibration>;
 
   constructor(
     private readonly file: MemoryFile,
@@ -60,13 +63,14 @@ export class MemoryFilePredictor implements Predictor {
     private readonly opts: { k?: number; evidence?: number } = {},
   ) {
     this.retriever = new SnapshotRetriever(snapshot, opts.k ?? 12);
+    this.calibrations = recordMap(file.build.calibration);
   }
 
   /** Calibrated from the file: nothing to fit. */
   fit(): void {}
 
   calibration(toolId: string): { mean: number; slope: number } {
-    const c = this.file.build.calibration[toolId];
+    const c = this.calibrations.get(toolId);
     const { min, max } = this.file.build.scale;
     return c ?? { mean: (min + max) / 2, slope: (max - min) / 4 };
   }

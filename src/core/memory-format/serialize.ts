@@ -5,7 +5,9 @@
  * level (proficient → weak) then id, history by tool then id, vector numbers as float32 values,
  * two-space indentation, one trailing newline.
  */
-import { LEVEL_NAMES, memoryFileSchema, type MemoryFile, type MemoryFileEntry } from './schema';
+import { MemoryFileError, schemaParse } from './parse';
+import { ownRecord } from './records';
+import { LEVEL_NAMES, type MemoryFile, type MemoryFileEntry } from './schema';
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const levelRank = (e: MemoryFileEntry) => LEVEL_NAMES.indexOf(e.level);
@@ -15,23 +17,20 @@ const byLevelThenId = (a: MemoryFileEntry, b: MemoryFileEntry) => levelRank(a) -
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort(cmp)) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v !== undefined) out[k] = sortKeysDeep(v);
-  }
-  return out;
+  // ownRecord, not `out[k] = …`: a key `__proto__` must stay a key (records.ts).
+  const rec = value as Record<string, unknown>;
+  return ownRecord(Object.keys(rec).sort(cmp).flatMap((k) => (rec[k] !== undefined ? [[k, sortKeysDeep(rec[k])] as const] : [])));
 }
 
 function sortRecord<T>(rec: Record<string, T>, map: (v: T) => T = (v) => v): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of Object.keys(rec).sort(cmp)) out[k] = map(rec[k]!);
-  return out;
+  return ownRecord(Object.keys(rec).sort(cmp).map((k) => [k, map(rec[k]!)] as const));
 }
 
-/** The canonical form of a (valid) memory file; throws a ZodError on an invalid one. */
+/** The canonical form of a (valid) memory file; throws a MemoryFileError on an invalid one. */
 export function canonicalMemoryFile(file: MemoryFile): MemoryFile {
-  const f = memoryFileSchema.parse(file);
+  const parsed = schemaParse(file);
+  if (!parsed.ok) throw new MemoryFileError(parsed.issues);
+  const f = parsed.file;
   return {
     ...f,
     build: {

@@ -9,6 +9,7 @@ import type { Memory, MemoryEntry, Tool } from '../types';
 import type { MemoryFile, MemoryFileEntry } from './schema';
 import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from './file-parts';
 import { fileEntryRow } from './predictor';
+import { recordMap, setOwn } from './records';
 import { canonicalMemoryFile } from './serialize';
 
 type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
@@ -37,7 +38,7 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
   const extras: ImportedBuild['entries'] = {};
   const row = (toolId: string, e: MemoryFileEntry): MemoryEntry => {
     const id = idOf(e.id);
-    extras[id] = { evidenceTasks: [...e.evidenceTasks], ...(e.stats ? { stats: { ...e.stats } } : {}) };
+    setOwn(extras, id, { evidenceTasks: [...e.evidenceTasks], ...(e.stats ? { stats: { ...e.stats } } : {}) });
     return fileEntryRow(e, memoryId, toolId, id);
   };
   const entries = file.tools.flatMap((t) => t.entries.map((e) => row(t.id, e)));
@@ -76,15 +77,17 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
   const valid = entries.filter((e) => e.validTo === null);
   const old = entries.filter((e) => e.validTo !== null);
   const taskOf = options.taskOf ?? (() => undefined);
+  // Entry ids are data: looked up in a Map, never on the record (an id may be `constructor`).
+  const extras = recordMap(imported.entries);
   // An edited version keeps its predecessor's evidence, so it also keeps its evidence tasks.
   const evidenceTasks = (e: MemoryEntry): string[] => {
-    const own = imported.entries[e.id];
+    const own = extras.get(e.id);
     if (own) return [...own.evidenceTasks];
-    const before = entries.find((p) => p.supersededBy === e.id && imported.entries[p.id] && sameList(p.evidence, e.evidence));
+    const before = entries.find((p) => p.supersededBy === e.id && extras.has(p.id) && sameList(p.evidence, e.evidence));
     if (before) return evidenceTasks(before);
     return [...new Set(e.evidence.map((x) => taskOf(x) ?? x.split('|')[1] ?? x))];
   };
-  const fileEntry = (e: MemoryEntry): MemoryFileEntry => toFileEntry(e, evidenceTasks(e), imported.entries[e.id]?.stats);
+  const fileEntry = (e: MemoryEntry): MemoryFileEntry => toFileEntry(e, evidenceTasks(e), extras.get(e.id)?.stats);
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
   const file: MemoryFile = {

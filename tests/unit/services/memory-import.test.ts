@@ -83,8 +83,10 @@ describe('memory import: new', () => {
 
   it('stores the file’s entry vectors in the embedding cache only when its model is the chosen one', async () => {
     const file = readMemoryFile(validText);
-    const vectors = { a1: [0.6, 0.8], a2: [1, 0], b1: [0, 1] };
-    const withVectors = (model: string): string => serializeMemoryFile({ ...file, memory: { ...file.memory, embeddingModel: model }, embeddings: { model, dim: 2, vectors } } as MemoryFile);
+    // 100 numbers each: the size of glove-100d's vectors (vectors of another size are refused).
+    const unit = (i: number) => Array.from({ length: 100 }, (_, j) => (j === i ? 1 : 0));
+    const vectors = { a1: unit(0), a2: unit(1), b1: unit(2) };
+    const withVectors = (model: string): string => serializeMemoryFile({ ...file, memory: { ...file.memory, embeddingModel: model }, embeddings: { model, dim: 100, vectors } } as MemoryFile);
     const a = await app();
     const skipped = await a.memory.call('importMemory', { text: withVectors('hash-64'), mode: 'new' });
     expect(skipped).toMatchObject({ ok: true, vectors: 'skipped' });
@@ -100,7 +102,9 @@ describe('memory import: new', () => {
 });
 
 describe('memory import: broken files change nothing', () => {
-  const broken = readdirSync(BAD).filter((f) => /^memory-.*\.json$/.test(f) && f !== 'memory-valid.json');
+  // Valid files of the corpus (positive cases, tests/unit/memory-format/bad-memory.test.ts).
+  const valid = new Set(['memory-valid.json', 'memory-proto-tool.json', 'memory-constructor-entry-id.json']);
+  const broken = readdirSync(BAD).filter((f) => /^memory-.*\.json$/.test(f) && !valid.has(f));
   it('has broken memory fixtures to check', () => expect(broken.length).toBeGreaterThanOrEqual(6));
   for (const name of broken) {
     it(`${name}: every problem with its JSON path, all tables unchanged (new and merge)`, async () => {
