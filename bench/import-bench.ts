@@ -2,6 +2,7 @@
 // raw Papa Parse + Dexie baseline on the same file, plus main-thread long tasks during our import.
 import { createClient } from '../src/rpc';
 import type { ImportApi } from '../src/services/import-api';
+import { runStages } from './import-stages';
 
 interface BenchResult {
   ours: { rows: number; ms: number; accepted: number; rejected: number };
@@ -42,11 +43,36 @@ async function ours(file: File): Promise<{ result: BenchResult['ours']; longTask
   };
 }
 
-(window as unknown as { runBench: () => Promise<BenchResult> }).runBench = async () => {
+/** `--stages`: the stage breakdown (bench/import-stages.worker.ts), one worker for all stages. */
+async function stages(file: File, only?: string[]): Promise<unknown> {
+  const worker = new Worker(new URL('./import-stages.worker.ts', import.meta.url), { type: 'module' });
+  const result = await new Promise((resolve) => {
+    worker.onmessage = (e) => resolve(e.data);
+    worker.postMessage({ file, stages: only });
+  });
+  worker.terminate();
+  return result;
+}
+/** `--profile`: stages on this page's main thread, where the runner's CDP session can profile them. */
+(window as unknown as { runStagesHere: (only?: string[]) => Promise<unknown> }).runStagesHere = async (only) => {
+  const file = (document.getElementById('file') as HTMLInputElement).files?.[0];
+  if (!file) throw new Error('no file');
+  return runStages(file, only);
+};
+(window as unknown as { runStages: (only?: string[]) => Promise<unknown> }).runStages = async (only) => {
+  const file = (document.getElementById('file') as HTMLInputElement).files?.[0];
+  if (!file) throw new Error('no file');
+  return stages(file, only);
+};
+
+/**
+ * One pipeline per call: the runner gives each its own browser context, because every IndexedDB
+ * database of an origin shares one backing store, and the pipeline run second would otherwise pay
+ * for compacting the 46 MB the first one just wrote.
+ */
+(window as unknown as { runOne: (which: 'ours' | 'baseline') => Promise<unknown> }).runOne = async (which) => {
   const input = document.getElementById('file') as HTMLInputElement;
   const file = input.files?.[0];
   if (!file) throw new Error('no file');
-  const base = await baseline(file);
-  const mine = await ours(file);
-  return { ours: mine.result, baseline: base, longTasks: mine.longTasks };
+  return which === 'baseline' ? baseline(file) : ours(file);
 };

@@ -10,6 +10,7 @@ import { LEVELS, LEVEL_VALUE } from '../src/core/types';
 declare global {
   interface Window {
     seedScale(opts: { experiences: number; entries: number; tools: number }): Promise<{ experiences: number; entries: number; ms: number }>;
+    seedMemory(opts: { datasetId: string; entries: number }): Promise<{ entries: number; ms: number }>;
   }
 }
 
@@ -54,4 +55,30 @@ window.seedScale = async ({ experiences, entries, tools }) => {
   const counts = { experiences: await db.experiences.count(), entries: await db.entries.count(), ms: performance.now() - t0 };
   db.close();
   return counts;
+};
+
+/**
+ * The scale curve (`bench:scale -- --sizes …`): a memory of `entries` entries over a dataset the bench
+ * imported through the app, written straight through Dexie like seedScale's, so the Memory page
+ * has entries to open at every size. Its tools are the dataset's (from the stored counts).
+ */
+window.seedMemory = async ({ datasetId, entries }) => {
+  const t0 = performance.now();
+  const db = new ToolMemDB();
+  await db.open();
+  const now = Date.now();
+  const toolIds = (await db.tools.toArray()).map((t) => t.id);
+  const memoryId = `mem-${datasetId}`;
+  await db.memories.put({ id: memoryId, name: 'Scale memory', datasetIds: [datasetId], embeddingModel: 'glove-100d', settings: {}, createdAt: now, updatedAt: now });
+  const list: MemoryEntry[] = [];
+  for (let i = 0; i < entries; i++) {
+    const level: Level = LEVELS[i % 4]!;
+    list.push({
+      id: `${memoryId}-e${i}`, memoryId, toolId: toolIds[Math.floor(i / 4) % toolIds.length]!, level, value: LEVEL_VALUE[level], text: `Entry ${i}: ${words(i, 14)}`,
+      evidence: [], support: 1 + (i % 40), origin: 'stats', pinned: false, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now,
+    });
+  }
+  await db.entries.bulkAdd(list);
+  db.close();
+  return { entries, ms: performance.now() - t0 };
 };

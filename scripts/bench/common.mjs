@@ -4,8 +4,9 @@ import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
-export function buildBench() {
-  execSync('npx vite build --logLevel error', { stdio: 'inherit', env: { ...process.env, BENCH: '1' } });
+/** Builds the app with the bench pages into `outDir` (benches that may run at the same time use their own). */
+export function buildBench(outDir = 'dist-bench') {
+  execSync(`npx vite build --logLevel error --outDir ${outDir}`, { stdio: 'inherit', env: { ...process.env, BENCH: '1' } });
 }
 
 export async function serve(dir, port) {
@@ -17,12 +18,25 @@ export async function serve(dir, port) {
   return child;
 }
 
-export async function launch() {
+function launchOptions() {
   const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-  return chromium.launch({
+  return {
     ...(executablePath ? { executablePath } : {}),
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
+  };
+}
+
+export async function launch() {
+  return chromium.launch(launchOptions());
+}
+
+/**
+ * A browser with a profile on disk (`dir`): IndexedDB written to files as for a user. A plain
+ * `launch()` context is off the record, and Chromium keeps its IndexedDB in memory (in the browser
+ * process), which at a million rows is neither what a user gets nor affordable.
+ */
+export async function launchPersistent(dir, options = {}) {
+  return chromium.launchPersistentContext(dir, { ...launchOptions(), ...options });
 }
 
 export function table(rows) {

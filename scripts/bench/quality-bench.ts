@@ -8,7 +8,11 @@
  *     design was tuned on seeds 1–5, so those are the honest estimate.
  *  2. AlpacaEval 2.0 (half / half split, prompt only, seeds 1–5): Pearson per model and RMSE
  *     against tool-mean.
- *  3. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
+ *  3. Capability memory (issue #15; capability-bench.ts): `memory` with skill facets (GenAI-Bench
+ *     tags + cues + themes) and `memory-cues` (cue and theme facets only), memory precision on the
+ *     test split for GenAI-Bench, AlpacaEval and Prometheus (Vicuna), the DALLE_3 negation /
+ *     part-relation check, and the engine time of a no-LLM build on the demo data.
+ *  4. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
  * Figures are printed, never asserted; the full summary goes to .bench/quality-bench.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,9 +20,16 @@ import { loadData } from '../../src/cli/load-data';
 import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/predict';
 import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
+import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
+import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
 
 const GENAI = '../shared/data/genai_bench/genai_image.json';
+const GENAI_SKILLS = '../shared/data/genai_bench/genai_skills.json';
 const ALPACA = '../shared/data/alpaca_eval_2/experiences.csv';
+const VICUNA = '../shared/data/prometheus_mtbench_vicuna_gpt4/vicuna_judged.jsonl';
+const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
+/** Goals of issue #15 for the memory predictor (held-out seeds 6–15) and its claims. */
+const MEMORY_GOALS = { mae: 0.92, rmse: 1.1, pearson: 0.37, cuePearson: 0.33, precision: 0.85, timeRatio: 2 };
 const SEEDS = [1, 2, 3, 4, 5];
 const HELD_OUT_SEEDS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const BEST = 'ensemble';
@@ -55,8 +66,8 @@ const margin = (value: number, goal: number, higherBetter: boolean) => {
   return `${m >= 0 ? '+' : '−'}${Math.abs(m).toFixed(3)} (${m >= 0 ? 'met' : 'missed'})`;
 };
 
-async function load(file: string): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
-  const { dataset, experiences } = await loadData({ data: file });
+async function load(file: string, skills?: string): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
+  const { dataset, experiences } = await loadData({ data: file, ...(skills ? { skills } : {}) });
   const data = groundTruth(experiences, dataset.raterPolicy);
   const prompts = new Map<string, string>();
   for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
@@ -67,8 +78,18 @@ async function load(file: string): Promise<{ data: ScoredPair[]; scale: import('
   return { data, scale: dataset.scale, vectors };
 }
 
-// memory: induced per seed from the training split (evidence clusters, no LLM).
-const methods = [...OFFLINE_METHODS, 'memory' as const].map((id) => ({ id, create: () => createPredictor(id) }));
+// memory: a capability memory built per seed from the training split (no LLM), with every facet
+// (category tags, cues, themes); memory-cues: cue and theme facets only (no tags).
+const offline = OFFLINE_METHODS.map((id) => ({ id: id as string, create: () => createPredictor(id) }));
+function withMemory() {
+  const skills = keeping(() => new CapabilityMemoryPredictor());
+  const cues = keeping(() => new CapabilityMemoryPredictor({ kinds: ['cue', 'theme'] }));
+  return { skills, cues, methods: [...offline, { id: 'memory', create: skills.create }, { id: 'memory-cues', create: cues.create }] };
+}
+/** Per paper pair: method's pair accuracy minus always-stronger's (mean over seeds). */
+function pairGaps(r: EvalReport, m: string): number[] {
+  return r.toolPairs.map((_, i) => avgSeeds(r, (s) => s.methods[m]!.pairs[i]!.acc) - avgSeeds(r, (s) => s.baselines.alwaysStronger[i]!.acc));
+}
 
 function methodTable(r: EvalReport): string {
   return table(
@@ -123,8 +144,11 @@ const t0 = Date.now();
 
 // ---- 1. GenAI-Bench ---------------------------------------------------------------------------
 {
-  const { data, scale, vectors } = await load(GENAI);
+  // Skill tags are loaded for the memory's category facets; the other methods read prompts only.
+  const { data, scale, vectors } = await load(GENAI, GENAI_SKILLS);
   const toolPairs = PAPER_PAIRS.map(([a, b]) => [a, b] as [string, string]);
+  const mem = withMemory();
+  const methods = mem.methods;
   const r = await evaluate({ data, scale, sizes: { train: 200, test: 800 }, seeds: SEEDS, methods, toolPairs, vectors });
   out.genai = toJsonReport(r);
   console.log(`GenAI-Bench — 200 train / 800 test prompts, rater 1, seeds ${SEEDS.join(', ')} (mean ± sd)\n`);
@@ -199,18 +223,51 @@ const t0 = Date.now();
     ),
   );
 
+  const heldMem = withMemory();
   const held = await evaluate({
     data,
     scale,
     sizes: { train: 200, test: 800 },
     seeds: HELD_OUT_SEEDS,
-    methods: methods.filter((m) => ['tool-mean', 'tool-median', 'ridge', BEST].includes(m.id)),
+    methods: heldMem.methods.filter((m) => ['tool-mean', 'tool-median', 'ridge', BEST, 'memory', 'memory-cues'].includes(m.id)),
     toolPairs,
     vectors,
   });
   out.genaiHeldOutSeeds = toJsonReport(held);
   console.log(`\nHeld-out seeds ${HELD_OUT_SEEDS[0]}–${HELD_OUT_SEEDS[HELD_OUT_SEEDS.length - 1]} (design choices were made on seeds 1–5; this is the honest estimate)`);
   console.log(methodTable(held));
+
+  // ---- Capability memory (issue #15) ----
+  console.log('\nCapability memory: pair accuracy minus always-stronger per paper pair (goal: none below −0.01)');
+  console.log(
+    table(
+      ['pair', 'memory 1–5', 'memory-cues 1–5', 'memory 6–15', 'memory-cues 6–15'],
+      PAPER_PAIRS.map(([a, b], i) => [`${a} – ${b}`, ...[pairGaps(r, 'memory'), pairGaps(r, 'memory-cues'), pairGaps(held, 'memory'), pairGaps(held, 'memory-cues')].map((g) => f3(g[i]!))]),
+    ),
+  );
+  const mg = (rep: EvalReport, m: string, k: 'mae' | 'rmse' | 'pearson') => avgSeeds(rep, (s) => s.methods[m]!.mean[k]);
+  const worstGap = Math.min(...['memory', 'memory-cues'].flatMap((m) => [...pairGaps(r, m), ...pairGaps(held, m)]));
+  console.log('\nGoals for the memory predictor on GenAI-Bench, held-out seeds 6–15 (margin: + = better than the goal)');
+  console.log(
+    table(
+      ['goal', 'seeds 1–5', 'seeds 6–15', 'margin (6–15)'],
+      [
+        ['memory (skill facets) MAE ≤ 0.92', f4(mg(r, 'memory', 'mae')), f4(mg(held, 'memory', 'mae')), margin(mg(held, 'memory', 'mae'), MEMORY_GOALS.mae, false)],
+        ['memory (skill facets) RMSE ≤ 1.10', f4(mg(r, 'memory', 'rmse')), f4(mg(held, 'memory', 'rmse')), margin(mg(held, 'memory', 'rmse'), MEMORY_GOALS.rmse, false)],
+        ['memory (skill facets) Pearson ≥ 0.37', f4(mg(r, 'memory', 'pearson')), f4(mg(held, 'memory', 'pearson')), margin(mg(held, 'memory', 'pearson'), MEMORY_GOALS.pearson, true)],
+        ['memory-cues (no tags) Pearson ≥ 0.33', f4(mg(r, 'memory-cues', 'pearson')), f4(mg(held, 'memory-cues', 'pearson')), margin(mg(held, 'memory-cues', 'pearson'), MEMORY_GOALS.cuePearson, true)],
+        ['stretch: = ensemble (MAE / RMSE / Pearson)', '', `${f3(mg(held, BEST, 'mae'))} / ${f3(mg(held, BEST, 'rmse'))} / ${f3(mg(held, BEST, 'pearson'))}`, ''],
+        ['no paper pair below always-stronger − 0.01', '', `worst ${f3(worstGap)}`, worstGap >= -0.01 ? 'met' : 'missed'],
+      ],
+    ),
+  );
+  const genaiPrecision = precisionOnTest(r, mem.skills.made, data, scale, vectors);
+  out.genaiPrecision = genaiPrecision;
+  console.log(`\n${precisionTable('GenAI-Bench (200 / 800, skill facets, seeds 1–5)', genaiPrecision)}`);
+  const check = dalleCheck(mem.skills.made, SEEDS);
+  out.dalleCheck = { negation: check.negation, part: check.part };
+  console.log(`\nDALLE_3 in the memories of 200 training tasks (seeds 1–5): negation stated as a weakness in ${check.negation} of 5 builds (goal 5), part relations as a relative strength in ${check.part} of 5 (goal ≥ 3)`);
+  console.log(check.text);
 
   if (ablation) {
     const rows = await topKAblation({
@@ -235,7 +292,8 @@ const t0 = Date.now();
   const { data, scale, vectors } = await load(ALPACA);
   const taskCount = new Set(data.map((p) => p.taskId)).size;
   const train = Math.floor(taskCount / 2);
-  const r = await evaluate({ data, scale, sizes: { train, test: taskCount - train }, seeds: SEEDS, methods, vectors });
+  const mem = withMemory();
+  const r = await evaluate({ data, scale, sizes: { train, test: taskCount - train }, seeds: SEEDS, methods: mem.methods, vectors });
   out.alpaca = toJsonReport(r);
   console.log(`\nAlpacaEval 2.0 — ${train} train / ${taskCount - train} test prompts, prompt only, seeds ${SEEDS.join(', ')} (pair accuracy over all 15 pairs)\n`);
   console.log(methodTable(r));
@@ -261,6 +319,38 @@ const t0 = Date.now();
       return [m, f4(p), margin(p, GOALS.alpacaPearson, true), worse.length === 0 ? 'met (every model)' : `missed for ${worse.join(', ')}`];
     });
   console.log(table(['method', 'mean Pearson', 'vs ≥ 0.25', 'RMSE < tool-mean for every model'], rows));
+  const alpacaPrecision = precisionOnTest(r, mem.skills.made, data, scale, vectors);
+  out.alpacaPrecision = alpacaPrecision;
+  console.log(`\n${precisionTable(`AlpacaEval (${train} / ${taskCount - train}, seeds 1–5)`, alpacaPrecision)}`);
+}
+
+// ---- 3. Prometheus (Vicuna): claims only --------------------------------------------------------
+{
+  const { data, scale, vectors } = await load(VICUNA);
+  const taskCount = new Set(data.map((p) => p.taskId)).size;
+  const train = Math.floor(taskCount / 2);
+  const mem = keeping(() => new CapabilityMemoryPredictor());
+  const r = await evaluate({ data, scale, sizes: { train, test: taskCount - train }, seeds: SEEDS, methods: [{ id: 'memory', create: mem.create }], vectors });
+  const rows = precisionOnTest(r, mem.made, data, scale, vectors);
+  out.vicunaPrecision = rows;
+  console.log(`\n${precisionTable(`Prometheus Vicuna (${train} / ${taskCount - train}, GPT-4 mean of 3, seeds 1–5)`, rows)}`);
+  console.log(`memory on Vicuna: MAE ${f3(avgSeeds(r, (s) => s.methods.memory!.mean.mae))}, Pearson ${f3(avgSeeds(r, (s) => s.methods.memory!.mean.pearson))}`);
+}
+
+// ---- 4. Engine time of a no-LLM build on the demo data ---------------------------------------------
+{
+  const sets = [];
+  for (const d of DEMO) {
+    const { data, scale, vectors } = await load(d.data, d.skills);
+    sets.push({ scale, examples: data.map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, vector: vectors.get(p.taskId)! })) });
+  }
+  const t = engineTimes(sets);
+  out.engineTime = t;
+  const ratio = t.capability / t.clusters;
+  console.log(
+    `\nEngine time of a no-LLM build on the demo (all tasks, vectors given; median of 3): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
+      `capability memory ${t.capability.toFixed(0)} ms — ${ratio.toFixed(2)}× (goal ≤ ${MEMORY_GOALS.timeRatio}×: ${ratio <= MEMORY_GOALS.timeRatio ? 'met' : 'missed'})`,
+  );
 }
 
 mkdirSync('.bench', { recursive: true });

@@ -4,7 +4,18 @@
 // the navigation (warm) and from a reload of the app on the page (cold) until each page shows its content;
 // for information, also from about:blank (a new renderer process; not the goal).
 // Goal: every page ≤ 1 s. Prints figures; never fails on speed (see common.mjs).
-import { buildBench, launch, serve, table } from './common.mjs';
+//
+// Then the scale curve (issue #14): 10k, 100k and 1M experiences imported through the app's Data
+// page (file → preview → Import, the import worker as a user runs it) into a browser profile on disk,
+// with the import time, rows/s, peak memory of the tab (renderer process RSS from /proc — the import
+// worker runs in it — and the page's JS heap from CDP), then Data/Memory/Tools/Evaluate open times
+// (a click in the navigation) and one evaluation (tool-mean, one seed) at each size.
+// `--sizes 10k,100k` runs only those sizes of the curve (and not the 200k page table).
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildBench, launch, launchPersistent, rng, serve, table } from './common.mjs';
 
 const EXPERIENCES = Number(process.env.BENCH_EXPERIENCES ?? 200_000);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 20_000);
@@ -12,10 +23,20 @@ const TOOLS = 8;
 const PORT = 4519;
 const GOAL_MS = 1000;
 
+const sizesArg = process.argv.includes('--sizes') ? process.argv[process.argv.indexOf('--sizes') + 1] : undefined;
+const parseSize = (t) => {
+  const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t.trim());
+  if (!m) throw new Error(`--sizes: '${t}' is not a size like 10k, 100k or 1M`);
+  return Math.round(Number(m[1]) * (m[2].toLowerCase() === 'k' ? 1e3 : m[2].toLowerCase() === 'm' ? 1e6 : 1));
+};
+const SIZES = (sizesArg ?? '10k,100k,1M').split(',').map(parseSize);
+
 buildBench();
 const server = await serve('dist-bench', PORT);
-const browser = await launch();
 const base = `http://127.0.0.1:${PORT}`;
+
+async function pageTable() {
+const browser = await launch();
 try {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -80,5 +101,222 @@ try {
   console.log(slow.length ? `over the goal: ${slow.join(', ')}` : `every page opened within ${GOAL_MS} ms`);
 } finally {
   await browser.close();
+}
+}
+
+// ---- The scale curve ----
+
+const CURVE_TOOLS = 8;
+const CURVE_WORDS = ('red blue green small large old quiet bright dark wooden glass metal cat dog horse bird child robot car train ' +
+  'bridge river mountain forest city market kitchen window lamp book flower tree cloud moon ocean boat castle garden').split(' ');
+
+/** A CSV of `n` experiences: n/8 tasks × 8 tools, ~12-word prompts, ~25-word responses (~250 bytes a row). */
+async function curveFile(n) {
+  const file = `.bench/scale-curve-${n}.csv`;
+  if (existsSync(file)) return file;
+  mkdirSync('.bench', { recursive: true });
+  const rand = rng(7);
+  const words = (k) => Array.from({ length: k }, () => CURVE_WORDS[Math.floor(rand() * CURVE_WORDS.length)]).join(' ');
+  const out = createWriteStream(`${file}.part`);
+  out.write('id,prompt,model,score,response\n');
+  let prompt = '';
+  for (let i = 0; i < n; i++) {
+    if (i % CURVE_TOOLS === 0) prompt = `"${words(8 + Math.floor(rand() * 8))}, please"`;
+    const line = `t${Math.floor(i / CURVE_TOOLS)},${prompt},tool-${i % CURVE_TOOLS},${1 + Math.floor(rand() * 5)},"${words(15 + Math.floor(rand() * 20))}"\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  const { renameSync } = await import('node:fs');
+  renameSync(`${file}.part`, file);
+  return file;
+}
+
+/** Pids of every process below `root` (Chromium's renderers hang off its zygote, not the browser itself). */
+function descendants(root) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out = [];
+  const todo = [root];
+  while (todo.length) for (const c of children.get(todo.pop()) ?? []) out.push(c), todo.push(c);
+  return out;
+}
+
+function rssMB(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function isRenderer(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+  } catch {
+    return false;
+  }
+}
+
+/** Chromium's browser process for a profile directory: the one whose command line names it and has no --type. */
+function browserPid(dir) {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (cmd.includes(`--user-data-dir=${dir}`) && !cmd.includes('--type=')) return Number(name);
+    } catch {
+      // gone
+    }
+  }
+  return undefined;
+}
+
+/** Samples the largest renderer's RSS, the browser process's RSS (it holds IndexedDB's backend) and the page's JS heap, every 250 ms. */
+function sampler(dir, cdp) {
+  const peak = { renderer: 0, browser: 0, heap: 0 };
+  const root = browserPid(dir);
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      if (root) {
+        peak.browser = Math.max(peak.browser, rssMB(root));
+        for (const pid of descendants(root)) if (isRenderer(pid)) peak.renderer = Math.max(peak.renderer, rssMB(pid));
+      }
+      try {
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        peak.heap = Math.max(peak.heap, (metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0) / 2 ** 20);
+      } catch {
+        // the page is navigating or gone
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    return peak;
+  };
+}
+
+/** Import time allowed per size (the 1M import takes minutes on a loaded 2-core machine). */
+const importTimeout = (n) => Math.max(120_000, n * 1.2);
+
+async function curveSize(n) {
+  const file = await curveFile(n);
+  const dir = mkdtempSync(join(tmpdir(), 'toolmem-scale-'));
+  const context = await launchPersistent(dir, { serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  const r = { n, bytes: statSync(file).size };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    let crashed = false;
+    page.on('crash', () => (crashed = true));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${base}/#/data`);
+    await page.getByRole('heading', { level: 1, name: 'Data' }).waitFor();
+    await page.getByRole('button', { name: /Import (file|a file)/ }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Import experiences' });
+    await dialog.getByLabel('Choose a file to import').setInputFiles(file);
+    await dialog.getByTestId('preview-table').waitFor();
+    await dialog.getByLabel('Dataset name').fill('Scale');
+    const stop = sampler(dir, cdp);
+    const t0 = Date.now();
+    await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+    try {
+      await dialog.getByTestId('import-result').waitFor({ timeout: importTimeout(n) });
+      r.importMs = Date.now() - t0;
+    } catch (err) {
+      r.importMs = null;
+      r.failure = crashed ? 'the tab crashed' : `no result after ${importTimeout(n) / 1000} s (${String(err.message).split('\n')[0]})`;
+    }
+    r.peak = await stop();
+    if (r.importMs === null) return r;
+    r.resultText = (await dialog.getByTestId('import-result').innerText()).replace(/\s+/g, ' ').slice(0, 160);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // A memory over the imported dataset, so the Memory page has entries to show (seeded, not built).
+    await page.goto(`${base}/bench/scale.html`);
+    await page.evaluate(() => window.seedMemory({ datasetId: 'scale', entries: 2_000 }));
+    const ready = {
+      Data: () => page.getByTestId('dataset-card').filter({ hasText: `${n.toLocaleString('en-US')} experiences` }).waitFor({ timeout: 60_000 }),
+      Memory: () => page.locator('button.entry').first().waitFor({ timeout: 60_000 }),
+      Tools: () => page.getByTestId('tool-card').nth(CURVE_TOOLS - 1).waitFor({ timeout: 60_000 }),
+      Evaluate: () => page.getByRole('form', { name: 'New evaluation' }).getByRole('option', { name: 'Scale' }).waitFor({ state: 'attached', timeout: 60_000 }),
+    };
+    const settings = async () => {
+      await page.goto(`${base}/#/settings`);
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    };
+    await settings();
+    r.open = {};
+    for (const name of Object.keys(ready)) {
+      await settings();
+      const t = Date.now();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+      await ready[name]();
+      r.open[name] = Date.now() - t;
+    }
+
+    // One evaluation: the cheapest numeric method (tool-mean), one seed, the form's default split.
+    const form = page.getByRole('form', { name: 'New evaluation' });
+    for (const m of ['tool-median', 'knn', 'knn-difficulty', 'ridge', 'ensemble', 'memory']) {
+      const box = form.getByLabel(m, { exact: true });
+      if ((await box.count()) && (await box.isChecked()) && (await box.isEnabled())) await box.uncheck();
+    }
+    await form.getByLabel('tool-mean', { exact: true }).check();
+    await form.getByLabel('Seeds').fill('1');
+    const stopEval = sampler(dir, cdp);
+    const te = Date.now();
+    await form.getByRole('button', { name: 'Run evaluation' }).click();
+    try {
+      await page.getByTestId('eval-summary').waitFor({ timeout: Math.max(120_000, n * 0.3) });
+      r.evalMs = Date.now() - te;
+    } catch (err) {
+      r.evalMs = null;
+      r.evalFailure = crashed ? 'the tab crashed' : String(err.message).split('\n')[0];
+    }
+    r.evalPeak = await stopEval();
+    return r;
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function scaleCurve() {
+  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB']];
+  for (const n of SIZES) {
+    const r = await curveSize(n);
+    const mb = (x) => (x ? Math.round(x) : '—');
+    rows.push([
+      n.toLocaleString('en-US'), (r.bytes / 1e6).toFixed(0),
+      r.importMs == null ? `FAILED: ${r.failure}` : (r.importMs / 1000).toFixed(1),
+      r.importMs ? Math.round(n / (r.importMs / 1000)) : '—',
+      mb(r.peak?.renderer), mb(r.peak?.heap), mb(r.peak?.browser),
+      r.open?.Data ?? '—', r.open?.Memory ?? '—', r.open?.Tools ?? '—', r.open?.Evaluate ?? '—',
+      r.evalMs == null ? (r.evalFailure ? `FAILED: ${r.evalFailure}` : '—') : (r.evalMs / 1000).toFixed(1),
+      mb(r.evalPeak?.renderer),
+    ]);
+    console.log(`${n.toLocaleString('en-US')}: ${r.resultText ?? r.failure}`);
+  }
+  console.log(table(rows));
+}
+
+try {
+  if (!sizesArg) await pageTable();
+  await scaleCurve();
+} finally {
   server.kill();
 }

@@ -1,8 +1,11 @@
 /** Human-readable import report for the terminal (the --json output is the summary itself). */
 import { describeRowError, formatScale } from '../core/import';
 import type { ImportSummary } from '../core/import/types';
+import { clipInput } from '../core/text/quote';
 
 export const ERRORS_SHOWN = 10;
+/** Characters of a tool or column name shown in the report. */
+const NAME_MAX = 60;
 
 export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean }): string {
   const s = summary;
@@ -13,13 +16,16 @@ export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean })
     `  scale ${scale}`,
   ];
   if (s.judge) lines.push(`  judge ${s.judge}`);
-  if (s.mapping) lines.push(`  mapping ${Object.entries(s.mapping).map(([f, c]) => `${f}=${c}`).join(', ')}`);
+  // Column and tool names come from the file: each is shown clipped (a 20 MB header is one "column").
+  if (s.mapping) lines.push(`  mapping ${Object.entries(s.mapping).map(([f, c]) => `${f}=${clipInput(c, NAME_MAX)}`).join(', ')}`);
 
-  const tools = Object.keys(s.tools).sort();
-  const width = Math.max(4, 'total'.length, ...tools.map((t) => t.length));
+  const tools = Object.entries(s.tools)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, t]) => [clipInput(name, NAME_MAX), t] as const);
+  const width = Math.max(4, 'total'.length, ...tools.map(([t]) => t.length));
   const row = (name: string, a: number | string, r: number | string) => `  ${name.padEnd(width)}  ${String(a).padStart(8)}  ${String(r).padStart(8)}`;
   lines.push('', row('tool', 'accepted', 'rejected'));
-  for (const tool of tools) lines.push(row(tool, s.tools[tool]?.accepted ?? 0, s.tools[tool]?.rejected ?? 0));
+  for (const [tool, t] of tools) lines.push(row(tool, t.accepted, t.rejected));
   lines.push(row('total', s.accepted, s.rejected));
   lines.push(`  ${s.rowsRead} rows read; ${s.added} new, ${s.updated} changed, ${s.unchanged} unchanged`);
 

@@ -8,10 +8,11 @@ import { detectPreset, isPresetId, parseMapping, presetDefaults, runImport } fro
 import type { FieldMapping, ImportOptions, ImportSummary, Sidecars } from '../core/import/types';
 import type { Dataset, Experience, PresetId, ScoreScale } from '../core/types';
 import { UsageError } from './io';
+import { toolChoiceArgs, type ToolChoiceArgs } from './tool-choices';
 import { MemorySink } from './memory-sink';
-import { fileSize, headOf, textChunks } from './node-files';
+import { byteChunks, fileSize, headOf, textChunks } from './node-files';
 
-export interface DataArgs {
+export interface DataArgs extends ToolChoiceArgs {
   data: string;
   preset?: PresetId;
   mapping?: FieldMapping;
@@ -34,6 +35,9 @@ export const DATA_OPTIONS = {
   judge: { type: 'string' },
   dataset: { type: 'string' },
   delimiter: { type: 'string' },
+  'known-tools': { type: 'string', multiple: true },
+  'tool-map': { type: 'string', multiple: true },
+  'new-tool': { type: 'string', multiple: true },
 } as const;
 
 export const DATA_USAGE = `  --data FILE          file to read (required)
@@ -47,7 +51,11 @@ export const DATA_USAGE = `  --data FILE          file to read (required)
   --prompts FILE       genai-bench-long sidecar prompts.csv (prompt text; required there)
   --judge COLUMN       biggen: which <judge>_score column to use (default: the first)
   --dataset NAME       dataset name (default: the preset's dataset name)
-  --delimiter CHAR     CSV delimiter (default: detected; use 'tab' for tabs)`;
+  --delimiter CHAR     CSV delimiter (default: detected; use 'tab' for tabs)
+  --known-tools A,B    tools that already exist; a file tool within 2 edits of one (dalle beside
+                       DALLE_3) is refused unless --tool-map or --new-tool decides it (may be repeated)
+  --tool-map NAME=TOOL store NAME's rows under the existing TOOL (one pair per flag; may be repeated)
+  --new-tool NAME      import NAME as a new tool although it looks like a known one (may be repeated)`;
 
 /** `MIN:MAX[:int|:real]`; whole-number bounds at least 2 apart mean a whole-number scale unless told otherwise. */
 export function parseScale(text: string, direction: ScoreScale['direction'] = 'higher-better'): ScoreScale {
@@ -83,7 +91,7 @@ export function dataArgs(values: DataValues, required = true): DataArgs {
   if (delimiter !== undefined && ![',', ';', '\t', '|'].includes(delimiter)) throw new UsageError(`--delimiter must be one of , ; | tab.`);
   if (delimiter !== undefined) out.delimiter = delimiter;
   for (const key of ['skills', 'prompts', 'judge', 'dataset'] as const) if (values[key] !== undefined) out[key] = values[key];
-  return out;
+  return { ...out, ...toolChoiceArgs(values) };
 }
 
 export interface LoadedData {
@@ -122,8 +130,10 @@ export async function loadData(args: DataArgs): Promise<LoadedData> {
   if (args.scale) options.scale = args.scale;
   if (args.judge) options.judgeColumn = args.judge;
   if (args.delimiter) options.delimiter = args.delimiter;
+  if (args.knownTools) options.knownTools = args.knownTools;
+  if (args.toolChoices) options.toolChoices = args.toolChoices;
   const sink = new MemorySink();
-  const summary = await runImport(textChunks(args.data), options, sink);
+  const summary = await runImport(byteChunks(args.data), options, sink);
   const dataset: Dataset = {
     id: options.datasetId,
     name,

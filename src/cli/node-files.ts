@@ -20,7 +20,15 @@ export async function fileSize(path: string): Promise<number> {
   }
 }
 
-/** UTF-8 text chunks (invalid bytes become U+FFFD, which validation reports per row). */
+/**
+ * The file's bytes in chunks, for the import: the core decodes them itself, so invalid UTF-8 is
+ * told apart from a U+FFFD the file really contains (core/import/utf8-decode.ts).
+ */
+export function byteChunks(path: string): AsyncIterable<Uint8Array> {
+  return createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Uint8Array>;
+}
+
+/** UTF-8 text chunks (invalid bytes become U+FFFD; sidecars and the preset guess only). */
 export function textChunks(path: string): AsyncIterable<string> {
   return createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 }) as AsyncIterable<string>;
 }

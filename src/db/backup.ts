@@ -3,6 +3,7 @@
  * self-contained), and restoring it in one transaction — all or nothing. Cached embeddings are
  * left out: they are recomputed on demand and would dominate the file.
  */
+import { dict } from '../core/data-keys';
 import { ValidationError } from '../core/errors';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
@@ -34,7 +35,9 @@ async function encode(value: unknown): Promise<unknown> {
   if (value instanceof Blob) return { $blob: toBase64(new Uint8Array(await value.arrayBuffer())), type: value.type } satisfies EncodedBlob;
   if (Array.isArray(value)) return Promise.all(value.map(encode));
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // Rows hold data-keyed objects (run metrics per tool, …): `out.__proto__ = v` on a plain object
+    // would drop the key, so the copy has a null prototype (core/data-keys).
+    const out = dict<unknown>();
     for (const [k, v] of Object.entries(value)) out[k] = await encode(v);
     return out;
   }
@@ -52,7 +55,7 @@ function decode(value: unknown): unknown {
 }
 
 export async function exportBackup(db: ToolMemDB): Promise<Blob> {
-  const tables: Record<string, unknown[]> = {};
+  const tables = dict<unknown[]>();
   for (const t of db.tables) {
     if (SKIPPED.has(t.name)) continue;
     tables[t.name] = (await encode(await t.toArray())) as unknown[];
@@ -78,7 +81,7 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
     if (!known.has(name)) throw new ValidationError(`This backup has an unknown table "${name}".`);
     if (!Array.isArray(rows)) throw new ValidationError(`The backup's table "${name}" is not a list.`);
   }
-  const counts: Record<string, number> = {};
+  const counts = dict<number>();
   await withQuotaCheck(() =>
     db.transaction('rw', db.tables, async () => {
       for (const t of db.tables) {

@@ -123,7 +123,8 @@ export class DexieExperienceRepository implements ExperienceRepository {
       // The explicit transaction makes that all-or-nothing (a bare bulkAdd keeps the rows that worked).
       return withQuotaCheck(() =>
         this.db.transaction('rw', this.db.experiences, async () => {
-          await this.db.experiences.bulkAdd(rows.map((row) => ({ ...row, importId })));
+          // The pipeline already stamps its rows with this import's id; copy only a row that is not.
+          await this.db.experiences.bulkAdd(rows.map((row) => (row.importId === importId ? row : { ...row, importId })));
           return { added: rows.length, updated: 0, unchanged: 0 };
         }),
       );

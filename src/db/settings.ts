@@ -19,6 +19,7 @@ export interface Settings {
    */
   llmEngine: string;
   /** Predict page: cost of one use per tool id, and score points given up per unit of cost. */
+  /** Tool id → cost; read it with core/data-keys `own`/`mapOf` (tool ids come from data). */
   toolCosts: Record<string, number>;
   costWeight: number;
 }

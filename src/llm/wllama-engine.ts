@@ -13,6 +13,7 @@
  */
 import { Wllama, type ChatCompletionChunk, type ChatCompletionParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { dict } from '../core/data-keys';
 import { CancelledError } from '../core/errors';
 import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult } from '../core/llm/engine';
 import { InBrowserEngine, type LoadOptions } from './in-browser-engine';
@@ -37,7 +38,7 @@ export interface WllamaEngineOptions {
 
 function biasMap(bias: TokenBias | undefined): Record<string, number> | undefined {
   if (!bias) return undefined;
-  const map: Record<string, number> = {};
+  const map = dict<number>();
   for (let t = bias.from; t <= bias.to; t++) map[String(t)] = bias.value;
   return map;
 }

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { own } from '../core/data-keys';
 import {
   embedderId,
   throwIfCancelled,
@@ -101,7 +102,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions 
     throw new NotFoundError(`Model "${model}" is not in ${modelsDir} and network loading is off`);
   }
   const config: LocalConfig = local ? (JSON.parse(readFileSync(configPath, 'utf8')) as LocalConfig) : {};
-  const dim = options.dim ?? config.hidden_size ?? KNOWN_HUB_DIMS[model];
+  const dim = options.dim ?? config.hidden_size ?? own(KNOWN_HUB_DIMS, model);
   if (!dim) throw new Error(`Unknown output size for "${model}": pass { dim }`);
   const remote = !local && options.allowNetwork === true;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 32));

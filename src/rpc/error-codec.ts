@@ -11,6 +11,7 @@
  * - The rebuilt error carries the REMOTE stack (where it was thrown), which is the useful one.
  * - `cause` is kept when it is itself an error, up to {@link MAX_CAUSE_DEPTH} levels.
  */
+import { dict } from '../core/data-keys';
 import { ToolMemError } from '../core/errors';
 import { RPC_ERROR_CLASSES } from './errors';
 import type { SerializedError } from './protocol';
@@ -56,7 +57,7 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   if (!isErrorLike(error)) {
     return { name: 'Error', message: describeNonError(error), fields: {} };
   }
-  const fields: Record<string, unknown> = {};
+  const fields = dict<unknown>(); // own keys of any thrown object: null prototype (core/data-keys)
   for (const key of Object.keys(error)) {
     if (RESERVED.has(key)) continue;
     const cloned = cloneable((error as unknown as Record<string, unknown>)[key]);

@@ -15,6 +15,23 @@ export async function* blobText(blob: Blob): AsyncGenerator<string> {
   }
 }
 
+/**
+ * A Blob/File's bytes in chunks, for the import: the core decodes them (core/import/utf8-decode.ts),
+ * so invalid UTF-8 is told apart from a U+FFFD the file really contains.
+ */
+export async function* blobBytes(blob: Blob): AsyncGenerator<Uint8Array> {
+  const reader = blob.stream().getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** The first `bytes` of a blob as text, for format and preset detection. */
 export async function blobHead(blob: Blob, bytes = 64 * 1024): Promise<string> {
   return new TextDecoder('utf-8').decode(await blob.slice(0, bytes).arrayBuffer());

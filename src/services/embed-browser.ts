@@ -22,6 +22,7 @@
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
+import { own } from '../core/data-keys';
 import { embedderId, toModelLoadProgress, type ModelLoadProgress } from '../core/embed';
 import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-api';
 import { toModelLoadError } from './embed-errors';
@@ -111,7 +112,7 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       source,
       config,
       id: embedderId(model, config?.toolmem_static_embedding?.revision),
-      dim: config?.hidden_size ?? KNOWN_HUB_DIMS[model] ?? null,
+      dim: config?.hidden_size ?? own(KNOWN_HUB_DIMS, model) ?? null,
       sizeBytes: null,
       backend: await preferredBackend(),
       threads: wasmThreads ?? options.numThreads ?? threadsFor(config),

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { own } from '../core/data-keys';
 import { embedderId } from '../core/embed';
 import { createTransformersEmbedder, DEFAULT_MODELS_DIR } from '../node/transformers-embedder';
 import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedModelSource } from './embed-api';
@@ -45,7 +46,7 @@ export function createNodeEmbedHost(options: NodeEmbedHostOptions = {}): EmbedHo
     return {
       source,
       id: embedderId(model, config.toolmem_static_embedding?.revision),
-      dim: config.hidden_size ?? KNOWN_HUB_DIMS[model] ?? null,
+      dim: config.hidden_size ?? own(KNOWN_HUB_DIMS, model) ?? null,
       sizeBytes: local ? folderBytes(join(modelsDir, model)) : null,
       backend: 'cpu',
       threads: 0,

@@ -1,6 +1,7 @@
 /** The evaluation worker's protocol: runs evaluations (stored as Runs) and answers predictions. */
 import type { AblationRow } from '../core/eval/ablation';
 import type { JsonReport } from '../core/eval/report';
+import type { Contribution } from '../core/capability/types';
 import type { Selection } from '../core/predict/select';
 import type { LlmPredictStats } from '../core/predict/types';
 import type { Run } from '../core/types';
@@ -100,6 +101,8 @@ export interface ToolPrediction {
   toolId: string;
   score: number;
   evidence: { kind: 'experience' | 'entry'; id: string; similarity: number; text: string; score?: number }[];
+  /** The memory method: the tool's mean and each applying entry's share in score points. */
+  explanation?: { mean: number; contributions: Contribution[] };
 }
 
 export interface PredictResponse {

@@ -7,6 +7,7 @@
  * tool test cases do (memory-format/predictor) — the memory's embedding model must be the loaded
  * one, or retrieval would compare vectors of two models.
  */
+import { own } from '../core/data-keys';
 import { rowOf, type Embedder } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { storedMemorySplit } from '../core/eval/memory-split';
@@ -84,7 +85,7 @@ function evidenceTasks(entries: readonly MemoryEntry[], memory: Memory, taskOf: 
   const imported = importedBuildOf(memory);
   const out = new Set<string>();
   for (const e of entries) {
-    for (const t of imported?.entries[e.id]?.evidenceTasks ?? []) out.add(t);
+    for (const t of own(imported?.entries, e.id)?.evidenceTasks ?? []) out.add(t);
     for (const x of e.evidence) {
       const t = taskOf.get(x);
       if (t !== undefined) out.add(t);

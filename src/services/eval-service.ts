@@ -1,5 +1,6 @@
 import type { Embedder } from '../core/embed';
 import { ValidationError } from '../core/errors';
+import { dict, dictFrom, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { allToolPairs, evaluate, overSeeds, type EvalReport } from '../core/eval/evaluate';
 import { topKAblation } from '../core/eval/ablation';
@@ -39,16 +40,17 @@ function entryTexts(predictor: AnyPredictor): Map<string, string> {
 
 /** LLM stats per method, summed over seeds. */
 function llmTotals(report: EvalReport): Record<string, LlmMethodStats> | undefined {
-  const out: Record<string, LlmMethodStats> = {};
+  const out = new Map<string, LlmMethodStats>();
   for (const m of report.methods) {
     for (const s of report.seeds) {
-      const r = s.methods[m];
+      const r = own(s.methods, m);
       if (!r?.llm) continue;
-      const t = (out[m] ??= { calls: 0, parseFailures: 0, outOfRange: 0, promptTokens: 0, completionTokens: 0, testTasks: r.testTasks });
+      let t = out.get(m);
+      if (!t) out.set(m, (t = { calls: 0, parseFailures: 0, outOfRange: 0, promptTokens: 0, completionTokens: 0, testTasks: r.testTasks }));
       for (const k of ['calls', 'parseFailures', 'outOfRange', 'promptTokens', 'completionTokens'] as const) t[k] += r.llm[k];
     }
   }
-  return Object.keys(out).length ? out : undefined;
+  return out.size ? dictFrom(out) : undefined;
 }
 
 function memoryInfo(plan: StoredMemoryPlan, cited: ReadonlyMap<string, ReadonlySet<string>>): EvalMemoryInfo {
@@ -77,16 +79,18 @@ async function promptVectors(embedder: Embedder | null, data: readonly ScoredPai
 function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 'scale'> {
   const spread: EvalResult['spread'] = {};
   const toolSpread: EvalResult['toolSpread'] = {};
+  // Method ids are the known MethodIds (checked by methodIds); tool ids are data: null prototype.
+
   const points: EvalResult['points'] = {};
-  const selection: Record<string, number> = {};
+  const selection = dict<number>();
   for (const m of report.methods) {
     const pick = (k: 'mae' | 'rmse' | 'pearson') => overSeeds(report, (s) => s.methods[m]!.mean[k]);
     const [mae, rmse, pearson] = [pick('mae'), pick('rmse'), pick('pearson')];
     spread[m] = { mae: mae.mean, rmse: rmse.mean, pearson: pearson.mean, maeSd: mae.sd, rmseSd: rmse.sd, pearsonSd: pearson.sd };
-    toolSpread[m] = {};
+    toolSpread[m] = dict();
     for (const t of report.tools) {
       const per = (k: 'mae' | 'rmse' | 'pearson') => {
-        const s = overSeeds(report, (seed) => seed.methods[m]!.tools[t]?.[k] ?? Number.NaN);
+        const s = overSeeds(report, (seed) => own(seed.methods[m]!.tools, t)?.[k] ?? Number.NaN);
         return [s.mean, s.sd] as [number, number];
       };
       toolSpread[m]![t] = { mae: per('mae'), rmse: per('rmse'), pearson: per('pearson') };
@@ -231,10 +235,11 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
+          ...(p.explanation ? { explanation: p.explanation } : {}),
         });
       }
       const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
-      const cost = (toolId: string) => req.costs?.[toolId];
+      const cost = (toolId: string) => own(req.costs, toolId);
       const selection = selectTool(
         predictions.map((p) => ({ toolId: p.toolId, score: p.score, ...(cost(p.toolId) !== undefined ? { cost: cost(p.toolId)! } : {}) })),
         { margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0 },

@@ -2,7 +2,7 @@
  * The import worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
  * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
  */
-import type { FieldMapping, ImportProgress, ImportSummary, PreviewResult } from '../core/import/types';
+import type { FieldMapping, ImportProgress, ImportSummary, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
 import type { DatasetStats } from '../core/stats/dataset-stats';
 import type { AttachImagesRequest, AttachImagesResult } from './image-attach';
 import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
@@ -21,6 +21,8 @@ export interface ImportRequest {
   judgeColumn?: string;
   scoreSource?: ScoreSource;
   raterPolicy?: RaterPolicy;
+  /** Per look-alike tool name: store its rows under the known tool, or accept it as a new tool. */
+  toolChoices?: ToolChoices;
 }
 
 export interface ImportOutcome {
@@ -28,12 +30,16 @@ export interface ImportOutcome {
   record: ImportRecord;
   /** True when this import created the dataset. */
   createdDataset: boolean;
+  /** Set when the dataset would have been new but no row was accepted: it was not created. */
+  datasetNotCreated?: boolean;
 }
 
 export interface ImportApi {
   /** Format, preset guess and the first rows as they would be stored, for the mapping step. */
   preview: { req: ImportRequest & { rows?: number }; res: PreviewResult; progress: never };
   import: { req: ImportRequest; res: ImportOutcome; progress: ImportProgress };
+  /** Reads the whole file: tool names close to a stored tool that `toolChoices` does not decide yet. */
+  nearMissTools: { req: ImportRequest; res: NearMissTool[]; progress: never };
   /** Undo a whole import: removes what it added, restores what it replaced. */
   undo: { req: { importId: string }; res: ImportRecord; progress: never };
   /** Matches image files to experiences (by the `image` column or a path pattern) and stores them. */

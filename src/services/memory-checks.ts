@@ -4,6 +4,7 @@
  * predictor (core/memory-format/predictor), the same one the MCP server uses.
  */
 import { cachedEmbed, rowOf, throwIfCancelled, type Embedder, type EmbeddingStore } from '../core/embed';
+import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import {
   buildConfig,
@@ -85,7 +86,7 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
       toolId: e.toolId,
       level: e.level,
       value: e.value,
-      evidenceTasks: imported?.entries[e.id]?.evidenceTasks ?? [...new Set(e.evidence.map((x) => x.split('|')[1] ?? x))],
+      evidenceTasks: own(imported?.entries, e.id)?.evidenceTasks ?? [...new Set(e.evidence.map((x) => x.split('|')[1] ?? x))],
       validFrom: e.validFrom,
     }));
     const tools = new Set(valid.map((e) => e.toolId));
@@ -103,7 +104,7 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     for (const d of datasets) for (const s of (await repos.experiences.counts(d)).scores) if (tools.has(s.toolId)) scores.push(s);
     const toolMeans = new Map([...toolSums({ scores })].map(([tool, m]) => [tool, m.sum / m.n]));
     const flags = findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans });
-    const shown: Record<string, DriftExperienceInfo> = {};
+    const shown = dict<DriftExperienceInfo>(); // experience ids hold data: null prototype (core/data-keys)
     for (const f of flags) for (const id of f.contradicting) shown[id] = info.get(id)!;
     return { memoryId, flags, experiences: shown, threshold: t };
   };

@@ -14,6 +14,7 @@
  * through the pipeline.
  */
 import { Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { dict } from '../core/data-keys';
 import { normaliseRows, throwIfCancelled, TOKEN_SUM_OUTPUT, type EmbedOptions, type Embedder, type EmbeddingBatch } from '../core/embed';
 
 /** The ONNX Runtime session transformers.js created, as far as we use it. */
@@ -136,7 +137,7 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
     const ids = enc.input_ids;
     const mask = enc.attention_mask;
     if (!ids || !mask) return false;
-    const feeds: Record<string, unknown> = {};
+    const feeds = dict<unknown>(); // keyed by the model's input names
     for (const name of session!.inputNames) {
       const t = enc[name];
       // Same default as transformers.js: all-zero token types when the tokenizer gives none.

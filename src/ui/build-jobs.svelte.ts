@@ -18,6 +18,8 @@ export class BuildJobs {
   constructor(
     private readonly repos: Repositories,
     private readonly onChange: () => void,
+    /** Called once per build that ends completed (the Memory page then shows the memory just built). */
+    private readonly onCompleted: (run: Run) => void = () => {},
   ) {}
 
   metrics(run: Run): BuildMetrics {
@@ -50,6 +52,7 @@ export class BuildJobs {
       const done = await memoryWorker().call('runBuild', { runId }, { signal: this.#abort.signal, onProgress: (r) => this.#replace(r) });
       this.#replace(done);
       if (done.state === 'failed') this.error = done.error ?? 'The build failed.';
+      if (done.state === 'completed') this.onCompleted(done);
     } catch (err) {
       if (!this.#abort.signal.aborted) this.error = err instanceof Error ? err.message : String(err);
     } finally {

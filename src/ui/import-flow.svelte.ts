@@ -1,10 +1,13 @@
-import type { FieldMapping, ImportProgress, PreviewResult } from '../core/import/types';
+import { SvelteMap } from 'svelte/reactivity';
+import { toolChoicesFrom, type ToolDecision } from '../core/import/near-miss-tools';
+import type { FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '../core/import/types';
 import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
 import type { Client } from '../rpc';
 import type { ImportApi, ImportOutcome, ImportRequest } from '../services/import-api';
 
 export type ImportStep = 'choose' | 'configure' | 'running' | 'done';
+export type { ToolDecision };
 
 /** What the dialog says when an import stops; the import service has rolled back every batch by then. */
 export function importErrorMessage(err: unknown): string {
@@ -38,8 +41,16 @@ export class ImportFlow {
   error = $state<string | null>(null);
   /** Set with `error` when the browser's storage is full, so the dialog can point at Settings → Storage. */
   storageFull = $state(false);
+  /** File tool names close to a stored tool, from a scan of the whole file after the preview. */
+  nearMisses = $state.raw<NearMissTool[]>([]);
+  checkingTools = $state(false);
+  toolCheckError = $state<string | null>(null);
+  /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
+  readonly toolDecisions = new SvelteMap<string, ToolDecision>();
   #abort: AbortController | null = null;
   #previewSeq = 0;
+  #scan: AbortController | null = null;
+  #rescanSeq = 0;
 
   constructor(
     private readonly client: Client<ImportApi>,
@@ -61,6 +72,17 @@ export class ImportFlow {
     };
   }
 
+  /** The request the Import button sends: the settings plus the tool decisions (plain Map/Set, cloned to the worker). */
+  importRequest(): ImportRequest {
+    const choices = toolChoicesFrom(this.nearMisses, this.toolDecisions);
+    return { ...this.request(), ...(choices ? { toolChoices: choices } : {}) };
+  }
+
+  decideTool(name: string, decision: ToolDecision): void {
+    this.toolDecisions.set(name, decision);
+    void this.refreshPreview(false, false);
+  }
+
   async choose(file: File): Promise<void> {
     this.reset();
     this.file = file;
@@ -69,12 +91,15 @@ export class ImportFlow {
   }
 
   /** Re-reads the first rows with the current settings; adopts detected settings on first run. */
-  async refreshPreview(adopt = false): Promise<void> {
+  async refreshPreview(adopt = false, rescan = true): Promise<void> {
     if (!this.file) return;
     const seq = ++this.#previewSeq;
+    // A later refresh without a rescan (a tool decision) must not swallow this one's rescan.
+    const scanSeq = rescan ? ++this.#rescanSeq : -1;
     this.previewing = true;
     try {
-      const preview = await this.client.call('preview', { ...this.request(), rows: 8 });
+      // With the tool decisions, so a name the user decided is no longer shown as a problem.
+      const preview = await this.client.call('preview', { ...this.importRequest(), rows: 8 });
       if (seq !== this.#previewSeq) return;
       this.preview = preview;
       this.previewError = null;
@@ -90,10 +115,39 @@ export class ImportFlow {
     } finally {
       if (seq === this.#previewSeq) this.previewing = false;
     }
+    if (scanSeq === this.#rescanSeq && this.preview) await this.checkTools();
+  }
+
+  /**
+   * Scans the whole file (in the worker) for tool names that look like a stored tool, with the
+   * current settings (the tool column may have changed). A newer scan cancels an older one;
+   * decisions for names still found are kept.
+   */
+  async checkTools(): Promise<void> {
+    this.#scan?.abort();
+    const scan = (this.#scan = new AbortController());
+    this.checkingTools = true;
+    this.toolCheckError = null;
+    try {
+      const found = await this.client.call('nearMissTools', this.request(), { signal: scan.signal });
+      if (scan.signal.aborted) return;
+      this.nearMisses = found;
+      for (const name of [...this.toolDecisions.keys()]) if (!found.some((m) => m.name === name)) this.toolDecisions.delete(name);
+    } catch (err) {
+      if (scan.signal.aborted) return;
+      // The import reports the same rows as rejected; say why the choice is missing.
+      this.nearMisses = [];
+      this.toolCheckError = err instanceof Error ? err.message : String(err);
+    } finally {
+      if (this.#scan === scan) {
+        this.checkingTools = false;
+        this.#scan = null;
+      }
+    }
   }
 
   async start(): Promise<void> {
-    const req = this.request();
+    const req = this.importRequest();
     this.#abort = new AbortController();
     this.step = 'running';
     this.error = null;
@@ -121,6 +175,12 @@ export class ImportFlow {
 
   reset(): void {
     this.cancel();
+    this.#scan?.abort();
+    this.#scan = null;
+    this.nearMisses = [];
+    this.toolDecisions.clear();
+    this.checkingTools = false;
+    this.toolCheckError = null;
     this.step = 'choose';
     this.file = this.skills = this.prompts = null;
     this.preset = this.scale = this.judgeColumn = undefined;

@@ -4,10 +4,15 @@
  * 2 the file could not be read or imported at all (missing, empty, unparseable, wrong columns).
  */
 import { ToolMemError } from '../../core/errors';
+import { clipInput } from '../../core/text/quote';
 import { formatSummary } from '../format-import';
 import { EXIT, parseOrExit, strictArgs, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
+import { describeNearMisses } from '../tool-choices';
+
+/** Longest error message printed (with "toolmem import: " and "… (N more)" it stays under 2 KB). */
+const MESSAGE_MAX = 1_900;
 
 const USAGE = `Usage: toolmem import --data FILE [options]
 
@@ -46,12 +51,18 @@ async function run(args: string[], io: Io): Promise<number> {
   try {
     const { summary } = await loadData(opts);
     io.out(opts.json ? JSON.stringify({ ...summary, dryRun: opts.dryRun, stored: false }, null, 2) : formatSummary(summary, { dryRun: opts.dryRun }));
+    // Look-alike tool names: the refusal and the two ways out, on stderr so --json stays parseable.
+    const nearMisses = describeNearMisses(summary);
+    if (nearMisses.length) io.err(nearMisses.join('\n'));
     return EXIT.ok;
   } catch (err) {
     if (!(err instanceof ToolMemError) && !(err instanceof FileReadError)) throw err;
     const row = 'row' in err && typeof err.row === 'number' ? err.row : undefined;
-    if (opts.json) io.out(JSON.stringify({ error: { name: err.name, message: err.message, ...(row !== undefined ? { row } : {}) } }, null, 2));
-    io.err(`toolmem import: ${err.message}`);
+    // Messages echo input only through quote()/clipInput(); this bound also keeps a terminal safe from
+    // control characters in any message that still carries some (clipInput escapes them).
+    const message = clipInput(err.message, MESSAGE_MAX);
+    if (opts.json) io.out(JSON.stringify({ error: { name: err.name, message, ...(row !== undefined ? { row } : {}) } }, null, 2));
+    io.err(`toolmem import: ${message}`);
     return EXIT.unreadable;
   }
 }

@@ -6,6 +6,7 @@
  * Honesty rules enforced here: predictors see only training examples (with all their raters) and
  * the test tasks' prompts / vectors — never a test score; splits are by task id.
  */
+import { dict } from '../data-keys';
 import type { AnyPredictor, LlmPredictStats, PredictTask, TrainingExample } from '../predict/types';
 import { mean } from '../predict/stats';
 import type { ScoreScale } from '../types';
@@ -143,7 +144,8 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       examples.push(e);
     }
     const testTasks = split.test.map((id) => tasks.get(id)!);
-    const trainMean: Record<string, number> = {};
+    // Keyed by tool ids (data): null prototype (core/data-keys); `trainMean[c]` of an absent tool is undefined.
+    const trainMean = dict<number>();
     for (const tool of tools) {
       trainMean[tool] = mean(examples.filter((e) => e.toolId === tool).map((e) => e.score));
     }
@@ -157,7 +159,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
         return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => trainMean[c] ?? -Infinity) };
       }),
     );
-    const methods: Record<string, MethodSeedResult> = {};
+    const methods = dict<MethodSeedResult>(); // method ids come from the caller: null prototype
     for (const method of input.methods) {
       throwIfAborted(input.signal);
       const predictor = method.create();
@@ -205,7 +207,7 @@ function score(
   toolPairs: readonly [string, string][],
   extra: Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs' | 'testTasks' | 'llm'>,
 ): MethodSeedResult {
-  const perTool: Record<string, RegressionMetrics> = {};
+  const perTool = dict<RegressionMetrics>(); // tool ids are data: null prototype (core/data-keys)
   for (const tool of tools) {
     const p: number[] = [];
     const y: number[] = [];

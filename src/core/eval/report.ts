@@ -2,6 +2,7 @@
  * Report shapes: the JSON contract of `toolmem eval --json` (means over seeds; NaN — e.g. the
  * Pearson r of a constant predictor — becomes null) and plain-text tables.
  */
+import { dict, own } from '../data-keys';
 import { meanSd } from './metrics';
 import type { EvalReport, SeedResult } from './evaluate';
 
@@ -42,14 +43,16 @@ export function toJsonReport(report: EvalReport): JsonReport {
   const { seeds } = report;
   const out: JsonReport = { methods: {}, pairs: {}, baselines: { alwaysStronger: [], oracleGapCaptured: {} } };
   for (const m of report.methods) {
-    const tools: Record<string, JsonToolMetrics> = {};
+    // Tool ids are data (`toString`, `__proto__`, …): a null-prototype object, read with `own`.
+    const tools = dict<JsonToolMetrics>();
     for (const tool of report.tools) {
-      if (!seeds.some((s) => s.methods[m]?.tools[tool])) continue;
+      const of = (s: SeedResult) => own(s.methods[m]?.tools, tool);
+      if (!seeds.some(of)) continue;
       tools[tool] = {
-        mae: num(avg(seeds, (s) => s.methods[m]?.tools[tool]?.mae)),
-        rmse: num(avg(seeds, (s) => s.methods[m]?.tools[tool]?.rmse)),
-        pearson: num(avg(seeds, (s) => s.methods[m]?.tools[tool]?.pearson)),
-        n: num(avg(seeds, (s) => s.methods[m]?.tools[tool]?.n)),
+        mae: num(avg(seeds, (s) => of(s)?.mae)),
+        rmse: num(avg(seeds, (s) => of(s)?.rmse)),
+        pearson: num(avg(seeds, (s) => of(s)?.pearson)),
+        n: num(avg(seeds, (s) => of(s)?.n)),
       };
     }
     out.methods[m] = {
@@ -117,7 +120,7 @@ export function formatReport(report: EvalReport): string {
       report.tools.map((tool) => [
         tool,
         ...report.methods.map((m) => {
-          const v = (k: 'mae' | 'rmse' | 'pearson') => fmt(seeds.map((s) => s.methods[m]!.tools[tool]?.[k] ?? NaN)).split(' ')[0]!;
+          const v = (k: 'mae' | 'rmse' | 'pearson') => fmt(seeds.map((s) => own(s.methods[m]!.tools, tool)?.[k] ?? NaN)).split(' ')[0]!;
           return `${v('mae')} / ${v('rmse')} / ${v('pearson')}`;
         }),
       ]),

@@ -3,7 +3,7 @@
  * exported file imports again with the generic preset and no mapping; `human` tells hand labels
  * from judge or model scores.
  */
-import Papa from 'papaparse';
+import { toCsv } from './csv-cell';
 import type { Experience } from '../types';
 
 export const EXPORT_COLUMNS = [
@@ -31,9 +31,9 @@ export function exportRow(e: Experience): ExportRow {
   };
 }
 
-/** RFC 4180 CSV with a header row; fields with commas, quotes or newlines are quoted. */
+/** RFC 4180 CSV with a header row, formula-like cells neutralised (csv-cell.ts; our importer undoes the mark). */
 export function experiencesToCsv(rows: Experience[]): string {
-  return Papa.unparse({ fields: [...EXPORT_COLUMNS], data: rows.map((r) => EXPORT_COLUMNS.map((c) => exportRow(r)[c])) }, { newline: '\n' });
+  return toCsv([[...EXPORT_COLUMNS], ...rows.map((r) => { const row = exportRow(r); return EXPORT_COLUMNS.map((c) => row[c]); })]);
 }
 
 /** One JSON object per line. */

@@ -3,9 +3,12 @@
  * ChunkStreamer feeds it: parse the unparsed tail plus the new chunk with `ignoreLastRow`, keep the
  * text after `meta.cursor` (the possibly incomplete last row) for the next round. This keeps quoted
  * fields with newlines intact across chunk boundaries without ever holding the whole file.
+ * Line endings are made uniform first (csv-newlines.ts), so CR, LF and CRLF may be mixed in a file.
  */
 import Papa from 'papaparse';
 import type { Parser } from 'papaparse';
+import { clipInput } from '../text/quote';
+import { CsvNewlines } from './csv-newlines';
 
 export const DELIMITER_CANDIDATES = [',', '\t', ';', '|'] as const;
 
@@ -40,21 +43,28 @@ export function guessDelimiter(headerLine: string): string {
   return best;
 }
 
-/** Index of the first line break outside quotes, or -1 when the header line is not complete yet. */
-function headerLineEnd(text: string): number {
-  let inQuotes = false;
-  for (let i = 0; i < text.length; i++) {
+/**
+ * Index of the first line break outside quotes, or -1 when the header line is not complete yet.
+ * Resumes where the previous call stopped (`scan`), so a 20 MB first line fed in chunks stays linear.
+ */
+function headerLineEnd(text: string, scan: { at: number; inQuotes: boolean }): number {
+  for (let i = scan.at; i < text.length; i++) {
     const ch = text[i];
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && (ch === '\n' || ch === '\r')) return i;
+    if (ch === '"') scan.inQuotes = !scan.inQuotes;
+    else if (!scan.inQuotes && (ch === '\n' || ch === '\r')) return i;
   }
+  scan.at = text.length;
   return -1;
 }
 
 export class CsvChunkParser {
   delimiter: string | undefined;
-  newline: '\n' | '\r\n' | '\r' | undefined;
   private parser: Parser | undefined;
+  private newlines: CsvNewlines | undefined;
+  /** Text before the first line break (the delimiter is guessed from it); not yet normalised. */
+  private head = '';
+  private readonly headScan = { at: 0, inQuotes: false };
+  /** Normalised text not parsed yet. */
   private pending = '';
   /** Do not re-parse a tail without a complete row until it has grown to this length (keeps 1 MB fields linear). */
   private retryAt = 0;
@@ -65,8 +75,11 @@ export class CsvChunkParser {
 
   /** Adds a chunk; returns the rows completed by it. */
   push(chunk: string): string[][] {
-    this.pending += chunk;
-    if (!this.parser && !this.init(false)) return [];
+    if (this.newlines) this.pending += this.newlines.push(chunk);
+    else {
+      this.head += chunk;
+      if (!this.init(false)) return [];
+    }
     if (this.pending.length < this.retryAt) return [];
     return this.run(true).rows;
   }
@@ -78,18 +91,17 @@ export class CsvChunkParser {
     return this.run(false);
   }
 
-  /** Detects line ending and delimiter from the first line; needs that line to be complete (or EOF). */
+  /** Guesses the delimiter from the first line; needs that line to be complete (or EOF). */
   private init(atEnd: boolean): boolean {
-    const end = headerLineEnd(this.pending);
+    const end = headerLineEnd(this.head, this.headScan);
     if (end === -1 && !atEnd) return false;
-    // A trailing '\r' could be the first half of '\r\n': wait for the next character.
-    if (end !== -1 && this.pending[end] === '\r' && end === this.pending.length - 1 && !atEnd) return false;
-    if (end === -1) this.newline = '\n';
-    else if (this.pending[end] === '\n') this.newline = '\n';
-    else this.newline = this.pending[end + 1] === '\n' ? '\r\n' : '\r';
-    const firstLine = end === -1 ? this.pending : this.pending.slice(0, end);
+    const firstLine = end === -1 ? this.head : this.head.slice(0, end);
     this.delimiter ??= guessDelimiter(firstLine);
-    this.parser = new Papa.Parser({ delimiter: this.delimiter, newline: this.newline, quoteChar: '"', header: false });
+    // Every record ends in LF once normalised, whatever the file used.
+    this.newlines = new CsvNewlines(this.delimiter);
+    this.pending = this.newlines.push(this.head);
+    this.head = '';
+    this.parser = new Papa.Parser({ delimiter: this.delimiter, newline: '\n', quoteChar: '"', header: false });
     return true;
   }
 
@@ -109,7 +121,7 @@ export class CsvChunkParser {
       const broken = rows[missing.row];
       // First line of the unterminated field, so the user can find it.
       const field = broken ? (broken[broken.length - 1] ?? '') : '';
-      const snippet = (field.split(/\r?\n|\r/)[0] ?? '').slice(0, 40);
+      const snippet = clipInput(field.split(/\r?\n|\r/)[0] ?? '', 40);
       return { rows: rows.slice(0, missing.row), unclosedQuoteRow: missing.row, unclosedQuoteSnippet: snippet };
     }
     return { rows };

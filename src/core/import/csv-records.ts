@@ -4,6 +4,8 @@
  * below its header as long as no record spans several lines.
  */
 import { ParseError } from '../errors';
+import { unmarkCsvCell } from '../export/csv-cell';
+import { clipList } from './bounded';
 import { CsvChunkParser } from './csv-chunk-parser';
 import type { HeaderIssues, ReadItem } from './types';
 
@@ -68,8 +70,11 @@ export class CsvRecordReader {
     if (last.unclosedQuoteRow !== undefined) {
       const row = this.headers ? this.dataRow + 1 : 0;
       const where = row === 0 ? 'the header row' : `row ${row}`;
+      // The snippet is the field's first line, clipped by clipInput ("… (N more)" when long).
+      const snippet = last.unclosedQuoteSnippet ?? '';
+      const cut = /… \([\d,]+ more\)$/.test(snippet) ? '' : '…';
       throw new ParseError(
-        `Unclosed quote: ${where} opens a quoted field ("${last.unclosedQuoteSnippet ?? ''}…") that is never closed before the end of the file.`,
+        `Unclosed quote: ${where} opens a quoted field ("${snippet}${cut}") that is never closed before the end of the file.`,
         this.fileName,
         row,
       );
@@ -97,14 +102,14 @@ export class CsvRecordReader {
       throw new ParseError('Missing header: the first row has no column names.', this.fileName, 0);
     }
     if (row.length > 1 && row.every((cell) => NUMERIC.test(cell))) {
-      const shown = row.slice(0, 4).join(', ');
+      const shown = clipList(row.slice(0, 4), 200, 'cells');
       throw new ParseError(
         `Missing header: the first row (${shown}) holds only numbers, so it looks like data rather than column names.`,
         this.fileName,
         0,
       );
     }
-    const { headers, issues } = normaliseHeader(row);
+    const { headers, issues } = normaliseHeader(row.map(unmarkCsvCell));
     this.headers = headers;
     if (issues.duplicates.length || issues.blanks.length) this.headerIssues = issues;
   }
@@ -113,10 +118,11 @@ export class CsvRecordReader {
     const headers = this.headers as string[];
     const data: Record<string, unknown> = {};
     headers.forEach((h, i) => {
-      data[h] = row[i] ?? '';
+      // A leading ' that neutralised a formula (our exports write it, see csv-cell.ts) is removed.
+      data[h] = unmarkCsvCell(row[i] ?? '');
     });
     if (row.length === headers.length) return { record: { row: this.dataRow, data } };
-    for (let i = headers.length; i < row.length; i++) data[`extra_${i - headers.length + 1}`] = row[i];
+    for (let i = headers.length; i < row.length; i++) data[`extra_${i - headers.length + 1}`] = unmarkCsvCell(row[i] ?? '');
     const which = row.length > headers.length ? 'more' : 'fewer';
     return {
       error: {

@@ -1,10 +1,14 @@
 /**
  * Public API of the streaming import pipeline (pure: runs in the import worker, the CLI and tests).
- * Input is always `AsyncIterable<string>`; storage is the caller's `ImportSink`.
+ * Input is bytes or text (`ImportInput`: `AsyncIterable<string | Uint8Array>`); storage is the caller's `ImportSink`.
  */
 export { runImport, previewRows, inferScale } from './pipeline';
+export { findNearMissTools, toolChoicesFrom } from './near-miss-tools';
+export type { ToolDecision } from './near-miss-tools';
 export type { PreviewOptions } from './pipeline';
 export { detectPreset } from './open-import';
+export { sniffEncoding, type Sniffed, type SniffedKind } from './sniff';
+export type { ImportInput } from './text-source';
 export { detectFormat, createReader, readItems } from './readers';
 export type { RecordReader } from './readers';
 export { rejectedRowsCsv, describeRowError } from './rejected-csv';

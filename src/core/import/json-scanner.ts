@@ -4,6 +4,7 @@
  * JSON.parse on its own, so a large file never has to be one string and one bad member is one error.
  */
 import { ParseError } from '../errors';
+import { quote } from '../text/quote';
 
 export interface JsonMember {
   /** 1-based position of the member in the top-level container. */
@@ -12,6 +13,9 @@ export interface JsonMember {
   key?: string;
   /** Raw JSON text of the member's value. */
   text: string;
+  /** Line and column (1-based) where the value starts in the file. */
+  line: number;
+  column: number;
 }
 
 const enum S {
@@ -26,6 +30,9 @@ const enum S {
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const SLASH = 0x2f;
+/** `//` and `/* *\/` are the usual non-JSON additions (JSONC, JSON5); name them rather than the character. */
+const COMMENT = "Comments are not allowed in JSON: found '/', the start of a // or /* */ comment";
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -45,6 +52,8 @@ export class JsonScanner {
   private offset = 0;
   private line = 1;
   private column = 1;
+  private valueLine = 1;
+  private valueColumn = 1;
 
   constructor(private readonly fileName: string) {}
 
@@ -60,6 +69,7 @@ export class JsonScanner {
           if (WS.has(c)) break;
           if (c === 0x5b) this.container = 'array';
           else if (c === 0x7b) this.container = 'object';
+          else if (c === SLASH) this.fail(COMMENT);
           else this.fail(`A JSON file must hold an array or an object at the top level; this one starts with ${describeStart(chunk[i] ?? '')}`);
           this.state = S.Item;
           break;
@@ -70,8 +80,10 @@ export class JsonScanner {
             this.state = S.Done;
           } else if (c === 0x2c) {
             this.fail(this.afterComma ? 'Two commas in a row' : "Unexpected ',' before the first member");
+          } else if (c === SLASH) {
+            this.fail(COMMENT);
           } else if (this.container === 'object') {
-            if (c !== QUOTE) this.fail(`Expected a member name in double quotes but found '${chunk[i]}'`);
+            if (c !== QUOTE) this.fail(`Expected a member name in double quotes but found ${shown(chunk, i)}`);
             this.startToken('string');
             tokenStart = i;
             this.state = S.Key;
@@ -89,11 +101,13 @@ export class JsonScanner {
           break;
         case S.Colon:
           if (WS.has(c)) break;
-          if (c !== 0x3a) this.fail(`Expected ':' after the member name "${this.key ?? ''}"`);
+          if (c === SLASH) this.fail(COMMENT);
+          if (c !== 0x3a) this.fail(`Expected ':' after the member name ${quote(this.key ?? '')}`);
           this.state = S.ValueStart;
           break;
         case S.ValueStart:
           if (WS.has(c)) break;
+          if (c === SLASH) this.fail(COMMENT);
           tokenStart = i;
           this.startValue(c);
           break;
@@ -104,7 +118,7 @@ export class JsonScanner {
           const stop = end === 'before' ? i : i + 1;
           if (end === 'before') advance = false;
           this.count += 1;
-          const member: JsonMember = { index: this.count, text: this.takeToken(chunk, tokenStart, stop) };
+          const member: JsonMember = { index: this.count, text: this.takeToken(chunk, tokenStart, stop), line: this.valueLine, column: this.valueColumn };
           if (this.container === 'object') member.key = this.key;
           out.push(member);
           tokenStart = -1;
@@ -118,9 +132,11 @@ export class JsonScanner {
             this.afterComma = true;
             this.state = S.Item;
           } else if (c === (this.container === 'array' ? 0x5d : 0x7d)) this.state = S.Done;
-          else this.fail(`Expected ',' or '${this.container === 'array' ? ']' : '}'}' after member ${this.count} but found '${chunk[i]}'`);
+          else if (c === SLASH) this.fail(COMMENT);
+          else this.fail(`Expected ',' or '${this.container === 'array' ? ']' : '}'}' after member ${this.count} but found ${shown(chunk, i)}`);
           break;
         case S.Done:
+          if (c === SLASH) this.fail(COMMENT);
           if (!WS.has(c)) this.fail(`Unexpected data after the end of the top-level ${this.container}`);
           break;
       }
@@ -161,6 +177,8 @@ export class JsonScanner {
   }
 
   private startValue(c: number): void {
+    this.valueLine = this.line;
+    this.valueColumn = this.column;
     if (c === 0x7b || c === 0x5b) {
       this.startToken('container');
       this.depth = 1;
@@ -226,5 +244,10 @@ function describeStart(ch: string): string {
   if (ch === 't' || ch === 'f') return 'a boolean';
   if (ch === 'n') return 'null';
   if (/[-0-9]/.test(ch)) return 'a number';
-  return `'${ch}'`;
+  return quote(ch);
+}
+
+/** The character at `i` for a message (one code point, control characters escaped). */
+function shown(chunk: string, i: number): string {
+  return quote(String.fromCodePoint(chunk.codePointAt(i) ?? 0));
 }

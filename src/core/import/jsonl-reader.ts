@@ -3,14 +3,11 @@
  * corrupt line in a large export should not cost the user the rest of the file.
  */
 import { ParseError } from '../errors';
+import { clipRaw } from './bounded';
+import { parseJsonRecord } from './json-value';
 import type { ReadItem } from './types';
 
-export function describeJsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
-}
+export { describeJsonType } from './json-value';
 
 export class JsonlReader {
   private pending = '';
@@ -49,20 +46,13 @@ export class JsonlReader {
     if (line.trim() === '') return;
     this.sawContent = true;
     const row = this.line;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err);
-      items.push({ error: { file: this.fileName, row, column: '', reason: `line ${row}: invalid JSON: ${detail}`, raw: { line: line.slice(0, 2000) } } });
+    // Depth, repeated keys and syntax are checked in json-value.ts; the raw line kept is bounded.
+    const parsed = parseJsonRecord(line, { line: row, column: 1 });
+    if (parsed.value) {
+      items.push({ record: { row, data: parsed.value } });
       return;
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      items.push({
-        error: { file: this.fileName, row, column: '', reason: `line ${row}: expected a JSON object, found ${describeJsonType(value)}`, raw: { line: line.slice(0, 2000) } },
-      });
-      return;
-    }
-    items.push({ record: { row, data: value as Record<string, unknown> } });
+    const reason = parsed.found ? `expected a JSON object, found ${parsed.found.kind}` : parsed.error;
+    items.push({ error: { file: this.fileName, row, column: '', reason: `line ${row}: ${reason}`, raw: { line: clipRaw(line) } } });
   }
 }

@@ -2,6 +2,7 @@
  * Column mapping for the generic preset: canonical field → column. `suggestMapping` guesses it from
  * common header names so the mapping editor starts from something sensible.
  */
+import { quote } from '../text/quote';
 import type { CanonicalField, FieldMapping } from './types';
 
 export const CANONICAL_FIELDS: readonly CanonicalField[] = [
@@ -67,10 +68,10 @@ export function parseMapping(text: string): FieldMapping {
   for (const part of text.split(',')) {
     if (part.trim() === '') continue;
     const eq = part.indexOf('=');
-    if (eq <= 0) throw new Error(`Bad mapping '${part}': expected field=column.`);
+    if (eq <= 0) throw new Error(`Bad mapping ${quote(part)}: expected field=column.`);
     const field = part.slice(0, eq).trim() as CanonicalField;
     if (!CANONICAL_FIELDS.includes(field)) {
-      throw new Error(`Bad mapping '${part}': '${field}' is not a field; use one of ${CANONICAL_FIELDS.join(', ')}.`);
+      throw new Error(`Bad mapping ${quote(part)}: ${quote(field)} is not a field; use one of ${CANONICAL_FIELDS.join(', ')}.`);
     }
     mapping[field] = part.slice(eq + 1).trim();
   }

@@ -8,7 +8,7 @@ import type { PresetId, ScoreScale } from '../types';
 import { getPreset, scorePresets } from './presets';
 import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
-import { TextSource } from './text-source';
+import { TextSource, type ImportInput } from './text-source';
 import type { DetectSample, ImportOptions, InputFormat, PreparedPreset, Preset, PresetGuess, ReadItem, SourceRecord } from './types';
 
 /** Enough text to see a header line or a first record in practically every file. */
@@ -37,7 +37,7 @@ function sampleFrom(fileName: string, format: InputFormat, headers: string[] | n
   return { fileName, format, headers: headers ?? Object.keys(first?.data ?? {}), first };
 }
 
-export async function openImport(input: AsyncIterable<string>, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
+export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
   const source = new TextSource(input, opts.signal, onChunk);
   const head = await source.peek(PEEK_CHARS);
   if (head.trim() === '') {
@@ -50,7 +50,8 @@ export async function openImport(input: AsyncIterable<string>, opts: OpenOptions
     );
   }
   try {
-    assertTextFile(head, opts.fileName);
+    // The bytes when the input is bytes: exact signatures (a decoded head loses which bytes were invalid).
+    assertTextFile(source.headBytes ?? head, opts.fileName);
   } catch (err) {
     await source.close();
     throw err;

@@ -2,9 +2,11 @@
  * runImport: reader → preset → validator → sink, in batches. Memory stays bounded by the batch size
  * (plus the duplicate-key index and the error list), so multi-hundred-MB files import in a worker.
  */
+import { dictFrom } from '../data-keys';
 import type { Experience, RowError, ScoreScale } from '../types';
 import { openImport, type OpenOptions } from './open-import';
-import { throwIfAborted } from './text-source';
+import { throwIfAborted, type ImportInput } from './text-source';
+import { boundRowError } from './bounded';
 import type { CanonicalRow, ImportOptions, ImportSink, ImportSummary, PreviewResult, ToolTally } from './types';
 import { RowValidator } from './validate';
 
@@ -24,10 +26,11 @@ export function inferScale(min: number, max: number, allIntegers: boolean): Scor
   return scale(min, max, allIntegers);
 }
 
-export async function runImport(input: AsyncIterable<string>, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
+export async function runImport(input: ImportInput, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
   const startedAt = Date.now();
   const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_BATCH);
-  const tools: Record<string, ToolTally & { sum: number }> = {};
+  // Keyed by tool names from the file (any string, `__proto__` included): a Map, see core/data-keys.
+  const tools = new Map<string, ToolTally & { sum: number }>();
   const errors: RowError[] = [];
   const counts = { rowsRead: 0, accepted: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
   const observed = { min: Infinity, max: -Infinity, allIntegers: true };
@@ -61,13 +64,19 @@ export async function runImport(input: AsyncIterable<string>, opts: ImportOption
     now: opts.now,
     scale: opened.scale,
     knownTools: opts.knownTools,
+    toolChoices: opts.toolChoices,
   });
 
-  const tally = (tool: string): ToolTally & { sum: number } => (tools[tool] ??= { accepted: 0, rejected: 0, meanScore: null, sum: 0 });
+  const tally = (tool: string): ToolTally & { sum: number } => {
+    let t = tools.get(tool);
+    if (!t) tools.set(tool, (t = { accepted: 0, rejected: 0, meanScore: null, sum: 0 }));
+    return t;
+  };
   const reject = (error: RowError, tool?: string): void => {
     counts.rowsRead += 1;
     counts.rejected += 1;
-    errors.push(error);
+    // Bounded: the raw record of a 20 MB line or a 100,000-column row is not kept whole (bounded.ts).
+    errors.push(boundRowError(error));
     if (tool && tool.trim() !== '') tally(tool.trim()).rejected += 1;
   };
   let batch: Experience[] = [];
@@ -126,9 +135,8 @@ export async function runImport(input: AsyncIterable<string>, opts: ImportOption
     headers: opened.headers,
     scale,
     scaleInferred: opened.scale === null,
-    tools: Object.fromEntries(
-      Object.entries(tools).map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.accepted > 0 ? t.sum / t.accepted : null }]),
-    ),
+    // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
+    tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.accepted > 0 ? t.sum / t.accepted : null }])),
     ...counts,
     errors,
     datasetDefaults: {
@@ -142,6 +150,8 @@ export async function runImport(input: AsyncIterable<string>, opts: ImportOption
   };
   if (opened.prepared.mapping) summary.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) summary.judge = opened.prepared.judge;
+  const nearMissTools = validator.nearMisses();
+  if (nearMissTools.length) summary.nearMissTools = nearMissTools;
   return summary;
 }
 
@@ -149,7 +159,7 @@ export async function runImport(input: AsyncIterable<string>, opts: ImportOption
 export type PreviewOptions = OpenOptions & Partial<ImportOptions>;
 
 /** First `n` canonical rows plus the errors met on the way, for a live mapping preview. Stops reading early. */
-export async function previewRows(input: AsyncIterable<string>, opts: PreviewOptions, n: number): Promise<PreviewResult> {
+export async function previewRows(input: ImportInput, opts: PreviewOptions, n: number): Promise<PreviewResult> {
   const opened = await openImport(input, opts);
   const validator = new RowValidator({
     fileName: opts.fileName,
@@ -158,21 +168,22 @@ export async function previewRows(input: AsyncIterable<string>, opts: PreviewOpt
     now: 0,
     scale: opened.scale,
     knownTools: opts.knownTools,
+    toolChoices: opts.toolChoices,
   });
   const rows: CanonicalRow[] = [];
   const errors: RowError[] = [];
   try {
     outer: for await (const item of opened.items) {
       if (item.error) {
-        errors.push(item.error);
+        errors.push(boundRowError(item.error));
         continue;
       }
       const mapped = opened.prepared.map(item.record);
-      errors.push(...mapped.errors);
+      errors.push(...mapped.errors.map(boundRowError));
       for (const row of mapped.rows) {
         if (rows.length >= n) break outer;
         const checked = validator.check(row);
-        if (checked.error) errors.push(checked.error);
+        if (checked.error) errors.push(boundRowError(checked.error));
         rows.push(row);
       }
       if (rows.length >= n) break;

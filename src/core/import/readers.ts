@@ -6,8 +6,11 @@
 import { ParseError } from '../errors';
 import { CsvRecordReader } from './csv-records';
 import { JsonScanner } from './json-scanner';
-import { JsonlReader, describeJsonType } from './jsonl-reader';
-import { TextSource } from './text-source';
+import { JsonlReader } from './jsonl-reader';
+import { clipRaw } from './bounded';
+import { parseJsonRecord } from './json-value';
+import { quote } from '../text/quote';
+import { TextSource, type ImportInput } from './text-source';
 import type { HeaderIssues, InputFormat, ReadItem, SourceRecord } from './types';
 
 export interface RecordReader {
@@ -57,11 +60,10 @@ export function detectFormat(fileName: string, head: string): InputFormat {
  * Why a top-level member is not a record. Under a top-level object every member must be one record
  * (keyed by its id); a wrapper like `{"records": [...]}` is the usual mistake, so it is named.
  */
-function notARecord(index: number, key: string | undefined, value: unknown): string {
-  const found = describeJsonType(value);
+function notARecord(index: number, key: string | undefined, found: string): string {
   if (key === undefined) return `member ${index}: expected an object, found ${found}`;
-  const base = `member ${index} ('${key.slice(0, 60)}'): expected an object (a top-level JSON object must map ids to records), found ${found}`;
-  return Array.isArray(value)
+  const base = `member ${index} (${quote(key)}): expected an object (a top-level JSON object must map ids to records), found ${found}`;
+  return found === 'an array'
     ? `${base}; if the records are in this array, import a file whose top level is the array itself`
     : base;
 }
@@ -78,17 +80,13 @@ class JsonRecordReader implements RecordReader {
 
   push(chunk: string): ReadItem[] {
     return this.scanner.push(chunk).map((m) => {
-      const raw = m.key === undefined ? { member: m.text.slice(0, 2000) } : { key: m.key, member: m.text.slice(0, 2000) };
-      let value: unknown;
-      try {
-        value = JSON.parse(m.text);
-      } catch (err) {
-        const detail = err instanceof Error ? err.message : String(err);
-        return { error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: `member ${m.index}: invalid JSON: ${detail}`, raw } };
-      }
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        return { error: { file: this.fileName, row: m.index, column: m.key ?? '', reason: notARecord(m.index, m.key, value), raw } };
-      }
+      const raw = m.key === undefined ? { member: clipRaw(m.text) } : { key: clipRaw(m.key, 200), member: clipRaw(m.text) };
+      // Depth, repeated keys and syntax are checked in json-value.ts (bounded reasons).
+      const parsed = parseJsonRecord(m.text, { line: m.line, column: m.column });
+      const column = m.key === undefined ? '' : quote(m.key).slice(1, -1);
+      if (parsed.error !== undefined) return { error: { file: this.fileName, row: m.index, column, reason: `member ${m.index}: ${parsed.error}`, raw } };
+      if (parsed.found) return { error: { file: this.fileName, row: m.index, column, reason: notARecord(m.index, m.key, parsed.found.kind), raw } };
+      const value = parsed.value;
       const record = { row: m.index, data: value as Record<string, unknown> };
       return { record: m.key === undefined ? record : { ...record, key: m.key } };
     });
@@ -154,7 +152,7 @@ export async function* readItems(chunks: AsyncIterable<string>, reader: RecordRe
 
 /** Reads a whole (small) sidecar file into records; row errors in a sidecar are fatal. */
 export async function readAllRecords(
-  input: AsyncIterable<string>,
+  input: ImportInput,
   fileName: string,
   format: InputFormat,
 ): Promise<{ headers: string[]; records: SourceRecord[] }> {

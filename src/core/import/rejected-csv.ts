@@ -1,8 +1,10 @@
 /**
  * Rejected rows as a CSV the user can fix and import again: the raw columns as they were read, plus
- * an `error` column saying where and why. Papa.unparse does the quoting.
+ * an `error` column saying where and why. `toCsv` quotes and neutralises formulas (csv-cell.ts):
+ * the raw cells are untrusted input and the file is meant to be opened in a spreadsheet.
  */
-import Papa from 'papaparse';
+import { own } from '../data-keys';
+import { toCsv } from '../export/csv-cell';
 import type { RowError } from '../types';
 
 /** One-line description of a row error, e.g. `row 232, column models.DALLE_3[1]: score 41 is outside the scale 1–5`. */
@@ -32,6 +34,6 @@ export function rejectedRowsCsv(errors: RowError[]): string {
     }
   }
   fields.push('error');
-  const data = errors.map((e) => [...fields.slice(0, -1).map((f) => asCell(e.raw?.[f])), describeRowError(e)]);
-  return Papa.unparse({ fields, data }, { newline: '\n' });
+  const data = errors.map((e) => [...fields.slice(0, -1).map((f) => asCell(own(e.raw, f))), describeRowError(e)]);
+  return toCsv([fields, ...data]);
 }

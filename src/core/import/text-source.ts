@@ -1,9 +1,18 @@
 /**
- * Wraps the caller's `AsyncIterable<string>` (fs stream in the CLI, File.stream() + TextDecoder in
- * the worker, arrays in tests). It strips a leading UTF-8 BOM, counts UTF-8 bytes for progress,
- * honours cancellation between chunks and lets detection peek at the head without losing it.
+ * Wraps the caller's input (fs stream in the CLI, File.stream() in the worker, arrays in tests).
+ * Byte chunks are decoded here (utf8-decode.ts: invalid bytes stay recognisable, a literal U+FFFD
+ * is text); string chunks are taken as already-decoded text. It strips a leading UTF-8 BOM, counts
+ * bytes for progress, keeps the first bytes for the encoding sniff (sniff.ts), honours
+ * cancellation between chunks and lets detection peek at the head without losing it.
  */
 import { CancelledError } from '../errors';
+import { Utf8Decoder } from './utf8-decode';
+
+/** What an import reads: raw bytes (preferred: exact UTF-8 checks) or decoded text. */
+export type ImportInput = AsyncIterable<string | Uint8Array>;
+
+/** Bytes kept from the start of a byte input for the encoding sniff. */
+const HEAD_BYTES = 4096;
 
 const BOM = '\uFEFF';
 
@@ -31,14 +40,18 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export class TextSource {
   bytesRead = 0;
-  private readonly iterator: AsyncIterator<string>;
+  /** First bytes of the file when the input is bytes (undefined for text input). */
+  headBytes: Uint8Array | undefined;
+  private readonly iterator: AsyncIterator<string | Uint8Array>;
+  private readonly decoder = new Utf8Decoder();
+  private decoderEnded = false;
   private readonly buffered: string[] = [];
   private bufferedLength = 0;
   private done = false;
   private sawText = false;
 
   constructor(
-    input: AsyncIterable<string>,
+    input: ImportInput,
     private readonly signal?: AbortSignal,
     private readonly onChunk?: (bytesRead: number) => void,
   ) {
@@ -52,10 +65,28 @@ export class TextSource {
     const next = await this.iterator.next();
     if (next.done) {
       this.done = true;
-      return null;
+      // The decoder may hold the bytes of an unfinished sequence: they are invalid at the end.
+      if (this.decoderEnded) return null;
+      this.decoderEnded = true;
+      const rest = this.decoder.end();
+      return rest.length > 0 ? rest : null;
     }
-    let chunk = String(next.value);
-    this.bytesRead += utf8Length(chunk);
+    let chunk: string;
+    if (typeof next.value === 'string') {
+      chunk = next.value;
+      this.bytesRead += utf8Length(chunk);
+    } else {
+      const bytes = next.value;
+      if (!this.headBytes) this.headBytes = bytes.slice(0, HEAD_BYTES);
+      else if (this.headBytes.length < HEAD_BYTES) {
+        const more = new Uint8Array(Math.min(HEAD_BYTES, this.headBytes.length + bytes.length));
+        more.set(this.headBytes);
+        more.set(bytes.subarray(0, more.length - this.headBytes.length), this.headBytes.length);
+        this.headBytes = more;
+      }
+      this.bytesRead += bytes.length;
+      chunk = this.decoder.push(bytes);
+    }
     if (!this.sawText && chunk.length > 0) {
       this.sawText = true;
       if (chunk.startsWith(BOM)) chunk = chunk.slice(1);

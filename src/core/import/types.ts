@@ -2,6 +2,7 @@
  * Types of the streaming import pipeline. Pure TypeScript: shared by the import worker (browser),
  * the CLI (Node) and the tests, so nothing here may depend on a runtime.
  */
+import type { Dict } from '../data-keys';
 import type { BatchWriteResult } from '../repositories';
 import type {
   Experience,
@@ -90,9 +91,9 @@ export interface DetectSample {
 
 export interface Sidecars {
   /** genai-bench: `genai_skills.json` (skill → prompt indices). */
-  skills?: AsyncIterable<string>;
+  skills?: AsyncIterable<string | Uint8Array>;
   /** genai-bench-long: `prompts.csv` (id, prompt, category, basic_skills, advanced_skills). */
-  prompts?: AsyncIterable<string>;
+  prompts?: AsyncIterable<string | Uint8Array>;
 }
 
 export interface PresetContext {
@@ -160,6 +161,8 @@ export interface ImportOptions {
   judgeColumn?: string;
   /** Tool names already in the store; near misses ("dalle_3") are rejected with a suggestion. */
   knownTools?: string[];
+  /** What the user said about near-miss tool names (map to a known tool, or accept as new). */
+  toolChoices?: ToolChoices;
   sidecars?: Sidecars;
   /** CSV delimiter; auto-detected from the header line when absent. */
   delimiter?: string;
@@ -172,6 +175,28 @@ export interface ImportOptions {
   batchSize?: number;
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
+}
+
+/**
+ * The user's answer for file tool names that look like a known tool (issue #14). Tool names are
+ * data, so these are a Map and a Set (core/data-keys), never objects keyed by name; both survive
+ * the structured clone to the import worker.
+ */
+export interface ToolChoices {
+  /** Tool name as in the file → the known tool its rows are stored under. */
+  map?: ReadonlyMap<string, string>;
+  /** Tool names to import as new tools although they resemble a known one. */
+  newTools?: ReadonlySet<string>;
+}
+
+/** A file tool name within 2 edits of a known tool and not decided by ToolChoices: its rows are rejected. */
+export interface NearMissTool {
+  /** As in the file (trimmed). */
+  name: string;
+  /** The closest known tool. */
+  suggestion: string;
+  /** Rows refused for it. */
+  rows: number;
 }
 
 export interface ImportSink {
@@ -202,7 +227,8 @@ export interface ImportSummary {
   scale: ScoreScale;
   /** True when no scale was given or preset-defined and it was inferred from the scores. */
   scaleInferred: boolean;
-  tools: Record<string, ToolTally>;
+  /** Per tool name: null-prototype (core/data-keys `dict`); read it with `own` or `Object.entries`. */
+  tools: Dict<ToolTally>;
   rowsRead: number;
   accepted: number;
   added: number;
@@ -211,6 +237,8 @@ export interface ImportSummary {
   rejected: number;
   /** Every rejected row. */
   errors: RowError[];
+  /** Tool names refused as look-alikes of a known tool, in order of first appearance (absent when none). */
+  nearMissTools?: NearMissTool[];
   datasetDefaults: DatasetDefaults;
   bytesRead: number;
   durationMs: number;

@@ -5,11 +5,15 @@
  */
 import { experienceKey } from '../ids';
 import type { Experience, RowError, ScoreScale } from '../types';
-import type { CanonicalField, CanonicalRow } from './types';
+import type { CanonicalField, CanonicalRow, NearMissTool, ToolChoices } from './types';
+import { quote } from '../text/quote';
+import { parseDecimal } from './score-number';
+import { hasInvalidUtf8 } from './utf8-decode';
 
 /** Longest text field we store; longer values are almost always a broken quote or a binary blob. */
 export const MAX_FIELD_CHARS = 1_000_000;
-const REPLACEMENT_CHAR = '\uFFFD';
+/** Fields that must hold text (a JSON array or object there is an error, never silently stringified). */
+const MUST_BE_TEXT: ReadonlySet<CanonicalField> = new Set(['id', 'prompt', 'tool', 'rater', 'response', 'feedback']);
 
 export function formatNumber(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12)));
@@ -46,6 +50,8 @@ export interface ValidatorOptions {
   /** null: accept any finite number (the scale is inferred afterwards). */
   scale: ScoreScale | null;
   knownTools?: string[];
+  /** Near-miss names the user mapped to a known tool or accepted as new. */
+  toolChoices?: ToolChoices;
 }
 
 export type Checked = { experience: Experience; error?: undefined } | { error: RowError; experience?: undefined };
@@ -68,6 +74,8 @@ export class RowValidator {
   /** Lower-cased known tool → its spelling; undefined when the caller gave no list. */
   private readonly known: Map<string, string> | undefined;
   private readonly exact: Set<string>;
+  /** Near-miss name → its suggestion and refused rows, in order of first appearance (a Map: names are data). */
+  private readonly misses = new Map<string, NearMissTool>();
 
   constructor(private readonly opts: ValidatorOptions) {
     this.known = opts.knownTools ? new Map(opts.knownTools.map((t) => [t.toLowerCase(), t])) : undefined;
@@ -79,13 +87,26 @@ export class RowValidator {
       error: { file: this.opts.fileName, row: row.source.row, column: row.source.columns[field] ?? field, reason, raw: row.source.raw },
     });
     const columnOf = (field: CanonicalField): string => row.source.columns[field] ?? field;
+    const columnQ = (field: CanonicalField): string => quote(columnOf(field));
+
+    // Presets read cells as text and print arrays/objects as JSON (presets/shared.ts); for the text
+    // fields that would store `["a"]` as a prompt, so the raw cell is checked here. Rubric (objects
+    // rendered by rubric.ts), category (lists) and image are documented to take structured values.
+    for (const field of MUST_BE_TEXT) {
+      const column = row.source.columns[field];
+      const raw = row.source.raw;
+      const value = column !== undefined && Object.hasOwn(raw, column) ? raw[column] : undefined;
+      if (value !== null && typeof value === 'object') {
+        return fail(field, `${field} must be text: column ${columnQ(field)} holds a JSON ${Array.isArray(value) ? 'array' : 'object'}`);
+      }
+    }
 
     for (const field of ['prompt', 'tool'] as const) {
       if ((field === 'prompt' ? row.prompt : row.tool).trim() === '') {
-        return fail(field, `missing ${field}: column '${columnOf(field)}' is empty`);
+        return fail(field, `missing ${field}: column ${columnQ(field)} is empty`);
       }
     }
-    if (row.taskId.trim() === '') return fail('id', `missing id: column '${columnOf('id')}' is empty`);
+    if (row.taskId.trim() === '') return fail('id', `missing id: column ${columnQ('id')} is empty`);
 
     for (const { field, get } of TEXT_FIELDS) {
       const text = get(row);
@@ -93,10 +114,11 @@ export class RowValidator {
       if (text.length > MAX_FIELD_CHARS) {
         return fail(field, `${field} is too long: ${text.length.toLocaleString('en-US')} characters (the limit is ${MAX_FIELD_CHARS.toLocaleString('en-US')})`);
       }
-      if (text.includes(REPLACEMENT_CHAR)) {
+      // Bytes that were not UTF-8 arrive escaped (utf8-decode.ts); a literal U+FFFD is valid text.
+      if (hasInvalidUtf8(text)) {
         return fail(
           field,
-          `invalid UTF-8: column '${columnOf(field)}' contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`,
+          `invalid UTF-8: column ${columnQ(field)} contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`,
         );
       }
     }
@@ -104,10 +126,17 @@ export class RowValidator {
     const scoreResult = this.parseScore(row);
     if (typeof scoreResult === 'string') return fail('score', scoreResult);
 
-    const tool = row.tool.trim();
-    if (this.known && !this.exact.has(tool)) {
+    // A mapped name is stored under the known tool; a name accepted as new skips the look-alike check.
+    const named = row.tool.trim();
+    const tool = this.opts.toolChoices?.map?.get(named) ?? named;
+    if (this.known && !this.exact.has(tool) && !this.opts.toolChoices?.newTools?.has(named)) {
       const suggestion = this.closestKnownTool(tool);
-      if (suggestion) return fail('tool', `unknown tool '${tool}': did you mean ${suggestion}?`);
+      if (suggestion) {
+        const miss = this.misses.get(tool) ?? { name: tool, suggestion, rows: 0 };
+        miss.rows += 1;
+        this.misses.set(tool, miss);
+        return fail('tool', `unknown tool ${quote(tool)}: did you mean ${quote(suggestion).slice(1, -1)}?`);
+      }
     }
 
     const taskId = row.taskId.trim();
@@ -115,7 +144,7 @@ export class RowValidator {
     const id = experienceKey(this.opts.datasetId, taskId, tool, rater);
     const first = this.seen.get(id);
     if (first !== undefined) {
-      return fail('id', `duplicate of row ${first}: same task '${taskId}', tool '${tool}' and rater '${rater}'`);
+      return fail('id', `duplicate of row ${first}: same task ${quote(taskId)}, tool ${quote(tool)} and rater ${quote(rater)}`);
     }
     this.seen.set(id, row.source.row);
 
@@ -140,21 +169,22 @@ export class RowValidator {
     return { experience };
   }
 
-  /** The score as a number, or the reason it is not acceptable. */
+  /** The score as a number, or the reason it is not acceptable (grammar: score-number.ts). */
   private parseScore(row: CanonicalRow): number | string {
     const column = row.source.columns.score ?? 'score';
     const raw = row.score;
     if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
-      return `missing score: column '${column}' is empty`;
+      return `missing score: column ${quote(column)} is empty`;
     }
-    const value = typeof raw === 'number' ? raw : Number(raw.trim());
-    if (!Number.isFinite(value)) {
-      const shown = String(raw).trim().slice(0, 40);
-      if (Number.isNaN(value)) return `score '${shown}' is not a number`;
-      // Infinity is not a score; a literal like 1e400 is a number too large for a 64-bit float.
-      return /^[+-]?inf(inity)?$/i.test(shown)
-        ? `score '${shown}' is not a finite number`
-        : `score '${shown}' is too large: it overflows to infinity (scores must lie within ±1.8e308)`;
+    let value: number;
+    if (typeof raw === 'number') {
+      // A JSON number: JSON's grammar is decimal already; only an overflow (1e400) is not finite.
+      if (!Number.isFinite(raw)) return 'score is too large: it overflows to infinity (scores must lie within ±1.8e308)';
+      value = raw;
+    } else {
+      const parsed = parseDecimal(raw);
+      if (typeof parsed === 'string') return parsed;
+      value = parsed;
     }
     const scale = this.opts.scale;
     if (!scale) return value;
@@ -163,6 +193,11 @@ export class RowValidator {
       return `score ${formatNumber(value)} is not a whole number; the scale ${formatScale(scale)} allows whole numbers only`;
     }
     return value;
+  }
+
+  /** Names refused so far as look-alikes of a known tool (copies). */
+  nearMisses(): NearMissTool[] {
+    return [...this.misses.values()].map((m) => ({ ...m }));
   }
 
   private closestKnownTool(tool: string): string | undefined {

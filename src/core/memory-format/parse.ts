@@ -10,7 +10,7 @@ import { clipInput, quote } from '../text/quote';
 import { jsonProblem } from './json-text';
 import { restoreProtoKeys } from './records';
 import { fileSanityIssues, MAX_ISSUES, rawValueIssues, type SanityIssue } from './sanity';
-import { MEMORY_FORMAT_KIND, MEMORY_FORMAT_VERSION, memoryFileSchema, type MemoryFile } from './schema';
+import { MEMORY_FORMAT_KIND, MEMORY_FORMAT_VERSIONS, memoryFileSchema, type MemoryFile } from './schema';
 
 export interface MemoryFileIssue {
   /** JSON path of the offending value, `$` for the whole document. */
@@ -91,6 +91,47 @@ function zodIssues(error: z.ZodError): MemoryFileIssue[] {
 }
 
 /** Cross-field rules the schema cannot express: unique ids, level values, counts, vectors. */
+/**
+ * Version 2 fields: only in version 2 files; the capability section must agree with itself (cell
+ * facet indices in range, cells of known tools, entry ids that exist, model sizes that match).
+ */
+function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>): MemoryFileIssue[] {
+  const out: MemoryFileIssue[] = [];
+  if (file.version === 1) {
+    file.tools.forEach((t, i) =>
+      t.entries.forEach((e, j) => {
+        for (const k of ['facet', 'effect', 'verdict'] as const) if (e[k] !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].${k}`, message: `'${k}' needs format version 2 (the file says version 1)` });
+      }),
+    );
+    if (file.build.capability) out.push({ path: '$.build.capability', message: "'capability' needs format version 2 (the file says version 1)" });
+    return out;
+  }
+  const cap = file.build.capability;
+  if (!cap) return out;
+  const tools = new Set(cap.tools);
+  cap.cells.forEach((c, i) => {
+    const path = `$.build.capability.cells[${i}]`;
+    if (c.facet >= cap.facets.length) out.push({ path: `${path}.facet`, message: `facet ${c.facet} does not exist (${cap.facets.length} facets)` });
+    if (!tools.has(c.toolId)) out.push({ path: `${path}.toolId`, message: `tool ${quote(c.toolId)} is not in build.capability.tools` });
+    if (c.entryId !== null && !entryAt.has(c.entryId)) out.push({ path: `${path}.entryId`, message: `entry ${quote(c.entryId)} does not exist` });
+  });
+  const dim = file.embeddings?.dim;
+  cap.facets.forEach((f, i) => {
+    if (f.facet.rule.type === 'theme' && !f.centroid) out.push({ path: `$.build.capability.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
+    if (f.centroid && dim !== undefined && f.centroid.length !== dim) out.push({ path: `$.build.capability.facets[${i}].centroid`, message: `has ${f.centroid.length} numbers, expected dim ${dim}` });
+  });
+  const m = cap.model;
+  if (m) {
+    const T = m.tools.length;
+    const F = m.facets.length;
+    if (F !== cap.facets.length) out.push({ path: '$.build.capability.model.facets', message: `has ${F} facets, the capability section ${cap.facets.length}` });
+    const sized: [string, number, number][] = [['mu', m.mu.length, T], ['load', m.load.length, T], ['gamma', m.gamma.length, T], ['freq', m.freq.length, F], ['beta', m.beta.length, F]];
+    for (const [name, got, want] of sized) if (got !== want) out.push({ path: `$.build.capability.model.${name}`, message: `has ${got} numbers, expected ${want}` });
+    m.gamma.forEach((row, j) => row.length !== F && out.push({ path: `$.build.capability.model.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
+  }
+  return out;
+}
+
 function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
   const out: MemoryFileIssue[] = [];
   const toolAt = new Map<string, number>();
@@ -122,6 +163,7 @@ function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
   for (const toolId of Object.keys(file.build.calibration)) {
     if (!toolAt.has(toolId)) out.push({ path: jsonPath(['build', 'calibration', toolId]), message: `calibration for unknown tool ${quote(toolId)}` });
   }
+  out.push(...capabilityIssues(file, entryAt));
   const emb = file.embeddings;
   if (emb) {
     if (emb.model !== file.memory.embeddingModel) out.push({ path: '$.embeddings.model', message: `${quote(emb.model)} is not the memory's embedding model ${quote(file.memory.embeddingModel)}` });
@@ -162,9 +204,9 @@ export function validateMemoryFile(data: unknown): MemoryFileParse {
   if (top.kind !== MEMORY_FORMAT_KIND) {
     return { ok: false, issues: [{ path: '$.kind', message: `expected '${MEMORY_FORMAT_KIND}', got ${top.kind === undefined ? 'nothing' : describe(top.kind)}: this is not a ToolMem memory file` }] };
   }
-  if (top.version !== MEMORY_FORMAT_VERSION) {
+  if (!(MEMORY_FORMAT_VERSIONS as readonly unknown[]).includes(top.version)) {
     const got = top.version === undefined ? '(missing)' : typeof top.version === 'number' && Number.isFinite(top.version) ? String(top.version) : describe(top.version);
-    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads version ${MEMORY_FORMAT_VERSION}` }] };
+    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads versions ${MEMORY_FORMAT_VERSIONS.join(' and ')}` }] };
   }
   // Raw-value problems first (overflowed numbers, huge strings, deep nesting); the schema's own
   // complaint about the same value ("expected number") would only repeat them less clearly.

@@ -1,12 +1,17 @@
 /**
- * The `toolmem-memory` JSON format, version 1 (docs/memory-format.md, docs/memory-format.schema.json).
+ * The `toolmem-memory` JSON format, version 2 (docs/memory-format.md, docs/memory-format.schema.json).
+ * Version 2 adds the capability memory: `facet`, `effect` and `verdict` on entries and
+ * `build.capability` (facets, the tool × facet matrix, the shared note, the fitted predictor).
+ * Version 1 files (without them) still import, and an imported file exports with its own version.
  * One zod schema is the source of truth: import validates with it, the canonical serialiser orders
  * keys by it, and the JSON Schema file is generated from it (a test keeps the two in step).
  */
 import { z } from 'zod';
 
 export const MEMORY_FORMAT_KIND = 'toolmem-memory' as const;
-export const MEMORY_FORMAT_VERSION = 1 as const;
+export const MEMORY_FORMAT_VERSION = 2 as const;
+/** Versions this reader accepts. */
+export const MEMORY_FORMAT_VERSIONS = [1, 2] as const;
 
 export const LEVEL_NAMES = ['proficient', 'good', 'bad', 'weak'] as const;
 const level = z.enum(LEVEL_NAMES);
@@ -27,6 +32,46 @@ export const clusterStatSchema = z.strictObject({
   q: z.number(),
 });
 
+const interval = z.tuple([z.number(), z.number()]);
+
+/** What a claim is about: its applicability rule (src/core/capability/types.ts). */
+export const facetSchema = z.strictObject({
+  kind: z.enum(['category', 'cue', 'theme']),
+  name: z.string().min(1),
+  rule: z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('category'), value: z.string() }),
+    z.strictObject({ type: z.literal('cue'), cue: z.string().min(1) }),
+    z.strictObject({ type: z.literal('theme'), minSimilarity: z.number().min(-1).max(1), keywords: z.array(z.string()) }),
+  ]),
+});
+
+/** The claimed effect (deltaVsOthers null with one tool; ci95 is the headline delta's interval). */
+export const effectSchema = z.strictObject({
+  n: count,
+  deltaOwn: z.number(),
+  deltaVsOthers: z.number().nullable(),
+  ci95: interval,
+  q: z.number().min(0).max(1),
+  ci95Own: interval.optional(),
+  p: z.number().min(0).max(1).optional(),
+  qOwn: z.number().min(0).max(1).optional(),
+  nOwn: count.optional(),
+  mean: z.number().optional(),
+  toolMean: z.number().optional(),
+  rank: z.number().int().positive().optional(),
+  of: z.number().int().positive().optional(),
+});
+
+/** The claim checked on tasks the memory never saw. */
+export const verdictSchema = z.strictObject({
+  verdict: z.enum(['holds', 'weaker', 'contradicted', 'untested']),
+  n: count,
+  delta: z.number().nullable(),
+  ci95: interval.nullable(),
+  on: z.string(),
+  checkedAt: time,
+});
+
 export const fileEntrySchema = z.strictObject({
   id,
   level,
@@ -42,6 +87,10 @@ export const fileEntrySchema = z.strictObject({
   validFrom: time,
   /** Evidence-cluster entries: the statistics behind the claim. */
   stats: clusterStatSchema.optional(),
+  /** Version 2, capability entries: the applicability rule, the claimed effect, the verdict once checked. */
+  facet: facetSchema.optional(),
+  effect: effectSchema.optional(),
+  verdict: verdictSchema.optional(),
 });
 
 /** A superseded or retired entry (only written when history is asked for). */
@@ -70,8 +119,38 @@ export const calibrationSchema = z.strictObject({
   n: count,
 });
 
+/** The fitted memory predictor (src/core/capability/fit.ts `JointModel`): plain numbers. */
+export const jointModelSchema = z.strictObject({
+  tools: z.array(id),
+  facets: z.array(facetSchema),
+  mu: z.array(z.number()),
+  freq: z.array(z.number()),
+  beta: z.array(z.number()),
+  gamma: z.array(z.array(z.number())),
+  load: z.array(z.number()),
+  lambda: z.strictObject({ beta: z.number().nonnegative(), gamma: z.number().nonnegative() }),
+  cv: z.array(z.tuple([z.number(), z.number(), z.number()])),
+});
+
+/** Version 2: what a capability build knows beyond its entries (CapabilitySnapshot). */
+export const capabilitySchema = z.strictObject({
+  facets: z.array(z.strictObject({ facet: facetSchema, n: count, centroid: z.array(z.number()).optional() })),
+  tools: z.array(id),
+  cells: z.array(z.strictObject({ toolId: id, facet: count, effect: effectSchema, entryId: z.string().nullable() })),
+  note: z
+    .strictObject({
+      text: z.string(),
+      hard: z.array(z.string()),
+      easy: z.array(z.string()),
+      items: z.array(z.strictObject({ id, facet: z.string(), kind: z.enum(['difficulty', 'ease']), n: count, delta: z.number(), ci95: interval, q: z.number(), text: z.string() })),
+    })
+    .nullable(),
+  report: z.strictObject({ facetsTested: count, cellsTested: count, entries: count, belowMinN: count, notes: z.array(z.string()) }),
+  model: jointModelSchema.optional(),
+});
+
 export const memoryFileSchema = z.strictObject({
-  version: z.literal(MEMORY_FORMAT_VERSION),
+  version: z.union([z.literal(1), z.literal(MEMORY_FORMAT_VERSION)]),
   kind: z.literal(MEMORY_FORMAT_KIND),
   memory: z.strictObject({
     id,
@@ -93,6 +172,8 @@ export const memoryFileSchema = z.strictObject({
     metrics: jsonRecord,
     /** Tool id → calibration; tools without one fall back to the scale midpoint and range / 4. */
     calibration: z.record(z.string(), calibrationSchema),
+    /** Version 2: the capability analysis (facets, matrix, shared note, fitted predictor). */
+    capability: capabilitySchema.optional(),
   }),
   tools: z.array(
     z.strictObject({
@@ -123,12 +204,13 @@ export type MemoryFileEntry = z.infer<typeof fileEntrySchema>;
 export type MemoryFileHistoryEntry = z.infer<typeof historyEntrySchema>;
 export type MemoryFileTool = MemoryFile['tools'][number];
 export type ToolCalibration = z.infer<typeof calibrationSchema>;
+export type MemoryFileCapability = z.infer<typeof capabilitySchema>;
 
 /** The JSON Schema (draft 2020-12) of the format, as written to docs/memory-format.schema.json. */
 export function memoryFileJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(memoryFileSchema, { target: 'draft-2020-12', io: 'input' }),
     $id: 'https://toolmem.studio/schemas/memory-format.schema.json',
-    title: 'ToolMem Studio memory file (toolmem-memory, version 1)',
+    title: 'ToolMem Studio memory file (toolmem-memory, version 2; version 1 files are valid too)',
   };
 }

@@ -10,6 +10,7 @@
  * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
  * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
+import { dict, own } from '../data-keys';
 import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
 import type { Memory, MemoryEntry, Run, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
@@ -35,10 +36,10 @@ function fileEntry(e: MemoryEntry, taskOf: (experienceId: string) => string | un
 
 /** Calibration from the evidence clusters' statistics (see the header). */
 export function calibrationFromStats(entries: readonly MemoryEntry[], clusterStats: Record<string, ClusterStat>, trainTasks: number, range: number): Record<string, ToolCalibration> {
-  const out: Record<string, ToolCalibration> = {};
+  const out = dict<ToolCalibration>(); // tool ids are data: null prototype (core/data-keys)
   const byTool = new Map<string, { value: number; s: ClusterStat }[]>();
   for (const e of entries) {
-    const s = clusterStats[e.id];
+    const s = own(clusterStats, e.id); // entry ids of imported memories are any string
     if (!s) continue;
     const list = byTool.get(e.toolId) ?? [];
     list.push({ value: e.value, s });
@@ -91,11 +92,11 @@ export function memoryToFile(
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
       const t = described.get(id);
-      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, clusterStats[e.id])) };
+      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))) };
     }),
     historyCount: old.length,
     ...(options.history
-      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e, taskOf, clusterStats[e.id]))) }
+      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e, taskOf, own(clusterStats, e.id)))) }
       : {}),
     ...fileEmbeddings(memory, valid, options.vectors),
   };

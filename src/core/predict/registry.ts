@@ -1,13 +1,14 @@
 /**
  * Method ids and construction. Offline methods need no LLM and run anywhere; `memory` uses a given
- * memory snapshot, or induces one from the training split (evidence clusters, no LLM); the LLM
- * methods need an engine (`createLlmPredictor`).
+ * memory snapshot, or builds a capability memory from the training split (facets, effects, entries
+ * and the joint facet model of src/core/capability, no LLM); the LLM methods need an engine
+ * (`createLlmPredictor`).
  */
+import { CapabilityMemoryPredictor } from '../capability/predictor';
 import { ToolMeanPredictor, ToolMedianPredictor } from './baselines';
 import { EnsemblePredictor, type EnsembleOptions } from './ensemble';
 import { KnnDifficultyPredictor, KnnPredictor, type NeighbourCut } from './knn';
 import { HybridPredictor } from './hybrid';
-import { InducedMemoryPredictor } from './induced-memory';
 import { FewShotLlmPredictor, GenericLlmPredictor, ToolMemLlmPredictor, type LlmPredictorOptions } from './llm';
 import { MemoryPredictor, type MemorySnapshot } from './memory';
 import { RidgePredictor } from './ridge';
@@ -47,6 +48,8 @@ export interface MethodOptions {
 export function methodNeeds(id: MethodId, opts: MethodOptions = {}): PredictorNeeds {
   if (id === 'ensemble') return { vectors: 'optional' };
   if (id === 'knn' || id === 'knn-difficulty') return { vectors: opts.similarity === 'dense' || opts.similarity === 'hybrid' };
+  // The capability memory uses vectors for its theme facets when given, and runs without them.
+  if (id === 'memory' && !opts.memory) return { vectors: 'optional' };
   if (id === 'memory' || id === 'toolmem-llm' || id === 'hybrid') return { vectors: true, memory: true, ...(id === 'memory' ? {} : { llm: true }) };
   if (id === 'fewshot-llm') return { llm: true, vectors: opts.similarity === 'dense' || opts.similarity === 'hybrid' };
   if (isLlmMethod(id)) return { llm: true };
@@ -70,9 +73,10 @@ export function createPredictor(id: MethodId, opts: MethodOptions = {}): Predict
     case 'ensemble':
       return new EnsemblePredictor({ useAllRaters: opts.useAllRaters, ...opts.ensemble });
     case 'memory':
-      // A stored memory when given; otherwise one induced from each training split (evaluation).
+      // A stored memory when given; otherwise a capability memory built from each training split
+      // (evaluation). The evidence-cluster memory stays available as InducedMemoryPredictor.
       if (opts.memory) return new MemoryPredictor({ memory: opts.memory, k: opts.k, cut: opts.cut });
-      return new InducedMemoryPredictor({ k: opts.k, cut: opts.cut });
+      return new CapabilityMemoryPredictor();
     default:
       throw new Error(`method '${id}' needs an LLM: use createLlmPredictor with an engine`);
   }

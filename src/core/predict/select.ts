@@ -5,6 +5,7 @@
  *   utility = s·score − costWeight·cost        (s = −1 on lower-is-better scales)
  *   tied    = every candidate with utility ≥ best − margin;  a choice only when it holds one tool
  */
+import { dict } from '../data-keys';
 import type { ScoreDirection } from '../types';
 import type { Predictor, PredictTask, ScorePrediction } from './types';
 
@@ -65,7 +66,8 @@ export function selectForTask(
   candidates: readonly (string | { toolId: string; cost?: number })[],
   opts: SelectOptions = {},
 ): TaskSelection {
-  const predictions: Record<string, ScorePrediction> = {};
+  // Keyed by candidate tool ids (data): null prototype, see core/data-keys.
+  const predictions = dict<ScorePrediction>();
   const scored = candidates.map((c) => {
     const { toolId, cost } = typeof c === 'string' ? { toolId: c, cost: undefined } : c;
     const p = predictor.predict(task, toolId);

@@ -3,6 +3,7 @@
  * (proficient / good / bad / weak), so that a level with many near-duplicates cannot crowd out the
  * others; or, instead of a fixed k, a cut at the knee of the similarity curve.
  */
+import { dict } from '../data-keys';
 import { LEVELS, type Level } from '../types';
 import { kneeCut, type KneeBounds } from './knee';
 import type { VectorHit, VectorIndex } from './vector-index';
@@ -18,7 +19,7 @@ export function topKPerLevel<L extends string = Level>(
   k: number,
   levels: readonly L[] = LEVELS as unknown as readonly L[],
 ): Record<L, VectorHit<L>[]> {
-  const out = {} as Record<L, VectorHit<L>[]>;
+  const out = dict<VectorHit<L>[]>() as Record<L, VectorHit<L>[]>;
   for (const level of levels) out[level] = index.search(query, { tool, level, k });
   return out;
 }
@@ -58,7 +59,7 @@ export function kneeTopNPerLevel<L extends string = Level>(
   bounds: KneeBounds & { window?: number } = {},
   levels: readonly L[] = LEVELS as unknown as readonly L[],
 ): Record<L, VectorHit<L>[]> {
-  const out = {} as Record<L, VectorHit<L>[]>;
+  const out = dict<VectorHit<L>[]>() as Record<L, VectorHit<L>[]>;
   for (const level of levels) out[level] = kneeTopN(index, query, { ...bounds, tool, level });
   return out;
 }

@@ -29,6 +29,16 @@ export class DataPage extends AppPage {
     await this.dialog.getByLabel(`Column for ${field}`).selectOption(column);
   }
 
+  /** The look-alike tools section, shown after the preview when a file tool resembles a stored one. */
+  get nearMissTools(): Locator {
+    return this.dialog.getByRole('region', { name: 'Tools that look like ones you have' });
+  }
+
+  /** One look-alike name's choice: its fieldset (named by the file's tool name). */
+  toolChoice(name: string): Locator {
+    return this.nearMissTools.getByRole('group', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} —`) });
+  }
+
   async runImport(): Promise<Locator> {
     await this.dialog.getByRole('button', { name: 'Import', exact: true }).click();
     const result = this.dialog.getByTestId('import-result');

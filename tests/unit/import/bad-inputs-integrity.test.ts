@@ -32,13 +32,18 @@ const EXPECTED: Record<string, 'fatal' | 'rows'> = {
   'empty.csv': 'fatal',
   'extreme-scores.csv': 'rows',
   'field-count.csv': 'rows',
+  'formula-cells.csv': 'rows',
+  'formula-keys.jsonl': 'rows',
+  'formula-roundtrip.csv': 'rows',
   'gzipped.csv': 'fatal',
   'header-only.csv': 'rows',
   'latin1.csv': 'rows',
   'malformed-quotes.csv': 'rows',
   'missing-column.csv': 'fatal',
   'nan-score.csv': 'rows',
+  'near-miss-collision.csv': 'rows',
   'near-miss-tool.csv': 'rows',
+  'near-miss-tools.jsonl': 'rows',
   'non-numeric-score.csv': 'rows',
   'numeric-header.csv': 'fatal',
   'out-of-scale.csv': 'rows',
@@ -49,6 +54,40 @@ const EXPECTED: Record<string, 'fatal' | 'rows'> = {
   'unclosed-quote.csv': 'fatal',
   'utf16.csv': 'fatal',
   'wrapped-array.json': 'fatal',
+  // Issue #14 classes 2, 3, 5 (values, nesting, line endings, message size): bad-inputs-values.test.ts.
+  'array-prompt.jsonl': 'rows',
+  'comments-between.json': 'fatal',
+  'comments.jsonl': 'rows',
+  'cr-only.csv': 'rows',
+  'crlf-in-quotes.csv': 'rows',
+  'deep-field.jsonl': 'rows',
+  'deep-member.json': 'rows',
+  'duplicate-keys.json': 'rows',
+  'duplicate-keys.jsonl': 'rows',
+  'fffd-literal.csv': 'rows',
+  'hex-scores.csv': 'rows',
+  'invalid-utf8-tail.csv': 'rows',
+  'json-scores.jsonl': 'rows',
+  'long-unclosed-quote.csv': 'fatal',
+  'mixed-line-endings.csv': 'rows',
+  'nul-in-field.csv': 'fatal',
+  'object-prompt.json': 'rows',
+  'score-spellings.csv': 'rows',
+  'single-quotes.jsonl': 'rows',
+  'trailing-comma.jsonl': 'rows',
+  'utf16be-no-bom.csv': 'fatal',
+  'utf32be.csv': 'fatal',
+  'utf32le-no-bom.csv': 'fatal',
+  'utf32le.csv': 'fatal',
+  // Data keys (issue #14 class 1; tests/unit/import/bad-inputs-keys.test.ts has their exact results).
+  'proto-tools.csv': 'rows',
+  'keys-task-ids.csv': 'rows',
+  'keys-raters.csv': 'rows',
+  'keys-categories.csv': 'rows',
+  'keys-header-columns.csv': 'fatal',
+  'keys-only-hostile-headers.csv': 'fatal',
+  'keys-proto.jsonl': 'rows',
+  'keys-proto-ids.json': 'rows',
 };
 
 /** Import files of the corpus (the memory-*.json files belong to the memory-format tests). */
@@ -69,7 +108,8 @@ async function canonical(value: unknown): Promise<unknown> {
   if (ArrayBuffer.isView(value)) return { typed: value.constructor.name, values: Array.from(value as unknown as ArrayLike<number>) };
   if (Array.isArray(value)) return Promise.all(value.map(canonical));
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
+    // Null prototype: a stored key named `__proto__` must be hashed, not become the prototype.
+    const out = Object.create(null) as Record<string, unknown>;
     for (const key of Object.keys(value).sort()) out[key] = await canonical((value as Record<string, unknown>)[key]);
     return out;
   }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runImport } from '../../../src/core/import';
 import type { ImportOptions, ImportSink, ImportSummary } from '../../../src/core/import/types';
+import type { ImportInput } from '../../../src/core/import/text-source';
 import type { Experience } from '../../../src/core/types';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -20,9 +21,9 @@ export async function* chunked(text: string, size = 0): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 
-/** A file as UTF-8 text chunks, the way the CLI reads it. */
-export function fileSource(path: string, highWaterMark = 64 * 1024): AsyncIterable<string> {
-  return createReadStream(path, { encoding: 'utf8', highWaterMark }) as AsyncIterable<string>;
+/** A file as byte chunks, the way the CLI reads it (the import decodes and checks the UTF-8). */
+export function fileSource(path: string, highWaterMark = 64 * 1024): AsyncIterable<Uint8Array> {
+  return createReadStream(path, { highWaterMark }) as AsyncIterable<Uint8Array>;
 }
 
 export function readText(path: string): string {
@@ -44,7 +45,7 @@ export function options(fileName: string, extra: Partial<ImportOptions> = {}): I
 }
 
 export async function importSource(
-  input: AsyncIterable<string>,
+  input: ImportInput,
   fileName: string,
   extra: Partial<ImportOptions> = {},
 ): Promise<{ summary: ImportSummary; sink: MemorySink }> {

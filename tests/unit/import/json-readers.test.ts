@@ -75,7 +75,7 @@ describe('JSON scanner', () => {
   it('rejects structural errors', () => {
     expect(() => scan('[1,]', 0)).toThrow('Trailing comma before the closing bracket (line 1, column 4).');
     expect(() => scan('[1 2]', 0)).toThrow("Expected ',' or ']' after member 1 but found '2' (line 1, column 4).");
-    expect(() => scan('{"a" 1}', 0)).toThrow(`Expected ':' after the member name "a" (line 1, column 6).`);
+    expect(() => scan('{"a" 1}', 0)).toThrow(`Expected ':' after the member name 'a' (line 1, column 6).`);
     expect(() => scan('{1: 2}', 0)).toThrow("Expected a member name in double quotes but found '1'");
     expect(() => scan('[1] x', 0)).toThrow('Unexpected data after the end of the top-level array');
   });

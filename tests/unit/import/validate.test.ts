@@ -91,9 +91,13 @@ describe('row validation', () => {
       column: 'response',
       reason: 'response is too long: 1,000,001 characters (the limit is 1,000,000)',
     });
-    expect(reason(v, row({ prompt: 'caf\uFFFD', taskId: '3' }))).toBe(
+    // An invalid byte arrives escaped as U+DC80–U+DCFF (utf8-decode.ts); a literal U+FFFD is text.
+    expect(reason(v, row({ prompt: 'caf\uDCE9', taskId: '3' }))).toBe(
       "invalid UTF-8: column 'prompt' contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again",
     );
+    expect(v.check(row({ prompt: 'caf\uFFFD', taskId: '4' })).experience?.prompt).toBe('caf\uFFFD');
+    // A surrogate pair whose low half is in that range is an ordinary character (💀 = D83D DC80).
+    expect(v.check(row({ prompt: 'skull \uD83D\uDC80', taskId: '5' })).experience).toBeDefined();
   });
 
   it('computes a bounded edit distance', () => {

@@ -1,7 +1,7 @@
 /** The `memory` method of evaluations: a memory induced from the training split, then scored. */
 import { describe, expect, it } from 'vitest';
 import { evaluate, type ScoredPair } from '../../../src/core/eval';
-import { createPredictor, induceClusterMemory, InducedMemoryPredictor } from '../../../src/core/predict';
+import { induceClusterMemory, InducedMemoryPredictor } from '../../../src/core/predict';
 import { ex, SCALE, set } from './helpers';
 
 /** 40 tasks in two topics: A scores 5 on topic X (first axis), 2 on topic Y (second axis); B is flat. */
@@ -41,8 +41,7 @@ describe('induceClusterMemory', () => {
 
 describe('InducedMemoryPredictor', () => {
   it('predicts above the tool mean on the strong topic and below on the weak one', () => {
-    const p = createPredictor('memory');
-    expect(p).toBeInstanceOf(InducedMemoryPredictor);
+    const p = new InducedMemoryPredictor();
     p.fit(twoTopics());
     const onX = p.predict({ taskId: 'qx', prompt: 'x', vector: Float32Array.from([1, 0, 0]) }, 'A');
     const onY = p.predict({ taskId: 'qy', prompt: 'y', vector: Float32Array.from([0, 1, 0]) }, 'A');
@@ -61,7 +60,7 @@ describe('InducedMemoryPredictor', () => {
     const train = twoTopics();
     const data: ScoredPair[] = train.examples.map((e) => ({ taskId: e.taskId, prompt: e.prompt, toolId: e.toolId, score: e.score, ratings: [e.score], categories: [] }));
     const vectors = new Map(train.examples.map((e) => [e.taskId, e.vector!]));
-    const report = await evaluate({ data, scale: SCALE, sizes: { train: 30, test: 10 }, seeds: [1, 2], vectors, methods: [{ id: 'memory', create: () => createPredictor('memory') }] });
+    const report = await evaluate({ data, scale: SCALE, sizes: { train: 30, test: 10 }, seeds: [1, 2], vectors, methods: [{ id: 'memory', create: () => new InducedMemoryPredictor() }] });
     for (const s of report.seeds) expect(s.methods.memory!.tools.A!.pearson).toBeGreaterThan(0.5);
   });
 });

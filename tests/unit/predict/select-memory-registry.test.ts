@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { CapabilityMemoryPredictor } from '../../../src/core/capability/predictor';
 import {
   ALL_METHODS,
   createPredictor,
-  InducedMemoryPredictor,
   isMethodId,
   memorySignal,
   MemoryPredictor,
@@ -96,7 +96,8 @@ describe('registry', () => {
   it('builds every offline method; memory induces its own without a snapshot; LLM methods need an engine', () => {
     for (const id of OFFLINE_METHODS) expect(createPredictor(id).id).toBe(id);
     expect(ALL_METHODS).toEqual(expect.arrayContaining(['memory', 'generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid']));
-    expect(createPredictor('memory')).toBeInstanceOf(InducedMemoryPredictor);
+    expect(createPredictor('memory')).toBeInstanceOf(CapabilityMemoryPredictor);
+    expect(methodNeeds('memory').vectors).toBe('optional');
     expect(createPredictor('memory', { memory: { entries: [], vectors: new Map() } })).toBeInstanceOf(MemoryPredictor);
     expect(() => createPredictor('toolmem-llm')).toThrow(/LLM/);
     expect(isMethodId('knn')).toBe(true);

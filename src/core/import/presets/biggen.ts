@@ -7,6 +7,8 @@ import { ValidationError } from '../../errors';
 import { renderRubric } from '../rubric';
 import type { DetectSample, Preset } from '../types';
 import { LIKERT_1_5, cell, headerCoverage, optional, requireColumns, scoreCell, uniqueNonEmpty } from './shared';
+import { clipList } from '../bounded';
+import { quote } from '../../text/quote';
 
 const SCORE_SUFFIX = '_score';
 
@@ -39,14 +41,14 @@ export const biggen: Preset = {
     const judges = judgeNames(ctx.headers);
     if (judges.length === 0) {
       throw new ValidationError(
-        `The biggen preset needs a judge score column such as 'gpt4_04_turbo_score'; none of the columns ends in '_score'. The file has: ${ctx.headers.join(', ')}.`,
+        `The biggen preset needs a judge score column such as 'gpt4_04_turbo_score'; none of the columns ends in '_score'. The file has: ${clipList(ctx.headers)}.`,
       );
     }
     let judge = judges[0] as string;
     if (ctx.judgeColumn) {
       const wanted = ctx.judgeColumn.endsWith(SCORE_SUFFIX) ? ctx.judgeColumn.slice(0, -SCORE_SUFFIX.length) : ctx.judgeColumn;
       if (!judges.includes(wanted)) {
-        throw new ValidationError(`Judge '${ctx.judgeColumn}' has no '${wanted}_score' column. Available judges: ${judges.join(', ')}.`);
+        throw new ValidationError(`Judge ${quote(ctx.judgeColumn)} has no ${quote(`${wanted}_score`)} column. Available judges: ${clipList(judges, 300, 'judges')}.`);
       }
       judge = wanted;
     }

@@ -7,6 +7,8 @@ import { ValidationError } from '../../errors';
 import { readAllRecords } from '../readers';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
 import { LIKERT_1_5, cell, headerCoverage, requireColumns, scoreCell, splitList, uniqueNonEmpty } from './shared';
+import { clipList } from '../bounded';
+import { quote } from '../../text/quote';
 
 const RATER_COLUMN = /^rater\d+$/;
 
@@ -15,7 +17,7 @@ interface PromptInfo {
   categories: string[];
 }
 
-async function readPrompts(input: AsyncIterable<string>): Promise<Map<string, PromptInfo>> {
+async function readPrompts(input: AsyncIterable<string | Uint8Array>): Promise<Map<string, PromptInfo>> {
   const { headers, records } = await readAllRecords(input, 'prompts sidecar', 'csv');
   requireColumns('genai-bench-long prompts sidecar', headers, ['id', 'prompt']);
   const byId = new Map<string, PromptInfo>();
@@ -53,7 +55,7 @@ export const genaiBenchLong: Preset = {
     requireColumns('genai-bench-long', ctx.headers, ['id', 'model']);
     const raterColumns = ctx.headers.filter((h) => RATER_COLUMN.test(h));
     if (raterColumns.length === 0) {
-      throw new ValidationError(`The genai-bench-long preset needs rater columns (rater1, rater2, …); the file has: ${ctx.headers.join(', ')}.`);
+      throw new ValidationError(`The genai-bench-long preset needs rater columns (rater1, rater2, …); the file has: ${clipList(ctx.headers)}.`);
     }
     if (!ctx.sidecars?.prompts) {
       throw new ValidationError(
@@ -69,7 +71,7 @@ export const genaiBenchLong: Preset = {
         if (!info) {
           return {
             rows: [],
-            errors: [{ file: ctx.fileName, row: record.row, column: 'id', reason: `id '${id}' is not in the prompts sidecar, so the prompt text is unknown`, raw: record.data }],
+            errors: [{ file: ctx.fileName, row: record.row, column: 'id', reason: `id ${quote(id)} is not in the prompts sidecar, so the prompt text is unknown`, raw: record.data }],
           };
         }
         const rows: CanonicalRow[] = raterColumns.map((rater) => ({

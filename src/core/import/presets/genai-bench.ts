@@ -9,6 +9,7 @@ import { JsonScanner } from '../json-scanner';
 import { TextSource } from '../text-source';
 import type { CanonicalRow, DetectSample, MapResult, Preset, SourceRecord } from '../types';
 import { LIKERT_1_5 } from './shared';
+import { quote } from '../../text/quote';
 
 const Member = z.object({
   id: z.union([z.string(), z.number()]).optional(),
@@ -19,13 +20,13 @@ const Member = z.object({
 const SkillList = z.array(z.number().int().nonnegative());
 
 /** Reads the skills sidecar: skill → prompt indices, inverted to index → skills (file order kept). */
-export async function readSkills(input: AsyncIterable<string>): Promise<Map<number, string[]>> {
+export async function readSkills(input: AsyncIterable<string | Uint8Array>): Promise<Map<number, string[]>> {
   const scanner = new JsonScanner('skills sidecar');
   const byIndex = new Map<number, string[]>();
   const add = (skill: string, text: string): void => {
     const parsed = SkillList.safeParse(JSON.parse(text));
     if (!parsed.success) {
-      throw new ValidationError(`Skills sidecar: "${skill}" must be a list of prompt indices (whole numbers ≥ 0).`);
+      throw new ValidationError(`Skills sidecar: ${quote(skill)} must be a list of prompt indices (whole numbers ≥ 0).`);
     }
     for (const index of parsed.data) {
       const list = byIndex.get(index) ?? [];
@@ -65,7 +66,7 @@ function mapMember(record: SourceRecord, skills: Map<number, string[]> | undefin
           file: fileName,
           row: record.row,
           column,
-          reason: `not a GenAI-Bench prompt record: ${column ? `'${column}' ` : ''}${issue?.message ?? 'unexpected shape'}`,
+          reason: `not a GenAI-Bench prompt record: ${column ? `${quote(column)} ` : ''}${issue?.message ?? 'unexpected shape'}`,
           raw: { key: record.key, ...record.data },
         },
       ],

@@ -7,6 +7,8 @@ import { ValidationError } from '../../errors';
 import { DELIMITER_CANDIDATES } from '../csv-chunk-parser';
 import { CANONICAL_FIELDS, REQUIRED_FIELDS, suggestMapping } from '../mapping';
 import type { CanonicalField, DetectSample, FieldMapping, Preset, PresetContext } from '../types';
+import { quote } from '../../text/quote';
+import { clipList } from '../bounded';
 import { cell, optional, scoreCell, splitList } from './shared';
 
 const DEFAULT_RATER = 'default';
@@ -21,7 +23,7 @@ function delimiterHint(ctx: PresetContext): string {
   const only = ctx.headers[0] ?? '';
   const other = DELIMITER_CANDIDATES.find((d) => d !== ctx.delimiter && only.includes(d));
   if (!other) return '';
-  return ` The header was read as a single column, '${only}': the file looks ${showDelimiter(other)}-separated but was read as ${showDelimiter(ctx.delimiter)}-separated. Let the delimiter be detected, or set it to ${showDelimiter(other)} (CLI: --delimiter).`;
+  return ` The header was read as a single column, ${quote(only)}: the file looks ${showDelimiter(other)}-separated but was read as ${showDelimiter(ctx.delimiter)}-separated. Let the delimiter be detected, or set it to ${showDelimiter(other)} (CLI: --delimiter).`;
 }
 
 /** Explicit mapping first; suggestions fill the gaps with columns the user did not already use. */
@@ -44,9 +46,9 @@ function checkAmbiguous(ctx: PresetContext, mapping: FieldMapping): void {
   for (const dup of ctx.headerIssues?.duplicates ?? []) {
     const field = (Object.keys(mapping) as CanonicalField[]).find((f) => mapping[f] === dup.name && ctx.mapping?.[f] === undefined);
     if (!field) continue;
-    const others = dup.names.slice(1).map((n) => `'${n}'`).join(', ');
+    const others = dup.names.slice(1, 6).map((n) => quote(n)).join(', ') + (dup.names.length > 6 ? `, … (${dup.names.length - 6} more)` : '');
     throw new ValidationError(
-      `Column '${dup.name}' appears ${dup.columns.length} times in the header (columns ${dup.columns.join(' and ')}), so it is unclear which one holds the ${field}. Rename the duplicates in the file, or map ${field} explicitly: '${dup.name}' is column ${dup.columns[0]}, ${others} ${dup.columns.length > 2 ? 'are the later ones' : `is column ${dup.columns[1]}`} (CLI: --map ${field}=${dup.name}).`,
+      `Column ${quote(dup.name)} appears ${dup.columns.length} times in the header (columns ${clipList(dup.columns.map(String), 100, 'columns').replace(/, (?=[^,]*$)/, ' and ')}), so it is unclear which one holds the ${field}. Rename the duplicates in the file, or map ${field} explicitly: ${quote(dup.name)} is column ${dup.columns[0]}, ${others} ${dup.columns.length > 2 ? 'are the later ones' : `is column ${dup.columns[1]}`} (CLI: --map ${field}=${quote(dup.name).slice(1, -1)}).`,
     );
   }
 }
@@ -55,8 +57,8 @@ function checkAmbiguous(ctx: PresetContext, mapping: FieldMapping): void {
 function blankHint(ctx: PresetContext): string {
   const blanks = ctx.headerIssues?.blanks ?? [];
   if (!blanks.length) return '';
-  const list = blanks.map((b) => `column ${b.column} (shown as '${b.name}')`).join(', ');
-  return ` The header has no name for ${list}; name ${blanks.length > 1 ? 'them' : 'it'} in the file, or map the field to '${blanks[0]!.name}'.`;
+  const list = clipList(blanks.map((b) => `column ${b.column} (shown as '${b.name}')`), 300, 'unnamed columns');
+  return ` The header has no name for ${list}; name ${blanks.length > 1 ? 'them' : 'it'} in the file, or map the field to ${quote(blanks[0]!.name)}.`;
 }
 
 function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
@@ -67,7 +69,7 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
     const headerSet = new Set(ctx.headers);
     for (const [field, column] of Object.entries(mapping)) {
       if (column !== undefined && !headerSet.has(column)) {
-        throw new ValidationError(`Mapping ${field}=${column}: the file has no column '${column}'. Columns: ${ctx.headers.join(', ')}.${hint}`);
+        throw new ValidationError(`Mapping ${field}=${quote(column).slice(1, -1)}: the file has no column ${quote(column)}. Columns: ${clipList(ctx.headers)}.${hint}`);
       }
     }
   }
@@ -75,7 +77,7 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
   if (missing.length > 0) {
     const list = missing.map((f) => `'${f}'`).join(', ');
     throw new ValidationError(
-      `No column for the required field${missing.length > 1 ? 's' : ''} ${list}: none of the columns (${ctx.headers.join(', ')}) looks like ${missing.length > 1 ? 'them' : 'it'}. Map ${missing.length > 1 ? 'them' : 'it'} explicitly (CLI: --map ${missing[0]}=COLUMN).${hint}`,
+      `No column for the required field${missing.length > 1 ? 's' : ''} ${list}: none of the columns (${clipList(ctx.headers)}) looks like ${missing.length > 1 ? 'them' : 'it'}. Map ${missing.length > 1 ? 'them' : 'it'} explicitly (CLI: --map ${missing[0]}=COLUMN).${hint}`,
     );
   }
 }

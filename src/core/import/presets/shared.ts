@@ -1,5 +1,7 @@
 /** Small helpers the presets share: reading cells as text, header checks, category lists. */
+import { own } from '../../data-keys';
 import { ValidationError } from '../../errors';
+import { clipList } from '../bounded';
 import type { ScoreScale } from '../../types';
 
 export const LIKERT_1_5: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: true };
@@ -7,7 +9,9 @@ export const LIKERT_1_5: ScoreScale = { min: 1, max: 5, direction: 'higher-bette
 /** A cell as text: strings as they are, numbers printed, objects as JSON, missing as ''. */
 export function cell(data: Record<string, unknown>, column: string | undefined): string {
   if (!column) return '';
-  const value = data[column];
+  // Own cells only: a column named `toString` or `__proto__` missing from a record is missing, not
+  // Object.prototype's member (core/data-keys).
+  const value = own(data, column);
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'object') return JSON.stringify(value);
@@ -22,7 +26,7 @@ export function optional(data: Record<string, unknown>, column: string | undefin
 
 /** Score cell: numbers stay numbers, everything else becomes text for validation to judge. */
 export function scoreCell(data: Record<string, unknown>, column: string): string | number | null | undefined {
-  const value = data[column];
+  const value = own(data, column);
   if (typeof value === 'number' || value === null || value === undefined) return value;
   return cell(data, column);
 }
@@ -49,6 +53,6 @@ export function requireColumns(preset: string, headers: string[], required: stri
   if (missing.length === 0) return;
   const list = missing.map((m) => `'${m}'`).join(', ');
   throw new ValidationError(
-    `The ${preset} preset needs the column${missing.length > 1 ? 's' : ''} ${list}, which ${missing.length > 1 ? 'are' : 'is'} missing. The file has: ${headers.join(', ') || '(no columns)'}.`,
+    `The ${preset} preset needs the column${missing.length > 1 ? 's' : ''} ${list}, which ${missing.length > 1 ? 'are' : 'is'} missing. The file has: ${clipList(headers) || '(no columns)'}.`,
   );
 }

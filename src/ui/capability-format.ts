@@ -1,0 +1,147 @@
+/**
+ * How capability numbers read on screen (issue #15): signed deltas with a real minus sign, 95%
+ * intervals, q-values, ranks among tools, verdict badges, and the geometry of an effect bar.
+ * Pure: no DOM, so it is unit-tested in Node (tests/unit/ui/capability-format.test.ts).
+ *
+ * Every delta here is oriented by the core (positive = better for the tool, whatever the scale's
+ * direction), so "+" always reads "does better" and the colours follow that.
+ */
+import type { Effect, SharedNote, VerdictKind } from '../core/capability/types';
+
+/** U+2212: a hyphen-minus reads as a dash and is narrower than the digits it lines up with. */
+export const MINUS = '\u2212';
+
+/** "+0.42", "−0.42", "0.00" — never "−0.00" (a value that rounds to zero has no sign). */
+export function formatSigned(x: number, digits = 2): string {
+  if (!Number.isFinite(x)) return '–';
+  const text = Math.abs(x).toFixed(digits);
+  if (Number(text) === 0) return text;
+  return `${x < 0 ? MINUS : '+'}${text}`;
+}
+
+/** A plain number with a real minus sign ("−1.50", "3.42"). */
+export function formatNumber(x: number, digits = 2): string {
+  if (!Number.isFinite(x)) return '–';
+  const text = Math.abs(x).toFixed(digits);
+  return Number(text) !== 0 && x < 0 ? `${MINUS}${text}` : text;
+}
+
+/** A 95% interval: "[−0.42, +0.10]". */
+export function formatInterval(ci: readonly [number, number], digits = 2): string {
+  return `[${formatSigned(ci[0], digits)}, ${formatSigned(ci[1], digits)}]`;
+}
+
+/** "q < 0.001", "q = 0.012", "q = 0.45". */
+export function formatQ(q: number): string {
+  if (!Number.isFinite(q)) return 'q –';
+  if (q < 0.001) return 'q < 0.001';
+  return `q = ${q < 0.1 ? q.toFixed(3) : q.toFixed(2)}`;
+}
+
+function ordinal(n: number): string {
+  const mod100 = n % 100;
+  if (mod100 >= 11 && mod100 <= 13) return `${n}th`;
+  const last = n % 10;
+  return `${n}${last === 1 ? 'st' : last === 2 ? 'nd' : last === 3 ? 'rd' : 'th'}`;
+}
+
+/** "best of 6 tools", "lowest of 6 tools", "3rd of 6 tools"; '' without a rank or with one tool. */
+export function rankText(rank: number | undefined, of: number | undefined): string {
+  if (!rank || !of || of < 2) return '';
+  if (rank === 1) return `best of ${of} tools`;
+  if (rank === of) return `lowest of ${of} tools`;
+  return `${ordinal(rank)} of ${of} tools`;
+}
+
+/** The delta a claim is about: against the other tools when there are any, else against the tool's own mean. */
+export function headline(effect: Effect): number {
+  return effect.deltaVsOthers ?? effect.deltaOwn;
+}
+
+/** What the headline delta is measured against, for labels. */
+export function headlineBasis(effect: Effect): 'vs other tools' | 'vs its own mean' {
+  return effect.deltaVsOthers === null ? 'vs its own mean' : 'vs other tools';
+}
+
+/** True when the 95% interval leaves out zero (the effect's sign is clear). */
+export function clearOfZero(ci: readonly [number, number]): boolean {
+  return ci[0] > 0 || ci[1] < 0;
+}
+
+export interface VerdictBadge {
+  label: string;
+  tone: 'ok' | 'warn' | 'danger' | 'neutral';
+  meaning: string;
+}
+
+// A Map, not an object literal: the kind comes from stored or imported memories (issue #14).
+const VERDICT_BADGES: ReadonlyMap<VerdictKind, VerdictBadge> = new Map<VerdictKind, VerdictBadge>([
+  ['holds', { label: 'holds ✓', tone: 'ok', meaning: 'held on tasks the memory never saw' }],
+  ['weaker', { label: 'weaker', tone: 'warn', meaning: 'same direction, but weaker on tasks the memory never saw' }],
+  ['contradicted', { label: 'contradicted ✗', tone: 'danger', meaning: 'went the other way on tasks the memory never saw' }],
+  ['untested', { label: 'untested', tone: 'neutral', meaning: 'no unseen task to check it on yet' }],
+]);
+
+/** The badge of a verdict; an unknown kind (a newer file) reads as untested rather than failing. */
+export function verdictBadge(kind: VerdictKind | string): VerdictBadge {
+  return VERDICT_BADGES.get(kind as VerdictKind) ?? VERDICT_BADGES.get('untested')!;
+}
+
+/** The upper end of a symmetric axis [−d, d] holding |values|: 1, 2 or 5 × 10^k, at least 0.1. */
+export function niceDomain(values: Iterable<number>): number {
+  let max = 0;
+  for (const v of values) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
+  if (max <= 0.1) return 0.1;
+  const exp = 10 ** Math.floor(Math.log10(max));
+  for (const step of [1, 2, 2.5, 5, 10]) if (step * exp >= max - 1e-12) return step * exp;
+  return 10 * exp;
+}
+
+export interface EffectBarGeometry {
+  /** Percent positions along the track, 0 = −domain, 50 = zero, 100 = +domain. */
+  zero: number;
+  barLeft: number;
+  barWidth: number;
+  ciLeft: number;
+  ciWidth: number;
+  /** The interval runs past the axis on that side (drawn as an open end). */
+  clippedLow: boolean;
+  clippedHigh: boolean;
+  positive: boolean;
+}
+
+/** Where an effect bar's bar (from 0 to the delta) and whisker (its interval) go, in percent. */
+export function effectBar(delta: number, ci: readonly [number, number], domain: number): EffectBarGeometry {
+  const d = domain > 0 ? domain : 1;
+  const at = (v: number) => Math.min(100, Math.max(0, 50 + (v / d) * 50));
+  const end = at(delta);
+  const lo = at(Math.min(ci[0], ci[1]));
+  const hi = at(Math.max(ci[0], ci[1]));
+  return {
+    zero: 50,
+    barLeft: Math.min(50, end),
+    barWidth: Math.abs(end - 50),
+    ciLeft: lo,
+    ciWidth: hi - lo,
+    clippedLow: Math.min(ci[0], ci[1]) < -d,
+    clippedHigh: Math.max(ci[0], ci[1]) > d,
+    positive: delta >= 0,
+  };
+}
+
+/** One line of numbers for an effect: "+0.42 [+0.10, +0.74] vs other tools · n = 23 · q = 0.012 · lowest of 6 tools". */
+export function effectSummary(effect: Effect): string {
+  const parts = [`${formatSigned(headline(effect))} ${formatInterval(effect.ci95)} ${headlineBasis(effect)}`, `n = ${effect.n}`, formatQ(effect.q)];
+  const rank = rankText(effect.rank, effect.of);
+  if (rank) parts.push(rank);
+  return parts.join(' · ');
+}
+
+/** The dataset-level note as one sentence: the build's text, else made from its facet lists. */
+export function sharedNoteText(note: SharedNote): string {
+  if (note.text.trim()) return note.text.trim();
+  const parts: string[] = [];
+  if (note.hard.length) parts.push(`Hard for every tool: ${note.hard.join(', ')}.`);
+  if (note.easy.length) parts.push(`Easy for every tool: ${note.easy.join(', ')}.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,322 @@
+/**
+ * The capability matrix (issue #15) as numbers: which facet goes in which column, which cell is
+ * where on the canvas, which colour a delta gets, and what the tooltip says. Pure (no DOM), so the
+ * layout is unit-tested in Node and the component only paints what this module computes.
+ *
+ * Rows are the snapshot's tools in its order; columns are facets grouped by kind (categories, cues,
+ * themes) and, within a kind, by how much the tools differ on it (the spread of the headline delta
+ * across tools, widest first): the facets that set tools apart come first in each group. A tool ×
+ * facet pair the build did not test has no cell and is drawn blank.
+ *
+ * Tool ids and facet names come from imported data: they are only ever compared, never used as
+ * keys of plain objects; positions are numeric indices into arrays.
+ */
+import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../core/capability/types';
+import { effectSummary, formatInterval, formatNumber, formatSigned, headline, niceDomain } from './capability-format';
+
+export const KIND_ORDER: readonly FacetKind[] = ['category', 'cue', 'theme'];
+const KIND_LABELS: ReadonlyMap<string, string> = new Map([['category', 'categories'], ['cue', 'cues'], ['theme', 'themes']]);
+
+/** "categories", "cues", "themes"; an unknown kind (from a newer file) as it is. Kinds are data: a Map. */
+export function kindLabel(kind: string): string {
+  return KIND_LABELS.get(kind) ?? kind;
+}
+
+export interface MatrixColumn {
+  /** Index into CapabilitySnapshot.facets. */
+  facet: number;
+  def: Facet;
+  /** Training tasks the facet applies to. */
+  n: number;
+  /** Max − min of the headline delta over the tools tested on it (0 with one tested tool). */
+  spread: number;
+}
+
+export interface MatrixGroup {
+  kind: FacetKind;
+  /** First column of the group and how many columns it has. */
+  start: number;
+  count: number;
+}
+
+export interface CapabilityMatrixModel {
+  tools: string[];
+  columns: MatrixColumn[];
+  groups: MatrixGroup[];
+  /** grid[row][col]: the tested cell, or null (not tested: blank). */
+  grid: (CapabilityCell | null)[][];
+  /** Colour scale limit: |headline| up to this maps to the full colour (symmetric around 0). */
+  domain: number;
+  /** Cells tested (non-null in grid). */
+  tested: number;
+}
+
+/** Orders facets and places every cell; cells of unknown tools or facets are ignored. */
+export function buildMatrix(snapshot: CapabilitySnapshot): CapabilityMatrixModel {
+  const tools = [...snapshot.tools];
+  const rowOf = new Map(tools.map((t, i) => [t, i]));
+  const byFacet = new Map<number, CapabilityCell[]>();
+  for (const cell of snapshot.cells) {
+    if (!rowOf.has(cell.toolId) || !snapshot.facets[cell.facet]) continue;
+    const list = byFacet.get(cell.facet);
+    if (list) list.push(cell);
+    else byFacet.set(cell.facet, [cell]);
+  }
+  const columns: MatrixColumn[] = snapshot.facets.map((f, i) => {
+    const values = (byFacet.get(i) ?? []).map((c) => headline(c.effect));
+    return { facet: i, def: f.facet, n: f.n, spread: values.length > 1 ? Math.max(...values) - Math.min(...values) : 0 };
+  });
+  const kindRank = (k: FacetKind) => {
+    const i = KIND_ORDER.indexOf(k);
+    return i < 0 ? KIND_ORDER.length : i;
+  };
+  columns.sort((a, b) => kindRank(a.def.kind) - kindRank(b.def.kind) || b.spread - a.spread || a.def.name.localeCompare(b.def.name) || a.facet - b.facet);
+  const groups: MatrixGroup[] = [];
+  columns.forEach((c, i) => {
+    const last = groups.at(-1);
+    if (last && last.kind === c.def.kind) last.count++;
+    else groups.push({ kind: c.def.kind, start: i, count: 1 });
+  });
+  const colOf = new Map(columns.map((c, i) => [c.facet, i]));
+  const grid: (CapabilityCell | null)[][] = tools.map(() => columns.map(() => null));
+  let tested = 0;
+  for (const [facet, cells] of byFacet) {
+    const col = colOf.get(facet)!;
+    for (const cell of cells) {
+      const row = grid[rowOf.get(cell.toolId)!]!;
+      if (row[col] === null) tested++;
+      row[col] = cell;
+    }
+  }
+  const domain = niceDomain(snapshot.cells.map((c) => headline(c.effect)));
+  return { tools, columns, groups, grid, domain, tested };
+}
+
+export interface MatrixGeometry {
+  cell: number;
+  /** Width of the row labels (tool names) on the left. */
+  labelWidth: number;
+  /** Height of the column header (kind band + rotated facet names). */
+  headerHeight: number;
+  /** Pixels between two kind groups. */
+  groupGap: number;
+  /** Height of the kind band at the top of the header. */
+  bandHeight: number;
+  width: number;
+  height: number;
+  /** Left edge of each column, in CSS pixels. */
+  colX: number[];
+  rows: number;
+}
+
+export const MIN_CELL = 16;
+export const MAX_CELL = 32;
+
+/**
+ * Cell size: the columns share `room` (the pixels right of the labels) when given, within
+ * [MIN_CELL, MAX_CELL] — below 16 px a cell is too small to point at, so the matrix scrolls
+ * instead. Without a width, by count: 32 px up to 12 facets, 26 up to 24, then 20.
+ */
+export function cellSizeFor(columns: number, room?: number): number {
+  if (room !== undefined && columns > 0) return Math.min(MAX_CELL, Math.max(MIN_CELL, Math.floor(room / columns)));
+  if (columns <= 12) return 32;
+  if (columns <= 24) return 26;
+  return 20;
+}
+
+/** `width`: the width available to the whole matrix (labels included); cells then fill it. */
+export function layoutMatrix(model: CapabilityMatrixModel, opts: { labelWidth: number; headerHeight?: number; cell?: number; width?: number }): MatrixGeometry {
+  const groupGap = 6;
+  const room = opts.width === undefined ? undefined : opts.width - Math.ceil(opts.labelWidth) - groupGap * Math.max(0, model.groups.length - 1) - 4;
+  const cell = opts.cell ?? cellSizeFor(model.columns.length, room);
+  const bandHeight = 18;
+  const headerHeight = opts.headerHeight ?? 120;
+  const labelWidth = Math.ceil(opts.labelWidth);
+  const colX: number[] = [];
+  let x = labelWidth;
+  let g = 0;
+  for (let i = 0; i < model.columns.length; i++) {
+    while (g < model.groups.length - 1 && i >= model.groups[g + 1]!.start) {
+      g++;
+      x += groupGap;
+    }
+    colX.push(x);
+    x += cell;
+  }
+  return { cell, labelWidth, headerHeight, groupGap, bandHeight, width: x + 4, height: headerHeight + model.tools.length * cell + 4, colX, rows: model.tools.length };
+}
+
+/** Top edge of a row. */
+export function rowY(geo: MatrixGeometry, row: number): number {
+  return geo.headerHeight + row * geo.cell;
+}
+
+/** The cell position under a point (CSS pixels from the canvas' top left), or null (labels, gaps, outside). */
+export function hitTest(geo: MatrixGeometry, x: number, y: number): { row: number; col: number } | null {
+  if (y < geo.headerHeight) return null;
+  const row = Math.floor((y - geo.headerHeight) / geo.cell);
+  if (row < 0 || row >= geo.rows) return null;
+  // Columns are sorted by x: binary search for the last column starting at or before x.
+  let lo = 0;
+  let hi = geo.colX.length - 1;
+  let col = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (geo.colX[mid]! <= x) {
+      col = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (col < 0 || x >= geo.colX[col]! + geo.cell) return null;
+  return { row, col };
+}
+
+/**
+ * A diverging, colour-blind-safe scale (ColorBrewer PuOr): orange = worse than the comparison,
+ * near-white = no difference, purple-blue = better. |value| ≥ domain takes the end colour.
+ */
+const NEGATIVE: readonly [number, number, number][] = [[247, 247, 247], [254, 224, 182], [241, 163, 64], [179, 88, 6]];
+const POSITIVE: readonly [number, number, number][] = [[247, 247, 247], [216, 218, 235], [153, 142, 195], [84, 39, 136]];
+
+export function divergingColor(value: number, domain: number): string {
+  if (!Number.isFinite(value)) return 'rgb(247, 247, 247)';
+  const t = Math.min(1, Math.abs(value) / (domain > 0 ? domain : 1));
+  const stops = value < 0 ? NEGATIVE : POSITIVE;
+  const pos = t * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(pos));
+  const f = pos - i;
+  const [a, b] = [stops[i]!, stops[i + 1]!];
+  const mix = (k: 0 | 1 | 2) => Math.round(a[k] + (b[k] - a[k]) * f);
+  return `rgb(${mix(0)}, ${mix(1)}, ${mix(2)})`;
+}
+
+/** Whether dark text reads on a cell colour (for the marker dot drawn on it). */
+export function isLight(color: string): boolean {
+  const m = /rgb\((\d+), (\d+), (\d+)\)/.exec(color);
+  if (!m) return true;
+  const [r, g, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150;
+}
+
+/** Arrow keys, Home/End and PageUp/PageDown move the keyboard cell within the grid; null for other keys. */
+export function moveFocus(pos: { row: number; col: number }, key: string, rows: number, cols: number): { row: number; col: number } | null {
+  if (!rows || !cols) return null;
+  const clamp = (v: number, n: number) => Math.min(n - 1, Math.max(0, v));
+  switch (key) {
+    case 'ArrowRight': return { row: pos.row, col: clamp(pos.col + 1, cols) };
+    case 'ArrowLeft': return { row: pos.row, col: clamp(pos.col - 1, cols) };
+    case 'ArrowDown': return { row: clamp(pos.row + 1, rows), col: pos.col };
+    case 'ArrowUp': return { row: clamp(pos.row - 1, rows), col: pos.col };
+    case 'Home': return { row: pos.row, col: 0 };
+    case 'End': return { row: pos.row, col: cols - 1 };
+    case 'PageUp': return { row: 0, col: pos.col };
+    case 'PageDown': return { row: rows - 1, col: pos.col };
+    default: return null;
+  }
+}
+
+/** Tooltip (and screen-reader) lines for a grid position. */
+export function cellLines(model: CapabilityMatrixModel, row: number, col: number): string[] {
+  const tool = model.tools[row];
+  const column = model.columns[col];
+  if (tool === undefined || !column) return [];
+  const head = `${tool} · ${column.def.name} (${column.def.kind})`;
+  const cell = model.grid[row]?.[col] ?? null;
+  if (!cell) return [head, `Not tested for this tool (${column.n} training tasks have the facet).`];
+  const e = cell.effect;
+  const lines = [head, effectSummary(e)];
+  // The headline is deltaVsOthers when there are other tools: then show the own delta beside it.
+  if (e.deltaVsOthers !== null) lines.push(`vs its own mean ${formatSigned(e.deltaOwn)}${e.ci95Own ? ` ${formatInterval(e.ci95Own)}` : ''}`);
+  if (e.mean !== undefined && e.toolMean !== undefined) lines.push(`mean ${formatNumber(e.mean)} on these tasks, ${formatNumber(e.toolMean)} overall`);
+  lines.push(cell.entryId ? 'An entry was written for it: Enter or click to see it.' : 'No entry: no clear effect.');
+  return lines;
+}
+
+/** A column's header: a theme's name without its "theme: " prefix (the kind band above says it). */
+export function columnLabel(def: Facet): string {
+  return def.kind === 'theme' && /^theme:\s*/i.test(def.name) ? def.name.replace(/^theme:\s*/i, '') : def.name;
+}
+
+/** The longest prefix of `text` (with "…") that `fits`; the whole text when it fits. */
+export function truncateToFit(text: string, fits: (s: string) => boolean): string {
+  if (fits(text)) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(`${text.slice(0, mid)}…`)) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}…`;
+}
+
+/** Same facet: same kind and name (an entry edited by hand keeps its facet under a new id). */
+export function sameFacet(a: Facet, b: Facet): boolean {
+  return a.kind === b.kind && a.name === b.name;
+}
+
+/**
+ * A cell's entries among a tool's entry rows: the valid entry written for it and any other valid
+ * entry of the tool about the same facet (a hand edit supersedes the written one with a new id).
+ * The written entry comes first.
+ */
+export function cellEntries<E extends { id: string; toolId: string; validTo: number | null; facet?: Facet }>(entries: readonly E[], cell: CapabilityCell, facet: Facet): E[] {
+  return entries
+    .filter((e) => e.toolId === cell.toolId && e.validTo === null && (e.id === cell.entryId || (e.facet !== undefined && sameFacet(e.facet, facet))))
+    .sort((a, b) => Number(b.id === cell.entryId) - Number(a.id === cell.entryId) || a.id.localeCompare(b.id));
+}
+
+export interface FacetEffectRow {
+  facet: Facet;
+  effect: CapabilityCell['effect'];
+  /** The headline delta (vs other tools, or vs the tool's own mean with one tool). */
+  delta: number;
+  /** The 95% interval leaves out zero. */
+  clear: boolean;
+}
+
+/**
+ * A tool's strongest and weakest facets in a snapshot (the Tools page's card): positive headline
+ * deltas, largest first, and negative ones, most negative first — facets whose interval leaves out
+ * zero before the uncertain ones, so a wide, noisy interval does not outrank a clear effect.
+ */
+export function toolExtremes(snapshot: CapabilitySnapshot, toolId: string, k = 3): { strongest: FacetEffectRow[]; weakest: FacetEffectRow[] } {
+  const rows: FacetEffectRow[] = [];
+  for (const cell of snapshot.cells) {
+    const f = snapshot.facets[cell.facet];
+    if (cell.toolId !== toolId || !f) continue;
+    const delta = headline(cell.effect);
+    if (!Number.isFinite(delta)) continue;
+    rows.push({ facet: f.facet, effect: cell.effect, delta, clear: cell.effect.ci95[0] > 0 || cell.effect.ci95[1] < 0 });
+  }
+  const order = (a: FacetEffectRow, b: FacetEffectRow) => Number(b.clear) - Number(a.clear) || Math.abs(b.delta) - Math.abs(a.delta) || a.facet.name.localeCompare(b.facet.name);
+  return {
+    strongest: rows.filter((r) => r.delta > 0).sort(order).slice(0, k),
+    weakest: rows.filter((r) => r.delta < 0).sort(order).slice(0, k),
+  };
+}
+
+export interface ToolFacets {
+  /** Name of the memory the facets come from. */
+  memory: string;
+  strongest: FacetEffectRow[];
+  weakest: FacetEffectRow[];
+}
+
+/**
+ * Tool id → its strongest and weakest facets, from the first memory (in the given order: most
+ * recent first) whose capability snapshot has effects for the tool. A Map: tool ids are data.
+ */
+export function facetsByTool(memories: readonly { name: string; capability?: CapabilitySnapshot | undefined }[], k = 3): ReadonlyMap<string, ToolFacets> {
+  const out = new Map<string, ToolFacets>();
+  for (const m of memories) {
+    const snap = m.capability;
+    if (!snap) continue;
+    for (const t of snap.tools) {
+      if (out.has(t)) continue;
+      const ends = toolExtremes(snap, t, k);
+      if (ends.strongest.length || ends.weakest.length) out.set(t, { memory: m.name, ...ends });
+    }
+  }
+  return out;
+}

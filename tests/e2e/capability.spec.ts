@@ -1,0 +1,87 @@
+import { test as base, expect } from './support/fixtures';
+import { CapabilityPage } from './support/capability-page';
+
+const test = base.extend<{ cap: CapabilityPage }>({
+  cap: async ({ app }, use) => {
+    await use(new CapabilityPage(app.page));
+  },
+});
+
+/** Full-height screenshots: the app scrolls inside <main>, so the viewport is made as tall as the page. */
+async function shoot(cap: CapabilityPage, name: string, width: number): Promise<void> {
+  const page = cap.page;
+  await page.setViewportSize({ width, height: 800 });
+  const height = await page.evaluate(() => Math.min(6000, document.querySelector('main')?.scrollHeight ?? 800));
+  await page.setViewportSize({ width, height: Math.max(800, height + 40) });
+  // Nothing may be wider than the screen outside the regions that scroll sideways on purpose.
+  expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+  await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+}
+
+test('demo → build → capability matrix → a cell\'s entries and evidence; Predict shows contributions; tool cards show facets', async ({ cap, page }) => {
+  test.setTimeout(300_000); // demo import and a GenAI-Bench build on a 2-core machine
+  await cap.open('data');
+  await cap.loadDemo();
+  await cap.goTo('Memory');
+  await cap.buildPanel.getByLabel('Dataset to learn from').selectOption({ label: 'GenAI-Bench demo' });
+  await cap.build();
+  await cap.waitBuilt();
+
+  // The memory just built is the one shown, with its matrix.
+  await expect(cap.matrix).toBeVisible();
+  await expect(page.getByTestId('capability-missing')).toHaveCount(0);
+  const drawMs = await cap.drawMs();
+  const size = await cap.size();
+  console.log(`capability matrix: ${size.rows} tools × ${size.cols} facets drawn in ${drawMs} ms`);
+  expect(size.rows).toBe(6);
+
+  // Hover: the tooltip names the cell with its numbers.
+  const box = (await cap.matrix.locator('canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width - 12, box.y + box.height - 12);
+  await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
+  await page.mouse.move(0, 0);
+
+  // Keyboard: walk to a cell with an entry, open it: its entries with effect bars, and the evidence.
+  const head = await cap.openCellWithEntry();
+  const [tool] = head.split(' · ');
+  await expect(cap.cellPanel.getByRole('heading', { level: 3 })).toContainText(tool!);
+  const entry = cap.cellPanel.getByRole('article', { name: 'Entry' }).first();
+  await expect(entry.getByTestId('effect-bar').first()).toContainText(/n = \d+/);
+  await expect(entry.getByRole('list', { name: 'Evidence' }).getByRole('listitem').first()).toContainText(/score \d/);
+
+  // From the cell to the entry's full detail in the list.
+  await entry.getByRole('button', { name: 'Open entry details' }).click();
+  await expect(page.getByRole('tab', { name: tool!, exact: true })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('entry-detail').getByTestId('effect-bar')).toBeVisible();
+
+  // Export PNG.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export the capability matrix as PNG' }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.capability-matrix\.png$/);
+
+  await shoot(cap, 'memory', 1280);
+  await shoot(cap, 'memory', 390);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Predict with the memory method: the contributions behind DALLE_3's score on a negation prompt.
+  await cap.goTo('Predict');
+  await page.getByLabel('Dataset to learn from').selectOption({ label: 'GenAI-Bench demo' });
+  await cap.predict('A library shelf with no books on it', 'memory');
+  const dalle = cap.prediction('DALLE_3');
+  const contributions = dalle.getByTestId('contributions');
+  await expect(contributions).toBeVisible();
+  await expect(contributions.getByText('Tool mean')).toBeVisible();
+  await expect(contributions.getByTestId('contribution').first()).toContainText(/[+−]\d\.\d\d/);
+  await shoot(cap, 'predict', 1280);
+  await shoot(cap, 'predict', 390);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Tool cards: strongest and weakest facets with their intervals.
+  await cap.goTo('Tools');
+  const facets = page.getByTestId('tool-facets').first();
+  await expect(facets).toBeVisible();
+  await expect(facets).toContainText(/\[[+−]\d\.\d\d, [+−]\d\.\d\d\]/);
+  await expect(page.getByTestId('tool-card').first().locator('p.entry').first()).toBeVisible();
+  await shoot(cap, 'tools', 1280);
+  await shoot(cap, 'tools', 390);
+});
