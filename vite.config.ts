@@ -4,6 +4,8 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 // Benchmarks build extra pages (bench/*.html) into their own folder; the app build never ships them.
 const BENCH = process.env.BENCH === '1';
+/** File-name prefix of the worker chunks that hold in-browser LLM libraries (cached on first use). */
+const MODEL_CHUNK_PREFIX = 'llm-lib-';
 
 // One config for the app build, the preview server and Vitest (unit tests run in Node).
 export default defineConfig({
@@ -29,23 +31,54 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // The app shell and everything it needs offline; demo data and models are large but must
-        // work offline too, so they are precached as well (limit raised accordingly).
-        // `mjs` + `wasm`: onnxruntime-web's runtime (ort-wasm-simd-threaded.asyncify.*, ~27 MB, emitted by
-        // the `?url` imports in src/services/embed-browser.ts) so that embeddings work offline.
-        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,webmanifest,json,csv,wasm,onnx}'],
-        maximumFileSizeToCacheInBytes: 30 * 1024 * 1024,
+        // Precached up front: only the app shell — the HTML, the styles, the icons and the app's own
+        // scripts (every page's chunk and the worker scripts), a few MB. The large files are cached on
+        // first use instead and then work offline too: onnxruntime's WASM (~27 MB) and the bundled
+        // embedding model (the first time embeddings run), the in-browser LLM libraries (the first
+        // time one is loaded) and the demo files (the first time the demo is loaded).
+        globPatterns: ['index.html', 'manifest.webmanifest', 'icons/*.{svg,png}', 'assets/*.{js,css}'],
+        globIgnores: [`assets/${MODEL_CHUNK_PREFIX}*`],
         navigateFallback: 'index.html',
+        runtimeCaching: [
+          // Hashed build outputs never change: the cached copy is always right.
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/assets\/[^/]+$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: { cacheName: 'toolmem-assets', cacheableResponse: { statuses: [200] } },
+          },
+          // Bundled model and demo files keep their names across releases: serve the cached copy (so
+          // offline works) and refresh it in the background when online.
+          {
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/(models|demo)\/.+$/.test(url.pathname),
+            handler: 'StaleWhileRevalidate',
+            options: { cacheName: 'toolmem-data', cacheableResponse: { statuses: [200] } },
+          },
+        ],
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      // The in-browser LLM libraries (web-llm ~6 MB, wllama) get a recognisable name so that the
+      // service worker caches them on first use instead of precaching them.
+      output: {
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.some((id) => /node_modules[\\/](@mlc-ai|@wllama)[\\/]/.test(id))
+            ? `assets/${MODEL_CHUNK_PREFIX}[name]-[hash].js`
+            : 'assets/[name]-[hash].js',
+      },
+    },
+  },
   build: {
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    // Rolldown's plugin-timing report is for profiling the build, not for everyone who builds.
+    rolldownOptions: { checks: { bundlerTimings: false } },
     outDir: BENCH ? 'dist-bench' : 'dist',
-    ...(BENCH ? { rollupOptions: { input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html', memoryBench: 'bench/memory.html', scaleBench: 'bench/scale.html' } } } : {}),
+    ...(BENCH ? { rolldownOptions: { checks: { bundlerTimings: false }, input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html', memoryBench: 'bench/memory.html', scaleBench: 'bench/scale.html' } } } : {}),
   },
   preview: { port: 4173, strictPort: false, host: '127.0.0.1' },
   test: {

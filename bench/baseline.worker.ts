@@ -7,14 +7,21 @@ import Dexie, { type EntityTable } from 'dexie';
 interface Row { id: string; [k: string]: unknown }
 class BaselineDB extends Dexie {
   rows!: EntityTable<Row, 'id'>;
-  constructor() {
-    super('bench-baseline');
-    this.version(1).stores({ rows: 'id' });
+  constructor(schema: 'key' | 'app') {
+    super(`bench-baseline-${schema}`);
+    // 'app': the experiences table's indexes (src/db/schema.ts), which IndexedDB maintains on every put.
+    this.version(1).stores({ rows: schema === 'app' ? 'id, importId, [datasetId+toolId], [datasetId+taskId]' : 'id' });
   }
 }
 
-self.onmessage = async (e: MessageEvent<{ file: File }>) => {
-  const db = new BaselineDB();
+/**
+ * `schema: 'key'` (the baseline): Papa's rows as they come, a primary key only. `schema: 'app'`
+ * (for information): the same parse, rows shaped as the Experience we store (13 fields) into a table
+ * with the app's indexes: the floor for any import into this schema.
+ */
+self.onmessage = async (e: MessageEvent<{ file: File; schema?: 'key' | 'app' }>) => {
+  const schema = e.data.schema ?? 'key';
+  const db = new BaselineDB(schema);
   await db.rows.clear();
   const t0 = performance.now();
   let n = 0;
@@ -25,7 +32,13 @@ self.onmessage = async (e: MessageEvent<{ file: File }>) => {
     chunkSize: 4 * 1024 * 1024,
     chunk(results, parser) {
       parser.pause();
-      const rows = results.data.map((r, i) => ({ ...r, id: `${r.id}|${r.model}|${n + i}` }));
+      const rows = results.data.map((r, i) => {
+        const id = `${r.id}|${r.model}|${n + i}`;
+        return schema === 'key'
+          ? { ...r, id }
+          : { id, datasetId: 'bench', taskId: r.id, prompt: r.prompt, toolId: r.model, score: Number(r.score), rater: 'default', scoreSource: 'human',
+              categories: [], importId: 'imp-bench', createdAt: 1, response: r.response, feedback: r.feedback };
+      });
       n += rows.length;
       pending = db.rows.bulkPut(rows).then(() => parser.resume());
     },

@@ -10,11 +10,11 @@ interface BenchResult {
   longTasks: { count: number; maxMs: number };
 }
 
-async function baseline(file: File): Promise<BenchResult['baseline']> {
+async function baseline(file: File, schema: 'key' | 'app' = 'key'): Promise<BenchResult['baseline']> {
   const worker = new Worker(new URL('./baseline.worker.ts', import.meta.url), { type: 'module' });
   const result = await new Promise<BenchResult['baseline']>((resolve) => {
     worker.onmessage = (e) => resolve(e.data);
-    worker.postMessage({ file });
+    worker.postMessage({ file, schema });
   });
   worker.terminate();
   return result;
@@ -70,9 +70,9 @@ async function stages(file: File, only?: string[]): Promise<unknown> {
  * database of an origin shares one backing store, and the pipeline run second would otherwise pay
  * for compacting the 46 MB the first one just wrote.
  */
-(window as unknown as { runOne: (which: 'ours' | 'baseline') => Promise<unknown> }).runOne = async (which) => {
+(window as unknown as { runOne: (which: 'ours' | 'baseline' | 'schema') => Promise<unknown> }).runOne = async (which) => {
   const input = document.getElementById('file') as HTMLInputElement;
   const file = input.files?.[0];
   if (!file) throw new Error('no file');
-  return which === 'baseline' ? baseline(file) : ours(file);
+  return which === 'ours' ? ours(file) : baseline(file, which === 'schema' ? 'app' : 'key');
 };

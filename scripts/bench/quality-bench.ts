@@ -348,7 +348,7 @@ const t0 = Date.now();
   out.engineTime = t;
   const ratio = t.capability / t.clusters;
   console.log(
-    `\nEngine time of a no-LLM build on the demo (all tasks, vectors given; median of 3): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
+    `\nEngine time of a no-LLM build on the demo (all tasks, vectors given; CPU time, median of 5): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
       `capability memory ${t.capability.toFixed(0)} ms — ${ratio.toFixed(2)}× (goal ≤ ${MEMORY_GOALS.timeRatio}×: ${ratio <= MEMORY_GOALS.timeRatio ? 'met' : 'missed'})`,
   );
 }

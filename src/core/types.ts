@@ -35,7 +35,17 @@ export type RaterPolicy =
   | { kind: 'mean' }
   | { kind: 'median' };
 
-export type PresetId = 'genai-bench' | 'genai-bench-long' | 'biggen' | 'alpaca-eval' | 'prometheus' | 'generic';
+export type PresetId =
+  | 'genai-bench'
+  | 'genai-bench-long'
+  | 'biggen'
+  | 'alpaca-eval'
+  | 'prometheus'
+  | 'promptfoo'
+  | 'inspect'
+  | 'lm-eval-harness'
+  | 'openai-evals'
+  | 'generic';
 
 export interface Dataset {
   /** Slug of the name; also the key experiences point to. */
@@ -73,6 +83,10 @@ export interface Experience {
   feedbackGenerated?: boolean;
   categories: string[];
   split?: Split;
+  /** Cost of the attempt in US dollars, when the imported log records it (promptfoo). */
+  cost?: number;
+  /** Wall time of the attempt in milliseconds, when the imported log records it (promptfoo, Inspect). */
+  latencyMs?: number;
   /** Import that created (or last changed) this row; `manual` for hand labels. */
   importId: string;
   createdAt: number;

@@ -2,18 +2,8 @@ import type { Embedder, EmbeddingStore } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { newId } from '../core/ids';
 import { createEngine, formatEngineSpec, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
-import {
-  buildConfig,
-  createBuildRun,
-  DEFAULT_INDUCE_SETTINGS,
-  groundTruthExperiences,
-  runBuild,
-  splitTasks,
-  trainingByTool,
-  undoLatest,
-  memoryToFile,
-  type BuildConfig,
-} from '../core/memory';
+import { buildData, exportBuiltMemory, planBuild, startBuild } from '../app/build-memory';
+import { buildConfig, runBuild, undoLatest, type BuildConfig } from '../core/memory';
 import { serializeMemoryFile } from '../core/memory-format';
 import { slugify } from '../core/ids';
 import type { Repositories } from '../core/repositories';
@@ -53,12 +43,7 @@ export function modelOf(embedderId: string): string {
 async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'datasetId' | 'split' | 'tools'>) {
   const dataset = await repos.datasets.get(config.datasetId);
   if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
-  const truth = groundTruthExperiences(await repos.experiences.byDataset(config.datasetId), dataset.raterPolicy);
-  const split = splitTasks(
-    truth.map((e) => e.taskId),
-    config.split,
-  );
-  return { dataset, truth, split, data: trainingByTool(truth, split.train, config.tools.length ? config.tools : undefined) };
+  return { dataset, ...buildData(dataset, await repos.experiences.byDataset(config.datasetId), config) };
 }
 
 /**
@@ -73,35 +58,22 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       const dataset = await repos.datasets.get(req.datasetId);
       if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
       parseEngineSpec(req.engine); // a malformed endpoint fails here, with its message
-      const all = [...new Set((await repos.experiences.byDataset(req.datasetId)).map((e) => e.toolId))].sort();
-      const tools = req.tools?.length ? req.tools : all;
-      const model = await deps.currentModel();
-      const embedder = await deps.embedder(model);
-      const now = Date.now();
-      const memoryId = newId('mem-');
-      const split = { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 };
-      const { data } = await trainingData(repos, { datasetId: req.datasetId, split, tools });
-      const config: BuildConfig = {
-        memoryId,
-        memoryName: req.name?.trim() || `${dataset.name} memory`,
-        datasetId: dataset.id,
-        scale: dataset.scale,
-        split,
-        tools,
-        engine: req.engine.trim() || 'none',
+      const embedder = await deps.embedder(await deps.currentModel());
+      const plan = planBuild(dataset, await repos.experiences.byDataset(req.datasetId), {
+        ...(req.name ? { name: req.name } : {}),
+        split: { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 },
+        ...(req.tools?.length ? { tools: req.tools } : {}),
+        engine: req.engine,
         embeddingModel: embedder.id,
-        settings: {
-          ...DEFAULT_INDUCE_SETTINGS,
-          k: req.k ?? DEFAULT_INDUCE_SETTINGS.k,
-          critiqueBelow: req.critiques === false ? null : DEFAULT_INDUCE_SETTINGS.critiqueBelow,
-          clusters: req.clusters ?? true,
-          cluster: {},
-        },
-      };
-      const run = createBuildRun(newId('build-'), config, data, now);
-      await repos.memories.put({ id: memoryId, name: config.memoryName, datasetIds: [dataset.id], embeddingModel: embedder.id, settings: { build: run.id, split, engine: config.engine }, createdAt: now, updatedAt: now });
-      await repos.memories.applyUpdate([], [], now, { run });
-      return run;
+        ...(req.k !== undefined ? { k: req.k } : {}),
+        ...(req.critiques !== undefined ? { critiques: req.critiques } : {}),
+        ...(req.clusters !== undefined ? { statistics: req.clusters } : {}),
+        memoryId: newId('mem-'),
+        runId: newId('build-'),
+        now: Date.now(),
+      });
+      await startBuild(repos.memories, plan);
+      return plan.run;
     },
 
     async runBuild({ runId }, ctx): Promise<Run> {
@@ -138,11 +110,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       const run = await repos.memories.getRun(runId);
       if (!run) throw new ValidationError(`The build of ${memory.name} is missing, so its settings cannot be exported.`);
       const { truth, split } = await trainingData(repos, buildConfig(run));
-      const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
-      const tools = await repos.tools.list();
-      // Entries keep the ids of the experiences behind them; the file names their tasks.
-      const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
-      const file = memoryToFile(memory, await repos.memories.allEntries(memoryId), run, taskFromId, split.train, { tools, ...(history ? { history: true } : {}) });
+      const file = await exportBuiltMemory(repos.memories, memory, run, truth, split, { tools: await repos.tools.list(), ...(history ? { history: true } : {}) });
       return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
     },
 

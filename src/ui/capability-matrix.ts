@@ -320,3 +320,10 @@ export function facetsByTool(memories: readonly { name: string; capability?: Cap
   }
   return out;
 }
+
+/** Where a tool × facet is in a matrix (the facet by kind and name), or null when it is not there. */
+export function findCell(model: CapabilityMatrixModel, tool: string, facet: Facet): { row: number; col: number } | null {
+  const row = model.tools.indexOf(tool);
+  const col = model.columns.findIndex((c) => sameFacet(c.def, facet));
+  return row < 0 || col < 0 ? null : { row, col };
+}

@@ -3,16 +3,20 @@
  * share in score points, largest |points| first, ending at the predicted score. Pure, for the
  * Predict page's Contributions component and its unit test.
  */
+import { ABSENT_ID, ORDER_ID, OTHER_ID } from '../core/capability/predictor';
 import type { Contribution } from '../core/capability/types';
+
+/** Contribution ids that are not one entry but a remainder the model sums (its text says which). */
+const AGGREGATES: ReadonlySet<string> = new Set([OTHER_ID, ABSENT_ID, ORDER_ID]);
 
 export interface Explanation {
   mean: number;
   contributions: Contribution[];
 }
 
-/** The explanation a prediction carries, if any (only the `memory` method explains itself). */
-export function explanationOf(prediction: object): Explanation | null {
-  const e = (prediction as { explanation?: unknown }).explanation as Explanation | undefined;
+/** The explanation a prediction carries, if it is well formed (only the `memory` method explains itself). */
+export function explanationOf(prediction: { explanation?: Explanation | undefined }): Explanation | null {
+  const e = prediction.explanation;
   return e && Number.isFinite(e.mean) && Array.isArray(e.contributions) ? e : null;
 }
 
@@ -25,6 +29,8 @@ export interface WaterfallRow {
   to: number;
   /** `dataset:<facet>`: shared difficulty (the dataset-level note), not a trait of the tool. */
   shared: boolean;
+  /** A remainder (other facets, facets the task lacks, the tools' order), not one entry. */
+  aggregate: boolean;
 }
 
 export interface Waterfall {
@@ -52,7 +58,7 @@ export function waterfall(explanation: Explanation, score: number, maxRows = 8):
     running += c.points;
     lo = Math.min(lo, running);
     hi = Math.max(hi, running);
-    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:') };
+    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId) };
   });
   let rest: Waterfall['rest'] = null;
   if (sorted.length > maxRows) {

@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { test as base, expect } from './support/fixtures';
 import { CapabilityPage } from './support/capability-page';
 
@@ -7,8 +8,11 @@ const test = base.extend<{ cap: CapabilityPage }>({
   },
 });
 
-/** Full-height screenshots: the app scrolls inside <main>, so the viewport is made as tall as the page. */
-async function shoot(cap: CapabilityPage, name: string, width: number): Promise<void> {
+/**
+ * Full-height screenshots (the app scrolls inside <main>, so the viewport is made as tall as the
+ * page), plus close-ups of `parts` at the same width, for a person to look at.
+ */
+async function shoot(cap: CapabilityPage, name: string, width: number, parts: Record<string, Locator> = {}): Promise<void> {
   const page = cap.page;
   await page.setViewportSize({ width, height: 800 });
   const height = await page.evaluate(() => Math.min(6000, document.querySelector('main')?.scrollHeight ?? 800));
@@ -16,6 +20,7 @@ async function shoot(cap: CapabilityPage, name: string, width: number): Promise<
   // Nothing may be wider than the screen outside the regions that scroll sideways on purpose.
   expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
   await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  for (const [part, locator] of Object.entries(parts)) await locator.screenshot({ path: test.info().outputPath(`${name}-${part}-${width}.png`) });
 }
 
 test('demo → build → capability matrix → a cell\'s entries and evidence; Predict shows contributions; tool cards show facets', async ({ cap, page }) => {
@@ -36,8 +41,10 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   expect(size.rows).toBe(6);
 
   // Hover: the tooltip names the cell with its numbers.
+  // (The canvas can be wider than its scrolling region: aim inside what is visible.)
   const box = (await cap.matrix.locator('canvas').boundingBox())!;
-  await page.mouse.move(box.x + box.width - 12, box.y + box.height - 12);
+  const region = (await cap.grid.locator('..').boundingBox())!;
+  await page.mouse.move(Math.min(box.x + box.width, region.x + region.width) - 12, box.y + box.height - 12);
   await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
   await page.mouse.move(0, 0);
 
@@ -59,8 +66,9 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   await page.getByRole('button', { name: 'Export the capability matrix as PNG' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.capability-matrix\.png$/);
 
-  await shoot(cap, 'memory', 1280);
-  await shoot(cap, 'memory', 390);
+  const memoryParts = { matrix: cap.matrix, cell: cap.cellPanel, detail: page.getByTestId('entry-detail') };
+  await shoot(cap, 'memory', 1280, memoryParts);
+  await shoot(cap, 'memory', 390, memoryParts);
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Predict with the memory method: the contributions behind DALLE_3's score on a negation prompt.
@@ -72,8 +80,8 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   await expect(contributions).toBeVisible();
   await expect(contributions.getByText('Tool mean')).toBeVisible();
   await expect(contributions.getByTestId('contribution').first()).toContainText(/[+−]\d\.\d\d/);
-  await shoot(cap, 'predict', 1280);
-  await shoot(cap, 'predict', 390);
+  await shoot(cap, 'predict', 1280, { dalle });
+  await shoot(cap, 'predict', 390, { dalle });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Tool cards: strongest and weakest facets with their intervals.
@@ -82,6 +90,6 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   await expect(facets).toBeVisible();
   await expect(facets).toContainText(/\[[+−]\d\.\d\d, [+−]\d\.\d\d\]/);
   await expect(page.getByTestId('tool-card').first().locator('p.entry').first()).toBeVisible();
-  await shoot(cap, 'tools', 1280);
-  await shoot(cap, 'tools', 390);
+  await shoot(cap, 'tools', 1280, { card: page.getByTestId('tool-card').first() });
+  await shoot(cap, 'tools', 390, { card: page.getByTestId('tool-card').first() });
 });

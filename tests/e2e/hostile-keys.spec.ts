@@ -21,19 +21,19 @@ const test = base.extend<{ memory: MemoryPage; tools: ToolsPage }>({
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const TOOLS = [...HOSTILE, 'gpt-4', 'claude-3', 'DALLE_3', 'SDXL_Turbo', 'llama-3'];
 /** tests/fixtures/bad-inputs/proto-tools.csv: tool → experiences, mean (README, "Data keys"). */
-const COUNTS: Record<string, [number, string]> = {
-  ['__proto__']: [2, '3.00'],
-  constructor: [2, '4.00'],
-  toString: [3, '2.00'],
-  hasOwnProperty: [1, '4.00'],
-  valueOf: [2, '5.00'],
-  __defineGetter__: [2, '3.50'],
-  'gpt-4': [2, '4.50'],
-  'claude-3': [2, '3.00'],
-  DALLE_3: [1, '3.00'],
-  SDXL_Turbo: [2, '3.00'],
-  'llama-3': [2, '3.00'],
-};
+const COUNTS: Record<string, [number, string]> = Object.fromEntries<[number, string]>([
+  ['__proto__', [2, '3.00']],
+  ['constructor', [2, '4.00']],
+  ['toString', [3, '2.00']],
+  ['hasOwnProperty', [1, '4.00']],
+  ['valueOf', [2, '5.00']],
+  ['__defineGetter__', [2, '3.50']],
+  ['gpt-4', [2, '4.50']],
+  ['claude-3', [2, '3.00']],
+  ['DALLE_3', [1, '3.00']],
+  ['SDXL_Turbo', [2, '3.00']],
+  ['llama-3', [2, '3.00']],
+]);
 
 /**
  * The same 11 tools on 48 tasks, enough for evidence clusters: animal prompts score high for the

@@ -1,27 +1,19 @@
 /**
  * `toolmem build-memory`: learns a capability memory from a data file and writes it as JSON
- * (format version 1, see src/core/memory/memory-file.ts). Without an LLM (`--llm none`, the
- * default) each tool gets evidence-cluster entries; with `--llm openai:URL#MODEL` every training
+ * (format version 2, docs/memory-format.md). The build is the app's use case (src/app/build-memory.ts)
+ * over an in-memory repository: without an LLM (`--llm none`, the default) the capability analysis
+ * (facets, effects, entries, the fitted predictor); with `--llm openai:URL#MODEL` every training
  * experience also goes through the retrieval-refined LLM update (and critiques for low scores).
  * Exit codes: 0 memory written, 1 usage error, 2 the data could not be read or the build failed
  * (LLM server unreachable, HTTP errors; the message says which).
  */
 import { writeFile } from 'node:fs/promises';
-import { ToolMemError } from '../../core/errors';
+import { exportBuiltMemory, planBuild, startBuild } from '../../app/build-memory';
+import { dictFrom } from '../../core/data-keys';
+import { ToolMemError, ValidationError } from '../../core/errors';
 import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec } from '../../core/llm';
-import {
-  createBuildRun,
-  DEFAULT_INDUCE_SETTINGS,
-  groundTruthExperiences,
-  InMemoryMemoryRepository,
-  memoryToFile,
-  runBuild,
-  splitTasks,
-  trainingByTool,
-  buildMetrics,
-  type BuildConfig,
-  type GroupCache,
-} from '../../core/memory';
+import { buildMetrics, DEFAULT_INDUCE_SETTINGS, InMemoryMemoryRepository, runBuild } from '../../core/memory';
+import { serializeMemoryFile } from '../../core/memory-format';
 import { LEVELS } from '../../core/types';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
@@ -38,11 +30,11 @@ ${DATA_USAGE}
   --train N            learn from N training tasks of a seeded random split (default: all tasks)
   --seed S             seed of the split (default 0)
   --tools A,B          only these tools (default: all, in name order)
-  --llm SPEC           none (default: evidence clusters only) or openai:URL#MODEL
+  --llm SPEC           none (default: the capability analysis only) or openai:URL#MODEL
                        (e.g. openai:http://127.0.0.1:8080/v1#qwen2.5-7b-instruct);
                        an API key is read from TOOLMEM_LLM_API_KEY when set
   --k N                entries retrieved per level for each update (default 6)
-  --no-clusters        skip the evidence clusters (needs --llm)
+  --no-clusters        skip the capability analysis (needs --llm)
   --no-critiques       do not distil critiques from low-scoring experiences
   --json               print the build summary as JSON
   -h, --help           show this help
@@ -94,7 +86,7 @@ function parse(args: string[]): ParsedArgs {
     throw err;
   }
   const clusters = values['no-clusters'] !== true;
-  if (!help && !clusters && llm.trim() === 'none') throw new UsageError('--no-clusters needs --llm: without an LLM the evidence clusters are the whole memory.');
+  if (!help && !clusters && llm.trim() === 'none') throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
   const train = int('train', values.train, 1);
   const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
   return {
@@ -114,42 +106,36 @@ function parse(args: string[]): ParsedArgs {
 
 async function build(opts: ParsedArgs, io: Io): Promise<number> {
   const { dataset, experiences } = await loadData(opts);
-  const truth = groundTruthExperiences(experiences, dataset.raterPolicy);
-  const allTools = [...new Set(truth.map((e) => e.toolId))].sort();
-  const unknown = (opts.tools ?? []).filter((t) => !allTools.includes(t));
-  if (unknown.length) throw new UsageError(`--tools: not in the data: ${unknown.join(', ')} (tools: ${allTools.join(', ')}).`);
-  const tools = opts.tools ?? allTools;
-  const split = splitTasks(
-    truth.map((e) => e.taskId),
-    { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
-  );
-  const data = trainingByTool(truth, split.train, tools);
   const spec = parseEngineSpec(opts.llm);
   const apiKey = process.env.TOOLMEM_LLM_API_KEY;
   const engine = createEngine(spec, apiKey ? { apiKey } : {});
   const embedder = createTransformersEmbedder();
   const now = Date.now();
-  const memoryId = `mem-${now.toString(36)}`;
-  const config: BuildConfig = {
-    memoryId,
-    memoryName: `${dataset.name} memory`,
-    datasetId: dataset.id,
-    scale: dataset.scale,
-    split: { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
-    tools,
-    engine: engine.id,
-    embeddingModel: embedder.id,
-    settings: { ...DEFAULT_INDUCE_SETTINGS, k: opts.k, critiqueBelow: opts.critiques ? DEFAULT_INDUCE_SETTINGS.critiqueBelow : null, clusters: opts.clusters, cluster: {} },
-  };
+  let plan;
+  try {
+    plan = planBuild(dataset, experiences, {
+      split: { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
+      ...(opts.tools ? { tools: opts.tools } : {}),
+      engine: engine.id,
+      embeddingModel: embedder.id,
+      k: opts.k,
+      critiques: opts.critiques,
+      statistics: opts.clusters,
+      memoryId: `mem-${now.toString(36)}`,
+      runId: `build-${now.toString(36)}`,
+      now,
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) throw new UsageError(`--tools: ${err.message}`);
+    throw err;
+  }
   const repo = new InMemoryMemoryRepository();
-  const start = createBuildRun(`build-${now.toString(36)}`, config, data, now);
-  const groupCache: GroupCache = new Map();
+  await startBuild(repo, plan);
   let lastReport = 0;
   const run = await runBuild(
-    start,
-    { repo, engine, embedder, experiences: data },
+    plan.run,
+    { repo, engine, embedder, experiences: plan.data },
     {
-      groupCache,
       onProgress: (r) => {
         const m = buildMetrics(r);
         if (opts.json || Date.now() - lastReport < 2000) return;
@@ -163,17 +149,19 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     io.err(`toolmem build-memory: the build ${run.state}${run.error ? `: ${run.error}` : ''}`);
     return EXIT.unreadable;
   }
-  const memory = (await repo.get(memoryId))!;
-  const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
-  const file = memoryToFile(memory, await repo.allEntries(memoryId), run, (id) => taskOf.get(id), split.train);
-  await writeFile(opts.out, `${JSON.stringify(file, null, 2)}\n`, 'utf8');
+  const file = await exportBuiltMemory(repo, (await repo.get(plan.memory.id))!, run, plan.truth, plan.split);
+  await writeFile(opts.out, serializeMemoryFile(file), 'utf8');
+  const cap = file.build.capability;
   const summary = {
     out: opts.out,
     dataset: dataset.id,
-    trainTasks: split.train.length,
+    trainTasks: plan.split.train.length,
     engine: engine.id,
     embeddingModel: embedder.id,
-    tools: Object.fromEntries(file.tools.map((t) => [t.id, t.counts])),
+    tools: dictFrom(file.tools.map((t) => [t.id, t.counts] as const)),
+    facets: cap?.report.facetsTested ?? 0,
+    belowMinN: cap?.report.belowMinN ?? 0,
+    note: cap?.note?.text ?? null,
     llmCalls: metrics.llmCalls,
     promptTokens: metrics.promptTokens,
     completionTokens: metrics.completionTokens,
@@ -184,9 +172,11 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     const lines = file.tools.map((t) => `  ${t.id.padEnd(24)} ${LEVELS.map((l) => `${l} ${t.counts[l]}`).join('  ')}`);
     io.out(
       [
-        `Memory written to ${opts.out} (${split.train.length} training tasks, engine ${engine.id}, embeddings ${embedder.id}).`,
+        `Memory written to ${opts.out} (${plan.split.train.length} training tasks, engine ${engine.id}, embeddings ${embedder.id}).`,
+        ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools, ${cap.report.entries} entries; ${cap.report.belowMinN} facets below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
+        ...(cap?.note ? [cap.note.text] : []),
         ...lines,
-        metrics.llmCalls ? `LLM: ${metrics.llmCalls} calls, ${metrics.promptTokens} prompt + ${metrics.completionTokens} completion tokens, ${metrics.skipped.length} experiences skipped (invalid replies).` : 'No LLM used: evidence clusters only.',
+        metrics.llmCalls ? `LLM: ${metrics.llmCalls} calls, ${metrics.promptTokens} prompt + ${metrics.completionTokens} completion tokens, ${metrics.skipped.length} experiences skipped (invalid replies).` : 'No LLM used: the capability analysis only.',
       ].join('\n'),
     );
   }

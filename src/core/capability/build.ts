@@ -90,7 +90,9 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
     facets: facets.map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
     tools: [...table.toolIds],
     cells,
-    note: predictor.note ? { text: predictor.note, hard, easy } : null,
+    note: predictor.note
+      ? { text: predictor.note, hard, easy, items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })) }
+      : null,
     report: {
       facetsTested: facets.length,
       cellsTested: cells.length,
@@ -98,6 +100,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       belowMinN: discovery.belowMinN ?? 0,
       notes: discovery.notes,
     },
+    ...(predictor.model ? { model: predictor.model } : {}),
   };
   return { entries, snapshot, predictor };
 }

@@ -41,8 +41,6 @@ export interface FitInput {
   lambda?: { beta: number; gamma: number };
   /** Per-facet multiplier of both penalties (default 1 each). */
   penalty?: readonly number[];
-  /** Alternation rounds for the tools' loadings on shared difficulty (0 = all loadings 1). */
-  loadingRounds?: number;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
@@ -55,8 +53,6 @@ export interface JointModel {
   beta: number[];
   /** gamma[j][f]. */
   gamma: number[][];
-  /** load[j]: tool j's loading on the shared part (score = μ_j + x̃·(load_j·β + γ_j)). */
-  load: number[];
   lambda: { beta: number; gamma: number };
   /** Cross-validated MSE per grid point, [λβ, λγ, mse] (empty when λ was given). */
   cv: [number, number, number][];
@@ -67,108 +63,107 @@ interface Normal {
   b: Float64Array[];
 }
 
-/** A_j and b_j over the rows `use` (centred features, targets centred by `centre[j]`). */
+/**
+ * A_j and b_j over the rows `use` (centred features, targets centred by `centre[j]`). Features are
+ * 0/1 and sparse (a task has a few facets), so they are accumulated as counts — n, n1_f = #{x_f = 1},
+ * n11_fg = #{x_f = x_g = 1}, s1_f = Σ_{x_f = 1} r, Σ r — and centred afterwards:
+ *   A_fg = n11_fg − p_f·n1_g − p_g·n1_f + p_f·p_g·n,    b_f = s1_f − p_f·Σ r
+ * (N·k² work per tool for k active facets per task, instead of N·F²).
+ */
 function normalEquations(input: FitInput, freq: readonly number[], use: (t: number) => boolean, centre: readonly number[]): Normal {
   const F = input.facets.length;
-  const n = input.x[0]?.length ?? input.target[0]?.length ?? 0;
-  const row = new Float64Array(F);
-  const a = input.tools.map(() => new Float64Array(F * F));
-  const b = input.tools.map(() => new Float64Array(F));
-  for (let t = 0; t < n; t++) {
-    if (!use(t)) continue;
-    for (let f = 0; f < F; f++) row[f] = input.x[f]![t]! - freq[f]!;
-    input.tools.forEach((_, j) => {
+  const n = input.target[0]?.length ?? 0;
+  const active: number[][] = Array.from({ length: n }, () => []);
+  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
+  const a: Float64Array[] = [];
+  const b: Float64Array[] = [];
+  input.tools.forEach((_, j) => {
+    const n11 = new Float64Array(F * F);
+    const n1 = new Float64Array(F);
+    const s1 = new Float64Array(F);
+    let count = 0;
+    let sr = 0;
+    for (let t = 0; t < n; t++) {
       const y = input.target[j]![t]!;
-      if (Number.isNaN(y)) return;
+      if (Number.isNaN(y) || !use(t)) continue;
       const r = y - centre[j]!;
-      const aj = a[j]!;
-      const bj = b[j]!;
-      for (let f = 0; f < F; f++) {
-        const xf = row[f]!;
-        if (xf === 0) continue;
-        bj[f] = bj[f]! + xf * r;
-        for (let g = 0; g < F; g++) aj[f * F + g] = aj[f * F + g]! + xf * row[g]!;
+      count++;
+      sr += r;
+      const on = active[t]!;
+      for (const f of on) {
+        n1[f] = n1[f]! + 1;
+        s1[f] = s1[f]! + r;
+        for (const g of on) n11[f * F + g] = n11[f * F + g]! + 1;
       }
-    });
-  }
+    }
+    const aj = new Float64Array(F * F);
+    const bj = new Float64Array(F);
+    for (let f = 0; f < F; f++) {
+      bj[f] = s1[f]! - freq[f]! * sr;
+      for (let g = 0; g < F; g++) aj[f * F + g] = n11[f * F + g]! - freq[f]! * n1[g]! - freq[g]! * n1[f]! + freq[f]! * freq[g]! * count;
+    }
+    a.push(aj);
+    b.push(bj);
+  });
   return { a, b };
 }
 
-/** Solves the joint system for given penalties. */
-export function solveJoint(ne: Normal, F: number, lambdaBeta: number, lambdaGamma: number, load?: ArrayLike<number>, weight?: ArrayLike<number>): { beta: Float64Array; gamma: Float64Array[] } {
-  const w = (f: number) => (weight ? weight[f]! : 1);
+/** The λγ-dependent half of the solve, per tool: M_j = (A_j + λγ·W)⁻¹ as a factor, A_j − A_j·M_j·A_j, b_j − A_j·M_j·b_j. */
+interface GammaPart {
+  factors: Float64Array[];
+  lhs: Float64Array;
+  rhs: Float64Array;
+}
+
+function prepareGamma(ne: Normal, F: number, lambdaGamma: number, weight?: ArrayLike<number>): GammaPart {
   const lhs = new Float64Array(F * F);
   const rhs = new Float64Array(F);
   const factors: Float64Array[] = [];
+  const col = new Float64Array(F);
   ne.a.forEach((aj, j) => {
-    const sj = load ? load[j]! : 1;
     const m = Float64Array.from(aj);
-    for (let f = 0; f < F; f++) m[f * F + f] = m[f * F + f]! + lambdaGamma * w(f);
-    const l = cholesky(m, F);
+    for (let f = 0; f < F; f++) m[f * F + f] = m[f * F + f]! + lambdaGamma * (weight ? weight[f]! : 1);
+    const l = F > 0 ? cholesky(m, F) : m;
     factors.push(l);
     // Z = M_j·A_j column by column (A_j symmetric), then A_j − A_j·Z and b_j − A_j·M_j·b_j.
     const z = new Float64Array(F * F);
-    const col = new Float64Array(F);
     for (let c = 0; c < F; c++) {
       for (let r = 0; r < F; r++) col[r] = aj[r * F + c]!;
-      const s = choleskySolve(l, F, col);
-      for (let r = 0; r < F; r++) z[r * F + c] = s[r]!;
+      const sol = choleskySolve(l, F, col);
+      for (let r = 0; r < F; r++) z[r * F + c] = sol[r]!;
     }
-    const mb = choleskySolve(l, F, ne.b[j]!);
+    const mb = F > 0 ? choleskySolve(l, F, ne.b[j]!) : new Float64Array(0);
     for (let r = 0; r < F; r++) {
       let sb = 0;
       for (let k = 0; k < F; k++) sb += aj[r * F + k]! * mb[k]!;
-      rhs[r] = rhs[r]! + sj * (ne.b[j]![r]! - sb);
+      rhs[r] = rhs[r]! + ne.b[j]![r]! - sb;
       for (let c = 0; c < F; c++) {
-        let s = 0;
-        for (let k = 0; k < F; k++) s += aj[r * F + k]! * z[k * F + c]!;
-        lhs[r * F + c] = lhs[r * F + c]! + sj * sj * (aj[r * F + c]! - s);
+        let sum = 0;
+        for (let k = 0; k < F; k++) sum += aj[r * F + k]! * z[k * F + c]!;
+        lhs[r * F + c] = lhs[r * F + c]! + aj[r * F + c]! - sum;
       }
     }
   });
-  for (let f = 0; f < F; f++) lhs[f * F + f] = lhs[f * F + f]! + lambdaBeta * w(f);
+  return { factors, lhs, rhs };
+}
+
+function solveBeta(part: GammaPart, ne: Normal, F: number, lambdaBeta: number, weight?: ArrayLike<number>): { beta: Float64Array; gamma: Float64Array[] } {
+  const lhs = Float64Array.from(part.lhs);
+  for (let f = 0; f < F; f++) lhs[f * F + f] = lhs[f * F + f]! + lambdaBeta * (weight ? weight[f]! : 1);
   // Symmetrise against rounding before the factorisation.
   for (let r = 0; r < F; r++) for (let c = r + 1; c < F; c++) lhs[r * F + c] = lhs[c * F + r] = (lhs[r * F + c]! + lhs[c * F + r]!) / 2;
-  const beta = F > 0 ? choleskySolve(cholesky(lhs, F), F, rhs) : new Float64Array(0);
+  const beta = F > 0 ? choleskySolve(cholesky(lhs, F), F, part.rhs) : new Float64Array(0);
   const gamma = ne.a.map((aj, j) => {
-    const sj = load ? load[j]! : 1;
     const v = Float64Array.from(ne.b[j]!);
-    for (let r = 0; r < F; r++) for (let k = 0; k < F; k++) v[r] = v[r]! - sj * aj[r * F + k]! * beta[k]!;
-    return F > 0 ? choleskySolve(factors[j]!, F, v) : new Float64Array(0);
+    for (let r = 0; r < F; r++) for (let k = 0; k < F; k++) v[r] = v[r]! - aj[r * F + k]! * beta[k]!;
+    return F > 0 ? choleskySolve(part.factors[j]!, F, v) : new Float64Array(0);
   });
   return { beta, gamma };
 }
 
-/**
- * With loadings: score = μ_j + x̃·(s_j·β + γ_j), s_j the tool's response to shared difficulty (a
- * tool near the top of the scale moves less). Alternates: solve β, γ for fixed s; then s_j by least
- * squares of the tool's residual (after γ_j) on x̃·β, shrunk halfway to 1, scaled to mean 1.
- */
-export function solveWithLoadings(ne: Normal, F: number, lambdaBeta: number, lambdaGamma: number, rounds: number, weight?: ArrayLike<number>): { beta: Float64Array; gamma: Float64Array[]; load: number[] } {
-  let load = ne.a.map(() => 1);
-  let fit = solveJoint(ne, F, lambdaBeta, lambdaGamma, load, weight);
-  for (let k = 0; k < rounds; k++) {
-    const raw = ne.a.map((aj, j) => {
-      const { beta, gamma } = fit;
-      let num = 0;
-      let den = 0;
-      for (let r = 0; r < F; r++) {
-        let ab = 0;
-        let ag = 0;
-        for (let c = 0; c < F; c++) {
-          ab += aj[r * F + c]! * beta[c]!;
-          ag += aj[r * F + c]! * gamma[j]![c]!;
-        }
-        num += beta[r]! * (ne.b[j]![r]! - ag);
-        den += beta[r]! * ab;
-      }
-      return den > 1e-12 ? 0.5 * (num / den) + 0.5 : 1;
-    });
-    const m = raw.reduce((a, b) => a + b, 0) / Math.max(1, raw.length);
-    load = raw.map((v) => (m > 0 ? Math.max(0, v / m) : 1));
-    fit = solveJoint(ne, F, lambdaBeta, lambdaGamma, load, weight);
-  }
-  return { ...fit, load };
+/** Solves the joint system for given penalties (per-facet multipliers `weight`, default 1). */
+export function solveJoint(ne: Normal, F: number, lambdaBeta: number, lambdaGamma: number, weight?: ArrayLike<number>): { beta: Float64Array; gamma: Float64Array[] } {
+  return solveBeta(prepareGamma(ne, F, lambdaGamma, weight), ne, F, lambdaBeta, weight);
 }
 
 function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
@@ -190,7 +185,6 @@ export function fitJoint(input: FitInput): JointModel {
   const n = input.target[0]?.length ?? 0;
   const freq = input.x.map((row) => (n > 0 ? row.reduce((s, v) => s + v, 0) / n : 0));
   const all = () => true;
-  const rounds = input.loadingRounds ?? 0;
   const cv: [number, number, number][] = [];
   let lambda = input.lambda;
   if (!lambda) {
@@ -200,25 +194,34 @@ export function fitJoint(input: FitInput): JointModel {
       const centre = targetMeans(input, inTrain);
       return { k, centre, ne: normalEquations(input, freq, inTrain, centre) };
     });
-    let best = Infinity;
-    for (const lb of LAMBDA_BETA_GRID) {
-      for (const lg of LAMBDA_GAMMA_GRID) {
-        let se = 0;
-        for (const { k, centre, ne } of parts) {
-          const { beta, gamma, load } = solveWithLoadings(ne, F, lb, lg, rounds, input.penalty);
+    // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
+    const se = new Map<string, number>();
+    for (const lg of LAMBDA_GAMMA_GRID) {
+      for (const { k, centre, ne } of parts) {
+        const part = prepareGamma(ne, F, lg, input.penalty);
+        for (const lb of LAMBDA_BETA_GRID) {
+          const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
+          let sum = 0;
           for (let t = k; t < n; t += folds) {
             input.tools.forEach((_, j) => {
               const y = input.target[j]![t]!;
               if (Number.isNaN(y)) return;
               let p = centre[j]!;
-              for (let f = 0; f < F; f++) p += (input.x[f]![t]! - freq[f]!) * (load[j]! * beta[f]! + gamma[j]![f]!);
-              se += (y - p) ** 2;
+              for (let f = 0; f < F; f++) p += (input.x[f]![t]! - freq[f]!) * (beta[f]! + gamma[j]![f]!);
+              sum += (y - p) ** 2;
             });
           }
+          se.set(`${lb} ${lg}`, (se.get(`${lb} ${lg}`) ?? 0) + sum);
         }
-        cv.push([lb, lg, se]);
-        if (se < best - 1e-12) {
-          best = se;
+      }
+    }
+    let best = Infinity;
+    for (const lb of LAMBDA_BETA_GRID) {
+      for (const lg of LAMBDA_GAMMA_GRID) {
+        const err = se.get(`${lb} ${lg}`)!;
+        cv.push([lb, lg, err]);
+        if (err < best - 1e-12) {
+          best = err;
           lambda = { beta: lb, gamma: lg };
         }
       }
@@ -227,7 +230,7 @@ export function fitJoint(input: FitInput): JointModel {
     for (const row of cv) row[2] = row[2] / Math.max(1, count);
   }
   const centre = targetMeans(input, all);
-  const { beta, gamma, load } = solveWithLoadings(normalEquations(input, freq, all, centre), F, lambda!.beta, lambda!.gamma, rounds, input.penalty);
+  const { beta, gamma } = solveJoint(normalEquations(input, freq, all, centre), F, lambda!.beta, lambda!.gamma, input.penalty);
   return {
     tools: [...input.tools],
     facets: input.facets.map((f) => ({ ...f })),
@@ -235,7 +238,6 @@ export function fitJoint(input: FitInput): JointModel {
     freq,
     beta: [...beta],
     gamma: gamma.map((g) => [...g]),
-    load,
     lambda: lambda!,
     cv,
   };
@@ -243,5 +245,5 @@ export function fitJoint(input: FitInput): JointModel {
 
 /** Per-facet score points of tool j on a task with membership `x` (Σ = raw prediction − μ_j). */
 export function facetPoints(model: JointModel, j: number, x: ArrayLike<number>): number[] {
-  return model.beta.map((b, f) => (x[f]! - model.freq[f]!) * (model.load[j]! * b + model.gamma[j]![f]!));
+  return model.beta.map((b, f) => (x[f]! - model.freq[f]!) * (b + model.gamma[j]![f]!));
 }

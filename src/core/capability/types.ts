@@ -7,6 +7,7 @@
  * Field names of `Facet`, `Effect` and `Verdict` are part of memory file format v2: keep them.
  * Pure: no DOM, storage or model imports.
  */
+import type { JointModel } from './fit';
 
 export type FacetKind = 'category' | 'cue' | 'theme';
 
@@ -139,6 +140,8 @@ export interface SharedNote {
   /** Facet names hard for every tool, and easy for every tool. */
   hard: string[];
   easy: string[];
+  /** One line per facet of the note (predictions point to them as `dataset:<facet>`). */
+  items: { id: string; facet: string; kind: 'difficulty' | 'ease'; n: number; delta: number; ci95: [number, number]; q: number; text: string }[];
 }
 
 /**
@@ -159,4 +162,6 @@ export interface CapabilitySnapshot {
     belowMinN: number;
     notes: string[];
   };
+  /** The fitted memory predictor (fit.ts), so a stored memory predicts without its training data. */
+  model?: JointModel;
 }

@@ -55,10 +55,26 @@ export class JsonScanner {
   private valueLine = 1;
   private valueColumn = 1;
 
-  constructor(private readonly fileName: string) {}
+  /**
+   * `embedded`: the array is a value inside a larger document (json-container.ts): scanning stops at
+   * its closing bracket and whatever follows is not this scanner's business; `origin` is where the
+   * array starts in the file, so line and column in messages are the file's.
+   */
+  constructor(
+    private readonly fileName: string,
+    private readonly options: { embedded?: boolean; origin?: { line: number; column: number; offset: number } } = {},
+  ) {
+    if (options.origin) ({ line: this.line, column: this.column, offset: this.offset } = options.origin);
+  }
+
+  /** True once an embedded array is closed. */
+  get done(): boolean {
+    return this.state === S.Done;
+  }
 
   push(chunk: string): JsonMember[] {
     const out: JsonMember[] = [];
+    if (this.options.embedded && this.state === S.Done) return out;
     let tokenStart = this.inToken() ? 0 : -1;
     let i = 0;
     while (i < chunk.length) {
@@ -136,6 +152,7 @@ export class JsonScanner {
           else this.fail(`Expected ',' or '${this.container === 'array' ? ']' : '}'}' after member ${this.count} but found ${shown(chunk, i)}`);
           break;
         case S.Done:
+          if (this.options.embedded) return out;
           if (c === SLASH) this.fail(COMMENT);
           if (!WS.has(c)) this.fail(`Unexpected data after the end of the top-level ${this.container}`);
           break;

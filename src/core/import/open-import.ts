@@ -5,22 +5,24 @@
  */
 import { ParseError } from '../errors';
 import type { PresetId, ScoreScale } from '../types';
-import { getPreset, scorePresets } from './presets';
+import { PRESETS, getPreset, scorePresets } from './presets';
+import { looksLikeParquet, openParquet } from './parquet-reader';
 import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
 import { TextSource, type ImportInput } from './text-source';
-import type { DetectSample, ImportOptions, InputFormat, PreparedPreset, Preset, PresetGuess, ReadItem, SourceRecord } from './types';
+import type { DetectSample, HeaderIssues, ImportOptions, InputFormat, PreparedPreset, Preset, PresetGuess, ReadItem, SourceRecord } from './types';
 
 /** Enough text to see a header line or a first record in practically every file. */
 const PEEK_CHARS = 64 * 1024;
 
 export type OpenOptions = Pick<
   ImportOptions,
-  'fileName' | 'preset' | 'mapping' | 'scale' | 'judgeColumn' | 'sidecars' | 'delimiter' | 'scoreSource' | 'signal'
+  'fileName' | 'preset' | 'mapping' | 'scale' | 'judgeColumn' | 'sidecars' | 'delimiter' | 'scoreSource' | 'defaultTool' | 'randomAccess' | 'signal'
 >;
 
 export interface OpenedImport {
-  source: TextSource;
+  /** Bytes read so far (progress, the summary). */
+  source: { readonly bytesRead: number };
   format: InputFormat;
   headers: string[];
   preset: Preset;
@@ -33,13 +35,40 @@ export interface OpenedImport {
   close(): Promise<void>;
 }
 
-function sampleFrom(fileName: string, format: InputFormat, headers: string[] | null, first: SourceRecord | undefined): DetectSample {
-  return { fileName, format, headers: headers ?? Object.keys(first?.data ?? {}), first };
+function sampleFrom(fileName: string, format: InputFormat, headers: string[] | null, first: SourceRecord | undefined, container?: readonly string[]): DetectSample {
+  const sample: DetectSample = { fileName, format, headers: headers ?? Object.keys(first?.data ?? {}), first };
+  if (container?.length) sample.container = container.join('.');
+  return sample;
+}
+
+/**
+ * Where the records of a JSON document are: the chosen preset's container, else the container of
+ * the first preset whose sniff recognises the head (so the generic mapping of a promptfoo file also
+ * maps its results), else the top level.
+ */
+export function containerFor(head: string, preset?: PresetId): readonly string[] | undefined {
+  const chosen = preset ? getPreset(preset).container : undefined;
+  if (chosen) return chosen.path;
+  return PRESETS.find((p) => p.container?.sniff(head))?.container?.path;
+}
+
+interface Opening {
+  format: InputFormat;
+  headers: string[] | null;
+  delimiter?: string | undefined;
+  headerIssues?: HeaderIssues | undefined;
+  container?: readonly string[] | undefined;
+  stream: AsyncGenerator<ReadItem>;
+  source: { readonly bytesRead: number };
 }
 
 export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
   const source = new TextSource(input, opts.signal, onChunk);
   const head = await source.peek(PEEK_CHARS);
+  if (looksLikeParquet(source.headBytes ?? head)) {
+    await source.close();
+    return openParquetImport(opts, onChunk);
+  }
   if (head.trim() === '') {
     await source.close();
     // Whitespace only: say so, because the user can see that the file has a size.
@@ -57,9 +86,53 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
     throw err;
   }
   const format = detectFormat(opts.fileName, head);
-  const reader = createReader(format, opts.fileName, opts.delimiter);
+  const container = format === 'json' ? containerFor(head.startsWith('\uFEFF') ? head.slice(1) : head, opts.preset) : undefined;
+  const reader = createReader(format, opts.fileName, opts.delimiter, container);
   const stream = readItems(source.chunks(), reader);
+  return choosePreset(opts, {
+    format,
+    get headers() {
+      return reader.headers;
+    },
+    delimiter: reader.delimiter,
+    get headerIssues() {
+      return reader.headerIssues;
+    },
+    container,
+    stream,
+    source,
+  });
+}
 
+/** A Parquet file: records from row groups (parquet-reader.ts), then the same preset choice. */
+async function openParquetImport(opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
+  if (!opts.randomAccess) {
+    throw new ParseError('This is a Parquet file, which is read from its end (the footer holds the index): import it from a file, not from a stream.', opts.fileName);
+  }
+  let bytesRead = 0;
+  const parquet = await openParquet(opts.randomAccess, opts.fileName, {
+    signal: opts.signal,
+    onBytes: (n) => {
+      bytesRead = n;
+      onChunk?.(n);
+    },
+  });
+  if (parquet.rows === 0) throw new ParseError('The Parquet file holds no rows: there is nothing to import.', opts.fileName);
+  return choosePreset(opts, {
+    format: 'parquet',
+    headers: parquet.headers,
+    stream: parquet.items,
+    source: {
+      get bytesRead() {
+        return bytesRead;
+      },
+    },
+  });
+}
+
+/** Reads up to the first record, detects and prepares the preset, and replays what it read. */
+async function choosePreset(opts: OpenOptions, opening: Opening): Promise<OpenedImport> {
+  const { format, stream } = opening;
   // Read until the first good record (row errors before it are kept for replay).
   const buffered: ReadItem[] = [];
   let first: SourceRecord | undefined;
@@ -83,7 +156,7 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
       firstError.row,
     );
   }
-  const sample = sampleFrom(opts.fileName, format, reader.headers, first);
+  const sample = sampleFrom(opts.fileName, format, opening.headers, first, opening.container);
   const scores = scorePresets(sample);
   const detected = scores[0]?.preset ?? 'generic';
   const preset = getPreset(opts.preset ?? detected);
@@ -94,12 +167,13 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
       fileName: opts.fileName,
       format,
       headers: sample.headers,
-      delimiter: reader.delimiter,
-      ...(reader.headerIssues ? { headerIssues: reader.headerIssues } : {}),
+      delimiter: opening.delimiter,
+      ...(opening.headerIssues ? { headerIssues: opening.headerIssues } : {}),
       mapping: opts.mapping,
       judgeColumn: opts.judgeColumn,
       sidecars: opts.sidecars,
       scoreSource: opts.scoreSource,
+      ...(opts.defaultTool ? { defaultTool: opts.defaultTool } : {}),
     });
   } catch (err) {
     await stream.return(undefined);
@@ -113,7 +187,7 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
   }
 
   return {
-    source,
+    source: opening.source,
     format,
     headers: sample.headers,
     preset,
@@ -131,8 +205,14 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
 /** Best preset for a first chunk of a file (for the UI before the import starts). Never throws. */
 export function detectPreset(fileName: string, firstChunk: string): PresetGuess {
   const text = firstChunk.startsWith('\uFEFF') ? firstChunk.slice(1) : firstChunk;
+  if (looksLikeParquet(text)) {
+    // The schema is in the footer, not in the head: the generic mapping, decided when the file is opened.
+    const scores = PRESETS.map((p) => ({ preset: p.id, score: p.id === 'generic' ? 0.3 : 0 })).sort((a, b) => b.score - a.score);
+    return { format: 'parquet', preset: 'generic', confidence: 0.3, scores, headers: [] };
+  }
   const format = detectFormat(fileName, text);
-  const reader = createReader(format, fileName);
+  const container = format === 'json' ? containerFor(text) : undefined;
+  const reader = createReader(format, fileName, undefined, container);
   let first: SourceRecord | undefined;
   try {
     const items = reader.push(text);
@@ -142,7 +222,7 @@ export function detectPreset(fileName: string, firstChunk: string): PresetGuess 
   } catch {
     // An unreadable head still gets a (generic, low-confidence) answer; the import will say why.
   }
-  const sample = sampleFrom(fileName, format, reader.headers, first);
+  const sample = sampleFrom(fileName, format, reader.headers, first, container);
   const scores = scorePresets(sample);
   const best = scores[0] ?? { preset: 'generic' as const, score: 0 };
   return { format, preset: best.preset, confidence: best.score, scores, headers: sample.headers };

@@ -9,6 +9,10 @@ import { throwIfAborted, type ImportInput } from './text-source';
 import { boundRowError } from './bounded';
 import type { CanonicalRow, ImportOptions, ImportSink, ImportSummary, PreviewResult, ToolTally } from './types';
 import { RowValidator } from './validate';
+import { sampleRecord } from './record-sample';
+
+/** Records sent with a preview for the mapping's path picker. */
+const PREVIEW_SAMPLES = 5;
 
 const DEFAULT_BATCH = 2000;
 const PROGRESS_EVERY_MS = 200;
@@ -118,6 +122,14 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
       else await accept(checked.experience);
     }
   }
+  // Rows a preset could only complete at the end of the file (openai-evals joins events by sample).
+  const last = opened.prepared.finish?.();
+  for (const error of last?.errors ?? []) reject(error);
+  for (const row of last?.rows ?? []) {
+    const checked = validator.check(row);
+    if (checked.error) reject(checked.error, row.tool);
+    else await accept(checked.experience);
+  }
   await flush();
   bytesRead = opened.source.bytesRead;
   report(true);
@@ -172,26 +184,43 @@ export async function previewRows(input: ImportInput, opts: PreviewOptions, n: n
   });
   const rows: CanonicalRow[] = [];
   const errors: RowError[] = [];
+  const samples: unknown[] = [];
+  let ended = true;
   try {
     outer: for await (const item of opened.items) {
       if (item.error) {
         errors.push(boundRowError(item.error));
         continue;
       }
+      if (samples.length < PREVIEW_SAMPLES) samples.push(sampleRecord(item.record.data));
       const mapped = opened.prepared.map(item.record);
       errors.push(...mapped.errors.map(boundRowError));
       for (const row of mapped.rows) {
-        if (rows.length >= n) break outer;
+        if (rows.length >= n) {
+          ended = false;
+          break outer;
+        }
         const checked = validator.check(row);
         if (checked.error) errors.push(boundRowError(checked.error));
         rows.push(row);
       }
-      if (rows.length >= n) break;
+      if (rows.length >= n) {
+        ended = false;
+        break;
+      }
+    }
+    // A file shorter than the preview: rows held back to the end are part of what the import stores.
+    const last = ended ? opened.prepared.finish?.() : undefined;
+    errors.push(...(last?.errors ?? []).map(boundRowError));
+    for (const row of (last?.rows ?? []).slice(0, Math.max(0, n - rows.length))) {
+      const checked = validator.check(row);
+      if (checked.error) errors.push(boundRowError(checked.error));
+      rows.push(row);
     }
   } finally {
     await opened.close();
   }
-  const result: PreviewResult = { format: opened.format, preset: opened.preset.id, confidence: opened.confidence, headers: opened.headers, rows, errors };
+  const result: PreviewResult = { format: opened.format, preset: opened.preset.id, confidence: opened.confidence, headers: opened.headers, rows, errors, samples };
   if (opened.prepared.mapping) result.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) result.judge = opened.prepared.judge;
   return result;

@@ -6,6 +6,7 @@
 import { ParseError } from '../errors';
 import { CsvRecordReader } from './csv-records';
 import { JsonScanner } from './json-scanner';
+import { JsonContainerScanner } from './json-container';
 import { JsonlReader } from './jsonl-reader';
 import { clipRaw } from './bounded';
 import { parseJsonRecord } from './json-value';
@@ -72,10 +73,14 @@ function notARecord(index: number, key: string | undefined, found: string): stri
 class JsonRecordReader implements RecordReader {
   readonly format = 'json' as const;
   readonly headers = null;
-  private readonly scanner: JsonScanner;
+  private readonly scanner: JsonScanner | JsonContainerScanner;
 
-  constructor(private readonly fileName: string) {
-    this.scanner = new JsonScanner(fileName);
+  /** `container`: keys down to the array that holds the records (json-container.ts); the top level when absent. */
+  constructor(
+    private readonly fileName: string,
+    container?: readonly string[],
+  ) {
+    this.scanner = container?.length ? new JsonContainerScanner(fileName, container) : new JsonScanner(fileName);
   }
 
   push(chunk: string): ReadItem[] {
@@ -136,10 +141,12 @@ class CsvReader implements RecordReader {
   }
 }
 
-export function createReader(format: InputFormat, fileName: string, delimiter?: string): RecordReader {
+/** `container` (JSON only): keys down to the array of records inside the top-level object. */
+export function createReader(format: InputFormat, fileName: string, delimiter?: string, container?: readonly string[]): RecordReader {
   if (format === 'csv') return new CsvReader(fileName, delimiter);
   if (format === 'jsonl') return new JsonlRecordReader(fileName);
-  return new JsonRecordReader(fileName);
+  if (format === 'parquet') throw new Error('Parquet files are read by parquet-reader.ts, not by a text reader');
+  return new JsonRecordReader(fileName, container);
 }
 
 /** Drives a reader from an async chunk source. */

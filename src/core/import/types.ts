@@ -4,6 +4,7 @@
  */
 import type { Dict } from '../data-keys';
 import type { BatchWriteResult } from '../repositories';
+import type { ByteSource } from './parquet-reader';
 import type {
   Experience,
   Modality,
@@ -15,7 +16,7 @@ import type {
 } from '../types';
 
 /** Physical file formats the readers understand. */
-export type InputFormat = 'csv' | 'jsonl' | 'json';
+export type InputFormat = 'csv' | 'jsonl' | 'json' | 'parquet';
 
 /** Canonical fields a generic mapping can point at a column. */
 export type CanonicalField =
@@ -58,12 +59,18 @@ export interface CanonicalRow {
   rubric?: string;
   categories: string[];
   image?: string;
+  /** Cost of the attempt in US dollars, when the log records it (promptfoo `cost`). */
+  cost?: number;
+  /** Wall time of the attempt in milliseconds, when the log records it. */
+  latencyMs?: number;
   scoreSource: ScoreSource;
   /** Where the row came from, so errors can name the row and column. */
   source: {
     row: number;
     columns: FieldMapping;
     raw: Record<string, unknown>;
+    /** Fields the preset rendered as text from a structured value on purpose (chat messages → lines). */
+    rendered?: readonly CanonicalField[];
   };
 }
 
@@ -87,6 +94,16 @@ export interface DetectSample {
   format: InputFormat;
   headers: string[];
   first?: SourceRecord;
+  /** JSON: the key path of the array the records were read from (`results.results`), when not the top level. */
+  container?: string;
+}
+
+/** Where a preset's records sit inside one JSON document (promptfoo: `results.results[]`). */
+export interface JsonContainer {
+  /** Keys from the top-level object down to the array of records. */
+  path: readonly string[];
+  /** True when the file's first characters (up to 64 KiB) look like this preset's documents. */
+  sniff(head: string): boolean;
 }
 
 export interface Sidecars {
@@ -106,6 +123,8 @@ export interface PresetContext {
   judgeColumn?: string;
   sidecars?: Sidecars;
   scoreSource?: ScoreSource;
+  /** Tool to credit when the file does not name one (lm-eval-harness samples). */
+  defaultTool?: string;
   /** CSV header cells that were repeated or empty (renamed by the reader), for precise mapping errors. */
   headerIssues?: HeaderIssues;
 }
@@ -120,6 +139,11 @@ export interface HeaderIssues {
 
 export interface PreparedPreset {
   map: RowMapper;
+  /**
+   * After the last record: rows the preset held back until then (openai-evals joins the events of
+   * one sample, which may lie far apart). Called once, only when the whole file was read.
+   */
+  finish?: () => MapResult;
   /** Mapping actually used (generic preset), for display. */
   mapping?: FieldMapping;
   /** Judge column actually used (biggen), for display. */
@@ -135,6 +159,8 @@ export interface Preset {
   defaults: Omit<DatasetDefaults, 'scale'> & { scale: ScoreScale | null };
   /** 0 (certainly not) … 1 (certainly this preset). */
   detect(sample: DetectSample): number;
+  /** JSON documents whose records are nested (see JsonContainer); checked on the head before reading. */
+  container?: JsonContainer;
   /** Checks headers, loads sidecars; throws ValidationError when the file cannot be imported with this preset. */
   prepare(ctx: PresetContext): Promise<PreparedPreset>;
 }
@@ -168,6 +194,10 @@ export interface ImportOptions {
   delimiter?: string;
   /** generic: who produced the scores (default `human`). */
   scoreSource?: ScoreSource;
+  /** Tool to credit when the file does not name one (lm-eval-harness samples; CLI --tool). */
+  defaultTool?: string;
+  /** Random access to the same file: needed for Parquet (its index is at the end); unused otherwise. */
+  randomAccess?: ByteSource;
   importId: string;
   /** Timestamp (ms) stamped on every experience; passed in so imports are reproducible. */
   now: number;
@@ -253,6 +283,8 @@ export interface PreviewResult {
   judge?: string;
   rows: CanonicalRow[];
   errors: RowError[];
+  /** The first records as read (bounded: record-sample.ts), for the path picker of the mapping. */
+  samples?: unknown[];
 }
 
 export interface PresetGuess {

@@ -9,6 +9,7 @@ import type { CanonicalField, CanonicalRow, NearMissTool, ToolChoices } from './
 import { quote } from '../text/quote';
 import { parseDecimal } from './score-number';
 import { hasInvalidUtf8 } from './utf8-decode';
+import { resolvePath } from './record-path';
 
 /** Longest text field we store; longer values are almost always a broken quote or a binary blob. */
 export const MAX_FIELD_CHARS = 1_000_000;
@@ -93,9 +94,11 @@ export class RowValidator {
     // fields that would store `["a"]` as a prompt, so the raw cell is checked here. Rubric (objects
     // rendered by rubric.ts), category (lists) and image are documented to take structured values.
     for (const field of MUST_BE_TEXT) {
+      if (row.source.rendered?.includes(field)) continue;
       const column = row.source.columns[field];
       const raw = row.source.raw;
-      const value = column !== undefined && Object.hasOwn(raw, column) ? raw[column] : undefined;
+      // A column name or a nested path (`response.output`): the value the field really points at.
+      const value = column !== undefined ? resolvePath(raw, column) : undefined;
       if (value !== null && typeof value === 'object') {
         return fail(field, `${field} must be text: column ${columnQ(field)} holds a JSON ${Array.isArray(value) ? 'array' : 'object'}`);
       }
@@ -166,6 +169,9 @@ export class RowValidator {
     if (row.image !== undefined) experience.imageId = row.image;
     if (row.rubric !== undefined) experience.rubric = row.rubric;
     if (row.feedback !== undefined) experience.feedback = row.feedback;
+    // Measurements, not scores: kept only when they are finite and not negative.
+    if (row.cost !== undefined && Number.isFinite(row.cost) && row.cost >= 0) experience.cost = row.cost;
+    if (row.latencyMs !== undefined && Number.isFinite(row.latencyMs) && row.latencyMs >= 0) experience.latencyMs = row.latencyMs;
     return { experience };
   }
 

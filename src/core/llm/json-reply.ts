@@ -1,9 +1,12 @@
 /**
  * Reading JSON out of a model reply. Models without constrained decoding often wrap the object in
- * a ```json fence or add a sentence before it; we accept exactly one JSON value found that way.
+ * a ```json fence or add a sentence before it; we accept the first JSON value found that way, and
+ * failing that the first value read leniently (single quotes, trailing commas…; lenient-json.ts).
  * Anything else is a JsonReplyError (its message is shown to the model when it is asked again).
  */
 import { LlmError } from './errors';
+import { jsonValues } from './lenient-json';
+import { quote } from '../text/quote';
 
 export class JsonReplyError extends LlmError {
   override name = 'JsonReplyError';
@@ -53,5 +56,7 @@ export function parseJsonReply(text: string): unknown {
       // try the next candidate
     }
   }
-  throw new JsonReplyError(`The reply is not valid JSON (starts with ${JSON.stringify(trimmed.slice(0, 80))}).`);
+  const lenient = jsonValues(trimmed).values[0];
+  if (lenient !== undefined) return lenient;
+  throw new JsonReplyError(`The reply is not valid JSON (starts with ${quote(trimmed, 80)}).`);
 }

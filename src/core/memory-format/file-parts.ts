@@ -38,6 +38,9 @@ export function toFileEntry(e: MemoryEntry, evidenceTasks: string[], stats: Memo
     pinned: e.pinned,
     validFrom: e.validFrom,
     ...(stats ? { stats: { ...stats } } : {}),
+    ...(e.facet ? { facet: structuredClone(e.facet) } : {}),
+    ...(e.effect ? { effect: structuredClone(e.effect) } : {}),
+    ...(e.verdict ? { verdict: structuredClone(e.verdict) } : {}),
   };
 }
 

@@ -131,6 +131,7 @@ export function planMerge(
         ...(old ?? { memoryId: memory.id, toolId: tool.id, origin: e.origin, pinned: e.pinned }),
         id, level: e.level, value: LEVEL_VALUE[e.level], text: e.text, evidence: [...e.evidence], support: e.support,
         validFrom: at, validTo: null, supersededBy: null, createdAt: at, updatedAt: at,
+        ...(e.facet ? { facet: e.facet } : {}), ...(e.effect ? { effect: e.effect } : {}), ...(e.verdict ? { verdict: e.verdict } : {}),
       };
       added.push(row);
       setOwn(extras, id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });
@@ -143,6 +144,7 @@ export function planMerge(
   // History rows keep what they had (their evidence tasks as the current file names them).
   for (const h of current.history ?? []) setOwn(extras, h.id, { evidenceTasks: h.evidenceTasks, ...(h.stats ? { stats: h.stats } : {}) });
   const imported: ImportedBuild = {
+    version: merged.version,
     build: structuredClone(merged.build),
     toolIds: merged.tools.map((t) => t.id),
     entries: extras,

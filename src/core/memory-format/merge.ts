@@ -38,6 +38,8 @@ export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { f
     );
   }
   const base = structuredClone(current);
+  // Entries of a version-2 file carry version-2 fields: the merged file is version 2 then.
+  base.version = Math.max(current.version, incoming.version) as MemoryFile['version'];
   const report: MergeReport = { added: 0, unchanged: 0, evidenceMerged: 0, renamed: [], toolsAdded: [] };
   const ids = new Set([...base.tools.flatMap((t) => t.entries.map((e) => e.id)), ...(base.history ?? []).map((e) => e.id)]);
   // Records keyed by entry/tool ids are read through Maps and written with setOwn (records.ts).

@@ -125,7 +125,7 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
     const T = m.tools.length;
     const F = m.facets.length;
     if (F !== cap.facets.length) out.push({ path: '$.build.capability.model.facets', message: `has ${F} facets, the capability section ${cap.facets.length}` });
-    const sized: [string, number, number][] = [['mu', m.mu.length, T], ['load', m.load.length, T], ['gamma', m.gamma.length, T], ['freq', m.freq.length, F], ['beta', m.beta.length, F]];
+    const sized: [string, number, number][] = [['mu', m.mu.length, T], ['gamma', m.gamma.length, T], ['freq', m.freq.length, F], ['beta', m.beta.length, F]];
     for (const [name, got, want] of sized) if (got !== want) out.push({ path: `$.build.capability.model.${name}`, message: `has ${got} numbers, expected ${want}` });
     m.gamma.forEach((row, j) => row.length !== F && out.push({ path: `$.build.capability.model.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
   }

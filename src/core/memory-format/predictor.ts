@@ -27,6 +27,9 @@ export function fileEntryRow(e: MemoryFileEntry, memoryId: string, toolId: strin
     validFrom: e.validFrom,
     validTo: null,
     supersededBy: null,
+    ...(e.facet ? { facet: structuredClone(e.facet) } : {}),
+    ...(e.effect ? { effect: structuredClone(e.effect) } : {}),
+    ...(e.verdict ? { verdict: structuredClone(e.verdict) } : {}),
     createdAt: e.validFrom,
     updatedAt: e.validFrom,
   };

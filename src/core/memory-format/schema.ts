@@ -54,6 +54,7 @@ export const effectSchema = z.strictObject({
   q: z.number().min(0).max(1),
   ci95Own: interval.optional(),
   p: z.number().min(0).max(1).optional(),
+  pOwn: z.number().min(0).max(1).optional(),
   qOwn: z.number().min(0).max(1).optional(),
   nOwn: count.optional(),
   mean: z.number().optional(),
@@ -127,7 +128,6 @@ export const jointModelSchema = z.strictObject({
   freq: z.array(z.number()),
   beta: z.array(z.number()),
   gamma: z.array(z.array(z.number())),
-  load: z.array(z.number()),
   lambda: z.strictObject({ beta: z.number().nonnegative(), gamma: z.number().nonnegative() }),
   cv: z.array(z.tuple([z.number(), z.number(), z.number()])),
 });

@@ -6,7 +6,8 @@
  * such a memory (`storedMemoryToFile`) then gives back the imported file byte for byte.
  */
 import type { Memory, MemoryEntry, Tool } from '../types';
-import type { MemoryFile, MemoryFileEntry } from './schema';
+import type { CapabilitySnapshot } from '../capability/types';
+import type { MemoryFile, MemoryFileCapability, MemoryFileEntry } from './schema';
 import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from './file-parts';
 import { fileEntryRow } from './predictor';
 import { recordMap, setOwn } from './records';
@@ -16,6 +17,8 @@ type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
 
 /** What an imported (or merged-into) memory keeps in `Memory.settings.imported`. */
 export interface ImportedBuild {
+  /** The file's format version (exported again with it); absent in memories imported before version 2. */
+  version?: 1 | 2;
   /** The file's build section as it was (calibration, training tasks, settings, metrics). */
   build: MemoryFile['build'];
   /** Every tool of the file, including tools without entries. */
@@ -33,6 +36,13 @@ export function importedBuildOf(memory: Pick<Memory, 'settings'>): ImportedBuild
   return v && typeof v === 'object' && 'build' in v ? (v as ImportedBuild) : null;
 }
 
+/** A file's capability section as the Memory row holds it (entry ids as stored: renamed on collision). */
+export function capabilityFromFile(cap: MemoryFileCapability, idOf: (fileEntryId: string) => string): CapabilitySnapshot {
+  const out = structuredClone(cap) as CapabilitySnapshot;
+  for (const c of out.cells) if (c.entryId !== null) c.entryId = idOf(c.entryId);
+  return out;
+}
+
 /** The rows of a file: its memory (with `settings.imported`) and entries, valid and history. */
 export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryId: string) => string): { memory: Memory; entries: MemoryEntry[] } {
   const extras: ImportedBuild['entries'] = {};
@@ -47,6 +57,7 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
     entries.push({ ...row(toolId, e), validTo, supersededBy: supersededBy === null ? null : idOf(supersededBy), updatedAt: validTo, ...(retiredReason !== undefined ? { retiredReason } : {}) });
   }
   const imported: ImportedBuild = {
+    version: file.version,
     build: structuredClone(file.build),
     toolIds: file.tools.map((t) => t.id),
     entries: extras,
@@ -55,7 +66,16 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
   };
   const m = file.memory;
   return {
-    memory: { id: memoryId, name: m.name, datasetIds: [...m.datasetIds], embeddingModel: m.embeddingModel, settings: { imported }, createdAt: m.createdAt, updatedAt: m.updatedAt },
+    memory: {
+      id: memoryId,
+      name: m.name,
+      datasetIds: [...m.datasetIds],
+      embeddingModel: m.embeddingModel,
+      settings: { imported },
+      ...(file.build.capability ? { capability: capabilityFromFile(file.build.capability, idOf) } : {}),
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+    },
     entries,
   };
 }
@@ -91,7 +111,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
   const file: MemoryFile = {
-    version: 1,
+    version: imported.version ?? 1,
     kind: 'toolmem-memory',
     memory: fileMemoryHeader(memory),
     build: structuredClone(imported.build),

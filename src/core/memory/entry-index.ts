@@ -71,6 +71,11 @@ export class EntryIndex {
     });
   }
 
+  /** The valid entries of `toolId` most similar to `query`, best first, across all levels. */
+  nearest(query: ArrayLike<number>, toolId: string, k = 3): RetrievedEntry[] {
+    return this.vectors.search(query, { k, tool: toolId }).map((h) => ({ entry: this.entries.get(h.id)!, score: h.score }));
+  }
+
   /** Union of the top k per level for `toolId`, level by level (proficient → weak), best first. */
   retrieve(query: ArrayLike<number>, toolId: string, k: number, levels: readonly Level[] = LEVELS): RetrievedEntry[] {
     const perLevel = topKPerLevel(this.vectors, query, toolId, k, levels);

@@ -5,6 +5,7 @@
 export * from './repository';
 export * from './plan';
 export * from './operations';
+export * from './dedup';
 export * from './entry-index';
 export * from './ask';
 export * from './induce';

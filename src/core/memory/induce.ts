@@ -2,10 +2,14 @@
  * One experience through the LLM, for one tool (the method's steps 1–3 plus critiques):
  *  1. missing feedback is written by the model (marked generated);
  *  2. the top k valid entries of EACH level most similar to the experience are retrieved;
- *  3. the model proposes operations on them; they are validated (one retry with the reason);
- *  4. a low-scoring experience is distilled into a critique (bad/weak, origin `critique`).
- * Returns a plan for ONE atomic applyUpdate, or `skipped` when a reply stayed invalid — in which
- * case nothing of this experience reaches the memory. Pure apart from the engine and embedder.
+ *  3. the model proposes operations on them; each is validated on its own (operations.ts): the
+ *     valid ones are used, the invalid ones reported in `rejected`; a reply with no valid
+ *     operation is asked again once with the reasons; an `add` repeating any valid entry of the
+ *     tool becomes an update of it (dedup.ts);
+ *  4. a low-scoring experience is distilled into a critique (bad/weak, origin `critique`). A
+ *     critique that stays invalid is reported (`critiqueError`) and does NOT discard the update.
+ * Returns a plan for ONE atomic applyUpdate, or `skipped` when the update reply stayed unusable —
+ * in which case nothing of this experience reaches the memory. Pure apart from engine and embedder.
  */
 import type { LlmEngine } from '../llm/engine';
 import { CRITIQUE_JSON_SCHEMA, critiqueMessages } from '../prompts/critique';
@@ -15,8 +19,10 @@ import { updateJsonSchema, updateMessages } from '../prompts/update';
 import type { Experience, ScoreScale } from '../types';
 import { askParsed, type Usage } from './ask';
 import type { EntryIndex } from './entry-index';
-import { parseCritique, parseOperations, type Operation } from './operations';
-import { newEntry, planOperations, type UpdatePlan } from './plan';
+import { cosine } from '../embed';
+import { dedupAdds, DUPLICATE_SIMILARITY, repeatedEntry } from './dedup';
+import { parseCritique, parseOperations, type Operation, type RejectedOperation } from './operations';
+import { claimOf, newEntry, planOperations, type UpdatePlan } from './plan';
 
 export interface InduceSettings {
   /** Entries retrieved per level (paper: 6). */
@@ -46,9 +52,13 @@ export interface InduceInput {
   signal?: AbortSignal;
 }
 
+/**
+ * `rejected`: operations of the used update reply that were not applied, with the reason (index =
+ * place in that reply); `critiqueError`: why no critique was stored although one was asked for.
+ */
 export type InduceOutcome =
-  | { status: 'applied'; plan: UpdatePlan; operations: Operation[]; critique: boolean; feedback?: string; updatePromptTokens: number; contextSize: number }
-  | { status: 'skipped'; error: string; feedback?: string; updatePromptTokens: number; contextSize: number };
+  | { status: 'applied'; plan: UpdatePlan; operations: Operation[]; rejected: RejectedOperation[]; critique: boolean; critiqueError?: string; feedback?: string; updatePromptTokens: number; contextSize: number }
+  | { status: 'skipped'; error: string; rejected: RejectedOperation[]; feedback?: string; updatePromptTokens: number; contextSize: number };
 
 /** 0 = worst, 1 = best, whatever the direction of the scale. */
 export function normalisedScore(score: number, scale: ScoreScale): number {
@@ -90,33 +100,73 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
   const shown: PromptEntry[] = [...byAlias].map(([alias, entry]) => ({ alias, level: entry.level, text: entry.text, support: entry.support }));
   const pinned = new Set([...byAlias].filter(([, entry]) => entry.pinned).map(([alias]) => alias));
 
+  let lastRejected: RejectedOperation[] = [];
   const update = await askParsed(
     engine,
     updateMessages({ ...base, entries: shown, experience: view }),
     (text) => {
       const r = parseOperations(text, { aliases: new Set(byAlias.keys()), pinned });
-      return r.ok ? { ok: true, value: r.operations } : r;
+      lastRejected = r.rejected;
+      return r.ok ? { ok: true, value: r } : r;
     },
     { jsonSchema: updateJsonSchema([...byAlias.keys()]), maxTokens: settings.maxTokens.update, usage, ...(signal ? { signal } : {}) },
   );
   const sizes = { updatePromptTokens: update.firstPromptTokens, contextSize: context.length };
-  if (!update.result.ok) return { status: 'skipped', error: `update: ${update.result.error}`, ...sizes, ...withFeedback };
+  if (!update.result.ok) return { status: 'skipped', error: `update: ${update.result.error}`, rejected: lastRejected, ...sizes, ...withFeedback };
 
-  const operations = update.result.value;
-  const plan = planOperations(operations, { memoryId: input.memoryId, toolId: e.toolId, at: input.at, experienceId: e.id, entries: byAlias, newId: input.newId });
+  const parsed = update.result.value;
+  const deduped = await dedupAdds(parsed.operations, parsed.positions, { toolId: e.toolId, index, shown: byAlias, ...(signal ? { signal } : {}) });
+  const rejected = [...parsed.rejected, ...deduped.rejected].sort((a, b) => a.index - b.index);
+  const operations = deduped.operations;
+  const entries = new Map([...byAlias, ...deduped.extra]);
+  const plan = planOperations(operations, { memoryId: input.memoryId, toolId: e.toolId, at: input.at, experienceId: e.id, entries, newId: input.newId });
 
   let critique = false;
+  let critiqueError: string | undefined;
   if (settings.critiqueBelow !== null && normalisedScore(e.score, input.scale) <= settings.critiqueBelow) {
     const weakOnes = shown.filter((s) => s.level === 'bad' || s.level === 'weak');
     const c = await askParsed(engine, critiqueMessages({ ...base, entries: weakOnes, experience: view }), (text) => {
       const r = parseCritique(text);
       return r.ok ? { ok: true, value: r.critique } : r;
     }, { jsonSchema: CRITIQUE_JSON_SCHEMA, maxTokens: settings.maxTokens.critique, usage, ...(signal ? { signal } : {}) });
-    if (!c.result.ok) return { status: 'skipped', error: `critique: ${c.result.error}`, ...sizes, ...withFeedback };
-    if (c.result.value) {
-      critique = true;
-      plan.added.push(newEntry({ id: input.newId(), memoryId: input.memoryId, toolId: e.toolId, level: c.result.value.level, text: c.result.value.text, evidence: [e.id], origin: 'critique', at: input.at }));
+    if (!c.result.ok) critiqueError = `critique: ${c.result.error}`;
+    else if (c.result.value) {
+      const r = await addCritique(plan, c.result.value, { index, toolId: e.toolId, memoryId: input.memoryId, experienceId: e.id, at: input.at, newId: input.newId, ...(signal ? { signal } : {}) });
+      critique = r === null;
+      if (r !== null) critiqueError = `critique: ${r}`;
     }
   }
-  return { status: 'applied', plan, operations, critique, ...sizes, ...withFeedback };
+  return { status: 'applied', plan, operations, rejected, critique, ...(critiqueError ? { critiqueError } : {}), ...sizes, ...withFeedback };
+}
+
+interface CritiqueContext {
+  index: EntryIndex;
+  toolId: string;
+  memoryId: string;
+  experienceId: string;
+  at: number;
+  newId: () => string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Adds the critique to `plan`, or makes it an update of the valid entry it repeats (dedup.ts);
+ * returns why it was left out instead (it repeats what this step adds, or an entry that is
+ * pinned or already changed by this step), or null when it is in the plan.
+ */
+async function addCritique(plan: UpdatePlan, c: { level: 'bad' | 'weak'; text: string }, ctx: CritiqueContext): Promise<string | null> {
+  const [vector, ...added] = await ctx.index.embed([c.text, ...plan.added.map((a) => a.text)], ctx.signal);
+  if (added.some((v) => cosine(v, vector!) >= DUPLICATE_SIMILARITY)) return 'repeats an entry this update adds; not added';
+  const base = { memoryId: ctx.memoryId, toolId: ctx.toolId, at: ctx.at, origin: 'critique' as const, level: c.level, text: c.text };
+  const hit = repeatedEntry(ctx.index, vector!, ctx.toolId);
+  if (!hit) {
+    plan.added.push(newEntry({ ...base, id: ctx.newId(), evidence: [ctx.experienceId] }));
+    return null;
+  }
+  if (hit.entry.pinned) return 'repeats a pinned entry; not added';
+  if (plan.superseded.some((s) => s.id === hit.entry.id)) return 'repeats an entry this update already changes; not added';
+  const id = ctx.newId();
+  plan.superseded.push({ id: hit.entry.id, supersededBy: id });
+  plan.added.push(newEntry({ ...base, id, evidence: [...hit.entry.evidence, ctx.experienceId], ...claimOf(hit.entry) }));
+  return null;
 }

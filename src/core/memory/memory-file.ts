@@ -10,7 +10,8 @@
  * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
  * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
-import { dict, own } from '../data-keys';
+import type { JointModel } from '../capability/fit';
+import { dict, dictFrom, own } from '../data-keys';
 import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
 import type { Memory, MemoryEntry, Run, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
@@ -58,6 +59,15 @@ export function calibrationFromStats(entries: readonly MemoryEntry[], clusterSta
   return out;
 }
 
+/**
+ * Calibration of a capability memory for readers of the retrieval signal (format version 1 style):
+ * the tool's training mean and slope 0 — the capability model (build.capability.model) is what
+ * predicts; a reader that only knows calibration predicts each tool's mean, never a wrong signal.
+ */
+export function calibrationFromModel(model: JointModel, trainTasks: number): Record<string, ToolCalibration> {
+  return dictFrom(model.tools.map((t, j) => [t, { mean: model.mu[j]!, slope: 0, n: trainTasks }] as const));
+}
+
 export function memoryToFile(
   memory: Memory,
   entries: readonly MemoryEntry[],
@@ -67,13 +77,15 @@ export function memoryToFile(
   options: MemoryToFileOptions = {},
 ): MemoryFile {
   const config = buildConfig(run);
-  const { clusterStats, ...metrics } = buildMetrics(run);
+  // The capability counters travel in build.capability.report, not twice.
+  const { clusterStats, capability: _counters, ...metrics } = buildMetrics(run);
+  const cap = memory.capability;
   const valid = entries.filter((e) => e.validTo === null);
   const old = entries.filter((e) => e.validTo !== null);
   const toolIds = [...new Set([...config.tools, ...valid.map((e) => e.toolId)])].sort();
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const file: MemoryFile = {
-    version: 1,
+    version: 2,
     kind: 'toolmem-memory',
     memory: fileMemoryHeader(memory),
     build: {
@@ -85,7 +97,8 @@ export function memoryToFile(
       engine: config.engine,
       settings: { ...config.settings },
       metrics: { ...metrics },
-      calibration: options.calibration ?? calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min),
+      calibration: options.calibration ?? (cap?.model ? calibrationFromModel(cap.model, trainTasks.length) : calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min)),
+      ...(cap ? { capability: structuredClone(cap) } : {}),
     },
     tools: toolIds.map((id) => {
       const mine = valid.filter((e) => e.toolId === id);

@@ -5,7 +5,9 @@
  *
  * Evidence and support: a rewritten entry keeps the old evidence plus the current experience;
  * a merged entry has the union of its sources' evidence plus the experience; support is the
- * number of distinct evidence experiences.
+ * number of distinct evidence experiences. A rewritten entry also keeps what its claim is about
+ * (`facet`, `effect` of a capability entry), so a model's refinement stays attached to the rule
+ * it refines; its `verdict` is dropped, because it was a check of the old text.
  */
 import { LEVEL_VALUE, type EntryOrigin, type Level, type MemoryEntry } from '../types';
 import type { Operation } from './operations';
@@ -31,6 +33,8 @@ export interface NewEntryFields {
   origin: EntryOrigin;
   at: number;
   pinned?: boolean;
+  facet?: MemoryEntry['facet'];
+  effect?: MemoryEntry['effect'];
 }
 
 export function newEntry(f: NewEntryFields): MemoryEntry {
@@ -46,6 +50,8 @@ export function newEntry(f: NewEntryFields): MemoryEntry {
     support: evidence.length,
     origin: f.origin,
     pinned: f.pinned ?? false,
+    ...(f.facet ? { facet: f.facet } : {}),
+    ...(f.effect ? { effect: f.effect } : {}),
     validFrom: f.at,
     validTo: null,
     supersededBy: null,
@@ -54,12 +60,18 @@ export function newEntry(f: NewEntryFields): MemoryEntry {
   };
 }
 
+/** The claim an entry is about, for its next version. */
+export function claimOf(e: MemoryEntry): Pick<NewEntryFields, 'facet' | 'effect'> {
+  return { ...(e.facet ? { facet: e.facet } : {}), ...(e.effect ? { effect: e.effect } : {}) };
+}
+
 export interface PlanContext {
   memoryId: string;
   toolId: string;
   at: number;
   experienceId: string;
-  /** Shown entries by alias (the validated operations refer to aliases). */
+  /** Shown entries by alias (the validated operations refer to aliases), and the entries outside
+   *  the shown set that a repeated `add` updates (dedup.ts), by the key its update uses. */
   entries: ReadonlyMap<string, MemoryEntry>;
   /** Fresh id for each new entry, called in operation order. */
   newId: () => string;
@@ -83,7 +95,7 @@ export function planOperations(operations: readonly Operation[], ctx: PlanContex
         const old = entry(op.id);
         const id = ctx.newId();
         plan.superseded.push({ id: old.id, supersededBy: id });
-        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId] }));
+        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId], ...claimOf(old) }));
         break;
       }
       case 'merge': {

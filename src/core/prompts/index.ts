@@ -4,3 +4,4 @@ export * from './update';
 export * from './critique';
 export * from './feedback';
 export * from './predict';
+export * from './aliases';

@@ -21,20 +21,20 @@ import { BAD, importFile, REPO } from './helpers';
 
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 
-/** proto-tools.csv: tool → [accepted, mean]. (`['__proto__']`: a bare `__proto__:` in a literal sets the prototype.) */
-const PROTO_TOOLS: Record<string, [number, number]> = {
-  ['__proto__']: [2, 3],
-  constructor: [2, 4],
-  toString: [3, 2],
-  hasOwnProperty: [1, 4],
-  valueOf: [2, 5],
-  __defineGetter__: [2, 3.5],
-  'gpt-4': [2, 4.5],
-  'claude-3': [2, 3],
-  DALLE_3: [1, 3],
-  SDXL_Turbo: [2, 3],
-  'llama-3': [2, 3],
-};
+/** proto-tools.csv: tool → [accepted, mean]. (Entries, not a literal: a bare `__proto__:` key in a literal sets the prototype.) */
+const PROTO_TOOLS: Record<string, [number, number]> = Object.fromEntries<[number, number]>([
+  ['__proto__', [2, 3]],
+  ['constructor', [2, 4]],
+  ['toString', [3, 2]],
+  ['hasOwnProperty', [1, 4]],
+  ['valueOf', [2, 5]],
+  ['__defineGetter__', [2, 3.5]],
+  ['gpt-4', [2, 4.5]],
+  ['claude-3', [2, 3]],
+  ['DALLE_3', [1, 3]],
+  ['SDXL_Turbo', [2, 3]],
+  ['llama-3', [2, 3]],
+]);
 
 /** What `Object.prototype` holds, to prove an import left it alone. */
 const prototypeShape = () => Object.getOwnPropertyNames(Object.prototype).sort().join(',');

@@ -6,10 +6,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { existsSync } from 'node:fs';
 import type { MemoryFileV1 } from '../../../src/core/memory';
+import { readMemoryFile, serializeMemoryFile } from '../../../src/core/memory-format';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
+const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
+const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
+const TOOLS = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-build-'));
 
 async function toolmem(args: string[]) {
@@ -19,30 +24,47 @@ async function toolmem(args: string[]) {
   return { code, stdout, stderr };
 }
 
-describe('toolmem build-memory', { timeout: 30_000 }, () => {
-  it('writes a version-1 memory with entries in ≥ 2 levels per tool (no LLM)', async () => {
+describe('toolmem build-memory', { timeout: 90_000 }, () => {
+  it('writes a version-2 memory: facets, effects, the matrix and the fitted predictor (no LLM)', async () => {
     const out = join(dir, 'memory.json');
     const { code, stdout } = await toolmem(['build-memory', '--data', SLICE, '--train', '15', '--seed', '3', '--out', out, '--json']);
     expect(code).toBe(0);
-    const summary = JSON.parse(stdout) as { tools: Record<string, Record<string, number>>; trainTasks: number; engine: string };
+    const summary = JSON.parse(stdout) as { tools: Record<string, Record<string, number>>; trainTasks: number; engine: string; facets: number };
     expect(summary).toMatchObject({ trainTasks: 15, engine: 'none' });
-    const file = JSON.parse(readFileSync(out, 'utf8')) as MemoryFileV1;
-    expect(file).toMatchObject({ version: 1, kind: 'toolmem-memory', build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } } });
+    const text = readFileSync(out, 'utf8');
+    const file = readMemoryFile(text);
+    expect(serializeMemoryFile(file)).toBe(text); // written in canonical form
+    expect(file).toMatchObject({ version: 2, kind: 'toolmem-memory', build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } } });
     expect(file.memory.embeddingModel).toMatch(/^glove-100d@/);
     expect(file.build.split.trainTasks).toHaveLength(15);
-    expect(file.tools.map((t) => t.id)).toEqual(['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo']);
+    expect(file.tools.map((t) => t.id)).toEqual(TOOLS);
+    const cap = file.build.capability!;
+    expect(cap.tools).toEqual(TOOLS);
+    expect(cap.report.facetsTested).toBe(summary.facets);
+    expect(cap.facets).toHaveLength(summary.facets);
+    expect(cap.model?.tools).toEqual(TOOLS);
+    for (const tool of file.tools) expect(summary.tools[tool.id]).toEqual(tool.counts);
+  });
+
+  it.skipIf(!existsSync(FULL))('--skills: GenAI-Bench skills become facets; entries carry facet, effect and evidence from the training split', async () => {
+    const out = join(dir, 'skills.json');
+    const { code } = await toolmem(['build-memory', '--data', FULL, '--skills', SKILLS, '--train', '200', '--seed', '1', '--out', out, '--json']);
+    expect(code).toBe(0);
+    const file = readMemoryFile(readFileSync(out, 'utf8'));
+    const cap = file.build.capability!;
+    expect(cap.facets.filter((f) => f.facet.kind === 'category').map((f) => f.facet.name)).toContain('negation (tagged)');
     const train = new Set(file.build.split.trainTasks);
-    for (const tool of file.tools) {
-      expect(Object.values(tool.counts).filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
-      expect(summary.tools[tool.id]).toEqual(tool.counts);
-      for (const e of tool.entries) {
-        expect(e).toMatchObject({ origin: 'stats', value: { proficient: 2, good: 1, bad: -1, weak: -2 }[e.level] });
-        expect(e.support).toBe(e.evidence.length);
-        expect(e.evidenceTasks.length).toBe(e.evidence.length);
-        for (const t of e.evidenceTasks) expect(train.has(t)).toBe(true);
-        expect(e.stats).toMatchObject({ size: e.evidence.length });
-      }
+    const entries = file.tools.flatMap((t) => t.entries);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries) {
+      expect(e).toMatchObject({ origin: 'stats', value: { proficient: 2, good: 1, bad: -1, weak: -2 }[e.level] });
+      expect(e.facet).toBeDefined();
+      expect(e.effect!.n).toBe(e.evidence.length);
+      expect(e.support).toBe(e.evidence.length);
+      for (const t of e.evidenceTasks) expect(train.has(t)).toBe(true);
     }
+    const dalle = file.tools.find((t) => t.id === 'DALLE_3')!.entries;
+    expect(dalle.some((e) => /negation/.test(e.facet!.name) && e.value < 0)).toBe(true);
   });
 
   it('exit 1 on usage errors, 2 when the data or the LLM server fails', async () => {
@@ -53,7 +75,7 @@ describe('toolmem build-memory', { timeout: 30_000 }, () => {
     expect(browserOnly.stderr).toContain('runs only in the browser app');
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--train', '0'])).code).toBe(1);
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--no-clusters'])).code).toBe(1);
-    expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--tools', 'Nope'])).stderr).toMatch(/not in the data: Nope/);
+    expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--tools', 'Nope'])).stderr).toMatch(/--tools: not in the data: 'Nope' \(tools: 'DALLE_3', /);
     const missing = await toolmem(['build-memory', '--data', join(dir, 'missing.json'), '--out', join(dir, 'x.json')]);
     expect(missing).toMatchObject({ code: 2 });
     expect(missing.stderr).toMatch(/no such file/);
@@ -101,8 +123,9 @@ describe('toolmem build-memory', { timeout: 30_000 }, () => {
     expect(requests.every((r) => r.model === 'test-model')).toBe(true);
     const file = JSON.parse(readFileSync(out, 'utf8')) as MemoryFileV1;
     expect(file.build.engine).toBe(`openai:http://127.0.0.1:${port}/v1#test-model`);
+    // One tool: its capability analysis has no contrast and, on 4 tasks, no clear effect; the model writes the rest.
     const origins = new Set(file.tools[0]!.entries.map((e) => e.origin));
-    expect(origins).toEqual(new Set(['stats', 'llm', ...(requests.some((r) => r.system.startsWith('You study')) ? ['critique'] : [])]));
+    expect(origins).toEqual(new Set(['llm', ...(requests.some((r) => r.system.startsWith('You study')) ? ['critique'] : [])]));
     // Every training experience lacked feedback: one explanation each, then one update each.
     expect(requests.filter((r) => r.system.startsWith('You explain'))).toHaveLength(4);
     expect(requests.filter((r) => r.system.startsWith('You maintain'))).toHaveLength(4);

@@ -1,10 +1,11 @@
 /**
  * Malformed model replies to a memory update, one maker per kind (fuzzed JSON, prose, wrong ids,
- * huge text, schema violations…) and the seed memory they are aimed at. Shared by
- * invalid-output.test.ts (InMemoryMemoryRepository) and bench/memory-bench.ts (Dexie in Chromium).
+ * huge text, schema violations…) and the seed memory they are aimed at. Every one holds NO valid
+ * operation, so none may change the memory. Replies that mix valid and invalid operations (valid
+ * then invalid, an id twice, too many) are in the reply corpus, tests/fixtures/llm/replies/.
+ * Shared by invalid-output.test.ts (InMemoryMemoryRepository) and bench/memory-bench.ts (Dexie).
  */
 import type { ChatMessage } from '../../../src/core/llm';
-import { MAX_OPERATIONS } from '../../../src/core/memory';
 import { aliasOf, entry } from './helpers';
 
 export const SEED = [
@@ -21,9 +22,11 @@ const ops = (...list: unknown[]) => JSON.stringify({ operations: list });
 
 /** Each kind of malformed reply; every one must be rejected as a whole. */
 export const KINDS: Record<string, Maker> = {
+  // Cut inside the first operation: nothing complete to salvage.
   truncated: (m, r) => {
     const full = ops(valid(m), { op: 'add', level: 'bad', text: 'Crowds of people' });
-    return full.slice(0, 1 + Math.floor(r() * (full.length - 2)));
+    const firstEnd = full.indexOf('}');
+    return full.slice(0, 1 + Math.floor(r() * (firstEnd - 1)));
   },
   prose: () => 'I think the memory is fine as it is.',
   empty: () => '   ',
@@ -32,19 +35,15 @@ export const KINDS: Record<string, Maker> = {
   emptyId: () => ops({ op: 'update', id: '', text: 'x' }),
   hugeText: (m, r) => ops({ op: 'update', id: aliasOf(m, 'Single animals'), text: 'x'.repeat(301 + Math.floor(r() * 5000)) }),
   hugeAdd: () => ops({ op: 'add', level: 'good', text: 'word '.repeat(100) }),
-  unknownLevel: (_m, r) => ops({ op: 'add', level: ['excellent', 'GOOD', 'neutral', 3, null][Math.floor(r() * 5)], text: 'x' }),
-  unknownOp: () => ops({ op: 'delete', id: 'E1' }),
+  unknownLevel: (_m, r) => ops({ op: 'add', level: ['superb', 'neutral', 'average', 3, null][Math.floor(r() * 5)], text: 'x' }),
+  unknownOp: () => ops({ op: 'explode', id: 'E1' }),
   mergeOne: (m) => ops({ op: 'merge', ids: [aliasOf(m, 'Counting')], level: 'bad', text: 'x' }),
-  idTwice: (m) => ops({ op: 'update', id: aliasOf(m, 'Counting'), text: 'a' }, { op: 'retire', id: aliasOf(m, 'Counting'), reason: 'b' }),
   mergeDuplicate: (m) => ops({ op: 'merge', ids: [aliasOf(m, 'Legible'), aliasOf(m, 'Legible')], level: 'weak', text: 'x' }),
   missingText: (m) => ops({ op: 'update', id: aliasOf(m, 'Single animals') }),
   blankText: () => ops({ op: 'add', level: 'bad', text: ' \n\t ' }),
-  notAList: () => JSON.stringify({ operations: { op: 'add', level: 'good', text: 'x' } }),
   nullOps: () => JSON.stringify({ operations: null }),
   number: () => '42',
-  tooMany: () => ops(...Array.from({ length: MAX_OPERATIONS + 1 }, (_, i) => ({ op: 'add', level: 'good', text: `t${i}` }))),
   pinned: (m) => ops({ op: 'retire', id: aliasOf(m, 'Pinned'), reason: 'x' }),
-  validThenInvalid: (m) => ops(valid(m), { op: 'retire', id: 'E77', reason: 'x' }),
   wrongTypes: (m) => ops({ op: 'update', id: aliasOf(m, 'Counting'), level: 'bad', text: 12 }),
   mergeUnknown: (m) => ops({ op: 'merge', ids: [aliasOf(m, 'Counting'), 'E42'], level: 'bad', text: 'x' }),
 };

@@ -96,7 +96,7 @@ describe('memory update operations', () => {
   it('asks once more with the reason when a reply is invalid, and uses the corrected reply', async () => {
     const repo = await seeded();
     const engine = new ScriptedEngine([
-      '{"operations": [{"op": "add", "level": "excellent", "text": "x"}]}',
+      '{"operations": [{"op": "add", "level": "superb", "text": "x"}]}',
       'Sure! ```json\n{"operations": [{"op": "add", "level": "good", "text": "Good with foxes"}]}\n```',
     ]);
     const run = await buildOne(repo, engine);
@@ -104,7 +104,7 @@ describe('memory update operations', () => {
     const retry = engine.calls[1]!.messages;
     expect(retry).toHaveLength(4);
     expect(retry[2]).toMatchObject({ role: 'assistant' });
-    expect(retry[3]!.content).toMatch(/operations\.0\.level/);
+    expect(retry[3]!.content).toMatch(/operations\.0: unknown level 'superb'/);
     expect(buildMetrics(run)).toMatchObject({ applied: 1, skipped: [] });
     expect((await repo.validEntries('m1', 'ToolA')).map((e) => e.text)).toContain('Good with foxes');
   });

@@ -73,8 +73,8 @@ describe('ranks, headline and verdicts', () => {
   });
 
   it('reads the shared note, or makes it from its lists', () => {
-    expect(sharedNoteText({ text: 'Hard for every tool: counting.', hard: ['counting'], easy: [] })).toBe('Hard for every tool: counting.');
-    expect(sharedNoteText({ text: '', hard: ['counting', 'negation'], easy: ['short prompt'] })).toBe('Hard for every tool: counting, negation. Easy for every tool: short prompt.');
+    expect(sharedNoteText({ text: 'Hard for every tool: counting.', hard: ['counting'], easy: [], items: [] })).toBe('Hard for every tool: counting.');
+    expect(sharedNoteText({ text: '', hard: ['counting', 'negation'], easy: ['short prompt'], items: [] })).toBe('Hard for every tool: counting, negation. Easy for every tool: short prompt.');
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../../../src/core/capability/types';
 import {
-  buildMatrix, cellEntries, cellLines, cellSizeFor, columnLabel, divergingColor, facetsByTool, hitTest, isLight, kindLabel, layoutMatrix, moveFocus, rowY, toolExtremes, truncateToFit,
+  buildMatrix, cellEntries, cellLines, cellSizeFor, columnLabel, findCell, divergingColor, facetsByTool, hitTest, isLight, kindLabel, layoutMatrix, moveFocus, rowY, toolExtremes, truncateToFit,
 } from '../../../src/ui/capability-matrix';
 import { MINUS } from '../../../src/ui/capability-format';
 
@@ -217,5 +217,17 @@ describe('facetsByTool', () => {
     expect(byTool.get('A')!.weakest[0]!.delta).toBe(-0.5);
     expect(byTool.get('__proto__')!.memory).toBe('older');
     expect(facetsByTool([]).size).toBe(0);
+  });
+});
+
+describe('findCell', () => {
+  it('finds a tool × facet by name and kind in a rebuilt matrix, or nothing', () => {
+    const f = [facet('cue', 'negation'), facet('category', 'negation')];
+    const m = buildMatrix(snapshot(f, ['A', 'B'], [cell('B', 0, 0.4), cell('A', 1, 0.2)]));
+    const pos = findCell(m, 'B', facet('cue', 'negation'))!;
+    expect(m.grid[pos.row]![pos.col]!.toolId).toBe('B');
+    expect(m.columns[pos.col]!.def.kind).toBe('cue');
+    expect(findCell(m, 'C', facet('cue', 'negation'))).toBeNull();
+    expect(findCell(m, 'A', facet('theme', 'negation'))).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ describe('waterfall', () => {
     expect(w.rows.map((r) => r.entryId)).toEqual(['b', 'dataset:negation', 'a']);
     expect(w.rows[0]).toMatchObject({ from: 3, to: 2.5, shared: false });
     expect(w.rows[1]!.shared).toBe(true);
+    expect(w.rows.some((r) => r.aggregate)).toBe(false);
+    expect(waterfall({ mean: 3, contributions: [c('other', 0.1)] }, 3.1).rows[0]!.aggregate).toBe(true);
     expect(w.rows[1]!.from).toBeCloseTo(2.5);
     expect(w.total).toBeCloseTo(2.9);
     expect(w.rest).toBeNull();
@@ -34,7 +36,7 @@ describe('waterfall', () => {
   });
 
   it('reads an explanation only when it is well formed', () => {
-    expect(explanationOf({ score: 3 })).toBeNull();
+    expect(explanationOf({})).toBeNull();
     expect(explanationOf({ explanation: { mean: Number.NaN, contributions: [] } })).toBeNull();
     expect(explanationOf({ explanation: { mean: 3, contributions: [] } })).toEqual({ mean: 3, contributions: [] });
   });

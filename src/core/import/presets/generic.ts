@@ -10,6 +10,7 @@ import type { CanonicalField, DetectSample, FieldMapping, Preset, PresetContext 
 import { quote } from '../../text/quote';
 import { clipList } from '../bounded';
 import { cell, optional, scoreCell, splitList } from './shared';
+import { PathSyntaxError, checkPath } from '../record-path';
 
 const DEFAULT_RATER = 'default';
 
@@ -70,6 +71,20 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
     for (const [field, column] of Object.entries(mapping)) {
       if (column !== undefined && !headerSet.has(column)) {
         throw new ValidationError(`Mapping ${field}=${quote(column).slice(1, -1)}: the file has no column ${quote(column)}. Columns: ${clipList(ctx.headers)}.${hint}`);
+      }
+    }
+  }
+  // JSON, JSONL and Parquet records nest: a mapping names a key of the first record or a path into
+  // the record (record-path.ts), and a path that cannot parse is refused now, not on every row.
+  if (ctx.format !== 'csv') {
+    const keys = new Set(ctx.headers);
+    for (const [field, path] of Object.entries(mapping)) {
+      if (path === undefined || keys.has(path)) continue;
+      try {
+        checkPath(path);
+      } catch (err) {
+        if (!(err instanceof PathSyntaxError)) throw err;
+        throw new ValidationError(`Mapping ${field}: ${err.message} A key that holds '.', '[' or ']' is written ["like.this"].`);
       }
     }
   }

@@ -7,8 +7,23 @@ import { genaiBench } from './genai-bench';
 import { genaiBenchLong } from './genai-bench-long';
 import { generic } from './generic';
 import { prometheus } from './prometheus';
+import { promptfoo } from './promptfoo';
+import { inspect } from './inspect';
+import { lmEvalHarness } from './lm-eval-harness';
+import { openaiEvals } from './openai-evals';
 
-export const PRESETS: readonly Preset[] = [genaiBench, genaiBenchLong, biggen, alpacaEval, prometheus, generic];
+export const PRESETS: readonly Preset[] = [
+  genaiBench,
+  genaiBenchLong,
+  biggen,
+  alpacaEval,
+  prometheus,
+  promptfoo,
+  inspect,
+  lmEvalHarness,
+  openaiEvals,
+  generic,
+];
 
 export function getPreset(id: PresetId): Preset {
   const preset = PRESETS.find((p) => p.id === id);
@@ -38,4 +53,4 @@ export function presetDefaults(id: PresetId, fileName?: string): Preset['default
   return { ...defaults, name: base || defaults.name };
 }
 
-export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, prometheus };
+export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, inspect, lmEvalHarness, openaiEvals, prometheus, promptfoo };

@@ -1,17 +1,20 @@
 /** Small helpers the presets share: reading cells as text, header checks, category lists. */
-import { own } from '../../data-keys';
 import { ValidationError } from '../../errors';
 import { clipList } from '../bounded';
+import { resolvePath } from '../record-path';
 import type { ScoreScale } from '../../types';
 
 export const LIKERT_1_5: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: true };
 
-/** A cell as text: strings as they are, numbers printed, objects as JSON, missing as ''. */
+/**
+ * A cell as text: strings as they are, numbers printed, objects as JSON, missing as ''. `column` is
+ * a column name or a nested path (`response.output`, record-path.ts; an exact column name wins).
+ */
 export function cell(data: Record<string, unknown>, column: string | undefined): string {
   if (!column) return '';
   // Own cells only: a column named `toString` or `__proto__` missing from a record is missing, not
-  // Object.prototype's member (core/data-keys).
-  const value = own(data, column);
+  // Object.prototype's member (core/data-keys; resolvePath reads own properties only).
+  const value = resolvePath(data, column);
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'object') return JSON.stringify(value);
@@ -26,7 +29,7 @@ export function optional(data: Record<string, unknown>, column: string | undefin
 
 /** Score cell: numbers stay numbers, everything else becomes text for validation to judge. */
 export function scoreCell(data: Record<string, unknown>, column: string): string | number | null | undefined {
-  const value = own(data, column);
+  const value = resolvePath(data, column);
   if (typeof value === 'number' || value === null || value === undefined) return value;
   return cell(data, column);
 }

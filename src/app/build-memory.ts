@@ -1,0 +1,123 @@
+/**
+ * Use case: build a capability memory (issue #15 part 6, issue #16 step 1). One function plans a
+ * build from a dataset's experiences and a request; the app's memory worker (src/services/
+ * memory-service.ts) and `toolmem build-memory` (src/cli) both call it, then run the plan with the
+ * core build runner over their own repository (Dexie in the browser, in-memory in Node), and export
+ * it with `exportBuiltMemory`. Nothing here knows where data is stored.
+ */
+import { ValidationError } from '../core/errors';
+import {
+  createBuildRun,
+  DEFAULT_INDUCE_SETTINGS,
+  groundTruthExperiences,
+  memoryToFile,
+  splitTasks,
+  trainingByTool,
+  type BuildConfig,
+  type BuildMemoryRepository,
+  type SplitSpec,
+  type TaskSplit,
+} from '../core/memory';
+import type { MemoryFile } from '../core/memory-format';
+import { quote } from '../core/text/quote';
+import type { Dataset, Experience, Memory, Run, Tool } from '../core/types';
+
+export interface BuildPlanRequest {
+  /** The memory's name (default: "<dataset> memory"). */
+  name?: string;
+  split: SplitSpec;
+  /** Only these tools, in this order (default: every tool of the data, by id). */
+  tools?: readonly string[];
+  /** Canonical engine spec; `none` = the capability analysis alone. */
+  engine: string;
+  embeddingModel: string;
+  /** Entries retrieved per level for each language-model update (default 6). */
+  k?: number;
+  critiques?: boolean;
+  /** The capability analysis (statistical entries); false only with a language model. */
+  statistics?: boolean;
+  memoryId: string;
+  runId: string;
+  now: number;
+}
+
+export interface BuildPlan {
+  config: BuildConfig;
+  run: Run;
+  memory: Memory;
+  /** Ground-truth experiences (rater policy) of every task, and the split. */
+  truth: Experience[];
+  split: TaskSplit;
+  /** Training experiences per tool, in build order. */
+  data: Map<string, Experience[]>;
+}
+
+/** Ground truth, split and per-tool training data of a build's configuration (also on resume). */
+export function buildData(dataset: Dataset, experiences: readonly Experience[], config: Pick<BuildConfig, 'split' | 'tools'>) {
+  const truth = groundTruthExperiences(experiences, dataset.raterPolicy);
+  const split = splitTasks(
+    truth.map((e) => e.taskId),
+    config.split,
+  );
+  return { truth, split, data: trainingByTool(truth, split.train, config.tools.length ? config.tools : undefined) };
+}
+
+/** The Run and Memory rows of a new build, and the data it learns from. Throws ValidationError on a bad request. */
+export function planBuild(dataset: Dataset, experiences: readonly Experience[], req: BuildPlanRequest): BuildPlan {
+  const all = [...new Set(experiences.map((e) => e.toolId))].sort();
+  const unknown = (req.tools ?? []).filter((t) => !all.includes(t));
+  if (unknown.length) throw new ValidationError(`not in the data: ${unknown.map((t) => quote(t, 60)).join(', ')} (tools: ${all.map((t) => quote(t, 60)).join(', ')}).`);
+  const statistics = req.statistics ?? true;
+  if (!statistics && req.engine.trim() === 'none') throw new ValidationError('A build without the capability analysis needs a language model: without one the analysis is the whole memory.');
+  const tools = req.tools?.length ? [...req.tools] : all;
+  const config: BuildConfig = {
+    memoryId: req.memoryId,
+    memoryName: req.name?.trim() || `${dataset.name} memory`,
+    datasetId: dataset.id,
+    scale: dataset.scale,
+    split: req.split,
+    tools,
+    engine: req.engine.trim() || 'none',
+    embeddingModel: req.embeddingModel,
+    settings: {
+      ...DEFAULT_INDUCE_SETTINGS,
+      k: req.k ?? DEFAULT_INDUCE_SETTINGS.k,
+      critiqueBelow: req.critiques === false ? null : DEFAULT_INDUCE_SETTINGS.critiqueBelow,
+      clusters: statistics,
+      cluster: {},
+    },
+  };
+  const { truth, split, data } = buildData(dataset, experiences, config);
+  const run = createBuildRun(req.runId, config, data, req.now);
+  const memory: Memory = {
+    id: req.memoryId,
+    name: config.memoryName,
+    datasetIds: [dataset.id],
+    embeddingModel: req.embeddingModel,
+    settings: { build: run.id, split: config.split, engine: config.engine },
+    createdAt: req.now,
+    updatedAt: req.now,
+  };
+  return { config, run, memory, truth, split, data };
+}
+
+/** Stores a plan's memory and queued Run (one transaction for the Run, as every build step). */
+export async function startBuild(repo: BuildMemoryRepository, plan: Pick<BuildPlan, 'memory' | 'run'>): Promise<void> {
+  await repo.put(plan.memory);
+  await repo.applyUpdate([], [], plan.run.startedAt, { run: plan.run });
+}
+
+/** A built memory as a `toolmem-memory` file (format version 2). */
+export async function exportBuiltMemory(
+  repo: BuildMemoryRepository,
+  memory: Memory,
+  run: Run,
+  truth: readonly Experience[],
+  split: TaskSplit,
+  opts: { tools?: readonly Pick<Tool, 'id' | 'name' | 'modality' | 'description'>[]; history?: boolean } = {},
+): Promise<MemoryFile> {
+  const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
+  // Entries keep the ids of the experiences behind them; the file names their tasks.
+  const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
+  return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}) });
+}
