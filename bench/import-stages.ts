@@ -1,8 +1,8 @@
-// Stage breakdown for `npm run bench:import -- --stages` (run in a worker, as the app imports) and
-// `--profile` (one stage on the bench page's main thread, under the CDP CPU profiler): the same file through ever more of the
-// real import path, each stage in its own fresh database, so the difference between two stages is
-// the cost of what the later one adds (parse → validate → Experience objects → indexed table →
-// counts middleware → the import service's bookkeeping). Bench only; the app never loads it.
+// Stage breakdown for `npm run bench:import -- --stages` (in a worker, where the app imports) and
+// `--profile` (one stage on the bench page's main thread, under the CDP CPU profiler): the same file
+// through more and more of the real import path (parse → validate → Experience objects → indexed
+// table → counts middleware → the import service's bookkeeping) and through the baseline with more
+// and more of what we store, each stage in its own fresh database. Bench only; the app never loads it.
 import Papa from 'papaparse';
 import Dexie from 'dexie';
 import { runImport } from '../src/core/import';

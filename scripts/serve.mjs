@@ -2,7 +2,8 @@
 // Serves the production build (dist/) on localhost: what `npm start` and the e2e tests use.
 // Plain Node, no dependencies. Cross-origin isolation headers let WASM use threads.
 import { createServer } from 'node:http';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +46,20 @@ const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' blob: data:; connect-src 'self' blob: data: http: https:; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'none'";
 
+// The app shell's text (HTML, scripts, styles) is sent gzip-compressed when the browser accepts it,
+// as any production host does: the scripts shrink to about a third. Compressed once per file version
+// and kept in memory. Data and model files go as they are (their loaders read Content-Length as the
+// size of what they receive).
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.webmanifest', '.svg', '.map']);
+const gzipped = new Map();
+function gzipOf(path, mtimeMs) {
+  const hit = gzipped.get(path);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.body;
+  const body = gzipSync(readFileSync(path), { level: 6 });
+  gzipped.set(path, { mtimeMs, body });
+  return body;
+}
+
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   let path = normalize(join(root, decodeURIComponent(url.pathname)));
@@ -54,9 +69,14 @@ const server = createServer((req, res) => {
   }
   if (!existsSync(path) || statSync(path).isDirectory()) path = join(root, 'index.html');
   const type = TYPES[extname(path)] ?? 'application/octet-stream';
+  const stat = statSync(path);
+  const gzip = COMPRESSIBLE.has(extname(path)) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const body = gzip ? gzipOf(path, stat.mtimeMs) : null;
   const headers = {
     'Content-Type': type,
-    'Content-Length': statSync(path).size,
+    'Content-Length': body ? body.length : stat.size,
+    ...(COMPRESSIBLE.has(extname(path)) ? { Vary: 'Accept-Encoding' } : {}),
+    ...(body ? { 'Content-Encoding': 'gzip' } : {}),
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Embedder-Policy': 'require-corp',
     'Cross-Origin-Resource-Policy': 'same-origin',
@@ -67,6 +87,7 @@ const server = createServer((req, res) => {
   if (type.startsWith('text/html')) headers['Content-Security-Policy'] = CSP;
   res.writeHead(200, headers);
   if (req.method === 'HEAD') res.end();
+  else if (body) res.end(body);
   else createReadStream(path).pipe(res);
 });
 

@@ -4,6 +4,13 @@ import './ui/styles.css';
 import { registerServiceWorker } from './ui/pwa';
 import { ToolMemDB } from './db';
 import { installContentSecurityPolicy } from './ui/csp';
+import { loadPage } from './ui/pages';
+import { parse } from './ui/router.svelte';
+
+// The page shown first is fetched while the database opens (each page is its own chunk: src/ui/pages.ts).
+void loadPage(parse(location.hash)).catch(() => {
+  // App.svelte loads it again and shows the error.
+});
 
 // Before anything can connect: limit connections to this origin and the configured endpoints. The
 // app then uses the same connection (opening a second one cost ~100 ms of every cold start).

@@ -11,7 +11,7 @@
 // worker runs in it — and the page's JS heap from CDP), then Data/Memory/Tools/Evaluate open times
 // (a click in the navigation) and one evaluation (tool-mean, one seed) at each size.
 // `--sizes 10k,100k` runs only those sizes of the curve (and not the 200k page table).
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,72 +36,72 @@ const server = await serve('dist-bench', PORT);
 const base = `http://127.0.0.1:${PORT}`;
 
 async function pageTable() {
-const browser = await launch();
-try {
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  await page.goto(`${base}/bench/scale.html`);
-  const seeded = await page.evaluate((o) => window.seedScale(o), { experiences: EXPERIENCES, entries: ENTRIES, tools: TOOLS });
-  console.log(`seeded ${seeded.experiences.toLocaleString('en-US')} experiences, ${seeded.entries.toLocaleString('en-US')} memory entries (${TOOLS} tools) in ${(seeded.ms / 1000).toFixed(1)} s`);
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/bench/scale.html`);
+    const seeded = await page.evaluate((o) => window.seedScale(o), { experiences: EXPERIENCES, entries: ENTRIES, tools: TOOLS });
+    console.log(`seeded ${seeded.experiences.toLocaleString('en-US')} experiences, ${seeded.entries.toLocaleString('en-US')} memory entries (${TOOLS} tools) in ${(seeded.ms / 1000).toFixed(1)} s`);
 
-  // What "the page is open" means for each page: its main content is on screen.
-  const ready = {
-    Data: () => page.getByTestId('dataset-card').filter({ hasText: `${EXPERIENCES.toLocaleString('en-US')} experiences` }).waitFor(),
-    Memory: () => page.locator('button.entry').first().waitFor(),
-    Tools: () => page.getByTestId('tool-card').nth(TOOLS - 1).waitFor(),
-    Evaluate: () => page.getByRole('form', { name: 'New evaluation' }).getByRole('option', { name: 'Scale' }).waitFor({ state: 'attached' }),
-  };
-  const time = async (fn) => {
-    const t0 = Date.now();
-    await fn();
-    return Date.now() - t0;
-  };
-  const rows = [['page', 'warm (nav click) ms', 'cold (reload) ms', `≤ ${GOAL_MS} ms`, 'from about:blank ms (info)']];
-  const results = {};
-  // Warm-up: one start of the app (the first open after a 200k-row write also pays for IndexedDB compaction).
-  await page.goto(`${base}/#/settings`);
-  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  // Cold: the app reloaded on the page (new document, scripts evaluated again, database opened, app
-  // started, page rendered). A goto that changes only the hash would not reload the document; a goto
-  // from about:blank would also time Chromium starting a renderer process (250–300 ms here, before
-  // any script of ours runs).
-  for (const name of Object.keys(ready)) {
-    await page.goto(`${base}/#/${name.toLowerCase()}`);
-    await ready[name]();
-    results[name] = { cold: await time(async () => { await page.reload(); await ready[name](); }) };
-  }
-  // For information (not the goal): opening the page in a fresh tab-like navigation from about:blank,
-  // which adds Chromium's renderer start and a colder script cache.
-  for (const name of Object.keys(ready)) {
-    await page.goto('about:blank');
-    results[name].fresh = await time(async () => { await page.goto(`${base}/#/${name.toLowerCase()}`); await ready[name](); });
-  }
-  // Warm: the app is running; a click in the navigation.
-  await page.goto(`${base}/#/settings`);
-  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  for (const name of Object.keys(ready)) {
+    // What "the page is open" means for each page: its main content is on screen.
+    const ready = {
+      Data: () => page.getByTestId('dataset-card').filter({ hasText: `${EXPERIENCES.toLocaleString('en-US')} experiences` }).waitFor(),
+      Memory: () => page.locator('button.entry').first().waitFor(),
+      Tools: () => page.getByTestId('tool-card').nth(TOOLS - 1).waitFor(),
+      Evaluate: () => page.getByRole('form', { name: 'New evaluation' }).getByRole('option', { name: 'Scale' }).waitFor({ state: 'attached' }),
+    };
+    const time = async (fn) => {
+      const t0 = Date.now();
+      await fn();
+      return Date.now() - t0;
+    };
+    const rows = [['page', 'warm (nav click) ms', 'cold (reload) ms', `≤ ${GOAL_MS} ms`, 'from about:blank ms (info)']];
+    const results = {};
+    // Warm-up: one start of the app (the first open after a 200k-row write also pays for IndexedDB compaction).
     await page.goto(`${base}/#/settings`);
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-    results[name].warm = await time(async () => { await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click(); await ready[name](); });
+    // Cold: the app reloaded on the page (new document, scripts evaluated again, database opened, app
+    // started, page rendered). A goto that changes only the hash would not reload the document; a goto
+    // from about:blank would also time Chromium starting a renderer process (250–300 ms here, before
+    // any script of ours runs).
+    for (const name of Object.keys(ready)) {
+      await page.goto(`${base}/#/${name.toLowerCase()}`);
+      await ready[name]();
+      results[name] = { cold: await time(async () => { await page.reload(); await ready[name](); }) };
+    }
+    // For information (not the goal): opening the page in a fresh tab-like navigation from about:blank,
+    // which adds Chromium's renderer start and a colder script cache.
+    for (const name of Object.keys(ready)) {
+      await page.goto('about:blank');
+      results[name].fresh = await time(async () => { await page.goto(`${base}/#/${name.toLowerCase()}`); await ready[name](); });
+    }
+    // Warm: the app is running; a click in the navigation.
+    await page.goto(`${base}/#/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    for (const name of Object.keys(ready)) {
+      await page.goto(`${base}/#/settings`);
+      await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      results[name].warm = await time(async () => { await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click(); await ready[name](); });
+    }
+    // The experience browser: open it on the Data page, then page forward.
+    await page.goto(`${base}/#/data`);
+    await ready.Data();
+    const card = page.getByTestId('dataset-card').first();
+    results['Experience browser'] = {
+      warm: await time(async () => { await card.getByText('Browse experiences').click(); await card.getByTestId('experience-browser').locator('tbody tr').first().waitFor(); }),
+      cold: null,
+    };
+    for (const [name, r] of Object.entries(results)) {
+      const worst = Math.max(r.warm ?? 0, r.cold ?? 0);
+      rows.push([name, r.warm ?? '—', r.cold ?? '—', worst <= GOAL_MS ? 'yes' : 'NO', r.fresh ?? '—']);
+    }
+    console.log(table(rows));
+    const slow = Object.entries(results).filter(([, r]) => Math.max(r.warm ?? 0, r.cold ?? 0) > GOAL_MS).map(([n]) => n);
+    console.log(slow.length ? `over the goal: ${slow.join(', ')}` : `every page opened within ${GOAL_MS} ms`);
+  } finally {
+    await browser.close();
   }
-  // The experience browser: open it on the Data page, then page forward.
-  await page.goto(`${base}/#/data`);
-  await ready.Data();
-  const card = page.getByTestId('dataset-card').first();
-  results['Experience browser'] = {
-    warm: await time(async () => { await card.getByText('Browse experiences').click(); await card.getByTestId('experience-browser').locator('tbody tr').first().waitFor(); }),
-    cold: null,
-  };
-  for (const [name, r] of Object.entries(results)) {
-    const worst = Math.max(r.warm ?? 0, r.cold ?? 0);
-    rows.push([name, r.warm ?? '—', r.cold ?? '—', worst <= GOAL_MS ? 'yes' : 'NO', r.fresh ?? '—']);
-  }
-  console.log(table(rows));
-  const slow = Object.entries(results).filter(([, r]) => Math.max(r.warm ?? 0, r.cold ?? 0) > GOAL_MS).map(([n]) => n);
-  console.log(slow.length ? `over the goal: ${slow.join(', ')}` : `every page opened within ${GOAL_MS} ms`);
-} finally {
-  await browser.close();
-}
 }
 
 // ---- The scale curve ----
@@ -127,7 +127,6 @@ async function curveFile(n) {
   }
   out.end();
   await once(out, 'finish');
-  const { renameSync } = await import('node:fs');
   renameSync(`${file}.part`, file);
   return file;
 }
@@ -148,7 +147,12 @@ function descendants(root) {
   }
   const out = [];
   const todo = [root];
-  while (todo.length) for (const c of children.get(todo.pop()) ?? []) out.push(c), todo.push(c);
+  while (todo.length) {
+    for (const c of children.get(todo.pop()) ?? []) {
+      out.push(c);
+      todo.push(c);
+    }
+  }
   return out;
 }
 

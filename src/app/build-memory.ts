@@ -50,16 +50,23 @@ export interface BuildPlan {
   split: TaskSplit;
   /** Training experiences per tool, in build order. */
   data: Map<string, Experience[]>;
+  /** Ground truth of the held-out tasks. */
+  unseen: Experience[];
 }
 
-/** Ground truth, split and per-tool training data of a build's configuration (also on resume). */
+/**
+ * Ground truth, split, per-tool training data and the held-out experiences (the claims are checked
+ * on them) of a build's configuration — the same on every (re)start.
+ */
 export function buildData(dataset: Dataset, experiences: readonly Experience[], config: Pick<BuildConfig, 'split' | 'tools'>) {
   const truth = groundTruthExperiences(experiences, dataset.raterPolicy);
   const split = splitTasks(
     truth.map((e) => e.taskId),
     config.split,
   );
-  return { truth, split, data: trainingByTool(truth, split.train, config.tools.length ? config.tools : undefined) };
+  const test = new Set(split.test);
+  const unseen = truth.filter((e) => test.has(e.taskId));
+  return { truth, split, unseen, data: trainingByTool(truth, split.train, config.tools.length ? config.tools : undefined) };
 }
 
 /** The Run and Memory rows of a new build, and the data it learns from. Throws ValidationError on a bad request. */
@@ -87,7 +94,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
       cluster: {},
     },
   };
-  const { truth, split, data } = buildData(dataset, experiences, config);
+  const { truth, split, data, unseen } = buildData(dataset, experiences, config);
   const run = createBuildRun(req.runId, config, data, req.now);
   const memory: Memory = {
     id: req.memoryId,
@@ -98,7 +105,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
     createdAt: req.now,
     updatedAt: req.now,
   };
-  return { config, run, memory, truth, split, data };
+  return { config, run, memory, truth, split, data, unseen };
 }
 
 /** Stores a plan's memory and queued Run (one transaction for the Run, as every build step). */

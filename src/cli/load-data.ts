@@ -10,7 +10,7 @@ import type { Dataset, Experience, PresetId, ScoreScale } from '../core/types';
 import { UsageError } from './io';
 import { toolChoiceArgs, type ToolChoiceArgs } from './tool-choices';
 import { MemorySink } from './memory-sink';
-import { byteChunks, fileSize, headOf, textChunks } from './node-files';
+import { byteChunks, fileRange, fileSize, headOf, textChunks } from './node-files';
 
 export interface DataArgs extends ToolChoiceArgs {
   data: string;
@@ -22,6 +22,8 @@ export interface DataArgs extends ToolChoiceArgs {
   judge?: string;
   dataset?: string;
   delimiter?: string;
+  /** Tool to credit when the file names none (lm-eval-harness samples outside their model folder). */
+  tool?: string;
 }
 
 /** parseArgs option specs for the data options; spread into a command's own options. */
@@ -35,16 +37,22 @@ export const DATA_OPTIONS = {
   judge: { type: 'string' },
   dataset: { type: 'string' },
   delimiter: { type: 'string' },
+  tool: { type: 'string' },
   'known-tools': { type: 'string', multiple: true },
   'tool-map': { type: 'string', multiple: true },
   'new-tool': { type: 'string', multiple: true },
 } as const;
 
 export const DATA_USAGE = `  --data FILE          file to read (required)
-  --preset NAME        genai-bench | genai-bench-long | biggen | alpaca-eval | prometheus | generic
+  --preset NAME        genai-bench | genai-bench-long | biggen | alpaca-eval | prometheus |
+                       promptfoo | inspect | lm-eval-harness | openai-evals | generic
                        (detected from the file when omitted)
   --map F=COL,...      generic preset: canonical field = column, fields: id, prompt, tool, score,
-                       response, feedback, rubric, category, rater, image (may be repeated)
+                       response, feedback, rubric, category, rater, image (may be repeated);
+                       in JSON, JSONL and Parquet a column may be a nested path:
+                       prompt=vars.question, score=gradingResult.componentResults[0].score,
+                       a key holding '.' or brackets as ["a.b"]
+  --tool NAME          lm-eval-harness: the model, when the file is not in the model's folder
   --scale MIN:MAX      score scale, e.g. 1:5 (whole numbers) or 0:1 (continuous);
                        add :int or :real to say which (e.g. 0:10:real)
   --skills FILE        genai-bench sidecar genai_skills.json (categories)
@@ -90,7 +98,7 @@ export function dataArgs(values: DataValues, required = true): DataArgs {
   const delimiter = values.delimiter === 'tab' || values.delimiter === '\\t' ? '\t' : values.delimiter;
   if (delimiter !== undefined && ![',', ';', '\t', '|'].includes(delimiter)) throw new UsageError(`--delimiter must be one of , ; | tab.`);
   if (delimiter !== undefined) out.delimiter = delimiter;
-  for (const key of ['skills', 'prompts', 'judge', 'dataset'] as const) if (values[key] !== undefined) out[key] = values[key];
+  for (const key of ['skills', 'prompts', 'judge', 'dataset', 'tool'] as const) if (values[key] !== undefined) out[key] = values[key];
   return { ...out, ...toolChoiceArgs(values) };
 }
 
@@ -130,6 +138,9 @@ export async function loadData(args: DataArgs): Promise<LoadedData> {
   if (args.scale) options.scale = args.scale;
   if (args.judge) options.judgeColumn = args.judge;
   if (args.delimiter) options.delimiter = args.delimiter;
+  if (args.tool) options.defaultTool = args.tool;
+  // Parquet is read from its footer (random access); the other formats ignore this.
+  options.randomAccess = fileRange(args.data, totalBytes);
   if (args.knownTools) options.knownTools = args.knownTools;
   if (args.toolChoices) options.toolChoices = args.toolChoices;
   const sink = new MemorySink();

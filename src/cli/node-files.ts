@@ -1,6 +1,7 @@
 /** Node-only file access for the CLI: files become the `AsyncIterable<string>` the core expects. */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import type { ByteSource } from '../core/import/parquet-reader';
 
 export class FileReadError extends Error {
   override name = 'FileReadError';
@@ -41,4 +42,29 @@ export async function headOf(path: string, chars = 64 * 1024): Promise<string> {
     if (head.length >= chars) break;
   }
   return head;
+}
+
+/**
+ * Random access to a file (Parquet's footer is at its end): each read opens, reads and closes, so
+ * no handle outlives the import, and only the ranges asked for are in memory.
+ */
+export function fileRange(path: string, size: number): ByteSource {
+  return {
+    size,
+    async read(start, end) {
+      const handle = await open(path, 'r');
+      try {
+        const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+        let done = 0;
+        while (done < bytes.length) {
+          const { bytesRead } = await handle.read(bytes, done, bytes.length - done, start + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return done === bytes.length ? bytes : bytes.subarray(0, done);
+      } finally {
+        await handle.close();
+      }
+    },
+  };
 }

@@ -21,6 +21,8 @@ export interface ImportRequest {
   judgeColumn?: string;
   scoreSource?: ScoreSource;
   raterPolicy?: RaterPolicy;
+  /** Tool to credit when the file names none (lm-eval-harness samples). */
+  defaultTool?: string;
   /** Per look-alike tool name: store its rows under the known tool, or accept it as a new tool. */
   toolChoices?: ToolChoices;
 }

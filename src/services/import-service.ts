@@ -8,6 +8,7 @@ import type { Handlers } from '../rpc';
 import { statsFromCounts } from '../core/stats/dataset-stats';
 import { experiencesToCsv, experiencesToJsonl } from '../core/export/experiences';
 import { blobBytes, blobHead, blobText } from './blob-text';
+import { blobSource } from '../core/import/parquet-reader';
 import { attachImages, type ThumbnailMaker } from './image-attach';
 import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
 import { browserLocks, heldLocks, holdLock, importLockName, whenFree, type LockManagerLike } from './liveness';
@@ -31,6 +32,9 @@ function optionsOf(req: ImportRequest, target: { existing?: Dataset }) {
     ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
     ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
     ...(req.toolChoices ? { toolChoices: req.toolChoices } : {}),
+    ...(req.defaultTool ? { defaultTool: req.defaultTool } : {}),
+    // Parquet is read from its footer: slices of the File, never the whole file (parquet-reader.ts).
+    randomAccess: blobSource(req.file),
   };
 }
 
@@ -105,6 +109,8 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
           ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
           ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
           ...(req.toolChoices ? { toolChoices: req.toolChoices } : {}),
+          ...(req.defaultTool ? { defaultTool: req.defaultTool } : {}),
+          randomAccess: blobSource(req.file),
         },
         req.rows ?? 8,
       );
@@ -234,6 +240,8 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
           ...(req.judgeColumn ? { judgeColumn: req.judgeColumn } : {}),
           ...(req.scoreSource ? { scoreSource: req.scoreSource } : {}),
           ...(req.toolChoices ? { toolChoices: req.toolChoices } : {}),
+          ...(req.defaultTool ? { defaultTool: req.defaultTool } : {}),
+          randomAccess: blobSource(req.file),
         },
         sink,
       );

@@ -81,7 +81,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
       if (start.state === 'completed') return start;
       const config = buildConfig(start);
-      const { data } = await trainingData(repos, config);
+      const { data, unseen } = await trainingData(repos, config);
       const apiKey = await deps.apiKey();
       const spec = parseEngineSpec(config.engine);
       const engine = (isBrowserEngine(spec) ? deps.browserEngine?.(formatEngineSpec(spec)) : null) ?? createEngine(spec, { ...(apiKey ? { apiKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
@@ -97,6 +97,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
           embedder,
           store: deps.store,
           experiences: data,
+          unseen,
           saveFeedback: (e: Experience) => repos.experiences.put(e),
         },
         { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },

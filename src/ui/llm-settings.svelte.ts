@@ -2,9 +2,27 @@
  * Settings → Language model: which engine memory builds and LLM predictors use, stored as one spec
  * string (`llmEngine`), plus trying it out (load with progress, a short streamed reply, tokens/s).
  * Loading the page never overwrites what the user has typed meanwhile.
+ *
+ * Constraints: the form says what is missing before anything is tried (`problem`, shown next to
+ * the disabled buttons), so no half-filled spec ever reaches the parser; an error belongs to the
+ * engine it came from and is cleared when the user switches engine; endpoint errors are explained
+ * in plain language with what to do (src/core/llm/explain.ts).
  */
 import { CancelledError } from '../core/errors';
-import { describeEngineSpec, formatEngineSpec, parseEngineSpec, type EngineLoadProgress, type EngineSpec } from '../core/llm';
+import {
+  describeEngineSpec,
+  explainLlmError,
+  findModel,
+  formatEngineSpec,
+  LlmConnectionError,
+  listModels,
+  modelMissingText,
+  modelsUrl,
+  parseEngineSpec,
+  type EngineLoadProgress,
+  type EngineSpec,
+} from '../core/llm';
+import { quote } from '../core/text/quote';
 import { getSetting, setSetting, type ToolMemDB } from '../db';
 import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
 import { engineInPage } from './llm-client';
@@ -35,7 +53,10 @@ export class LlmSettingsState {
   webllmModel = $state('');
 
   saved = $state('none');
-  error = $state<string | null>(null);
+  #error = $state.raw<{ kind: EngineKind; text: string } | null>(null);
+  /** The endpoint's models after "Test connection" (for the base URL it was run on). */
+  connection = $state.raw<{ baseUrl: string; models: string[] } | null>(null);
+  testing = $state(false);
   files = $state.raw<LocalModelFile[]>([]);
   storing = $state<{ name: string; loaded: number; total: number } | null>(null);
   webgpu = $state.raw<WebGpuStatus | null>(null);
@@ -49,6 +70,95 @@ export class LlmSettingsState {
   #touched = false;
 
   constructor(private readonly db: ToolMemDB) {}
+
+  /** The current engine's error (an error of another engine is not shown). */
+  get error(): string | null {
+    return this.#error?.kind === this.kind ? this.#error.text : null;
+  }
+
+  set error(text: string | null) {
+    this.#error = text === null ? null : { kind: this.kind, text };
+  }
+
+  /**
+   * What the form still needs before the model can be used or tried, in words; null when complete.
+   * Checked in the order the fields appear.
+   */
+  get problem(): string | null {
+    switch (this.kind) {
+      case 'none':
+        return null;
+      case 'openai': {
+        const url = this.baseUrl.trim();
+        if (url === '') return 'Enter the address of the server, e.g. http://localhost:11434/v1.';
+        if (!/^https?:\/\/[^\s#]+$/.test(url)) return `The address ${quote(url, 80)} is not a web address: it starts with http:// or https://.`;
+        if (this.model.trim() === '') return 'Enter a model name, or press "Test connection" to pick one of the server\'s models.';
+        break;
+      }
+      case 'wllama':
+        if (this.wllamaSource === 'url' && this.ggufUrl.trim() === '') return 'Enter the URL of a .gguf model file (https://… or /models/name.gguf).';
+        if (this.wllamaSource === 'file' && this.ggufFile === '') return 'Pick a .gguf model file on this computer.';
+        break;
+      case 'webllm':
+        if (this.webgpu && !this.webgpu.available) return this.webgpu.detail;
+        if (this.webllmModel === '') return 'Choose a WebLLM model.';
+        break;
+    }
+    try {
+      this.spec();
+      return null;
+    } catch (err) {
+      return message(err);
+    }
+  }
+
+  /** The user chose another engine: what was shown for the previous one goes. */
+  switched(): void {
+    this.touch();
+    this.clearTrial();
+    this.#error = null;
+  }
+
+  pickModel(id: string): void {
+    this.touch();
+    this.model = id;
+    if (this.error && this.connection) this.error = null;
+  }
+
+  /** `GET {base}/v1/models`: lists the server's models to pick from, or explains what is wrong. */
+  async testConnection(): Promise<void> {
+    const baseUrl = this.baseUrl.trim();
+    this.error = null;
+    this.connection = null;
+    this.testing = true;
+    try {
+      const models = await listModels(baseUrl, this.apiKey.trim() ? { apiKey: this.apiKey.trim() } : {});
+      this.connection = { baseUrl, models };
+      const typed = this.model.trim();
+      if (typed && !findModel(models, typed)) this.error = modelMissingText({ baseUrl, model: typed, models });
+      else if (!typed && models.length === 1) this.model = models[0]!;
+    } catch (err) {
+      if (this.kind === 'openai') this.error = await this.#explain(err, baseUrl);
+    } finally {
+      this.testing = false;
+    }
+  }
+
+  /** Plain-language text of an endpoint error; a failed request is probed to tell CORS from "not running". */
+  async #explain(err: unknown, baseUrl: string): Promise<string> {
+    let reachable = false;
+    if (err instanceof LlmConnectionError) {
+      try {
+        // An opaque answer to a no-cors request means something listens there but refuses this page.
+        await fetch(modelsUrl(baseUrl), { mode: 'no-cors', signal: AbortSignal.timeout(5000) });
+        reachable = true;
+      } catch {
+        reachable = false;
+      }
+    }
+    const models = this.connection?.baseUrl === baseUrl ? this.connection.models : undefined;
+    return explainLlmError(err, { baseUrl, model: this.model.trim(), origin: globalThis.location?.origin, reachable, ...(models ? { models } : {}) }).text;
+  }
 
   get trying(): boolean {
     return this.#trialAbort !== null;
@@ -114,13 +224,12 @@ export class LlmSettingsState {
 
   async save(): Promise<boolean> {
     this.error = null;
-    let spec: string;
-    try {
-      spec = this.spec();
-    } catch (err) {
-      this.error = message(err);
+    const problem = this.problem;
+    if (problem) {
+      this.error = problem;
       return false;
     }
+    const spec = this.spec();
     if (this.kind === 'openai') {
       await setSetting(this.db, 'llmEndpoint', { baseUrl: this.baseUrl.trim(), model: this.model.trim() });
       await setSetting(this.db, 'llmApiKey', this.apiKey.trim());
@@ -169,13 +278,13 @@ export class LlmSettingsState {
 
   /** Loads the chosen model (with progress) and streams a short reply. */
   async tryIt(prompt: string): Promise<void> {
-    let spec: string;
-    try {
-      spec = this.spec();
-    } catch (err) {
-      this.trialError = message(err);
+    const problem = this.problem;
+    if (problem) {
+      this.trialError = problem;
       return;
     }
+    const spec = this.spec();
+    const kind = this.kind;
     const abort = new AbortController();
     this.#trialAbort = abort;
     this.trial = null;
@@ -189,7 +298,9 @@ export class LlmSettingsState {
       const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.trialText += t) });
       this.trial = { text: res.text, promptTokens: res.promptTokens, completionTokens: res.completionTokens, estimated: res.estimated === true, ms: performance.now() - started };
     } catch (err) {
-      this.trialError = err instanceof CancelledError ? 'Stopped.' : message(err);
+      const text = err instanceof CancelledError ? 'Stopped.' : kind === 'openai' ? await this.#explain(err, this.baseUrl.trim()) : message(err);
+      // A late failure of an engine the user has switched away from is not this engine's error.
+      if (this.kind === kind) this.trialError = text;
     } finally {
       this.#trialAbort = null;
     }

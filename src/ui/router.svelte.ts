@@ -3,7 +3,8 @@
 export const ROUTES = ['data', 'label', 'memory', 'predict', 'evaluate', 'tools', 'settings'] as const;
 export type Route = (typeof ROUTES)[number];
 
-function parse(hash: string): Route {
+/** The route a location hash names (`#/memory` → memory); anything else is the Data page. */
+export function parse(hash: string): Route {
   const name = hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
   return (ROUTES as readonly string[]).includes(name) ? (name as Route) : 'data';
 }

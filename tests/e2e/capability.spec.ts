@@ -44,7 +44,7 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   // (The canvas can be wider than its scrolling region: aim inside what is visible.)
   const box = (await cap.matrix.locator('canvas').boundingBox())!;
   const region = (await cap.grid.locator('..').boundingBox())!;
-  await page.mouse.move(Math.min(box.x + box.width, region.x + region.width) - 12, box.y + box.height - 12);
+  await page.mouse.move(Math.min(box.x + box.width, region.x + region.width) - 12, box.y + box.height - 12, { steps: 3 });
   await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
   await page.mouse.move(0, 0);
 

@@ -13,7 +13,7 @@ import { dictFrom } from '../../core/data-keys';
 import { ToolMemError, ValidationError } from '../../core/errors';
 import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec } from '../../core/llm';
 import { buildMetrics, DEFAULT_INDUCE_SETTINGS, InMemoryMemoryRepository, runBuild } from '../../core/memory';
-import { serializeMemoryFile } from '../../core/memory-format';
+import { serializeMemoryFile, type MemoryFile } from '../../core/memory-format';
 import { LEVELS } from '../../core/types';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
@@ -104,6 +104,14 @@ function parse(args: string[]): ParsedArgs {
   };
 }
 
+type Verification = NonNullable<NonNullable<MemoryFile['build']['capability']>['report']['verification']>;
+
+function verificationLine(v: Verification): string {
+  const c = v.counts;
+  const p = v.precision === null ? 'no entry could be tested' : `precision ${v.precision.toFixed(2)} (${c.holds + c.weaker} of ${v.tested} tested entries held their direction)`;
+  return `Checked on the held-out tasks: ${p}; ${c.holds} hold, ${c.weaker} weaker, ${c.contradicted} contradicted, ${c.untested} untested.`;
+}
+
 async function build(opts: ParsedArgs, io: Io): Promise<number> {
   const { dataset, experiences } = await loadData(opts);
   const spec = parseEngineSpec(opts.llm);
@@ -134,7 +142,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
   let lastReport = 0;
   const run = await runBuild(
     plan.run,
-    { repo, engine, embedder, experiences: plan.data },
+    { repo, engine, embedder, experiences: plan.data, unseen: plan.unseen },
     {
       onProgress: (r) => {
         const m = buildMetrics(r);
@@ -162,6 +170,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     facets: cap?.report.facetsTested ?? 0,
     belowMinN: cap?.report.belowMinN ?? 0,
     note: cap?.note?.text ?? null,
+    verification: cap?.report.verification ?? null,
     llmCalls: metrics.llmCalls,
     promptTokens: metrics.promptTokens,
     completionTokens: metrics.completionTokens,
@@ -174,6 +183,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
       [
         `Memory written to ${opts.out} (${plan.split.train.length} training tasks, engine ${engine.id}, embeddings ${embedder.id}).`,
         ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools, ${cap.report.entries} entries; ${cap.report.belowMinN} facets below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
+        ...(cap?.report.verification ? [verificationLine(cap.report.verification)] : []),
         ...(cap?.note ? [cap.note.text] : []),
         ...lines,
         metrics.llmCalls ? `LLM: ${metrics.llmCalls} calls, ${metrics.promptTokens} prompt + ${metrics.completionTokens} completion tokens, ${metrics.skipped.length} experiences skipped (invalid replies).` : 'No LLM used: the capability analysis only.',

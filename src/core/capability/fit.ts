@@ -15,7 +15,9 @@
  * side only), centred by the tool's target mean. Solved exactly: with A_j = X̃_jᵀX̃_j, b_j = X̃_jᵀr_j
  * over the tasks tool j scored and M_j = (A_j + λγ·I)⁻¹,
  *   [Σ_j (A_j − A_j·M_j·A_j) + λβ·I]·β = Σ_j (b_j − A_j·M_j·b_j),    γ_j = M_j·(b_j − A_j·β)
- * (γ eliminated; only F×F systems). λβ and λγ are chosen on a grid by 5-fold cross-validation over
+ * (γ eliminated; only F×F systems; the λγ half is prepared once per λγ and fold and reused for every
+ * λβ). `penalty` multiplies both penalties per facet (default 1; a heavier theme penalty was measured
+ * and not adopted, docs/memory.md). λβ and λγ are chosen on a grid by 5-fold cross-validation over
  * the training tasks (folds by task order, deterministic), minimising squared error on the
  * held-out folds' targets; the facets are fixed from the whole training split (their rules read
  * prompts, not scores).

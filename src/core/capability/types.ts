@@ -161,6 +161,8 @@ export interface CapabilitySnapshot {
     /** Facets with fewer than the minimum n training tasks: no entry (counted, not written). */
     belowMinN: number;
     notes: string[];
+    /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
+    verification?: { on: string; precision: number | null; tested: number; counts: Record<VerdictKind, number> };
   };
   /** The fitted memory predictor (fit.ts), so a stored memory predicts without its training data. */
   model?: JointModel;

@@ -62,10 +62,37 @@ export function suggestMapping(headers: string[]): FieldMapping {
   return mapping;
 }
 
-/** Parses `field=column,field=column` (the CLI's --map); throws a message naming the bad part. */
+/** Splits on commas outside `[...]`, so a path's quoted key may hold one (`score=m["a,b"]`). */
+function splitPairs(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let inQuote = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inQuote) {
+      if (c === '\\') i++;
+      else if (c === '"') inQuote = false;
+    } else if (c === '"' && depth > 0) inQuote = true;
+    else if (c === '[') depth++;
+    else if (c === ']') depth = Math.max(0, depth - 1);
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/**
+ * Parses `field=column,field=column` (the CLI's --map); throws a message naming the bad part. A
+ * column may be a nested path (`prompt=vars.question`, record-path.ts), checked when the file is
+ * opened: only then is it known whether the file has a column of exactly that name.
+ */
 export function parseMapping(text: string): FieldMapping {
   const mapping: FieldMapping = {};
-  for (const part of text.split(',')) {
+  for (const part of splitPairs(text)) {
     if (part.trim() === '') continue;
     const eq = part.indexOf('=');
     if (eq <= 0) throw new Error(`Bad mapping ${quote(part)}: expected field=column.`);

@@ -5,7 +5,7 @@
  *
  * Grammar (docs/data-model.md, "Paths in a mapping"):
  *
- *   path    = name step*
+ *   path    = ( name | "[" json-string "]" ) step*
  *   step    = "." name | "[" digits "]" | "[" json-string "]"
  *   name    = one or more characters other than . [ ]
  *
@@ -44,7 +44,8 @@ export function parsePath(path: string): PathStep[] {
     if (i === start) fail(path, `expected a key name at character ${start + 1}`);
     steps.push({ key: path.slice(start, i) });
   };
-  name();
+  // A path may start with a bracket step (`["a.b"].c`): the first key holds a dot or a bracket.
+  if (path[0] !== '[') name();
   while (i < path.length) {
     const c = path[i];
     if (c === '.') {

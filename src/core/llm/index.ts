@@ -6,3 +6,5 @@ export * from './openai-compatible';
 export * from './scripted';
 export * from './spec';
 export * from './json-reply';
+export * from './models';
+export * from './explain';

@@ -145,7 +145,21 @@ export const capabilitySchema = z.strictObject({
       items: z.array(z.strictObject({ id, facet: z.string(), kind: z.enum(['difficulty', 'ease']), n: count, delta: z.number(), ci95: interval, q: z.number(), text: z.string() })),
     })
     .nullable(),
-  report: z.strictObject({ facetsTested: count, cellsTested: count, entries: count, belowMinN: count, notes: z.array(z.string()) }),
+  report: z.strictObject({
+    facetsTested: count,
+    cellsTested: count,
+    entries: count,
+    belowMinN: count,
+    notes: z.array(z.string()),
+    verification: z
+      .strictObject({
+        on: z.string(),
+        precision: z.number().min(0).max(1).nullable(),
+        tested: count,
+        counts: z.strictObject({ holds: count, weaker: count, contradicted: count, untested: count }),
+      })
+      .optional(),
+  }),
   model: jointModelSchema.optional(),
 });
 

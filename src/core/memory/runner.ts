@@ -9,6 +9,7 @@
  */
 import { dict } from '../data-keys';
 import { buildCapability } from '../capability/build';
+import { checkMemory } from '../capability/check';
 import { CancelledError } from '../errors';
 import type { Embedder, EmbeddingStore } from '../embed';
 import { MemoryEmbeddingStore } from '../embed';
@@ -31,6 +32,8 @@ export interface BuildDeps {
   store?: EmbeddingStore;
   /** Training experiences per tool, in build order (see trainingByTool). */
   experiences: ReadonlyMap<string, readonly Experience[]>;
+  /** Ground truth of the held-out tasks: the capability claims are checked on them (verdicts). */
+  unseen?: readonly Experience[];
   tools?: ReadonlyMap<string, PromptTool>;
   now?: () => number;
   /** Persist feedback the model wrote (marked feedbackGenerated). */
@@ -82,6 +85,19 @@ async function capabilityStep(run: Run, deps: BuildDeps, index: EntryIndex, at: 
   const list = await index.embed(prompts, signal);
   const vectors = new Map(prompts.map((p, i) => [p, list[i]!]));
   const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at });
+  const unseen = (deps.unseen ?? []).filter((e) => config.tools.includes(e.toolId));
+  if (unseen.length > 0) {
+    const unseenPrompts = [...new Set(unseen.map((e) => e.prompt))].filter((p) => !vectors.has(p));
+    const more = await index.embed(unseenPrompts, signal);
+    unseenPrompts.forEach((p, i) => vectors.set(p, more[i]!));
+    const report = checkMemory({ entries: built.entries, snapshot: built.snapshot, unseen, scale: config.scale, promptVector: (p) => vectors.get(p), on: 'test-split', at });
+    const byId = new Map(report.checks.map((c) => [c.id, c.verdict]));
+    for (const e of built.entries) {
+      const v = byId.get(e.id);
+      if (v) e.verdict = v;
+    }
+    built.snapshot.report.verification = { on: 'test-split', precision: report.precision, tested: report.tested, counts: report.counts };
+  }
   const old: MemoryEntry[] = [];
   for (const t of config.tools) old.push(...(await deps.repo.validEntries(config.memoryId, t)).filter((e) => e.origin === 'stats' && !e.pinned));
   const superseded: Superseded[] = old.map((e) => ({ id: e.id, supersededBy: null, reason: 'replaced by a new capability analysis' }));

@@ -5,11 +5,14 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
  * standing in for Ollama / llama.cpp server in e2e tests. Its replies are deterministic and follow
  * the request: memory updates (schema `memory_update`) add one entry whose level follows the
  * example's score, critiques (`critique`) name a failure, anything else gets a one-line feedback.
+ * `GET /v1/models` lists `models` (OpenAI's shape), as Ollama, LM Studio and llama.cpp do.
  * CORS is open (like `OLLAMA_ORIGINS=*`), as a browser page needs.
  */
 export interface FakeLlmServer {
   url: string;
   requests: { schema: string | null; user: string; stream: boolean }[];
+  /** Paths of the `GET …/models` requests, in order. */
+  modelRequests: string[];
   close(): Promise<void>;
 }
 
@@ -20,6 +23,8 @@ interface ChatBody {
 }
 
 export interface FakeLlmOptions {
+  /** Model ids listed by `GET /v1/models`; default ['fake-model', 'fake-small']. */
+  models?: string[];
   /** The reply to a score prediction (schema `score_prediction`); default: the feedback line, "earned 3". */
   scorePrediction?(user: string): string;
 }
@@ -47,11 +52,17 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeLlmServer(port: number, opts: FakeLlmOptions = {}): Promise<FakeLlmServer> {
   const requests: FakeLlmServer['requests'] = [];
+  const modelRequests: string[] = [];
   const server: Server = createServer((req, res) => {
     res.setHeader('access-control-allow-origin', '*');
     res.setHeader('access-control-allow-headers', 'content-type, authorization');
     res.setHeader('access-control-allow-methods', 'POST, GET, OPTIONS');
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      modelRequests.push(req.url);
+      const data = (opts.models ?? ['fake-model', 'fake-small']).map((id) => ({ id, object: 'model', owned_by: 'fake' }));
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data }));
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end('not found');
     void readBody(req).then((text) => {
       const body = JSON.parse(text) as ChatBody;
@@ -74,6 +85,7 @@ export async function startFakeLlmServer(port: number, opts: FakeLlmOptions = {}
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    modelRequests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

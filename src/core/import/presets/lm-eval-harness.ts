@@ -10,7 +10,7 @@
  *   response  generation: filtered_resps[0]; multiple choice: the continuation (arg_1) of the
  *             choice with the highest log-likelihood in filtered_resps
  *   score     the metric's value             rater   the metric's name
- *   feedback  `target: <target>`
+ *   feedback  `target: <target>` (multiple choice: the right choice's text)
  */
 import { own } from '../../data-keys';
 import { ValidationError } from '../../errors';
@@ -87,7 +87,10 @@ export const lmEvalHarness: Preset = {
         const docId = cell(d, 'doc_id').trim() || String(record.row);
         const prompt = cell(d, 'arguments.gen_args_0.arg_0');
         const response = responseOf(d);
-        const target = cell(d, 'target');
+        // Multiple choice: the target is the index of the right choice; show the choice itself.
+        const targetIndex = cell(d, 'target').trim();
+        const choice = /^\d+$/.test(targetIndex) ? resolvePath(d, `arguments.gen_args_${targetIndex}.arg_1`) : undefined;
+        const target = typeof choice === 'string' ? choice.trim() : cell(d, 'target');
         if (names.length === 0) {
           return { rows: [], errors: [{ file: ctx.fileName, row: record.row, column: 'metrics', reason: 'missing score: the line lists no metrics', raw: d }] };
         }

@@ -133,8 +133,8 @@ export const openaiEvals: Preset = {
       finish(): MapResult {
         const errors: RowError[] = [];
         for (const [id, p] of pending) {
-          const missing = p.prompt === undefined ? 'a sampling event (the prompt and the answer)' : 'a match or metrics event (the grade)';
-          errors.push({ file: ctx.fileName, row: p.row, column: 'sample_id', reason: `sample ${quote(id)} has no ${missing} in the log`, raw: { sample_id: id } });
+          const missing = p.prompt === undefined ? 'sampling event (the prompt and the answer)' : 'match or metrics event (the grade)';
+          errors.push({ file: ctx.fileName, row: p.row, column: 'sample_id', reason: `sample ${quote(id)} lacks a ${missing} in the log`, raw: { sample_id: id } });
         }
         pending.clear();
         return { rows: [], errors };

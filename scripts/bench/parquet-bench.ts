@@ -1,0 +1,104 @@
+/**
+ * npm run bench:parquet — a 1M-row Parquet file (Hugging Face style: text columns, a struct, a
+ * JSON list; 10,000-row groups) imported by the same `runImport` as the worker, with the generic
+ * mapping over nested paths and a sink that counts. The check is that it streams: the heap never
+ * holds more than a few row groups, so the peak heap stays far below what the whole table needs.
+ *
+ *   BENCH_ROWS (default 1,000,000)   BENCH_GROUP (default 10,000)   BENCH_MAX_HEAP_MB (default 400)
+ *
+ * The file is written in a child step (`write`) so that the import step measures its own memory only.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { runImport } from '../../src/core/import';
+import { byteChunks, fileRange } from '../../src/cli/node-files';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const GROUP = Number(process.env.BENCH_GROUP ?? 10_000);
+const MAX_HEAP_MB = Number(process.env.BENCH_MAX_HEAP_MB ?? 400);
+const FILE = `.bench/hf-${ROWS}-${GROUP}.parquet`;
+
+function write(): void {
+  const tools = ['llama-3-8b', 'mistral-7b', 'qwen2-7b', 'gemma-7b'];
+  const question: string[] = [];
+  const meta: { model: string; score: number }[] = [];
+  const answers: string[][] = [];
+  for (let i = 0; i < ROWS; i++) {
+    question.push(`Question ${i}: what is ${i % 97} plus ${i % 89}? Explain the steps briefly.`);
+    meta.push({ model: tools[i % tools.length] as string, score: 1 + ((i * 7) % 5) });
+    answers.push([`${(i % 97) + (i % 89)}`, `the sum is ${(i % 97) + (i % 89)}`]);
+  }
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      { name: 'question', data: question },
+      { name: 'meta', data: meta },
+      { name: 'answers', data: answers },
+    ],
+    schema: [
+      { name: 'root', num_children: 3 },
+      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'meta', repetition_type: 'OPTIONAL', num_children: 2 },
+      { name: 'model', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'score', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+      { name: 'answers', type: 'BYTE_ARRAY', converted_type: 'JSON', repetition_type: 'OPTIONAL' },
+    ],
+    rowGroupSize: GROUP,
+  });
+  mkdirSync('.bench', { recursive: true });
+  writeFileSync(FILE, new Uint8Array(buffer));
+}
+
+async function importIt(): Promise<void> {
+  const size = statSync(FILE).size;
+  let peak = 0;
+  let rows = 0;
+  const sample = (): void => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  };
+  const timer = setInterval(sample, 20);
+  const started = Date.now();
+  const sink = {
+    async writeBatch(batch: unknown[]) {
+      rows += batch.length;
+      sample();
+      return { added: batch.length, updated: 0, unchanged: 0 };
+    },
+  };
+  const summary = await runImport(
+    byteChunks(FILE),
+    {
+      fileName: FILE,
+      datasetId: 'bench',
+      importId: 'bench',
+      now: 0,
+      totalBytes: size,
+      randomAccess: fileRange(FILE, size),
+      mapping: { prompt: 'question', tool: 'meta.model', score: 'meta.score', response: 'answers[1]' },
+      batchSize: 10_000,
+    },
+    sink,
+  );
+  clearInterval(timer);
+  const seconds = (Date.now() - started) / 1000;
+  const peakMb = peak / 2 ** 20;
+  console.log(
+    `${FILE}: ${(size / 1e6).toFixed(1)} MB, ${summary.rowsRead.toLocaleString()} rows read, ${summary.accepted.toLocaleString()} accepted, ` +
+      `${summary.rejected} rejected in ${seconds.toFixed(1)} s (${Math.round(summary.rowsRead / seconds).toLocaleString()} rows/s); peak heap ${peakMb.toFixed(0)} MB (limit ${MAX_HEAP_MB} MB)`,
+  );
+  if (rows !== ROWS || summary.accepted !== ROWS) throw new Error(`expected ${ROWS} rows, stored ${rows}`);
+  if (peakMb > MAX_HEAP_MB) throw new Error(`peak heap ${peakMb.toFixed(0)} MB is over ${MAX_HEAP_MB} MB: the import did not stream`);
+}
+
+const step = process.argv[2];
+if (step === 'write') write();
+else if (step === 'import') await importIt();
+else {
+  if (!existsSync(FILE)) {
+    const self = fileURLToPath(import.meta.url);
+    const res = spawnSync(process.execPath, ['--import', 'tsx', self, 'write'], { stdio: 'inherit', env: process.env });
+    if (res.status !== 0) process.exit(res.status ?? 1);
+  }
+  await importIt();
+}

@@ -1,0 +1,130 @@
+/**
+ * Checking a memory's claims on experiences it never saw (issue #15 part 4), for any memory: the
+ * entries of a capability build (their facet is the applicability rule) and entries written by a
+ * language model (no facet: the rule is "the `RETRIEVAL_N` unseen tasks most similar to the entry's
+ * text", and the claim is the direction of its level). One function serves the build (test split),
+ * `toolmem verify` and the app's check of later imports.
+ */
+import type { Experience, MemoryEntry, ScoreScale } from '../types';
+import type { ScoreTable } from './effects';
+import { applies } from './facets';
+import type { CapabilitySnapshot, Effect, Facet, Verdict } from './types';
+import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry } from './verify';
+
+/** Unseen tasks a retrieval rule takes for an entry without a facet. */
+export const RETRIEVAL_N = 30;
+
+export interface CheckInput {
+  entries: readonly MemoryEntry[];
+  /** Theme facets' centroids live in the snapshot (by facet name). */
+  snapshot?: Pick<CapabilitySnapshot, 'facets'>;
+  /** Ground-truth experiences of tasks the memory never saw (every tool). */
+  unseen: readonly Experience[];
+  scale: ScoreScale;
+  /** Unit vectors of the unseen prompts (themes, retrieval) and of entry texts (retrieval). */
+  promptVector?: (prompt: string) => Float32Array | undefined;
+  entryVector?: (entry: MemoryEntry) => Float32Array | undefined;
+  on: string;
+  at: number;
+  minN?: number;
+}
+
+export interface EntryCheck {
+  id: string;
+  toolId: string;
+  verdict: Verdict;
+  /** The claimed headline delta (oriented: positive = better), null for a model-written entry's direction-only claim. */
+  claimed: number | null;
+}
+
+export interface CheckReport {
+  checks: EntryCheck[];
+  /** Share of tested entries whose direction held; null when none was tested. */
+  precision: number | null;
+  tested: number;
+  counts: Record<Verdict['verdict'], number>;
+  /** Tools of the memory the unseen data does not score, or scores with no other tool, and why. */
+  untestedTools: { toolId: string; why: string }[];
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+/** The headline claim of a stored effect: deltaVsOthers with ≥ 2 tools, else deltaOwn. */
+export function claimOf(effect: Effect): { measure: 'vsOthers' | 'own'; delta: number } {
+  return effect.deltaVsOthers === null ? { measure: 'own', delta: effect.deltaOwn } : { measure: 'vsOthers', delta: effect.deltaVsOthers };
+}
+
+function scoreTable(unseen: readonly Experience[], scale: ScoreScale): ScoreTable {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const taskIds = [...new Set(unseen.map((e) => e.taskId))].sort(cmp);
+  const toolIds = [...new Set(unseen.map((e) => e.toolId))].sort(cmp);
+  const ti = new Map(taskIds.map((id, t) => [id, t]));
+  const ji = new Map(toolIds.map((id, j) => [id, j]));
+  const scores = toolIds.map(() => new Float64Array(taskIds.length).fill(NaN));
+  for (const e of unseen) if (Number.isFinite(e.score)) scores[ji.get(e.toolId)!]![ti.get(e.taskId)!] = e.score;
+  return { taskIds, toolIds, scores, scale };
+}
+
+export function checkMemory(input: CheckInput): CheckReport {
+  const table = scoreTable(input.unseen, input.scale);
+  const tasks = new Map<string, Experience>();
+  for (const e of input.unseen) if (!tasks.has(e.taskId)) tasks.set(e.taskId, e);
+  const centroid = new Map((input.snapshot?.facets ?? []).flatMap((f) => (f.centroid ? [[f.facet.name, Float32Array.from(f.centroid)] as const] : [])));
+  const members = new Map<string, string[]>();
+  const verifiable: VerifiableEntry[] = [];
+  const claimed = new Map<string, number | null>();
+  for (const e of input.entries) {
+    if (e.validTo !== null) continue;
+    if (e.facet && e.effect) {
+      const facet = e.facet;
+      if (!members.has(facet.name)) {
+        const c = centroid.get(facet.name);
+        const rule = { facet, ...(c ? { centroid: c } : {}) };
+        const ids = [...tasks.values()]
+          .filter((t) => {
+            const vector = input.promptVector?.(t.prompt);
+            return applies(rule, { prompt: t.prompt, categories: t.categories, ...(vector ? { vector } : {}) });
+          })
+          .map((t) => t.taskId);
+        members.set(facet.name, ids);
+      }
+      const claim = claimOf(e.effect);
+      verifiable.push({ id: e.id, toolId: e.toolId, facet, claim });
+      claimed.set(e.id, claim.delta);
+      continue;
+    }
+    // A model-written entry: its N most similar unseen tasks, and the direction of its level.
+    const v = input.entryVector?.(e);
+    const name = `entry:${e.id}`;
+    const scoredTasks: { id: string; s: number }[] = [];
+    if (v) {
+      for (const t of tasks.values()) {
+        const p = input.promptVector?.(t.prompt);
+        if (p) scoredTasks.push({ id: t.taskId, s: dot(v, p) });
+      }
+    }
+    const ranked = scoredTasks
+      .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
+      .slice(0, RETRIEVAL_N)
+      .map((x) => x.id);
+    members.set(name, ranked);
+    const facet: Facet = { kind: 'theme', name, rule: { type: 'theme', minSimilarity: -1, keywords: [] } };
+    // Direction only: a claimed size of ±1e-9 makes "same sign" the whole test (holds, never weaker).
+    verifiable.push({ id: e.id, toolId: e.toolId, facet, claim: { measure: table.toolIds.length > 1 ? 'vsOthers' : 'own', delta: Math.sign(e.value) * 1e-9 } });
+    claimed.set(e.id, null);
+  }
+  const report = verifyEntries(verifiable, table, (f) => members.get(f.name) ?? [], { on: input.on, at: input.at, minN: input.minN ?? MIN_VERIFY_N });
+  const checks = verifiable.map((e) => ({ id: e.id, toolId: e.toolId, verdict: report.verdicts.get(e.id)!, claimed: claimed.get(e.id) ?? null }));
+  const scored = new Set(table.toolIds);
+  const untestedTools: CheckReport['untestedTools'] = [];
+  for (const t of [...new Set(input.entries.map((e) => e.toolId))].sort()) {
+    if (!scored.has(t)) untestedTools.push({ toolId: t, why: 'the unseen data has no score of this tool' });
+    else if (table.toolIds.length === 1) untestedTools.push({ toolId: t, why: 'no other tool is scored on the unseen tasks: contrasts between tools cannot be tested' });
+  }
+  const tested = report.counts.holds + report.counts.weaker + report.counts.contradicted;
+  return { checks, precision: report.precision, tested, counts: report.counts, untestedTools };
+}
