@@ -2,7 +2,7 @@
 // raw Papa Parse + Dexie baseline on the same file, plus main-thread long tasks during our import.
 import { createClient } from '../src/rpc';
 import type { ImportApi } from '../src/services/import-api';
-import { runStages } from './import-stages';
+import { runStages, stages as stageTable } from './import-stages';
 
 interface BenchResult {
   ours: { rows: number; ms: number; accepted: number; rejected: number };
@@ -53,6 +53,7 @@ async function stages(file: File, only?: string[]): Promise<unknown> {
   worker.terminate();
   return result;
 }
+(window as unknown as { stageNames: () => string[] }).stageNames = () => Object.keys(stageTable);
 /** `--profile`: stages on this page's main thread, where the runner's CDP session can profile them. */
 (window as unknown as { runStagesHere: (only?: string[]) => Promise<unknown> }).runStagesHere = async (only) => {
   const file = (document.getElementById('file') as HTMLInputElement).files?.[0];

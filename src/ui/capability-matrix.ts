@@ -45,8 +45,14 @@ export interface CapabilityMatrixModel {
   groups: MatrixGroup[];
   /** grid[row][col]: the tested cell, or null (not tested: blank). */
   grid: (CapabilityCell | null)[][];
-  /** Colour scale limit: |headline| up to this maps to the full colour (symmetric around 0). */
+  /** Axis half-width holding every |headline| (effect bars of this memory share it). */
   domain: number;
+  /**
+   * Colour scale limit, symmetric around 0: the 90th percentile of |headline| (rounded up to a
+   * nice number), so a few extreme cells do not wash every other cell out to white; cells beyond
+   * it take the end colour (the tooltip has the number).
+   */
+  colorDomain: number;
   /** Cells tested (non-null in grid). */
   tested: number;
 }
@@ -88,8 +94,10 @@ export function buildMatrix(snapshot: CapabilitySnapshot): CapabilityMatrixModel
       row[col] = cell;
     }
   }
-  const domain = niceDomain(snapshot.cells.map((c) => headline(c.effect)));
-  return { tools, columns, groups, grid, domain, tested };
+  const magnitudes = snapshot.cells.map((c) => Math.abs(headline(c.effect))).filter(Number.isFinite).sort((a, b) => a - b);
+  const domain = niceDomain(magnitudes);
+  const p90 = magnitudes.length ? magnitudes[Math.min(magnitudes.length - 1, Math.floor(0.9 * magnitudes.length))]! : 0;
+  return { tools, columns, groups, grid, domain, colorDomain: Math.min(domain, niceDomain([p90])), tested };
 }
 
 export interface MatrixGeometry {

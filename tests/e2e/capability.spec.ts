@@ -41,7 +41,8 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   expect(size.rows).toBe(6);
 
   // Hover: the tooltip names the cell with its numbers.
-  // (The canvas can be wider than its scrolling region: aim inside what is visible.)
+  // (The canvas can be wider than its scrolling region, and below the fold: aim inside what is visible.)
+  await cap.grid.scrollIntoViewIfNeeded();
   const box = (await cap.matrix.locator('canvas').boundingBox())!;
   const region = (await cap.grid.locator('..').boundingBox())!;
   await page.mouse.move(Math.min(box.x + box.width, region.x + region.width) - 12, box.y + box.height - 12, { steps: 3 });

@@ -8,8 +8,9 @@ import { embedCommandSpec } from './embed';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
 import { mcpCommand } from './mcp';
+import { verifyCommand } from './verify';
 
-export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand, verifyCommand, mcpCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

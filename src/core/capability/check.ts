@@ -8,7 +8,7 @@
 import type { Experience, MemoryEntry, ScoreScale } from '../types';
 import type { ScoreTable } from './effects';
 import { applies } from './facets';
-import type { CapabilitySnapshot, Effect, Facet, Verdict } from './types';
+import type { Effect, Facet, Verdict } from './types';
 import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry } from './verify';
 
 /** Unseen tasks a retrieval rule takes for an entry without a facet. */
@@ -17,7 +17,7 @@ export const RETRIEVAL_N = 30;
 export interface CheckInput {
   entries: readonly MemoryEntry[];
   /** Theme facets' centroids live in the snapshot (by facet name). */
-  snapshot?: Pick<CapabilitySnapshot, 'facets'>;
+  snapshot?: { facets: readonly { facet: Facet; centroid?: readonly number[] }[] };
   /** Ground-truth experiences of tasks the memory never saw (every tool). */
   unseen: readonly Experience[];
   scale: ScoreScale;

@@ -56,7 +56,7 @@ function expected(ops: readonly Operation[], critique: CritiqueCase['critiqueSto
       memory.set(`new${n++}`, `${op.level}|${op.text}`);
     }
   }
-  if (critique) memory.set(critique.updates ?? `new${n++}`, `${critique.level}|${critique.text}`);
+  if (critique) memory.set(critique.updates ?? `new${n}`, `${critique.level}|${critique.text}`);
   return [...memory.values()].sort();
 }
 

@@ -53,6 +53,14 @@ describe('buildMatrix', () => {
     expect(m.tested).toBe(2);
   });
 
+  it('colours by the 90th percentile of |delta|, so one extreme cell does not wash out the rest', () => {
+    const f = Array.from({ length: 20 }, (_, i) => facet('cue', `f${i}`));
+    const cells = f.map((_, i) => cell('A', i, i === 0 ? 1.8 : 0.2 + i * 0.01));
+    const m = buildMatrix(snapshot(f, ['A'], cells));
+    expect(m.domain).toBe(2);
+    expect(m.colorDomain).toBe(0.5);
+  });
+
   it('takes deltaOwn where deltaVsOthers is null (one tool) for the scale', () => {
     const m = buildMatrix(snapshot([facet('cue', 'negation')], ['Only'], [cell('Only', 0, null, -1.3)]));
     expect(m.domain).toBe(2);

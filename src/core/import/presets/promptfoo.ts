@@ -4,7 +4,7 @@
  * `results.results` is one test × prompt × provider. Read as a stream from inside the document
  * (json-container.ts). Fields:
  *
- *   task      testIdx (`.p<promptIdx>` appended for the second and later prompts), else vars as JSON
+ *   task      testIdx and the first 8 characters of promptId (the prompt template), else vars as JSON
  *   prompt    prompt.raw (the prompt with the test's vars filled in)
  *   tool      provider.label, else provider.id
  *   response  response.output
@@ -42,10 +42,15 @@ function sniff(head: string): boolean {
   return /^\s*\{\s*"evalId"\s*:/.test(head) && /"results"\s*:\s*\{\s*"version"\s*:/.test(head);
 }
 
+/**
+ * Task = test × prompt template. `promptIdx` cannot tell prompts apart: it indexes
+ * `results.prompts`, which lists every prompt × provider pair, so it differs between providers
+ * for one prompt. `promptId` is the template's hash, the same for every provider.
+ */
 function taskOf(d: Record<string, unknown>, row: number): string {
   const test = own(d, 'testIdx');
-  const promptIdx = own(d, 'promptIdx');
-  const suffix = typeof promptIdx === 'number' && promptIdx > 0 ? `.p${promptIdx}` : '';
+  const promptId = own(d, 'promptId');
+  const suffix = typeof promptId === 'string' && promptId !== '' ? `-${promptId.slice(0, 8)}` : '';
   if (typeof test === 'number') return `${test}${suffix}`;
   const vars = own(d, 'vars');
   return isRecord(vars) ? `${JSON.stringify(vars)}${suffix}` : String(row);

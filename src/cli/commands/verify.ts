@@ -1,0 +1,96 @@
+/**
+ * `toolmem verify --memory FILE --data FILE`: checks every entry of a memory file on the data's
+ * tasks outside the memory's own training split (src/app/verify-memory.ts) and prints each
+ * entry's verdict (holds / weaker / contradicted / untested) and the memory's precision: the share
+ * of tested entries whose direction held. `--json`: `{ precision, tested, entries: [{ id, tool,
+ * verdict, n, effect }] }` plus counts. Exit codes: 0 it ran, 1 usage error, 2 unreadable input.
+ */
+import { readFile } from 'node:fs/promises';
+import { verifyMemoryFile } from '../../app/verify-memory';
+import { ToolMemError } from '../../core/errors';
+import { formatIssues, parseMemoryFile } from '../../core/memory-format';
+import { quote } from '../../core/text/quote';
+import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
+import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
+import { FileReadError } from '../node-files';
+
+const USAGE = `Usage: toolmem verify --memory MEMORY.json --data FILE [data options]
+
+Checks each claim of a memory on tasks it never saw: every task of the data outside the memory's
+training split. Prints each entry's verdict — holds, weaker (same direction, smaller than claimed),
+contradicted, untested (fewer than 15 such tasks) — and the precision: the share of tested
+entries whose direction held.
+
+Options:
+  --memory FILE        the memory file (toolmem build-memory, or exported from the app)
+${DATA_USAGE}
+  --json               print { precision, tested, counts, entries: [{ id, tool, verdict, n, effect }] }
+  -h, --help           show this help
+
+Exit codes: 0 done, 1 usage error, 2 the memory or the data could not be read.`;
+
+interface ParsedArgs extends DataArgs {
+  memory: string;
+  json: boolean;
+  help: boolean;
+}
+
+function parse(args: string[]): ParsedArgs {
+  const values = strictArgs(args, { ...DATA_OPTIONS, memory: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } });
+  const help = values.help === true;
+  if (!help && !values.memory) throw new UsageError('--memory FILE is required.');
+  return { ...dataArgs(values, !help), memory: values.memory ?? '', json: values.json === true, help };
+}
+
+const fmt = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
+
+async function run(args: string[], io: Io): Promise<number> {
+  const opts = parseOrExit('verify', USAGE, args, parse, io);
+  if (typeof opts === 'number') return opts;
+  let text: string;
+  try {
+    text = await readFile(opts.memory, 'utf8');
+  } catch (err) {
+    io.err(`toolmem verify: ${(err as Error).message}`);
+    return EXIT.unreadable;
+  }
+  const parsed = parseMemoryFile(text);
+  if (!parsed.ok) {
+    io.err(`toolmem verify: ${opts.memory}: ${formatIssues(parsed.issues)}`);
+    return EXIT.unreadable;
+  }
+  const file = parsed.file;
+  let loaded;
+  try {
+    loaded = await loadData(opts);
+  } catch (err) {
+    if (!(err instanceof ToolMemError) && !(err instanceof FileReadError)) throw err;
+    io.err(`toolmem verify: ${err.message}`);
+    return EXIT.unreadable;
+  }
+  const model = file.memory.embeddingModel.split('@')[0]!;
+  const embedder = createTransformersEmbedder({ model });
+  const result = await verifyMemoryFile(file, loaded.dataset, loaded.experiences, embedder, Date.now());
+  if (opts.json) {
+    io.out(JSON.stringify({ precision: result.precision, tested: result.tested, counts: result.counts, unseenTasks: result.unseenTasks, untestedTools: result.untestedTools, entries: result.entries }, null, 2));
+    return EXIT.ok;
+  }
+  io.out(`Memory ${quote(file.memory.name, 80)} checked on ${result.unseenTasks.toLocaleString('en-US')} tasks of ${quote(loaded.dataset.name, 80)} it never saw (${result.trainTasksSkipped.toLocaleString('en-US')} training tasks left out).`);
+  for (const e of result.entries) io.out(`  ${e.verdict.padEnd(12)} ${e.tool.padEnd(20)} n=${String(e.n).padStart(4)}  claimed ${fmt(e.effect.claimed)}  observed ${fmt(e.effect.observed)}  ${e.id}`);
+  for (const t of result.untestedTools) io.out(`  untested tool ${quote(t.toolId, 60)}: ${t.why}`);
+  const c = result.counts;
+  io.out(
+    result.precision === null
+      ? `No entry could be tested (${c.untested} untested: fewer than 15 unseen tasks their rule applies to).`
+      : `Precision ${result.precision.toFixed(2)}: ${c.holds + c.weaker} of ${result.tested} tested entries held their direction (${c.holds} hold, ${c.weaker} weaker, ${c.contradicted} contradicted; ${c.untested} untested).`,
+  );
+  return EXIT.ok;
+}
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: "check a memory's claims on tasks it never saw (verdicts and precision)",
+  usage: USAGE,
+  run,
+};
