@@ -45,8 +45,8 @@ const BIG_BATCH = 10_000;
 /**
  * Rows per batch (= per transaction). Each IndexedDB transaction has a fixed cost (commit, the
  * counts middleware's read and write of the batch's count rows): a 100k-row file takes 10 instead
- * of 50, 10–30% faster in the quiet runs of `bench:import -- --stages`, within the noise on a loaded
- * machine (docs/reliability.md, "Import throughput"). Small files keep the pipeline's 2,000, so their
+ * of 50 (7–30% faster in one quiet stage run, not measurable above the noise of the loaded ones;
+ * docs/reliability.md, "Import throughput"). Small files keep the pipeline's 2,000, so their
  * progress and a cancel still come within a few thousand rows. Memory stays bounded by one batch
  * (10,000 rows ≈ 10 MB).
  */

@@ -33,6 +33,8 @@ export class ImportFlow {
   mapping = $state<FieldMapping>({});
   scale = $state<ScoreScale | undefined>(undefined);
   judgeColumn = $state<string | undefined>(undefined);
+  /** lm-eval-harness: the model, which a samples file does not name (the harness puts it in the folder name). */
+  defaultTool = $state('');
   preview = $state.raw<PreviewResult | null>(null);
   previewing = $state(false);
   previewError = $state<string | null>(null);
@@ -69,6 +71,7 @@ export class ImportFlow {
       ...(this.preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
       ...(this.scale ? { scale: $state.snapshot(this.scale) } : {}),
       ...(this.judgeColumn ? { judgeColumn: this.judgeColumn } : {}),
+      ...(this.preset === 'lm-eval-harness' && this.defaultTool.trim() ? { defaultTool: this.defaultTool.trim() } : {}),
     };
   }
 
@@ -185,6 +188,7 @@ export class ImportFlow {
     this.file = this.skills = this.prompts = null;
     this.preset = this.scale = this.judgeColumn = undefined;
     this.datasetName = '';
+    this.defaultTool = '';
     this.mapping = {};
     this.preview = this.outcome = this.progress = null;
     this.previewError = this.error = null;

@@ -54,9 +54,12 @@ test('the model choice explains what is wrong: a bad id, or no network for a hub
   await expect(settings.similarity).toBeVisible();
 });
 
-test('after installing, embeddings work offline: model and onnxruntime WASM come from the service worker', async ({ settings, page, context }) => {
+test('after a first use online, embeddings work offline: model and onnxruntime WASM come from the service worker', async ({ settings, page, context }) => {
   await settings.open();
-  await settings.waitForServiceWorker(); // installed = everything precached, WASM runtime and model included
+  await settings.waitForServiceWorker(); // installed = the app shell precached; model and WASM are cached on first use
+  await page.reload(); // the embedding worker now starts under the service worker, which keeps what it fetches
+  await settings.goTo('Settings');
+  await settings.waitForModel();
   await context.setOffline(true);
   await page.reload();
   await settings.goTo('Settings');

@@ -46,14 +46,19 @@ test('the rater name is saved in IndexedDB and survives a reload', async ({ app,
   await expect(page.getByLabel('Rater name')).toHaveValue('alice');
 });
 
-test('the installed app opens offline from the service worker cache', async ({ app, page, context }) => {
+test('the installed app opens offline from the service worker cache, every page and the demo files used before', async ({ app, page, context }) => {
   await app.open();
   await app.waitForServiceWorker();
+  // Precached: the shell and every page's chunk. Cached on first use: the demo files (and models).
+  const demoFile = () => page.evaluate(async () => (await fetch('/demo/genai_skills.json')).status).catch(() => 0);
+  expect(await demoFile()).toBe(200);
   await context.setOffline(true);
   await page.reload();
   await expect(app.heading).toHaveText('Data');
   await expect(page.getByTestId('offline-badge')).toBeVisible();
+  for (const { name } of PAGES) await app.goTo(name);
   await app.goTo('Settings');
+  expect(await demoFile()).toBe(200);
   await context.setOffline(false);
 });
 

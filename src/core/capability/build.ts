@@ -100,7 +100,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       belowMinN: discovery.belowMinN ?? 0,
       notes: discovery.notes,
     },
-    ...(predictor.model ? { model: predictor.model } : {}),
+    ...(predictor.model ? { model: predictor.toModel() } : {}),
   };
   return { entries, snapshot, predictor };
 }

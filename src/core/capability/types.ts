@@ -7,7 +7,7 @@
  * Field names of `Facet`, `Effect` and `Verdict` are part of memory file format v2: keep them.
  * Pure: no DOM, storage or model imports.
  */
-import type { JointModel } from './fit';
+import type { SerializedCapabilityModel } from './predictor';
 
 export type FacetKind = 'category' | 'cue' | 'theme';
 
@@ -164,6 +164,6 @@ export interface CapabilitySnapshot {
     /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
     verification?: { on: string; precision: number | null; tested: number; counts: Record<VerdictKind, number> };
   };
-  /** The fitted memory predictor (fit.ts), so a stored memory predicts without its training data. */
-  model?: JointModel;
+  /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
+  model?: SerializedCapabilityModel;
 }

@@ -122,12 +122,18 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
   });
   const m = cap.model;
   if (m) {
-    const T = m.tools.length;
-    const F = m.facets.length;
-    if (F !== cap.facets.length) out.push({ path: '$.build.capability.model.facets', message: `has ${F} facets, the capability section ${cap.facets.length}` });
-    const sized: [string, number, number][] = [['mu', m.mu.length, T], ['gamma', m.gamma.length, T], ['freq', m.freq.length, F], ['beta', m.beta.length, F]];
-    for (const [name, got, want] of sized) if (got !== want) out.push({ path: `$.build.capability.model.${name}`, message: `has ${got} numbers, expected ${want}` });
-    m.gamma.forEach((row, j) => row.length !== F && out.push({ path: `$.build.capability.model.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
+    const T = m.model.tools.length;
+    const F = m.model.facets.length;
+    const at = '$.build.capability.model';
+    if (F !== m.facets.length) out.push({ path: `${at}.model.facets`, message: `has ${F} facets, the model's facet list ${m.facets.length}` });
+    const sized: [string, number, number][] = [['model.mu', m.model.mu.length, T], ['model.gamma', m.model.gamma.length, T], ['model.freq', m.model.freq.length, F], ['model.beta', m.model.beta.length, F], ['labels', m.labels.length, T], ['order', m.order.length, T]];
+    for (const [name, got, want] of sized) if (got !== want) out.push({ path: `${at}.${name}`, message: `has ${got} items, expected ${want}` });
+    m.model.gamma.forEach((row, j) => row.length !== F && out.push({ path: `${at}.model.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
+    m.labels.forEach((row, j) => row.length !== F && out.push({ path: `${at}.labels[${j}]`, message: `has ${row.length} labels, expected ${F}` }));
+    m.order.forEach((j, i) => j >= T && out.push({ path: `${at}.order[${i}]`, message: `tool index ${j} does not exist (${T} tools)` }));
+    m.facets.forEach((f, i) => {
+      if (f.facet.rule.type === 'theme' && !f.centroid) out.push({ path: `${at}.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
+    });
   }
   return out;
 }

@@ -34,6 +34,14 @@ export const clusterStatSchema = z.strictObject({
 
 const interval = z.tuple([z.number(), z.number()]);
 
+export const scaleSchema = z.strictObject({
+  min: z.number(),
+  max: z.number(),
+  direction: z.enum(['higher-better', 'lower-better']),
+  integer: z.boolean(),
+});
+
+
 /** What a claim is about: its applicability rule (src/core/capability/types.ts). */
 export const facetSchema = z.strictObject({
   kind: z.enum(['category', 'cue', 'theme']),
@@ -103,12 +111,6 @@ export const historyEntrySchema = z.strictObject({
   retiredReason: z.string().optional(),
 });
 
-export const scaleSchema = z.strictObject({
-  min: z.number(),
-  max: z.number(),
-  direction: z.enum(['higher-better', 'lower-better']),
-  integer: z.boolean(),
-});
 
 /** Per-tool calibration of the numeric memory predictor: pred = mean + slope · signal. */
 export const calibrationSchema = z.strictObject({
@@ -120,7 +122,7 @@ export const calibrationSchema = z.strictObject({
   n: count,
 });
 
-/** The fitted memory predictor (src/core/capability/fit.ts `JointModel`): plain numbers. */
+/** The joint ridge fit (src/core/capability/fit.ts `JointModel`): plain numbers. */
 export const jointModelSchema = z.strictObject({
   tools: z.array(id),
   facets: z.array(facetSchema),
@@ -130,6 +132,19 @@ export const jointModelSchema = z.strictObject({
   gamma: z.array(z.array(z.number())),
   lambda: z.strictObject({ beta: z.number().nonnegative(), gamma: z.number().nonnegative() }),
   cv: z.array(z.tuple([z.number(), z.number(), z.number()])),
+});
+
+/** The fitted memory predictor as stored (src/core/capability/predictor.ts `SerializedCapabilityModel`). */
+export const capabilityModelSchema = z.strictObject({
+  version: z.literal(1),
+  scale: scaleSchema,
+  globalMean: z.number(),
+  model: jointModelSchema,
+  facets: z.array(z.strictObject({ facet: facetSchema, centroid: z.array(z.number()).optional() })),
+  /** labels[tool][facet] = [contribution id, text] when the facet applies. */
+  labels: z.array(z.array(z.tuple([z.string(), z.string()]))),
+  order: z.array(count),
+  orderGuard: z.boolean(),
 });
 
 /** Version 2: what a capability build knows beyond its entries (CapabilitySnapshot). */
@@ -160,7 +175,7 @@ export const capabilitySchema = z.strictObject({
       })
       .optional(),
   }),
-  model: jointModelSchema.optional(),
+  model: capabilityModelSchema.optional(),
 });
 
 export const memoryFileSchema = z.strictObject({

@@ -81,7 +81,16 @@ export interface BuildMetrics {
   clusterStats: Record<string, ClusterStat>;
   /** The capability step's counters (facets tested, entries, facets below the minimum n, notes). */
   capability?: CapabilitySnapshot['report'];
+  /**
+   * Operations of applied replies that were not applied, and critiques that failed without
+   * discarding their update: at most REPORT_MAX kept (with their reason), all counted.
+   */
+  rejectedOps?: { count: number; items: { experienceId: string; index: number; reason: string }[] };
+  critiqueErrors?: { count: number; items: { experienceId: string; error: string }[] };
 }
+
+/** Items of a build report list kept in the Run (the rest are counted). */
+export const REPORT_MAX = 50;
 
 /**
  * `capability`: facets, effects and entries of every tool at once (src/core/capability), before any
@@ -102,6 +111,8 @@ export interface StepRecord {
   added: number;
   clusterStats?: Record<string, ClusterStat>;
   capability?: CapabilitySnapshot['report'];
+  rejected?: { index: number; reason: string }[];
+  critiqueError?: string;
 }
 
 export const usesLlm = (config: BuildConfig) => config.engine !== 'none';
@@ -203,5 +214,15 @@ export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: num
   }
   Object.assign(m.clusterStats, record.clusterStats ?? {});
   if (record.capability) m.capability = record.capability;
+  if (record.rejected?.length) {
+    const r = (m.rejectedOps ??= { count: 0, items: [] });
+    r.count += record.rejected.length;
+    for (const x of record.rejected) if (r.items.length < REPORT_MAX) r.items.push({ experienceId: record.experienceId ?? '', index: x.index, reason: x.reason });
+  }
+  if (record.critiqueError !== undefined) {
+    const c = (m.critiqueErrors ??= { count: 0, items: [] });
+    c.count++;
+    if (c.items.length < REPORT_MAX) c.items.push({ experienceId: record.experienceId ?? '', error: record.critiqueError });
+  }
   return { ...run, cursor, metrics: m as unknown as Record<string, unknown> };
 }

@@ -97,7 +97,7 @@ export function memoryToFile(
       engine: config.engine,
       settings: { ...config.settings },
       metrics: { ...metrics },
-      calibration: options.calibration ?? (cap?.model ? calibrationFromModel(cap.model, trainTasks.length) : calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min)),
+      calibration: options.calibration ?? (cap?.model ? calibrationFromModel(cap.model.model, trainTasks.length) : calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min)),
       ...(cap ? { capability: structuredClone(cap) } : {}),
     },
     tools: toolIds.map((id) => {

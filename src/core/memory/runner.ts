@@ -132,7 +132,17 @@ async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step
   if (outcome.feedback && deps.saveFeedback) await deps.saveFeedback({ ...experience, feedback: outcome.feedback, feedbackGenerated: true });
   const record: StepRecord = { experienceId: experience.id, llm: usage, added: 0, feedback: outcome.feedback !== undefined, updatePromptTokens: outcome.updatePromptTokens };
   if (outcome.status === 'skipped') return { plan: { superseded: [], added: [] } as UpdatePlan, record: { ...record, skipped: outcome.error } };
-  return { plan: outcome.plan, record: { ...record, added: outcome.plan.added.length, operations: outcome.operations, critique: outcome.critique } };
+  return {
+    plan: outcome.plan,
+    record: {
+      ...record,
+      added: outcome.plan.added.length,
+      operations: outcome.operations,
+      critique: outcome.critique,
+      ...(outcome.rejected.length ? { rejected: outcome.rejected } : {}),
+      ...(outcome.critiqueError !== undefined ? { critiqueError: outcome.critiqueError } : {}),
+    },
+  };
 }
 
 export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOptions = {}): Promise<Run> {

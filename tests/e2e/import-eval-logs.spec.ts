@@ -1,0 +1,62 @@
+import { test as base, expect } from './support/fixtures';
+import { DataPage } from './support/data-page';
+
+const test = base.extend<{ data: DataPage }>({
+  data: async ({ app }, use) => {
+    await use(new DataPage(app.page));
+  },
+});
+
+const PROMPTFOO = 'tests/fixtures/import/promptfoo/results.json';
+const NESTED = 'tests/fixtures/e2e/nested-eval.jsonl';
+
+test('import the promptfoo fixture through the dialog: preset detected, three tools, scores', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.chooseFile(PROMPTFOO);
+  await expect(data.dialog.getByLabel('Preset')).toHaveValue('promptfoo');
+  const first = data.dialog.getByTestId('preview-table').locator('tbody tr').first();
+  await expect(first).toContainText('terse-model');
+  await expect(first).toContainText('What is the capital of France?');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: 'test-results/import-promptfoo-1280.png' });
+  const result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('60');
+  await expect(result.getByTestId('count-rejected')).toHaveText('0');
+  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  const card = data.datasetCard('promptfoo eval');
+  await expect(card).toContainText('60 experiences');
+  await expect(card.getByRole('row', { name: /sloppy-model/ })).toContainText('0.73');
+  await expect(card.getByRole('row', { name: /chatty-model/ })).toContainText('0.70');
+});
+
+test('map nested paths with the tree picker; the preview shows the resolved values', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  await data.dialog.getByLabel('Choose a file to import').setInputFiles(NESTED);
+  // Nothing at the top level looks like a prompt, a tool or a score: the dialog says so and offers the paths.
+  await expect(data.dialog.getByRole('alert')).toContainText('No column for the required fields');
+  const prompt = data.dialog.getByLabel('Column for prompt');
+  await expect(prompt.locator('option', { hasText: 'input.question — Name the capital of Peru.' })).toHaveCount(1);
+  await data.mapColumn('prompt', 'input.question');
+  await data.mapColumn('tool', 'run.model');
+  await data.mapColumn('score', 'grades[0].score');
+  await data.mapColumn('response', 'run.output');
+  await data.mapColumn('feedback', 'grades[0].note');
+  await data.mapColumn('id', 'case');
+  const rows = data.dialog.getByTestId('preview-table').locator('tbody tr');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(1)).toContainText('model-b');
+  await expect(rows.nth(1)).toContainText('Name the capital of Peru.');
+  await expect(rows.nth(1)).toContainText('Cusco');
+  await expect(rows.nth(1).locator('td.num')).toHaveText('1');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: 'test-results/import-paths-1280.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/import-paths-390.png' });
+  await data.dialog.getByLabel('Dataset name').fill('Nested log');
+  const result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('4');
+  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(data.datasetCard('Nested log').getByRole('row', { name: /model-b/ })).toContainText('2.50');
+});
