@@ -2,7 +2,7 @@
  * The import worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
  * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
  */
-import type { FieldMapping, ImportProgress, ImportSummary, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
+import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
 import type { DatasetStats } from '../core/stats/dataset-stats';
 import type { AttachImagesRequest, AttachImagesResult } from './image-attach';
 import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
@@ -39,6 +39,8 @@ export interface ImportOutcome {
 export interface ImportApi {
   /** Format, preset guess and the first rows as they would be stored, for the mapping step. */
   preview: { req: ImportRequest & { rows?: number }; res: PreviewResult; progress: never };
+  /** The first records as read (bounded copies), for the path picker: works while the mapping is incomplete. */
+  samples: { req: ImportRequest & { rows?: number }; res: { format: InputFormat; headers: string[]; samples: unknown[]; preset: PresetId }; progress: never };
   import: { req: ImportRequest; res: ImportOutcome; progress: ImportProgress };
   /** Reads the whole file: tool names close to a stored tool that `toolChoices` does not decide yet. */
   nearMissTools: { req: ImportRequest; res: NearMissTool[]; progress: never };

@@ -1,4 +1,4 @@
-import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools } from '../core/import';
+import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools, readSamples } from '../core/import';
 import type { ImportSink } from '../core/import/types';
 import { CancelledError } from '../core/errors';
 import { newId, slugify } from '../core/ids';
@@ -114,6 +114,10 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         },
         req.rows ?? 8,
       );
+    },
+
+    async samples(req) {
+      return readSamples(blobBytes(req.file), { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: blobSource(req.file) }, req.rows ?? 5);
     },
 
     async nearMissTools(req, ctx) {

@@ -38,6 +38,8 @@ export class ImportFlow {
   preview = $state.raw<PreviewResult | null>(null);
   previewing = $state(false);
   previewError = $state<string | null>(null);
+  /** The first records of the file as read, for the mapping's path picker (JSON, JSONL, Parquet). */
+  samples = $state.raw<unknown[]>([]);
   progress = $state<ImportProgress | null>(null);
   outcome = $state.raw<ImportOutcome | null>(null);
   error = $state<string | null>(null);
@@ -90,7 +92,22 @@ export class ImportFlow {
     this.reset();
     this.file = file;
     this.step = 'configure';
-    await this.refreshPreview(true);
+    await Promise.all([this.refreshPreview(true), this.loadSamples(file)]);
+  }
+
+  /** Reads the first records for the path picker; independent of the mapping, so it works while the preview refuses one. */
+  async loadSamples(file: File): Promise<void> {
+    try {
+      const { format, samples, preset } = await this.client.call('samples', { file, rows: 5 });
+      if (this.file !== file) return;
+      this.samples = format === 'csv' ? [] : samples;
+      // A first preview refused (a generic file whose fields are nested): still show the detected
+      // preset's settings, so the mapping can be completed.
+      if (!this.preset && !this.previewing) this.preset = preset;
+    } catch {
+      // The preview reports why the file cannot be read.
+      if (this.file === file) this.samples = [];
+    }
   }
 
   /** Re-reads the first rows with the current settings; adopts detected settings on first run. */
@@ -191,6 +208,7 @@ export class ImportFlow {
     this.defaultTool = '';
     this.mapping = {};
     this.preview = this.outcome = this.progress = null;
+    this.samples = [];
     this.previewError = this.error = null;
     this.storageFull = false;
   }

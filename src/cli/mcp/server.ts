@@ -4,9 +4,11 @@
  *  - recall(tool, task, k?)          → the k most similar valid entries of each level, with similarity
  *  - predict_score(tool, task)       → the calibrated memory prediction and the entries behind it
  *  - select_tool(task, candidates[]) → candidates ranked by predicted score (selectForTask)
- * Scores come from `MemoryFilePredictor` (the numeric memory predictor with the file's calibration);
- * tasks and, when the file carries no vectors of the same model, entries are embedded with the
- * given embedder (the CLI passes the app's offline embedder).
+ * Scores: a version-2 file with a capability model (`build.capability.model`) predicts with it —
+ * the tool's mean plus the contributions of the entries (and shared-difficulty notes) whose facets
+ * apply to the task, each in score points, with the entry's effect and verdict; other files use
+ * `MemoryFilePredictor` (the retrieval signal with the file's calibration). Tasks and, when the file
+ * carries no vectors of the same model, entries are embedded with the given embedder.
  * Built on the SDK's low-level `Server` with our own tools/list and tools/call handlers: the
  * arguments are checked here (tool-args.ts) so that every bad call gets -32602 with a bounded
  * message, and unknown tools/ids are answered without echoing input at length.
@@ -15,6 +17,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Embedder } from '../../core/embed';
 import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
+import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
 import { selectForTask } from '../../core/predict';
 import { quote } from '../../core/text/quote';
 import { LEVELS, type MemoryEntry } from '../../core/types';
@@ -52,9 +55,9 @@ export function assertServable(file: MemoryFile, embedder: Pick<Embedder, 'id' |
 
 const TOOLS = [
   { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
-  { name: 'recall', description: 'Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task.' },
-  { name: 'predict_score', description: "Predict the tool's score on the task from the memory: the tool's calibrated mean plus the similarity-weighted level signal of the retrieved entries, with those entries as evidence." },
-  { name: 'select_tool', description: 'Rank candidate tools for a task by their predicted scores (best first); `choice` is null on an exact tie.' },
+  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's facet, effect (n, deltas, 95% interval, q) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction (`applying`)." },
+  { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
+  { name: 'select_tool', description: 'Rank candidate tools for a task by their predicted scores (best first), with the contributions behind each score; `choice` is null on an exact tie.' },
 ] as const;
 type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
@@ -70,6 +73,20 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
   }
   const snapshot = { entries, vectors: vectors! };
   const predictor = new MemoryFilePredictor(file, snapshot);
+  const model = file.build.capability?.model;
+  const capability = model ? CapabilityMemoryPredictor.fromModel(model) : null;
+  /** What an entry claims and whether it held, for the agent to weigh a contribution. */
+  const claimOf = (id: string) => {
+    const e = byId.get(id);
+    if (!e) return {};
+    return {
+      level: e.level,
+      ...(e.facet ? { facet: e.facet.name } : {}),
+      ...(e.effect ? { effect: { n: e.effect.n, deltaOwn: round(e.effect.deltaOwn), deltaVsOthers: e.effect.deltaVsOthers === null ? null : round(e.effect.deltaVsOthers), ci95: e.effect.ci95.map(round), q: round(e.effect.q) } } : {}),
+      ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
+    };
+  };
+  const contributionsOf = (p: MemoryPrediction) => p.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...claimOf(c.entryId) }));
   const toolIds = new Set(file.tools.map((t) => t.id));
   const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
@@ -90,14 +107,21 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
       const t = await taskOf(task);
       const hits = new MemoryFilePredictor(file, snapshot, { k }).retriever.retrieve(t, tool);
       const levels = Object.fromEntries(
-        LEVELS.map((l) => [l, hits.filter((h) => h.entry.level === l).map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support }))]),
+        LEVELS.map((l) => [l, hits.filter((h) => h.entry.level === l).map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support, ...claimOf(h.entry.id) }))]),
       );
-      return json({ tool, task, levels });
+      // A capability memory also says which of its claims apply to this task, and what each adds.
+      const applying = capability ? contributionsOf(capability.predict(t, tool)).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:')) : undefined;
+      return json({ tool, task, levels, ...(applying ? { applying } : {}) });
     },
     predict_score: async (args) => {
       const [tool, task] = [toolArg(args), taskArg(args)];
       if (!toolIds.has(tool)) return unknownTool(tool);
-      const p = predictor.explain(await taskOf(task), tool);
+      const t = await taskOf(task);
+      if (capability) {
+        const p = capability.predict(t, tool);
+        return json({ tool, score: round(p.score), clamped: p.clamped, scale: file.build.scale, mean: round(p.base), contributions: contributionsOf(p) });
+      }
+      const p = predictor.explain(t, tool);
       return json({
         tool,
         score: round(p.score),
@@ -116,11 +140,17 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
       const [task, candidates] = [taskArg(args), candidatesArg(args)];
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
-      const sel = selectForTask(predictor, await taskOf(task), [...new Set(candidates)], { direction: file.build.scale.direction });
+      const t = await taskOf(task);
+      const sel = selectForTask(capability ?? predictor, t, [...new Set(candidates)], { direction: file.build.scale.direction });
       return json({
         task,
         choice: sel.choice,
-        ranked: sel.ranked.map((r) => ({ tool: r.toolId, score: round(r.score), evidence: sel.predictions[r.toolId]!.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) })),
+        ranked: sel.ranked.map((r) => {
+          const p = sel.predictions[r.toolId]!;
+          return capability
+            ? { tool: r.toolId, score: round(r.score), mean: round((p as MemoryPrediction).base), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
+            : { tool: r.toolId, score: round(r.score), evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
+        }),
       });
     },
   };

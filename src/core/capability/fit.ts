@@ -43,6 +43,8 @@ export interface FitInput {
   lambda?: { beta: number; gamma: number };
   /** Per-facet multiplier of both penalties (default 1 each). */
   penalty?: readonly number[];
+  /** Cross-validation partitions whose errors are summed (default 1: folds by task order). */
+  cvRepeats?: number;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
@@ -182,6 +184,27 @@ function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
   });
 }
 
+/**
+ * Fold of each task in CV partition r: r = 0 is by task order (t mod folds); later partitions deal
+ * the tasks out in a fixed pseudo-random order (a small LCG seeded by r), so they are deterministic.
+ */
+function foldOf(n: number, folds: number, r: number): Uint8Array {
+  const fold = new Uint8Array(n);
+  if (r === 0) {
+    for (let t = 0; t < n; t++) fold[t] = t % folds;
+    return fold;
+  }
+  const order = Array.from({ length: n }, (_, t) => t);
+  let state = (r * 2654435761) >>> 0;
+  for (let i = n - 1; i > 0; i--) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    const k = state % (i + 1);
+    [order[i], order[k]] = [order[k]!, order[i]!];
+  }
+  order.forEach((t, i) => (fold[t] = i % folds));
+  return fold;
+}
+
 export function fitJoint(input: FitInput): JointModel {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
@@ -191,20 +214,24 @@ export function fitJoint(input: FitInput): JointModel {
   let lambda = input.lambda;
   if (!lambda) {
     const folds = Math.min(FOLDS, n);
-    const parts = Array.from({ length: folds }, (_, k) => {
-      const inTrain = (t: number) => t % folds !== k;
-      const centre = targetMeans(input, inTrain);
-      return { k, centre, ne: normalEquations(input, freq, inTrain, centre) };
-    });
+    const parts = Array.from({ length: Math.max(1, input.cvRepeats ?? 1) }, (_, r) => foldOf(n, folds, r)).flatMap((fold) =>
+      Array.from({ length: folds }, (_, k) => {
+        const inTrain = (t: number) => fold[t] !== k;
+        const centre = targetMeans(input, inTrain);
+        const held: number[] = [];
+        for (let t = 0; t < n; t++) if (fold[t] === k) held.push(t);
+        return { held, centre, ne: normalEquations(input, freq, inTrain, centre) };
+      }),
+    );
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
     for (const lg of LAMBDA_GAMMA_GRID) {
-      for (const { k, centre, ne } of parts) {
+      for (const { held, centre, ne } of parts) {
         const part = prepareGamma(ne, F, lg, input.penalty);
         for (const lb of LAMBDA_BETA_GRID) {
           const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
           let sum = 0;
-          for (let t = k; t < n; t += folds) {
+          for (const t of held) {
             input.tools.forEach((_, j) => {
               const y = input.target[j]![t]!;
               if (Number.isNaN(y)) return;
@@ -229,7 +256,7 @@ export function fitJoint(input: FitInput): JointModel {
       }
     }
     const count = input.target.reduce((c, col) => c + col.filter((y) => !Number.isNaN(y)).length, 0);
-    for (const row of cv) row[2] = row[2] / Math.max(1, count);
+    for (const row of cv) row[2] = row[2] / Math.max(1, count * parts.length / folds);
   }
   const centre = targetMeans(input, all);
   const { beta, gamma } = solveJoint(normalEquations(input, freq, all, centre), F, lambda!.beta, lambda!.gamma, input.penalty);

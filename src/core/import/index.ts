@@ -6,7 +6,7 @@ export { runImport, previewRows, inferScale } from './pipeline';
 export { findNearMissTools, toolChoicesFrom } from './near-miss-tools';
 export type { ToolDecision } from './near-miss-tools';
 export type { PreviewOptions } from './pipeline';
-export { detectPreset } from './open-import';
+export { detectPreset, readSamples } from './open-import';
 export { sniffEncoding, type Sniffed, type SniffedKind } from './sniff';
 export type { ImportInput } from './text-source';
 export { detectFormat, createReader, readItems } from './readers';

@@ -7,6 +7,7 @@ import { ParseError } from '../errors';
 import type { PresetId, ScoreScale } from '../types';
 import { PRESETS, getPreset, scorePresets } from './presets';
 import { looksLikeParquet, openParquet } from './parquet-reader';
+import { sampleRecord } from './record-sample';
 import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
 import { TextSource, type ImportInput } from './text-source';
@@ -63,11 +64,50 @@ interface Opening {
 }
 
 export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
+  return choosePreset(opts, await openRecords(input, opts, onChunk));
+}
+
+/**
+ * The first records of a file as read, before any preset or mapping: what the dialog's path picker
+ * lists even while the mapping is still incomplete (and the preview refuses it). Bounded copies
+ * (record-sample.ts); reading stops after `n` records.
+ */
+export async function readSamples(
+  input: ImportInput,
+  opts: OpenOptions,
+  n: number,
+): Promise<{ format: InputFormat; headers: string[]; samples: unknown[]; preset: PresetId }> {
+  const opening = await openRecords(input, opts);
+  const samples: unknown[] = [];
+  let first: SourceRecord | undefined;
+  try {
+    for (;;) {
+      if (samples.length >= n) break;
+      const next = await opening.stream.next();
+      if (next.done) break;
+      if (next.value.record) {
+        first ??= next.value.record;
+        samples.push(sampleRecord(next.value.record.data));
+      }
+    }
+  } catch {
+    // An unreadable record ends the sample; the preview says what is wrong with the file.
+  } finally {
+    await opening.stream.return(undefined);
+  }
+  const sample = sampleFrom(opts.fileName, opening.format, opening.headers, first, opening.container);
+  // The preset detection would pick (the dialog adopts it when the first preview is refused).
+  const preset = scorePresets(sample)[0]?.preset ?? 'generic';
+  return { format: opening.format, headers: sample.headers, samples, preset };
+}
+
+/** Peeks, picks the format (Parquet, CSV, JSON with its container, JSONL) and starts its reader. */
+async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<Opening> {
   const source = new TextSource(input, opts.signal, onChunk);
   const head = await source.peek(PEEK_CHARS);
   if (looksLikeParquet(source.headBytes ?? head)) {
     await source.close();
-    return openParquetImport(opts, onChunk);
+    return openParquetRecords(opts, onChunk);
   }
   if (head.trim() === '') {
     await source.close();
@@ -89,7 +129,7 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
   const container = format === 'json' ? containerFor(head.startsWith('\uFEFF') ? head.slice(1) : head, opts.preset) : undefined;
   const reader = createReader(format, opts.fileName, opts.delimiter, container);
   const stream = readItems(source.chunks(), reader);
-  return choosePreset(opts, {
+  return {
     format,
     get headers() {
       return reader.headers;
@@ -101,11 +141,11 @@ export async function openImport(input: ImportInput, opts: OpenOptions, onChunk?
     container,
     stream,
     source,
-  });
+  };
 }
 
 /** A Parquet file: records from row groups (parquet-reader.ts), then the same preset choice. */
-async function openParquetImport(opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<OpenedImport> {
+async function openParquetRecords(opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<Opening> {
   if (!opts.randomAccess) {
     throw new ParseError('This is a Parquet file, which is read from its end (the footer holds the index): import it from a file, not from a stream.', opts.fileName);
   }
@@ -118,7 +158,7 @@ async function openParquetImport(opts: OpenOptions, onChunk?: (bytesRead: number
     },
   });
   if (parquet.rows === 0) throw new ParseError('The Parquet file holds no rows: there is nothing to import.', opts.fileName);
-  return choosePreset(opts, {
+  return {
     format: 'parquet',
     headers: parquet.headers,
     stream: parquet.items,
@@ -127,7 +167,7 @@ async function openParquetImport(opts: OpenOptions, onChunk?: (bytesRead: number
         return bytesRead;
       },
     },
-  });
+  };
 }
 
 /** Reads up to the first record, detects and prepares the preset, and replays what it read. */

@@ -14,6 +14,7 @@ import { readMemoryFile } from '../../../src/core/memory-format';
 const REPO = resolve(import.meta.dirname, '../../..');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
 const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
+const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-mcp-'));
 const quiet = { out: () => {}, err: () => {} };
 const clients: Client[] = [];
@@ -46,7 +47,7 @@ interface Ranked {
   ranked: { tool: string; score: number }[];
 }
 
-describe('toolmem mcp', { timeout: 30_000 }, () => {
+describe('toolmem mcp', { timeout: 60_000 }, () => {
   it('serves list_tools, recall, predict_score and select_tool from a GenAI-Bench memory', async () => {
     const memory = await buildMemory(SLICE, join(dir, 'slice.json'));
     const file = readMemoryFile(readFileSync(memory, 'utf8'));
@@ -66,14 +67,17 @@ describe('toolmem mcp', { timeout: 30_000 }, () => {
       for (const h of hits) expect(dalle.entries.find((e) => e.id === h.id)).toMatchObject({ level, text: h.text });
     }
 
-    const p = await call<{ score: number; mean: number; slope: number; signal: number; evidence: { id: string }[] }>(client, 'predict_score', { tool: 'SDXL_2_1', task });
+    // A capability memory: the tool's mean plus contributions in score points that add up to the score.
+    const p = await call<{ score: number; mean: number; clamped: boolean; contributions: { id: string; text: string; points: number }[] }>(client, 'predict_score', { tool: 'SDXL_2_1', task });
     const cal = file.build.calibration.SDXL_2_1!;
     expect(p.mean).toBeCloseTo(cal.mean, 3);
-    expect(p.score).toBeCloseTo(Math.min(5, Math.max(1, cal.mean + cal.slope * p.signal)), 3);
-    expect(p.evidence.length).toBeGreaterThan(0);
+    const sum = p.contributions.reduce((a, c) => a + c.points, 0);
+    expect(p.score).toBeCloseTo(Math.min(5, Math.max(1, p.mean + sum)), 2);
+    for (const c of p.contributions) expect(typeof c.text).toBe('string');
 
-    const sel = await call<Ranked>(client, 'select_tool', { task, candidates: ['SDXL_2_1', 'DALLE_3', 'SDXL_Turbo'] });
+    const sel = await call<Ranked & { ranked: { contributions: unknown[] }[] }>(client, 'select_tool', { task, candidates: ['SDXL_2_1', 'DALLE_3', 'SDXL_Turbo'] });
     expect(sel.ranked.map((r) => r.tool).sort()).toEqual(['DALLE_3', 'SDXL_2_1', 'SDXL_Turbo']);
+    for (const r of sel.ranked) expect(Array.isArray(r.contributions)).toBe(true);
     expect(sel.ranked[0]!.score).toBeGreaterThanOrEqual(sel.ranked[2]!.score);
     await expect(call(client, 'predict_score', { tool: 'Nope', task })).rejects.toThrow(/Unknown tool 'Nope'/);
 
@@ -98,6 +102,24 @@ describe('toolmem mcp', { timeout: 30_000 }, () => {
       if (sel.ranked[0]!.tool === 'DALLE_3') above++;
     }
     expect(above / held.length).toBeGreaterThan(0.5);
+  });
+
+  it.skipIf(!existsSync(FULL))('a negation prompt: DALLE_3 below its mean, its negation entries lower the score, each with its effect and verdict', async () => {
+    const memory = await buildMemory(FULL, join(dir, 'skills.json'), ['--skills', SKILLS, '--train', '200', '--seed', '1']);
+    const client = await connect(memory);
+    type Contribution = { id: string; text: string; points: number; facet?: string; effect?: { n: number; ci95: number[] }; verdict?: string };
+    const p = await call<{ score: number; mean: number; contributions: Contribution[] }>(client, 'predict_score', { tool: 'DALLE_3', task: 'A library shelf with no books on it' });
+    expect(p.score).toBeLessThan(p.mean);
+    const negation = p.contributions.filter((c) => /negation/.test(c.facet ?? c.id));
+    expect(negation.length).toBeGreaterThan(0);
+    expect(negation.reduce((a, c) => a + c.points, 0)).toBeLessThan(0);
+    for (const c of negation.filter((x) => x.effect)) {
+      expect(c.effect!.n).toBeGreaterThanOrEqual(15);
+      expect(c.effect!.ci95[1]).toBeLessThan(0);
+      expect(['holds', 'weaker', 'contradicted', 'untested']).toContain(c.verdict);
+    }
+    const recall = await call<{ applying: Contribution[] }>(client, 'recall', { tool: 'DALLE_3', task: 'A library shelf with no books on it' });
+    expect(recall.applying.some((c) => /negation/.test(c.facet ?? c.id))).toBe(true);
   });
 
   it('exit 2 with every problem for an invalid memory, 1 without --memory', async () => {
