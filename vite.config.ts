@@ -36,7 +36,7 @@ export default defineConfig({
         // first use instead and then work offline too: onnxruntime's WASM (~27 MB) and the bundled
         // embedding model (the first time embeddings run), the in-browser LLM libraries (the first
         // time one is loaded) and the demo files (the first time the demo is loaded).
-        globPatterns: ['index.html', 'manifest.webmanifest', 'icons/*.{svg,png}', 'assets/*.{js,css}'],
+        globPatterns: ['index.html', 'zod-jitless.js', 'manifest.webmanifest', 'icons/*.{svg,png}', 'assets/*.{js,css}'],
         globIgnores: [`assets/${MODEL_CHUNK_PREFIX}*`],
         navigateFallback: 'index.html',
         runtimeCaching: [

@@ -39,21 +39,33 @@ function keysOf(e: Experience): CountKey[] {
   ];
 }
 
-/** Applies the row changes (before → after; undefined = absent) to the counts, inside `trans`. */
-async function applyChanges(counts: DBCoreTable, trans: DBCoreTransaction, changes: [Experience | undefined, Experience | undefined][]) {
-  const delta = new Map<string, { key: CountKey; d: number }>();
-  const bump = (e: Experience, d: number) => {
-    for (const key of keysOf(e)) {
-      const id = JSON.stringify(key);
-      const cur = delta.get(id);
-      if (cur) cur.d += d;
-      else delta.set(id, { key, d });
-    }
-  };
-  for (const [before, after] of changes) {
-    if (before) bump(before, -1);
-    if (after) bump(after, +1);
+/** The count rows one write changes: key (as JSON) → key and difference. A Map: keys come from data. */
+type Delta = Map<string, { key: CountKey; d: number }>;
+
+function bump(delta: Delta, e: Experience, d: number) {
+  for (const key of keysOf(e)) {
+    const id = JSON.stringify(key);
+    const cur = delta.get(id);
+    if (cur) cur.d += d;
+    else delta.set(id, { key, d });
   }
+}
+
+const rowOf = (key: CountKey, n: number): DatasetCountRow => ({ datasetId: key[0], kind: key[1], key: key[2], score: key[3], n });
+
+/** Throws the first failure of a count write (the caller aborts the transaction): counts never go wrong silently. */
+function throwIfFailed(res: DBCoreMutateResponse) {
+  if (!res.numFailures) return;
+  const first = Object.values(res.failures).find((f) => f != null);
+  throw first instanceof Error ? first : new Error(`datasetCounts: ${res.numFailures} count writes failed`);
+}
+
+/**
+ * Applies `delta` to the stored counts, inside `trans`: one `getMany` of the changed count rows, then
+ * one `put` (n > 0) and one `delete` (n reaches 0) request batch. Whatever else happened in `trans`
+ * before is seen: the read is in the same transaction.
+ */
+async function applyDelta(counts: DBCoreTable, trans: DBCoreTransaction, delta: Delta) {
   const todo = [...delta.values()].filter((x) => x.d !== 0);
   if (!todo.length) return;
   const stored = (await counts.getMany({ trans, keys: todo.map((x) => x.key) })) as (DatasetCountRow | undefined)[];
@@ -61,11 +73,62 @@ async function applyChanges(counts: DBCoreTable, trans: DBCoreTransaction, chang
   const deletes: CountKey[] = [];
   todo.forEach(({ key, d }, i) => {
     const n = (stored[i]?.n ?? 0) + d;
-    if (n > 0) puts.push({ datasetId: key[0], kind: key[1], key: key[2], score: key[3], n });
+    if (n > 0) puts.push(rowOf(key, n));
     else if (stored[i]) deletes.push(key);
   });
-  if (puts.length) await counts.mutate({ type: 'put', trans, values: puts });
-  if (deletes.length) await counts.mutate({ type: 'delete', trans, keys: deletes });
+  if (puts.length) throwIfFailed(await counts.mutate({ type: 'put', trans, values: puts }));
+  if (deletes.length) throwIfFailed(await counts.mutate({ type: 'delete', trans, keys: deletes }));
+}
+
+/**
+ * An `add` of experiences (a fresh dataset's import batch, a backup restore) writes rows that did not
+ * exist, and most of their count rows (above all one per task) do not exist either. Reading each of
+ * them first (a `get` per count row: about 2,000 per 10,000-row batch, then as many `put`s) was most
+ * of the counts' cost on imports (docs/reliability.md, "Import throughput"). So the count rows are
+ * `add`ed with n = the batch's difference, without a read, sent in the same turn as the rows
+ * themselves (IndexedDB runs a transaction's requests in order, so the backend goes on to them
+ * without waiting for this worker). Exact whatever exists: a count row that does exist (written by an
+ * earlier batch, another import, an earlier write in this transaction) fails its `add` with a
+ * ConstraintError — Dexie's DBCore cancels that request's error event, so the transaction goes on —
+ * and takes the read path with its whole difference; an experience whose `add` failed (its key was
+ * taken) takes back its +1 there too.
+ */
+async function addWithCounts(table: DBCoreTable, counts: DBCoreTable, req: DBCoreMutateRequest & { type: 'add' }): Promise<DBCoreMutateResponse> {
+  const { trans } = req;
+  const values = req.values as Experience[];
+  const delta: Delta = new Map();
+  for (const v of values) bump(delta, v, +1);
+  const todo = [...delta.values()];
+  const rowsDone = table.mutate(req);
+  // Issued before the rows' requests complete, awaited after them.
+  const countsDone = counts.mutate({ type: 'add', trans, values: todo.map(({ key, d }) => rowOf(key, d)) });
+  let res: DBCoreMutateResponse;
+  let added: DBCoreMutateResponse;
+  try {
+    [res, added] = await Promise.all([rowsDone, countsDone]);
+  } catch (err) {
+    // Some rows or counts may be written already, and which is not known: nothing of this
+    // transaction may commit.
+    abort(trans);
+    throw err;
+  }
+  try {
+    const rest: Delta = new Map();
+    todo.forEach((x, i) => {
+      const failure = added.failures[i];
+      if (failure == null) return;
+      if ((failure as { name?: string }).name !== 'ConstraintError') throw failure;
+      rest.set(JSON.stringify(x.key), { key: x.key, d: x.d });
+    });
+    values.forEach((v, i) => {
+      if (res.failures[i] != null) bump(rest, v, -1);
+    });
+    await applyDelta(counts, trans, rest);
+  } catch (err) {
+    abort(trans);
+    throw err;
+  }
+  return res;
 }
 
 function abort(trans: DBCoreTransaction) {
@@ -74,6 +137,22 @@ function abort(trans: DBCoreTransaction) {
   } catch {
     // already finished or aborted
   }
+}
+
+/**
+ * The writes to `experiences` of one transaction, one after another: each reads the count rows (and
+ * the rows it replaces) that the one before has written, so two writes issued together in one
+ * transaction (Promise.all) cannot lose each other's differences.
+ */
+const lastWrite = new WeakMap<object, Promise<unknown>>();
+function inTurn<T>(trans: DBCoreTransaction, write: () => Promise<T>): Promise<T> {
+  const before = lastWrite.get(trans);
+  const mine = before ? before.then(write, write) : write();
+  lastWrite.set(
+    trans,
+    mine.catch(() => undefined),
+  );
+  return mine;
 }
 
 export const datasetCountsMiddleware: Middleware<DBCore> = {
@@ -91,49 +170,51 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
         if (name !== 'experiences') return table;
         const counts = down.table(COUNTS_TABLE);
         const pk = table.schema.primaryKey;
-        return {
-          ...table,
-          async mutate(req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> {
-            const { trans } = req;
-            if (req.type === 'deleteRange') {
-              if (req.range.type === 3 /* Any: clear() */) {
-                const res = await table.mutate(req);
-                await counts.mutate({ type: 'deleteRange', trans, range: req.range });
-                return res;
-              }
-              const before = (await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[];
+        const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
+          const { trans } = req;
+          if (req.type === 'add') return addWithCounts(table, counts, req);
+          if (req.type === 'deleteRange') {
+            if (req.range.type === 3 /* Any: clear() */) {
               const res = await table.mutate(req);
-              try {
-                await applyChanges(counts, trans, before.map((e) => [e, undefined]));
-              } catch (err) {
-                abort(trans);
-                throw err;
-              }
+              await counts.mutate({ type: 'deleteRange', trans, range: req.range });
               return res;
             }
-            const values = req.type === 'delete' ? undefined : (req.values as Experience[]);
-            const keys: unknown[] = req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
-            const old = req.type === 'add' ? [] : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
+            const before = (await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[];
             const res = await table.mutate(req);
             try {
-              // Within one request a key may come twice: the second write replaces the first.
-              const latest = new Map<unknown, Experience | undefined>();
-              const changes: [Experience | undefined, Experience | undefined][] = [];
-              keys.forEach((key, i) => {
-                if (res.failures[i] != null) return;
-                const before = latest.has(key) ? latest.get(key) : old[i];
-                const after = values?.[i];
-                latest.set(key, after);
-                changes.push([before, after]);
-              });
-              await applyChanges(counts, trans, changes);
+              const delta: Delta = new Map();
+              for (const e of before) bump(delta, e, -1);
+              await applyDelta(counts, trans, delta);
             } catch (err) {
               abort(trans);
               throw err;
             }
             return res;
-          },
+          }
+          const values = req.type === 'delete' ? undefined : (req.values as Experience[]);
+          const keys: unknown[] = req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
+          const old = (await table.getMany({ trans, keys })) as (Experience | undefined)[];
+          const res = await table.mutate(req);
+          try {
+            // Within one request a key may come twice: the second write replaces the first.
+            const latest = new Map<unknown, Experience | undefined>();
+            const delta: Delta = new Map();
+            keys.forEach((key, i) => {
+              if (res.failures[i] != null) return;
+              const before = latest.has(key) ? latest.get(key) : old[i];
+              const after = values?.[i];
+              latest.set(key, after);
+              if (before) bump(delta, before, -1);
+              if (after) bump(delta, after, +1);
+            });
+            await applyDelta(counts, trans, delta);
+          } catch (err) {
+            abort(trans);
+            throw err;
+          }
+          return res;
         };
+        return { ...table, mutate: (req: DBCoreMutateRequest) => inTurn(req.trans, () => mutate(req)) };
       },
     };
   },

@@ -154,9 +154,10 @@ export async function storedSnapshot(plan: StoredMemoryPlan, embedder: Embedder 
   if (embedder.id !== memory.embeddingModel) {
     throw new ValidationError(`The memory “${memory.name}” was embedded with ${memory.embeddingModel}, but ${embedder.id} is loaded: choose ${memory.embeddingModel} in Settings → Embedding model to evaluate it.`);
   }
-  if (!entries.length) return { entries, vectors: new Map() };
+  const capability = memory.capability?.model ? { capability: memory.capability.model } : {};
+  if (!entries.length) return { entries, vectors: new Map(), ...capability };
   const batch = await embedder.embed(entries.map((e) => e.text), signal ? { signal } : {});
-  return { entries, vectors: new Map(entries.map((e, i) => [e.id, rowOf(batch, i)])) };
+  return { entries, vectors: new Map(entries.map((e, i) => [e.id, rowOf(batch, i)])), ...capability };
 }
 
 /** `p`, recording the ids of the memory entries its predictions cite as evidence into `cited`. */
@@ -179,7 +180,7 @@ export function citingEntries(p: AnyPredictor, cited: Set<string>): AsyncPredict
 export function describeStoredMemory(m: { name: string; engine: string; source: 'build' | 'imported'; train: number | null; seed: number | null }): string {
   let engine = m.engine;
   try {
-    engine = m.engine.trim() === 'none' ? 'no LLM (evidence clusters)' : describeEngineSpec(parseEngineSpec(m.engine));
+    engine = m.engine.trim() === 'none' ? 'no LLM (capability analysis)' : describeEngineSpec(parseEngineSpec(m.engine));
   } catch {
     /* an engine this version cannot parse: show it as stored */
   }

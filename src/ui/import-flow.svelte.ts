@@ -52,6 +52,7 @@ export class ImportFlow {
   /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
   readonly toolDecisions = new SvelteMap<string, ToolDecision>();
   #abort: AbortController | null = null;
+  #detected: PresetId | undefined;
   #previewSeq = 0;
   #scan: AbortController | null = null;
   #rescanSeq = 0;
@@ -93,6 +94,9 @@ export class ImportFlow {
     this.file = file;
     this.step = 'configure';
     await Promise.all([this.refreshPreview(true), this.loadSamples(file)]);
+    // The first preview was refused (a generic file whose fields are all nested): still show the
+    // detected preset's settings, so that the mapping can be completed.
+    if (this.file === file && !this.preset && this.#detected) this.preset = this.#detected;
   }
 
   /** Reads the first records for the path picker; independent of the mapping, so it works while the preview refuses one. */
@@ -101,9 +105,7 @@ export class ImportFlow {
       const { format, samples, preset } = await this.client.call('samples', { file, rows: 5 });
       if (this.file !== file) return;
       this.samples = format === 'csv' ? [] : samples;
-      // A first preview refused (a generic file whose fields are nested): still show the detected
-      // preset's settings, so the mapping can be completed.
-      if (!this.preset && !this.previewing) this.preset = preset;
+      this.#detected = preset;
     } catch {
       // The preview reports why the file cannot be read.
       if (this.file === file) this.samples = [];
@@ -209,6 +211,7 @@ export class ImportFlow {
     this.mapping = {};
     this.preview = this.outcome = this.progress = null;
     this.samples = [];
+    this.#detected = undefined;
     this.previewError = this.error = null;
     this.storageFull = false;
   }

@@ -225,10 +225,12 @@ export function fitJoint(input: FitInput): JointModel {
     );
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
-    for (const lg of LAMBDA_GAMMA_GRID) {
+    const GG = process.env.GG ? JSON.parse(process.env.GG) as number[] : LAMBDA_GAMMA_GRID;
+    const BG = process.env.BG ? JSON.parse(process.env.BG) as number[] : LAMBDA_BETA_GRID;
+    for (const lg of GG) {
       for (const { held, centre, ne } of parts) {
         const part = prepareGamma(ne, F, lg, input.penalty);
-        for (const lb of LAMBDA_BETA_GRID) {
+        for (const lb of BG) {
           const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
           let sum = 0;
           for (const t of held) {
@@ -246,7 +248,9 @@ export function fitJoint(input: FitInput): JointModel {
     }
     let best = Infinity;
     for (const lb of LAMBDA_BETA_GRID) {
-      for (const lg of LAMBDA_GAMMA_GRID) {
+      const GG = process.env.GG ? JSON.parse(process.env.GG) as number[] : LAMBDA_GAMMA_GRID;
+    const BG = process.env.BG ? JSON.parse(process.env.BG) as number[] : LAMBDA_BETA_GRID;
+    for (const lg of GG) {
         const err = se.get(`${lb} ${lg}`)!;
         cv.push([lb, lg, err]);
         if (err < best - 1e-12) {

@@ -16,6 +16,7 @@
 import { kneeTopNPerLevel, topKPerLevel } from '../retrieval/per-level';
 import { VectorIndex } from '../retrieval/vector-index';
 import { LEVELS, type Evidence, type Level, type MemoryEntry } from '../types';
+import type { SerializedCapabilityModel } from '../capability/predictor';
 import type { NeighbourCut } from './knn';
 import { buildTable, type TrainingTable } from './training-table';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
@@ -24,6 +25,8 @@ export interface MemorySnapshot {
   entries: readonly MemoryEntry[];
   /** Entry id → unit vector (same embedding model as the tasks). */
   vectors: ReadonlyMap<string, Float32Array>;
+  /** A capability memory's fitted predictor: the `memory` method then predicts with it as stored. */
+  capability?: SerializedCapabilityModel;
 }
 
 export interface RetrievedEntry {

@@ -4,7 +4,7 @@
  * and the joint facet model of src/core/capability, no LLM); the LLM methods need an engine
  * (`createLlmPredictor`).
  */
-import { CapabilityMemoryPredictor } from '../capability/predictor';
+import { CapabilityMemoryPredictor, type SerializedCapabilityModel } from '../capability/predictor';
 import { ToolMeanPredictor, ToolMedianPredictor } from './baselines';
 import { EnsemblePredictor, type EnsembleOptions } from './ensemble';
 import { KnnDifficultyPredictor, KnnPredictor, type NeighbourCut } from './knn';
@@ -75,6 +75,7 @@ export function createPredictor(id: MethodId, opts: MethodOptions = {}): Predict
     case 'memory':
       // A stored memory when given; otherwise a capability memory built from each training split
       // (evaluation). The evidence-cluster memory stays available as InducedMemoryPredictor.
+      if (opts.memory?.capability) return storedCapabilityPredictor(opts.memory.capability);
       if (opts.memory) return new MemoryPredictor({ memory: opts.memory, k: opts.k, cut: opts.cut });
       return new CapabilityMemoryPredictor();
     default:
@@ -96,4 +97,13 @@ export function createLlmPredictor(id: LlmMethodId, llm: LlmPredictorOptions, op
       // k of the numeric side keeps its own default; the ensemble has no k.
       return new HybridPredictor({ ...base, numeric: createPredictor('ensemble', { useAllRaters: opts.useAllRaters, ensemble: opts.ensemble }) });
   }
+}
+
+/**
+ * A stored capability memory as a predictor: it was fitted on its own training split, so `fit` keeps
+ * it as it is (refitting on the evaluation's training tasks would measure another memory).
+ */
+export function storedCapabilityPredictor(model: SerializedCapabilityModel): Predictor {
+  const inner = CapabilityMemoryPredictor.fromModel(model);
+  return { id: 'memory', needs: inner.needs, fit: () => undefined, predict: (task, toolId) => inner.predict(task, toolId) };
 }

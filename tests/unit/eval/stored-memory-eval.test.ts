@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitByTask } from '../../../src/core/eval/split';
 import { ScriptedEngine } from '../../../src/core/llm';
+import { newEntry } from '../../../src/core/memory';
 import { readMemoryFile } from '../../../src/core/memory-format';
 import type { Embedder } from '../../../src/core/embed';
 import { ToolMemDB, createRepositories } from '../../../src/db';
@@ -52,6 +53,9 @@ beforeAll(async () => {
   ALL = [...new Set((await repos.experiences.byDataset('g')).map((e) => e.taskId))].sort();
   expect(ALL).toHaveLength(20);
   memoryId = await build({ trainSize: 10, seed: 1, name: 'Ten' });
+  // Ten tasks are too few for a clear capability effect: two hand-written entries give the
+  // retrieval methods something to quote (the capability model itself reads only facet entries).
+  await repos.memories.applyUpdate([], ['DALLE_3', 'SDXL_2_1'].map((toolId, i) => newEntry({ id: `manual-${i}`, memoryId, toolId, level: i ? 'bad' : 'good', text: i ? 'Struggles with crowded scenes' : 'Renders signs and lettering well', evidence: [], origin: 'manual', at: 5 })), 5);
   // What the build itself wrote down as its training tasks (the export path, memory-service).
   buildTrain = readMemoryFile((await memory.call('exportMemory', { memoryId })).text).build.split.trainTasks;
 });
@@ -90,13 +94,15 @@ describe('evaluating a stored memory', { timeout: 60_000 }, () => {
     const ids = await validIds(memoryId);
     expect(r.memory!.entries).toBe(ids.size);
     for (const m of ['memory', 'toolmem-llm', 'hybrid']) {
-      expect(r.memory!.cited[m]!.length, m).toBeGreaterThan(0);
+      // memory predicts with the stored capability model: it cites only that memory's facet entries.
+      if (m !== 'memory') expect(r.memory!.cited[m]!.length, m).toBeGreaterThan(0);
       expect(r.memory!.cited[m]!.filter((id) => !ids.has(id)), m).toEqual([]);
     }
     // 2 test tasks × 6 tools, for each LLM method; the prompts quote the stored entries' texts.
     expect(prompts).toHaveLength(24);
     const texts = (await repos.memories.allEntries(memoryId)).filter((e) => ids.has(e.id)).map((e) => e.text);
-    expect(prompts.every((p) => texts.some((t) => p.includes(t)))).toBe(true);
+    // At least the prompts of the two tools with an entry (2 test tasks × 2 tools × 2 methods) quote it.
+    expect(prompts.filter((p) => texts.some((t) => p.includes(t))).length).toBeGreaterThanOrEqual(8);
   });
 
   it('an imported memory: its file’s training tasks, whatever the seed', async () => {
