@@ -11,11 +11,12 @@ import type { LlmEngine } from '../core/llm/engine';
 import type { MemorySnapshot } from '../core/predict/memory';
 import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
-import type { AnyPredictor } from '../core/predict/types';
+import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
+import type { MemoryPrediction } from '../core/capability/predictor';
 import type { Repositories } from '../core/repositories';
 import type { Run } from '../core/types';
 import type { Handlers } from '../rpc';
-import type { EvalApi, EvalMemoryInfo, EvalResult, LlmMethodStats } from './eval-api';
+import type { EvalApi, EvalMemoryInfo, EvalResult, LlmMethodStats, ToolPrediction } from './eval-api';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod, promptTools, resolveEngine } from './eval-llm';
 
@@ -235,7 +236,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
-          ...(p.explanation ? { explanation: p.explanation } : {}),
+          ...explanationOf(p),
         });
       }
       const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
@@ -248,4 +249,14 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}) };
     },
   };
+}
+
+/** The memory method's contributions (CapabilityMemoryPredictor: `base` + `contributions`) as the Predict page shows them. */
+function explanationOf(p: ScorePrediction): Pick<ToolPrediction, 'explanation'> {
+  if (p.explanation) return { explanation: p.explanation };
+  if ('contributions' in p && 'base' in p) {
+    const m = p as MemoryPrediction;
+    return { explanation: { mean: m.base, contributions: m.contributions } };
+  }
+  return {};
 }

@@ -12,7 +12,7 @@
  * Settings works after a reload; `watchConnectViolations` offers that reload when it happens.
  * Workers get no policy from the page: theirs comes from the HTTP response (scripts/serve.mjs).
  */
-import { parseEngineSpec } from '../core/llm';
+import { parseEngineSpec } from '../core/llm/spec'; // not the barrel: that pulls zod (scripted engine) into the first load
 import { BUNDLED_EMBED_MODEL } from '../services/embed-api';
 
 /** Local model servers: the documented way to use an LLM; allowed without configuring anything. */

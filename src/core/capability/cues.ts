@@ -157,6 +157,10 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
     find: [words('and')],
     mask: [QUOTED, words('and then', 'and so on', 'black and white', 'salt and pepper', 'rock and roll', 'bread and butter', 'back and forth', 'up and down', 'here and there', 'now and then')],
   }],
+  ['people', {
+    find: [words('man', 'men', 'woman', 'women', 'person', 'people', 'boy', 'boys', 'girl', 'girls', 'child', 'children', 'kid', 'kids', 'baby', 'lady', 'gentleman', 'crowd', 'couple', 'family', 'player', 'players', 'chef', 'doctor', 'teacher', 'student', 'students', 'worker', 'farmer', 'artist', 'musician', 'dancer', 'athlete', 'soldier', 'police officer', 'hands?', 'fingers', 'faces?')],
+    mask: [QUOTED, words('couple of', 'snowman', 'man-made')],
+  }],
   ['length-limit', {
     find: [words(String.raw`\d[\d,]*(?:-| )(?:words?|sentences?|paragraphs?|lines?|characters?|bullet points)`, '(?:in|using) (?:one|two|three|a single) (?:sentence|paragraph|word|line)s?', String.raw`(?:under|within|at most|at least|no more than|less than|fewer than|up to|maximum of) \d+`, 'briefly', 'be brief', 'concise(?:ly)?', '(?:word|character) (?:limit|count)', 'brief (?:answer|summary|response|overview|explanation|description)')],
     mask: [words('short story', 'a brief history')],
@@ -183,6 +187,7 @@ const META: readonly { id: string; label: string; modality: CueModality; trigger
   { id: 'colour', label: 'colours', modality: 'image', triggers: ['red', 'blue', 'white'] },
   { id: 'and-list', label: 'several things joined by "and"', modality: 'image', triggers: ['and'] },
   { id: 'multi-skill', label: 'two or more advanced skills', modality: 'image', triggers: [] },
+  { id: 'people', label: 'people', modality: 'image', triggers: ['man', 'woman', 'people'] },
   { id: 'count-3', label: 'three or more of a thing', modality: 'any', triggers: ['three', 'four', 'five'] },
   { id: 'short-prompt', label: 'short prompts (≤ 6 words)', modality: 'any', triggers: [] },
   { id: 'words-8', label: 'prompts of 8 words or more', modality: 'image', triggers: [] },
