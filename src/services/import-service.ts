@@ -48,7 +48,7 @@ const BIG_BATCH = 10_000;
  * of 50 (7–30% faster in one quiet stage run, not measurable above the noise of the loaded ones;
  * docs/reliability.md, "Import throughput"). Small files keep the pipeline's 2,000, so their
  * progress and a cancel still come within a few thousand rows. Memory stays bounded by one batch
- * (10,000 rows ≈ 10 MB).
+ * (10,000 rows ≈ 10 MB), two for a fresh dataset (one read while the one before is written).
  */
 function batchSizeFor(bytes: number): number | undefined {
   return bytes >= BIG_FILE_BYTES ? BIG_BATCH : undefined;
@@ -221,7 +221,25 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     await repos.imports.put(record);
     // An empty dataset cannot hold any of the rows yet: skip the read-before-write (much faster).
     const fresh = (await repos.experiences.count(target.id)) === 0;
-    const sink: ImportSink = { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
+    // A fresh dataset's batch is added whole or fails whole (writeImportBatch), so its result is
+    // known before it is written: the pipeline reads and validates the next batch while this one is
+    // written. One write at a time (memory: two batches); a write's failure surfaces at the next
+    // batch or after the last, before anything else is written, and a rollback waits for the write
+    // in flight, so it undoes every row this import wrote. Progress counts a batch once it is handed
+    // to the database.
+    let inFlight: Promise<unknown> | undefined;
+    const settled = () => inFlight?.catch(() => undefined);
+    const sink: ImportSink = fresh
+      ? {
+          writeBatch: async (rows) => {
+            await inFlight;
+            const write = repos.experiences.writeImportBatch(record.id, rows, { fresh });
+            inFlight = write;
+            void settled(); // its failure is awaited later, not unhandled meanwhile
+            return { added: rows.length, updated: 0, unchanged: 0 };
+          },
+        }
+      : { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
     const knownTools = (await repos.tools.list()).map((t) => t.id);
     const createdDataset = !target.existing;
     try {
@@ -249,6 +267,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         },
         sink,
       );
+      await inFlight;
       const defaults = summary.datasetDefaults;
       // A new dataset that would hold no row is not created: an all-rejected file leaves nothing behind.
       const keepDataset = !target.existing && summary.accepted > 0;
@@ -281,6 +300,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
       await repos.imports.put(record);
       return { summary, record, createdDataset: keepDataset, ...(createdDataset && !keepDataset ? { datasetNotCreated: true } : {}) };
     } catch (err) {
+      await settled();
       await rollBack(record, err instanceof CancelledError ? 'cancelled' : 'failed', createdDataset);
       throw err;
     }

@@ -15,12 +15,15 @@ import {
   summariseTestCases,
   type DriftEntry,
   type DriftExperience,
+  type StaleFlag,
   type TestCaseResult,
 } from '../core/memory';
 import { importedBuildOf, memoryEntriesOf, MemoryFilePredictor, type MemoryFile } from '../core/memory-format';
 import type { Repositories } from '../core/repositories';
 import { toolSums, type DatasetCounts } from '../core/stats/dataset-stats';
-import type { Experience, Memory, Run, ScoreScale } from '../core/types';
+import { checkMemory } from '../core/capability/check';
+import { applies } from '../core/capability/facets';
+import type { Experience, Memory, MemoryEntry, Run, ScoreScale } from '../core/types';
 import type { Handler } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import type { DriftExperienceInfo } from './memory-share-api';
@@ -42,6 +45,38 @@ async function memoryScale(repos: Repositories, memory: Memory): Promise<ScoreSc
   if (imported) return imported.build.scale;
   const run = typeof memory.settings.build === 'string' ? await repos.memories.getRun(memory.settings.build) : undefined;
   return run ? buildConfig(run).scale : undefined;
+}
+
+/**
+ * Stale flags of capability entries: the claims checked (src/core/capability/check.ts) on the
+ * experiences that arrived after the memory; a `contradicted` verdict flags the entry, with the
+ * experiences of its tool on the tasks its rule applies to that go against the claim.
+ */
+export function verdictStaleFlags(entries: readonly MemoryEntry[], memory: Memory, later: readonly Experience[], scale: ScoreScale): StaleFlag[] {
+  if (!later.length) return [];
+  const report = checkMemory({ entries, ...(memory.capability ? { snapshot: memory.capability } : {}), unseen: later, scale, on: 'later-imports', at: Date.now() });
+  const sign = scale.direction === 'lower-better' ? -1 : 1;
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const flags: StaleFlag[] = [];
+  for (const c of report.checks) {
+    if (c.verdict.verdict !== 'contradicted') continue;
+    const e = byId.get(c.id)!;
+    const mine = later.filter((x) => x.toolId === e.toolId);
+    const mean = mine.reduce((a, x) => a + x.score, 0) / Math.max(1, mine.length);
+    const facetTasks = new Set(mine.filter((x) => applies({ facet: e.facet! }, x)).map((x) => x.taskId));
+    const compared = mine.filter((x) => facetTasks.has(x.taskId));
+    const against = compared.filter((x) => Math.sign(sign * (x.score - mean)) === -Math.sign(c.claimed ?? e.value));
+    flags.push({
+      entryId: e.id,
+      toolId: e.toolId,
+      compared: c.verdict.n,
+      contradicting: against.map((x) => x.id),
+      share: compared.length ? against.length / compared.length : 1,
+      toolMean: mean,
+      comparedMean: compared.reduce((a, x) => a + x.score, 0) / Math.max(1, compared.length),
+    });
+  }
+  return flags;
 }
 
 export function memoryCheckHandlers(deps: MemoryCheckDeps) {
@@ -79,8 +114,16 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     if (!arrived.length) return none;
 
     const imported = importedBuildOf(memory);
-    const valid = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    const all = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
     throwIfCancelled(signal);
+    // Capability entries carry their rule and claimed effect: their stale flag is the verdict of the
+    // claim re-checked on the experiences that arrived later (contradicted = stale). Other entries
+    // (written by a model or by hand) keep the evidence-task comparison below.
+    const capability = all.filter((e) => e.facet && e.effect);
+    const valid = all.filter((e) => !(e.facet && e.effect));
+    const policies = new Map((await repos.datasets.list()).map((d) => [d.id, d.raterPolicy]));
+    const later = [...datasets].flatMap((d) => groundTruthExperiences(arrived.filter((x) => x.datasetId === d), policies.get(d)!));
+    const verdictFlags = capability.length ? verdictStaleFlags(capability, memory, later, scale) : [];
     const entries: DriftEntry[] = valid.map((e) => ({
       id: e.id,
       toolId: e.toolId,
@@ -103,9 +146,10 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     const scores: DatasetCounts['scores'] = [];
     for (const d of datasets) for (const s of (await repos.experiences.counts(d)).scores) if (tools.has(s.toolId)) scores.push(s);
     const toolMeans = new Map([...toolSums({ scores })].map(([tool, m]) => [tool, m.sum / m.n]));
-    const flags = findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans });
+    for (const x of later) info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
+    const flags = [...findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans }), ...verdictFlags.map((f) => ({ ...f, toolMean: toolMeans.get(f.toolId) ?? f.toolMean }))];
     const shown = dict<DriftExperienceInfo>(); // experience ids hold data: null prototype (core/data-keys)
-    for (const f of flags) for (const id of f.contradicting) shown[id] = info.get(id)!;
+    for (const f of flags) for (const id of f.contradicting) if (info.has(id)) shown[id] = info.get(id)!;
     return { memoryId, flags, experiences: shown, threshold: t };
   };
 

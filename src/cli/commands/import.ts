@@ -16,7 +16,7 @@ const MESSAGE_MAX = 1_900;
 
 const USAGE = `Usage: toolmem import --data FILE [options]
 
-Reads an evaluation log (CSV/TSV, JSON or JSONL) and reports, per tool, the rows accepted and
+Reads an evaluation log (CSV/TSV, JSON, JSONL or Parquet) and reports, per tool, the rows accepted and
 rejected, with the first 10 errors.
 
 Options:

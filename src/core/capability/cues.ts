@@ -93,9 +93,6 @@ const wordCount = (t: string) => t.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.te
 /** A quoted span of 2–80 characters opened after a space or bracket (so apostrophes never open one). */
 const QUOTED = /(?<=^|[\s([:])["“'‘][^"“”'‘’\n]{2,80}?["”'’](?=$|[\s.,;:!?)\]])/gu;
 
-/** The skill cues GenAI-Bench calls "advanced" (its tags: counting, comparison, negation, …). */
-const ADVANCED = ['negation', 'counting', 'spatial', 'comparison', 'universal', 'text-render'] as const;
-const COLOURS = 'red orange yellow green blue purple violet pink brown black white grey gray golden silver turquoise teal beige crimson maroon navy'.split(' ');
 const SMALL_NUMBERS = new Set(['two', 'pair', 'pairs', 'couple', '2']);
 
 const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
@@ -148,10 +145,6 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['format', {
     find: [words('json', 'yaml', 'csv', 'xml', 'markdown', 'bullet(?:ed)? (?:points?|list)', 'numbered list', '(?:in|as|into|create|make) (?:a |the )?table', 'tabular', 'in the (?:following )?format', 'use the following format', 'all caps', 'uppercase')],
   }],
-  ['colour', {
-    find: [words(...COLOURS, String.raw`(?:${COLOURS.join('|')})-(?:and-\p{L}+|colou?red|haired|eyed)`)],
-    mask: [QUOTED, words('white house', 'black hole', 'red carpet', 'green light', 'golden retriever', 'golden hour', 'silver lining', 'blue jeans', 'orange juice')],
-  }],
   ['and-list', {
     // Several things joined: two "and"s, or a comma list closed by "and" ("a cat, a dog and a bird").
     find: [words('and')],
@@ -169,7 +162,6 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
 
 const lengthTests: ReadonlyMap<string, (n: number) => boolean> = new Map([
   ['short-prompt', (n: number) => n > 0 && n <= 6],
-  ['words-8', (n: number) => n >= 8],
   ['words-12', (n: number) => n >= 12],
   ['words-16', (n: number) => n >= 16],
   ['long-prompt', (n: number) => n >= 20],
@@ -184,13 +176,10 @@ const META: readonly { id: string; label: string; modality: CueModality; trigger
   { id: 'comparison', label: 'comparison', modality: 'any', triggers: ['than', 'taller', 'the same as'] },
   { id: 'universal', label: 'universal quantifiers', modality: 'any', triggers: ['all', 'every', 'each'] },
   { id: 'text-render', label: 'text to render', modality: 'image', triggers: ['quoted text', 'that says'] },
-  { id: 'colour', label: 'colours', modality: 'image', triggers: ['red', 'blue', 'white'] },
   { id: 'and-list', label: 'several things joined by "and"', modality: 'image', triggers: ['and'] },
-  { id: 'multi-skill', label: 'two or more advanced skills', modality: 'image', triggers: [] },
   { id: 'people', label: 'people', modality: 'image', triggers: ['man', 'woman', 'people'] },
   { id: 'count-3', label: 'three or more of a thing', modality: 'any', triggers: ['three', 'four', 'five'] },
   { id: 'short-prompt', label: 'short prompts (≤ 6 words)', modality: 'any', triggers: [] },
-  { id: 'words-8', label: 'prompts of 8 words or more', modality: 'image', triggers: [] },
   { id: 'words-12', label: 'prompts of 12 words or more', modality: 'image', triggers: [] },
   { id: 'words-16', label: 'prompts of 16 words or more', modality: 'image', triggers: [] },
   { id: 'long-prompt', label: 'long prompts (≥ 20 words)', modality: 'image', triggers: [] },
@@ -207,10 +196,6 @@ const META: readonly { id: string; label: string; modality: CueModality; trigger
 export function cueMatches(id: string, prompt: string): string[] {
   // Derived cues: read other cues' matches, so they agree with them on every masked phrase.
   if (id === 'count-3') return cueMatches('counting', prompt).filter((h) => !SMALL_NUMBERS.has(h.split(' ')[0]!) && !(/^\d/.test(h) && Number(h.replace(/,/g, '')) < 3));
-  if (id === 'multi-skill') {
-    const kinds = ADVANCED.filter((k) => cueMatches(k, prompt).length > 0);
-    return kinds.length >= 2 ? [...kinds] : [];
-  }
   const rule = RULES.get(id);
   if (!rule) return [];
   const hits = findAll(rule, prompt);

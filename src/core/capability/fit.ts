@@ -26,7 +26,7 @@ import { cholesky, choleskySolve } from '../predict/linalg';
 import type { ScoreScale } from '../types';
 import type { Facet } from './types';
 
-export const LAMBDA_BETA_GRID = [10, 30, 100, 300, 1000] as const;
+export const LAMBDA_BETA_GRID = [100, 300, 1000, 3000] as const;
 export const LAMBDA_GAMMA_GRID = [3, 10, 30, 100] as const;
 const FOLDS = 5;
 
@@ -43,8 +43,6 @@ export interface FitInput {
   lambda?: { beta: number; gamma: number };
   /** Per-facet multiplier of both penalties (default 1 each). */
   penalty?: readonly number[];
-  /** Cross-validation partitions whose errors are summed (default 1: folds by task order). */
-  cvRepeats?: number;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
@@ -184,27 +182,6 @@ function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
   });
 }
 
-/**
- * Fold of each task in CV partition r: r = 0 is by task order (t mod folds); later partitions deal
- * the tasks out in a fixed pseudo-random order (a small LCG seeded by r), so they are deterministic.
- */
-function foldOf(n: number, folds: number, r: number): Uint8Array {
-  const fold = new Uint8Array(n);
-  if (r === 0) {
-    for (let t = 0; t < n; t++) fold[t] = t % folds;
-    return fold;
-  }
-  const order = Array.from({ length: n }, (_, t) => t);
-  let state = (r * 2654435761) >>> 0;
-  for (let i = n - 1; i > 0; i--) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const k = state % (i + 1);
-    [order[i], order[k]] = [order[k]!, order[i]!];
-  }
-  order.forEach((t, i) => (fold[t] = i % folds));
-  return fold;
-}
-
 export function fitJoint(input: FitInput): JointModel {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
@@ -214,26 +191,20 @@ export function fitJoint(input: FitInput): JointModel {
   let lambda = input.lambda;
   if (!lambda) {
     const folds = Math.min(FOLDS, n);
-    const parts = Array.from({ length: Math.max(1, input.cvRepeats ?? 1) }, (_, r) => foldOf(n, folds, r)).flatMap((fold) =>
-      Array.from({ length: folds }, (_, k) => {
-        const inTrain = (t: number) => fold[t] !== k;
-        const centre = targetMeans(input, inTrain);
-        const held: number[] = [];
-        for (let t = 0; t < n; t++) if (fold[t] === k) held.push(t);
-        return { held, centre, ne: normalEquations(input, freq, inTrain, centre) };
-      }),
-    );
+    const parts = Array.from({ length: folds }, (_, k) => {
+      const inTrain = (t: number) => t % folds !== k;
+      const centre = targetMeans(input, inTrain);
+      return { k, centre, ne: normalEquations(input, freq, inTrain, centre) };
+    });
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
-    const GG = process.env.GG ? JSON.parse(process.env.GG) as number[] : LAMBDA_GAMMA_GRID;
-    const BG = process.env.BG ? JSON.parse(process.env.BG) as number[] : LAMBDA_BETA_GRID;
-    for (const lg of GG) {
-      for (const { held, centre, ne } of parts) {
+    for (const lg of LAMBDA_GAMMA_GRID) {
+      for (const { k, centre, ne } of parts) {
         const part = prepareGamma(ne, F, lg, input.penalty);
-        for (const lb of BG) {
+        for (const lb of LAMBDA_BETA_GRID) {
           const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
           let sum = 0;
-          for (const t of held) {
+          for (let t = k; t < n; t += folds) {
             input.tools.forEach((_, j) => {
               const y = input.target[j]![t]!;
               if (Number.isNaN(y)) return;
@@ -248,9 +219,7 @@ export function fitJoint(input: FitInput): JointModel {
     }
     let best = Infinity;
     for (const lb of LAMBDA_BETA_GRID) {
-      const GG = process.env.GG ? JSON.parse(process.env.GG) as number[] : LAMBDA_GAMMA_GRID;
-    const BG = process.env.BG ? JSON.parse(process.env.BG) as number[] : LAMBDA_BETA_GRID;
-    for (const lg of GG) {
+      for (const lg of LAMBDA_GAMMA_GRID) {
         const err = se.get(`${lb} ${lg}`)!;
         cv.push([lb, lg, err]);
         if (err < best - 1e-12) {
@@ -260,7 +229,7 @@ export function fitJoint(input: FitInput): JointModel {
       }
     }
     const count = input.target.reduce((c, col) => c + col.filter((y) => !Number.isNaN(y)).length, 0);
-    for (const row of cv) row[2] = row[2] / Math.max(1, count * parts.length / folds);
+    for (const row of cv) row[2] = row[2] / Math.max(1, count);
   }
   const centre = targetMeans(input, all);
   const { beta, gamma } = solveJoint(normalEquations(input, freq, all, centre), F, lambda!.beta, lambda!.gamma, input.penalty);

@@ -60,8 +60,6 @@ export interface CapabilityMemoryOptions {
   useAllRaters?: boolean;
   /** Keep each task's predictions in the tools' training-mean order (default true; see predict). */
   orderGuard?: boolean;
-  /** Cross-validation partitions for the penalty choice (fit.ts; default 1). */
-  cvRepeats?: number;
 }
 
 export class CapabilityMemoryPredictor implements Predictor {
@@ -101,7 +99,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
     const applies = this.opts.applies;
     const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
-    this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}), ...(this.opts.cvRepeats ? { cvRepeats: this.opts.cvRepeats } : {}) });
+    this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
     const entryOf = new Map(this.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));

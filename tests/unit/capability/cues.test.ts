@@ -27,7 +27,27 @@ const CASES: Record<string, { yes: string[]; no: string[] }> = {
     yes: ["A sign that says 'Open'.", 'A banner reading "SALE" on a shop.', 'A mug with the words “good morning”.', "A cake with 'Happy Birthday' written on it."],
     no: ["It's raining on the dogs' bowl.", "Rock 'n' roll night.", 'A man reads a newspaper.', "The cat's toy."],
   },
+  'and-list': {
+    yes: ['A cat, a dog and a bird.', 'A red apple and a green pear and a banana.', 'Three cups and two plates and a spoon.'],
+    no: ['A cat and a dog.', 'A black and white photo of a cat and a dog.', "A sign that says 'Fish and Chips and Beer'.", 'A man standing, a woman handing over a candle.'],
+  },
+  people: {
+    yes: ['A man riding a horse.', 'Two women on a bench.', 'A child holding a kite.', 'A chef in a busy kitchen.', 'A crowd at a concert.', 'A couple dancing in the rain.'],
+    no: ['A snowman in a field.', 'A couple of apples.', 'A manhole cover.', 'A woman-shaped cloud.', 'Germany at night.', "A sign that says 'Men at work'."],
+  },
+  'count-3': {
+    yes: ['Three brick houses.', 'Five balloons.', 'A dozen roses.', 'Exactly 12 eggs in a carton.', 'Two cats and four dogs.'],
+    no: ['Two dogs in hats.', 'A pair of shoes by the door.', 'A couple of cups.', '2 cats on a sofa.', 'A 1920s jazz club.', "A sign reading 'Open 24 Hours'.", 'The one on the left is red.'],
+  },
   'short-prompt': { yes: ['Three brick houses.', 'A red apple.'], no: ['A quiet harbour at dawn with fishing boats.', ''] },
+  'words-12': {
+    yes: ['A cat sits on a red mat next to the warm fire.'],
+    no: ['A cat sits on a red mat next to the fire.', 'A cat – sits on a red mat next to the fire .'],
+  },
+  'words-16': {
+    yes: ['A cat sits on a red mat next to the warm fire in a wooden cabin.'],
+    no: ['A cat sits on a red mat next to the fire in a wooden cabin.'],
+  },
   'long-prompt': {
     yes: ['In a busy kitchen, a chef in a white hat looks at the vegetables in the sink, none of which are fresh, while two cooks argue nearby.'],
     no: ['A red apple on a table.'],
@@ -78,6 +98,9 @@ describe('cue registry', () => {
     expect(cueMatches('negation', 'NO cats, NOT one, WITHOUT dogs')).toEqual(['no', 'not', 'without']);
     expect(cueMatches('text-render', "A sign that says 'Open'")).toEqual(['that says', 'quoted text']);
     expect(cueMatches('short-prompt', 'A cat')).toEqual([]);
+    expect(cueMatches('count-3', 'Two cats, a pair of owls and three dogs')).toEqual(['three']);
+    expect(cueMatches('and-list', 'A cat, a dog and a bird')).toEqual(['and']);
+    expect(cueMatches('people', 'A boy and his dog')).toEqual(['boy']);
     expect(cueById('unknown')).toBeUndefined();
   });
   it('is the same on repeated calls (no regex state kept between prompts)', () => {
