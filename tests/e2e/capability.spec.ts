@@ -23,7 +23,7 @@ async function shoot(cap: CapabilityPage, name: string, width: number, parts: Re
   for (const [part, locator] of Object.entries(parts)) await locator.screenshot({ path: test.info().outputPath(`${name}-${part}-${width}.png`) });
 }
 
-test('demo → build → capability matrix → a cell\'s entries and evidence; Predict shows contributions; tool cards show facets', async ({ cap, page }) => {
+test('demo → build → capability matrix → a cell\'s entries and evidence; tool cards show facets; Predict shows contributions', async ({ cap, page }) => {
   test.setTimeout(300_000); // demo import and a GenAI-Bench build on a 2-core machine
   await cap.open('data');
   await cap.loadDemo();
@@ -72,6 +72,16 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   await shoot(cap, 'memory', 390, memoryParts);
   await page.setViewportSize({ width: 1280, height: 800 });
 
+  // Tool cards: strongest and weakest facets with their intervals.
+  await cap.goTo('Tools');
+  const facets = page.getByTestId('tool-facets').first();
+  await expect(facets).toBeVisible();
+  await expect(facets).toContainText(/\[[+−]?\d\.\d\d, [+−]?\d\.\d\d\]/);
+  await expect(page.getByTestId('tool-card').first().locator('p.entry').first()).toBeVisible();
+  await shoot(cap, 'tools', 1280, { card: page.getByTestId('tool-card').first() });
+  await shoot(cap, 'tools', 390, { card: page.getByTestId('tool-card').first() });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // Predict with the memory method: the contributions behind DALLE_3's score on a negation prompt.
   await cap.goTo('Predict');
   await page.getByLabel('Dataset to learn from').selectOption({ label: 'GenAI-Bench demo' });
@@ -83,14 +93,4 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; P
   await expect(contributions.getByTestId('contribution').first()).toContainText(/[+−]\d\.\d\d/);
   await shoot(cap, 'predict', 1280, { dalle });
   await shoot(cap, 'predict', 390, { dalle });
-  await page.setViewportSize({ width: 1280, height: 800 });
-
-  // Tool cards: strongest and weakest facets with their intervals.
-  await cap.goTo('Tools');
-  const facets = page.getByTestId('tool-facets').first();
-  await expect(facets).toBeVisible();
-  await expect(facets).toContainText(/\[[+−]\d\.\d\d, [+−]\d\.\d\d\]/);
-  await expect(page.getByTestId('tool-card').first().locator('p.entry').first()).toBeVisible();
-  await shoot(cap, 'tools', 1280, { card: page.getByTestId('tool-card').first() });
-  await shoot(cap, 'tools', 390, { card: page.getByTestId('tool-card').first() });
 });
