@@ -45,7 +45,11 @@ export interface Waterfall {
   hi: number;
 }
 
-export function waterfall(explanation: Explanation, score: number, maxRows = 8): Waterfall {
+/**
+ * `minSpan`: the narrowest axis, in score points (the page passes a quarter of the scale), so a
+ * −0.05 step does not fill the whole track and read as a large effect.
+ */
+export function waterfall(explanation: Explanation, score: number, maxRows = 8, minSpan = 0): Waterfall {
   const sorted = explanation.contributions
     .filter((c) => Number.isFinite(c.points))
     .slice()
@@ -68,9 +72,10 @@ export function waterfall(explanation: Explanation, score: number, maxRows = 8):
     lo = Math.min(lo, running);
     hi = Math.max(hi, running);
   }
-  // A little room on both sides, and never a zero-width axis.
+  // A little room on both sides, never a zero-width axis, and at least minSpan around the middle.
   const pad = Math.max(0.05, (hi - lo) * 0.08);
-  return { mean: explanation.mean, rows, rest, total: running, lo: lo - pad, hi: hi + pad };
+  const widen = Math.max(0, (minSpan - (hi - lo + 2 * pad)) / 2);
+  return { mean: explanation.mean, rows, rest, total: running, lo: lo - pad - widen, hi: hi + pad + widen };
 }
 
 /** Percent position of a score on the waterfall's axis. */

@@ -1,17 +1,14 @@
 /**
- * The pages, one chunk each but the Data page: the shell loads only the page it shows (and what
- * that page imports), so the first load does not parse chart.js, zod or the other pages' code.
+ * The pages, one chunk each: the shell loads only the page it shows (and what that page imports),
+ * so the first load does not parse chart.js, zod or the other pages' code.
  */
 import type { Component } from 'svelte';
 import type { Route } from './router.svelte';
-// The landing page (where `/` and unknown routes go) comes with the shell: no second round trip
-// before the first paint of a first visit.
-import DataPage from './pages/DataPage.svelte';
 
 type PageModule = { default: Component };
 
 const IMPORTS: Record<Route, () => Promise<PageModule>> = {
-  data: () => Promise.resolve({ default: DataPage }),
+  data: () => import('./pages/DataPage.svelte'),
   label: () => import('./pages/LabelPage.svelte'),
   memory: () => import('./pages/MemoryPage.svelte'),
   predict: () => import('./pages/PredictPage.svelte'),
@@ -20,7 +17,7 @@ const IMPORTS: Record<Route, () => Promise<PageModule>> = {
   settings: () => import('./pages/SettingsPage.svelte'),
 };
 
-const loaded = new Map<Route, Component>([['data', DataPage]]);
+const loaded = new Map<Route, Component>();
 
 /** The page's component if its chunk is already loaded, else null. */
 export function loadedPage(route: Route): Component | null {

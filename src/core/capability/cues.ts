@@ -25,7 +25,14 @@
  * |              |       | neither, none of, each other (GenAI-Bench tags these too)     | all, every now and then              |
  * | text-render  | image | a quoted span ('Open', "SALE", “…”), that says/reads, with    | apostrophes (it's, dogs' bowl),      |
  * |              |       | the words/text/caption/letters, written on                    | one-letter quotes ('n')              |
+ * | and-list     | image | two or more "and", or a comma list closed by "and"            | black and white, salt and pepper, and|
+ * |              |       | (a cat, a dog and a bird)                                     | then, "and" in quoted text           |
+ * | people       | image | man, women, person, child, boy, crowd, chef, doctor, couple,  | snowman, man-made, a couple of,      |
+ * |              |       | hands, faces, …                                               | woman-shaped, quoted text            |
+ * | count-3      | any   | the counting cue's numbers except two / pair / couple / < 3   | two dogs, a pair of shoes, 2 cats    |
  * | short-prompt | any   | at most 6 words (about the shortest 10% of GenAI-Bench)       |                                      |
+ * | words-12     | image | at least 12 words (about half of GenAI-Bench)                 |                                      |
+ * | words-16     | image | at least 16 words (about a quarter of GenAI-Bench)            |                                      |
  * | long-prompt  | image | at least 20 words (about the longest 10% of GenAI-Bench)      |                                      |
  * | long-input   | text  | at least 60 words (about the longest 10% of AlpacaEval)       |                                      |
  * | code         | text  | ```, Python/JavaScript/SQL/HTML/regex/bash, source code,      | zip/dress/Morse/area/postal code,    |

@@ -143,11 +143,17 @@ function asShared(it: Facet | DiscoveredFacet | SharedFacet): SharedFacet {
 
 function sharedNote(head: string, items: readonly (Facet | DiscoveredFacet | SharedFacet)[], decimals: number): string | null {
   if (items.length === 0) return null;
-  const parts = items.map((it) => {
+  // A tag and a cue of the same name ("comparison" tagged, "comparison" read from the text) are one
+  // thing to a reader: the first (the larger effect, lists come sorted) stands for both.
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const it of items) {
     const shared = asShared(it);
     const name = facetShortName(shared.facet);
-    return shared.delta === undefined ? name : `${name} (${formatNumber(shared.delta, decimals, true)})`;
-  });
+    if (seen.has(name)) continue;
+    seen.add(name);
+    parts.push(shared.delta === undefined ? name : `${name} (${formatNumber(shared.delta, decimals, true)})`);
+  }
   const shown = parts.slice(0, 8);
   const more = parts.length > shown.length ? ` and ${formatCount(parts.length - shown.length)} more` : '';
   return `${head}: ${shown.join(', ')}${more}.`;

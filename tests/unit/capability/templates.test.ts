@@ -77,3 +77,12 @@ describe('dataset-level notes', () => {
     expect(sharedDifficultyNote(many)).toBe('Hard for every tool here: c0, c1, c2, c3, c4, c5, c6, c7 and 2 more.');
   });
 });
+
+describe('shared note: one name once', () => {
+  it('a tag and a cue of the same name are listed once, with the first (larger) effect', async () => {
+    const { sharedDifficultyNote } = await import('../../../src/core/capability/templates');
+    const tag = { kind: 'category' as const, name: 'comparison (tagged)', rule: { type: 'category' as const, value: 'comparison' } };
+    const cue = { kind: 'cue' as const, name: 'comparison', rule: { type: 'cue' as const, cue: 'comparison' } };
+    expect(sharedDifficultyNote([{ facet: tag, delta: -0.74 }, { facet: cue, delta: -0.7 }])).toBe('Hard for every tool here: comparison (−0.7).');
+  });
+});

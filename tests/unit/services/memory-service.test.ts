@@ -11,6 +11,7 @@ import type { MemoryApi } from '../../../src/services/memory-api';
 import type { Repositories } from '../../../src/core/repositories';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 import type { MemoryEntry } from '../../../src/core/types';
+import { CAPABILITY_TOOLS, capabilityCsv } from './capability-fixture';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const embedder = createTransformersEmbedder();
@@ -29,6 +30,8 @@ beforeEach(async () => {
   const imports = createInThreadClient(createImportHandlers(repos));
   const file = new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json');
   await imports.call('import', { file, datasetName: 'G' });
+  // A dataset with clear effects (the 20-prompt slice is too small for any): capability-fixture.ts.
+  await imports.call('import', { file: new File([capabilityCsv()], 'capability.csv'), datasetName: 'Cap', scale: { min: 1, max: 5, direction: 'higher-better', integer: true } });
 });
 afterEach(async () => {
   await db.delete();
@@ -38,58 +41,68 @@ const shape = (entries: MemoryEntry[]) =>
   entries.filter((e) => e.validTo === null).map((e) => `${e.toolId}|${e.level}|${e.text}|${[...e.evidence].sort().join(',')}`).sort();
 
 describe('memory service (engine none)', () => {
-  it('builds evidence-cluster entries for every tool in at least two levels, each linked to evidence', async () => {
-    const run = await memory.call('createBuild', { datasetId: 'g', engine: 'none' });
+  it('builds capability entries (facet, effect, evidence) and stores the snapshot on the memory', async () => {
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none' });
     expect(run.state).toBe('queued');
     const done = await memory.call('runBuild', { runId: run.id });
     expect(done.state).toBe('completed');
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
-    const tools = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
-    for (const tool of tools) {
-      const levels = new Set(entries.filter((e) => e.toolId === tool).map((e) => e.level));
-      expect(levels.size, tool).toBeGreaterThanOrEqual(2);
-    }
+    const weak = entries.find((e) => e.toolId === 'A' && e.facet?.name === 'negation (tagged)');
+    expect(weak, JSON.stringify(entries.map((e) => e.text))).toBeDefined();
+    expect(weak!.value).toBeLessThan(0);
+    expect(weak!.effect!.n).toBe(20);
+    expect(entries.some((e) => e.toolId === 'B' && /negation/.test(e.facet?.name ?? '') && e.value > 0)).toBe(true);
     for (const e of entries) {
-      expect(e.evidence.length).toBeGreaterThan(0);
-      for (const id of e.evidence) expect(await repos.experiences.get(id), id).toBeDefined();
+      expect(e.evidence.length).toBe(e.effect!.n);
+      for (const id of e.evidence) expect((await repos.experiences.get(id))?.toolId, id).toBe(e.toolId);
     }
-    expect((await repos.memories.get(memoryId))?.embeddingModel).toBe(embedder.id);
+    const stored = (await repos.memories.get(memoryId))!;
+    expect(stored.embeddingModel).toBe(embedder.id);
+    expect(stored.capability?.tools).toEqual([...CAPABILITY_TOOLS]);
+    expect(stored.capability?.cells.filter((c) => c.entryId !== null).map((c) => c.entryId).sort()).toEqual(entries.map((e) => e.id).sort());
     expect(modelOf(embedder.id)).toBe('glove-100d');
   });
 
-  it('a build stopped half-way resumes to the same memory as an uninterrupted build', async () => {
-    const full = await memory.call('createBuild', { datasetId: 'g', engine: 'none', name: 'full' });
+  it('a build stopped before its step resumes to the same memory as an uninterrupted build', async () => {
+    const full = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'full' });
     await memory.call('runBuild', { runId: full.id });
 
-    const part = await memory.call('createBuild', { datasetId: 'g', engine: 'none', name: 'part' });
+    const part = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'part' });
     const abort = new AbortController();
-    let steps = 0;
-    const paused = await memory.call('runBuild', { runId: part.id }, { signal: abort.signal, onProgress: () => ++steps === 3 && abort.abort() }).catch((e: Error) => e);
-    // The caller sees the cancellation; the job itself stopped between steps and saved its cursor.
-    expect(paused).toBeInstanceOf(Error);
-    for (let i = 0; i < 50 && (await repos.memories.getRun(part.id))?.state === 'running'; i++) await new Promise((r) => setTimeout(r, 20));
-    const saved = await repos.memories.getRun(part.id);
-    expect(saved?.state).toBe('paused');
-    expect((saved?.metrics as { done: number }).done).toBe(3);
+    const stopped = memory.call('runBuild', { runId: part.id }, { signal: abort.signal }).catch((e: Error) => e);
+    abort.abort();
+    // The caller sees the cancellation; the job itself stops between steps and saves its cursor.
+    expect(await stopped).toBeInstanceOf(Error);
+    const settled = async () => {
+      for (let i = 0; i < 200; i++) {
+        const r = await repos.memories.getRun(part.id);
+        if (r && r.state !== 'running') return r;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      return repos.memories.getRun(part.id);
+    };
+    const saved = await settled();
+    // Cancelled before the job took its first step (queued) or between steps (paused): nothing half-done.
+    expect(['queued', 'paused', 'completed']).toContain(saved?.state);
     const resumed = await memory.call('runBuild', { runId: part.id });
     expect(resumed.state).toBe('completed');
     const a = shape(await repos.memories.allEntries((full.config as { memoryId: string }).memoryId));
     const b = shape(await repos.memories.allEntries((part.config as { memoryId: string }).memoryId));
     expect(b).toEqual(a);
-    expect(a.length).toBeGreaterThan(6);
+    expect(a.length).toBeGreaterThanOrEqual(2);
   });
 
   it('undo reverts the latest change of a tool', async () => {
-    const run = await memory.call('createBuild', { datasetId: 'g', engine: 'none' });
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none' });
     await memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;
-    const before = (await repos.memories.validEntries(memoryId, 'SDXL_Turbo')).length;
+    const before = (await repos.memories.validEntries(memoryId, 'A')).length;
     expect(before).toBeGreaterThan(0);
-    const res = await memory.call('undo', { memoryId, toolId: 'SDXL_Turbo' });
+    const res = await memory.call('undo', { memoryId, toolId: 'A' });
     expect(res.undone).toBe(true);
-    expect(await repos.memories.validEntries(memoryId, 'SDXL_Turbo')).toEqual([]);
-    expect((await repos.memories.validEntries(memoryId, 'DALLE_3')).length).toBeGreaterThan(0);
+    expect(await repos.memories.validEntries(memoryId, 'A')).toEqual([]);
+    expect((await repos.memories.validEntries(memoryId, 'B')).length).toBeGreaterThan(0);
   });
 
   it('refuses a malformed endpoint before creating anything', async () => {
@@ -101,7 +114,7 @@ describe('memory service (engine none)', () => {
 describe('memory export', () => {
   it('writes a valid toolmem-memory file whose canonical text round-trips byte for byte', async () => {
     const { parseMemoryFile, serializeMemoryFile } = await import('../../../src/core/memory-format');
-    const run = await memory.call('createBuild', { datasetId: 'g', engine: 'none', name: 'Slice memory' });
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'Slice memory' });
     await memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const out = await memory.call('exportMemory', { memoryId });
@@ -110,11 +123,13 @@ describe('memory export', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(serializeMemoryFile(parsed.file)).toBe(out.text);
-    expect(parsed.file.tools.find((t) => t.id === 'DALLE_3')?.modality).toBe('text→image');
+    expect(parsed.file.version).toBe(2);
+    expect(parsed.file.build.capability?.tools).toEqual([...CAPABILITY_TOOLS]);
     const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
     const fileEntries = parsed.file.tools.flatMap((t) => t.entries);
     expect(fileEntries).toHaveLength(entries.length);
     // Evidence is also named by task ids, which stay meaningful outside this browser.
-    expect(fileEntries.every((e) => e.evidenceTasks.length > 0 && e.evidenceTasks.every((t: string) => /^\d{5}$/.test(t)))).toBe(true);
+    expect(fileEntries.length).toBeGreaterThan(0);
+    expect(fileEntries.every((e) => e.evidenceTasks.length > 0 && e.evidenceTasks.every((t: string) => /^t\d{2}$/.test(t)))).toBe(true);
   });
 });

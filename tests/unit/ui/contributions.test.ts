@@ -35,6 +35,13 @@ describe('waterfall', () => {
     expect(segment(w, 5, 5).width).toBeGreaterThan(0);
   });
 
+  it('keeps the axis at least minSpan wide, so a small step does not fill the track', () => {
+    const w = waterfall({ mean: 3.79, contributions: [c('a', -0.26), c('b', 0.05)] }, 3.58, 8, 1);
+    expect(w.hi - w.lo).toBeCloseTo(1);
+    expect(w.lo).toBeLessThan(3.53);
+    expect(w.hi).toBeGreaterThan(3.79);
+  });
+
   it('reads an explanation only when it is well formed', () => {
     expect(explanationOf({})).toBeNull();
     expect(explanationOf({ explanation: { mean: Number.NaN, contributions: [] } })).toBeNull();
