@@ -53,4 +53,8 @@ test('the narrow navigation scrolls with the keyboard and shows that it does', a
   await expect(app.nav).not.toHaveAttribute('data-more-after', '');
   await page.keyboard.press('Enter');
   await expect(app.heading).toHaveText('Settings');
+  // A deep link shows its own entry.
+  await app.open('evaluate');
+  await page.reload();
+  await expect(app.nav.getByRole('link', { name: 'Evaluate' })).toBeInViewport({ ratio: 1 });
 });

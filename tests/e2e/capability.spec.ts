@@ -41,11 +41,7 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   expect(size.rows).toBe(6);
 
   // Hover: the tooltip names the cell with its numbers.
-  // (The canvas can be wider than its scrolling region, and below the fold: aim inside what is visible.)
-  await cap.grid.scrollIntoViewIfNeeded();
-  const box = (await cap.matrix.locator('canvas').boundingBox())!;
-  const region = (await cap.grid.locator('..').boundingBox())!;
-  await page.mouse.move(Math.min(box.x + box.width, region.x + region.width) - 12, box.y + box.height - 12, { steps: 3 });
+  await cap.hoverACell();
   await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
   await page.mouse.move(0, 0);
 

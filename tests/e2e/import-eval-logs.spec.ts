@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { test as base, expect } from './support/fixtures';
 import { DataPage } from './support/data-page';
 
@@ -60,4 +62,37 @@ test('map nested paths with the tree picker; the preview shows the resolved valu
   await expect(result.getByTestId('count-added')).toHaveText('4');
   await data.dialog.getByRole('button', { name: 'Done' }).click();
   await expect(data.datasetCard('Nested log').getByRole('row', { name: /model-b/ })).toHaveText(/model-b\s*2\s*2\.5/);
+});
+
+test('a Parquet file is read in the import worker and mapped through its struct column', async ({ data }, testInfo) => {
+  // A Hugging Face style file: a text column and a struct (hyparquet-writer, written here).
+  const file = testInfo.outputPath('train-00000-of-00001.parquet');
+  const rows = [0, 1, 2, 3, 4, 5];
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      { name: 'instruction', data: rows.map((i) => `Summarise text ${i}`) },
+      { name: 'judgement', data: rows.map((i) => ({ model: i % 2 ? 'qwen2-7b' : 'gemma-7b', rating: 1 + (i % 5) })) },
+    ],
+    schema: [
+      { name: 'root', num_children: 2 },
+      { name: 'instruction', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'judgement', repetition_type: 'OPTIONAL', num_children: 2 },
+      { name: 'model', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
+      { name: 'rating', type: 'INT32', repetition_type: 'OPTIONAL' },
+    ],
+    rowGroupSize: 2,
+  });
+  writeFileSync(file, new Uint8Array(buffer));
+  await data.open('data');
+  await data.openImport();
+  await data.dialog.getByLabel('Choose a file to import').setInputFiles(file);
+  // The struct's fields are offered as paths (from the first records, read in the worker).
+  await expect(data.dialog.getByLabel('Column for tool').locator('option', { hasText: 'judgement.model — gemma-7b' })).toHaveCount(1);
+  await data.mapColumn('prompt', 'instruction');
+  await data.mapColumn('tool', 'judgement.model');
+  await data.mapColumn('score', 'judgement.rating');
+  await expect(data.dialog.getByTestId('preview-table').locator('tbody tr')).toHaveCount(6);
+  await expect(data.dialog.getByText('PARQUET', { exact: true })).toBeVisible();
+  const result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('6');
 });

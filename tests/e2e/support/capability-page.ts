@@ -39,6 +39,23 @@ export class CapabilityPage extends MemoryPage {
   }
 
   /**
+   * Points at a cell of the last row with the mouse, from the right end of what is visible
+   * leftwards (the canvas can be wider than its scrolling region, and a point can fall into the
+   * gap between two kinds of facets); returns once the tooltip shows.
+   */
+  async hoverACell(): Promise<void> {
+    await this.grid.scrollIntoViewIfNeeded();
+    const canvas = (await this.matrix.locator('canvas').boundingBox())!;
+    const region = (await this.grid.locator('..').boundingBox())!;
+    const right = Math.min(canvas.x + canvas.width, region.x + region.width);
+    for (let dx = 10; dx < 200; dx += 7) {
+      await this.page.mouse.move(right - dx, canvas.y + canvas.height - 10);
+      if (await this.tooltip.isVisible()) return;
+    }
+    throw new Error('no tooltip over the matrix');
+  }
+
+  /**
    * Walks the matrix with the keyboard, row by row, until the tooltip says the cell has an entry,
    * then opens it with Enter. Returns the tooltip's first line ("tool · facet (kind)").
    */

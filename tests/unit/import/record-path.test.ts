@@ -96,3 +96,17 @@ describe('--map with paths', () => {
     expect(parseMapping('prompt=vars.question,score=m["a,b"],tool=provider.label')).toEqual({ prompt: 'vars.question', score: 'm["a,b"]', tool: 'provider.label' });
   });
 });
+
+describe('readSamples (the path picker before any mapping is valid)', () => {
+  it('reads the first records as they are, with the preset detection would pick', async () => {
+    const { readSamples } = await import('../../../src/core/import');
+    const { fileSource, FIXTURES } = await import('./helpers');
+    const nested = await readSamples(fileSource(`${FIXTURES}/../e2e/nested-eval.jsonl`), { fileName: 'nested-eval.jsonl' }, 2);
+    expect(nested).toMatchObject({ format: 'jsonl', preset: 'generic', headers: ['case', 'input', 'run', 'grades'] });
+    expect(nested.samples).toHaveLength(2);
+    expect(listPaths(nested.samples).map((p) => p.path)).toContain('grades[0].score');
+    const pf = await readSamples(fileSource(`${FIXTURES}/promptfoo/results.json`), { fileName: 'results.json' }, 5);
+    expect(pf.preset).toBe('promptfoo');
+    expect(resolvePath(pf.samples[0] as Record<string, unknown>, 'provider.label')).toBe('terse-model');
+  });
+});

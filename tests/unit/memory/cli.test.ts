@@ -42,7 +42,7 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     expect(cap.tools).toEqual(TOOLS);
     expect(cap.report.facetsTested).toBe(summary.facets);
     expect(cap.facets).toHaveLength(summary.facets);
-    expect(cap.model?.tools).toEqual(TOOLS);
+    expect(cap.model?.model.tools).toEqual(TOOLS);
     for (const tool of file.tools) expect(summary.tools[tool.id]).toEqual(tool.counts);
   });
 
