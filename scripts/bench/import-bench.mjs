@@ -152,6 +152,7 @@ function report(rounds) {
   console.log(`ratio ours/schema baseline, median: ${median(rounds.map((x) => x.schemaRatio)).toFixed(2)}`);
   console.log(`time for ${ROWS.toLocaleString()} rows, median: ${(median(rounds.map((x) => x.ours.result.ms)) / 1000).toFixed(2)} s (goal ≤ 10 s)`);
   console.log(`accepted ${last.ours.result.accepted}, rejected ${last.ours.result.rejected}; baseline stored ${last.baseline.stored}`);
+  console.log(`stored counts after our import: ${last.ours.result.counted.rows} rows, ${last.ours.result.counted.tasks} tasks (the file: ${ROWS} rows, ${Math.ceil(ROWS / 5)} tasks)`);
   const long = rounds.map((x) => x.ours.longTasks);
   console.log(`main-thread long tasks (> 50 ms) during our import: ${Math.max(...long.map((l) => l.count))} (longest ${Math.max(...long.map((l) => l.maxMs)).toFixed(0)} ms; goal 0)`);
 }

@@ -12,17 +12,33 @@ const test = base.extend<{ memory: MemoryPage; settings: SettingsPage; tools: To
   tools: async ({ app }, use) => use(new ToolsPage(app.page)),
 });
 
-interface FileEntry { text: string; value: number; evidenceTasks: string[] }
+interface FileEntry { id: string; text: string; value: number; evidenceTasks: string[]; facet?: { rule: { type: string; value?: string } } }
 interface FileTool { id: string; entries: FileEntry[] }
+
+/**
+ * Later labels that contradict "A is weak on negation": 40 new tasks, the first 20 tagged negation
+ * (and written with "no"), where A now scores 4–5 and 1–2 elsewhere; B scores 2–3 everywhere.
+ */
+function laterCsv(): string {
+  const rows = ['id,prompt,tool,score,category,rater'];
+  for (let t = 0; t < 40; t++) {
+    const neg = t < 20;
+    const id = `late-${String(t).padStart(2, '0')}`;
+    const prompt = neg ? `A bowl with no fruit, late ${t}` : `A green bowl on a shelf, late ${t}`;
+    rows.push(`${id},"${prompt}",A,${neg ? 5 - (t % 2) : 1 + (t % 2)},${neg ? 'negation' : 'plain'},late`);
+    rows.push(`${id},"${prompt}",B,${3 - (t % 2)},${neg ? 'negation' : 'plain'},late`);
+  }
+  return `${rows.join('\n')}\n`;
+}
 
 test('share a memory: export, delete everything, import it back — same memory; newer contradicting data flags it stale', async ({ memory, settings, tools, page }) => {
   test.setTimeout(240_000);
-  await memory.importGenaiSlice();
+  await memory.importScoredCsv();
   await memory.goTo('Memory');
   await memory.build();
   await memory.waitBuilt();
   const shownBefore = await memory.shownEntries();
-  expect(Object.keys(shownBefore)).toHaveLength(6);
+  expect(Object.keys(shownBefore)).toEqual(expect.arrayContaining(['A', 'B']));
   // A private folder: test-results/ may be cleared by another Playwright run meanwhile.
   const dir = mkdtempSync(join(tmpdir(), 'toolmem-share-'));
   const path = join(dir, 'shared.toolmem-memory.json');
@@ -44,61 +60,61 @@ test('share a memory: export, delete everything, import it back — same memory;
   await memory.importMemoryFile(path);
   await memory.waitBuilt();
   expect(await memory.shownEntries()).toEqual(shownBefore);
-  // Export of the imported memory gives the same file back, byte for byte.
-  expect(await memory.exportMemory(join(dir, 'again.json'))).toBe(exported);
+  // Export of the imported memory (format version 2) gives the same file back, byte for byte.
+  const again = await memory.exportMemory(join(dir, 'again.json'));
+  expect(again).toBe(exported);
+  expect(JSON.parse(again)).toMatchObject({ version: 2, build: { capability: { tools: ['A', 'B', 'C'] } } });
 
   await tools.goTo('Tools');
   await expect.poll(() => tools.strongestAndWeakest(), { timeout: 30_000 }).toEqual(cardsBefore);
 
-  // New experiences arrive: DALLE_3 now scores 1 on the tasks behind its strongest claim (5 elsewhere).
+  // New experiences arrive in which A does well on negation: its weakness there is contradicted.
   const file = JSON.parse(exported) as { tools: FileTool[] };
-  const claim = file.tools.find((t) => t.id === 'DALLE_3')!.entries.filter((e) => e.value > 0)[0]!;
-  const rows = [
-    ...claim.evidenceTasks.map((t) => `${t},"a prompt of task ${t}",DALLE_3,1,late`),
-    ...claim.evidenceTasks.map((_, i) => `other-${i},"another prompt ${i}",DALLE_3,5,late`),
-  ];
+  const claim = file.tools.find((t) => t.id === 'A')!.entries.find((e) => e.value < 0 && e.facet?.rule.type === 'category' && e.facet.rule.value === 'negation')!;
+  expect(claim).toBeDefined();
   const csv = join(dir, 'later.csv');
-  writeFileSync(csv, `id,prompt,tool,score,rater\n${rows.join('\n')}\n`);
-  await memory.open('data');
-  await memory.openImport();
-  await memory.chooseFile(csv);
-  await memory.mapColumn('id', 'id');
-  await memory.dialog.getByLabel('Dataset name').fill('Later labels');
-  // The memory's scale (1–5): only data on the same scale is compared with it.
-  for (const [label, value] of [['Scale minimum', '1'], ['Scale maximum', '5']] as const) {
-    await memory.dialog.getByLabel(label).fill(value);
-    await memory.dialog.getByLabel(label).blur();
-    await expect(memory.dialog.getByLabel(label)).toHaveValue(value);
-  }
-  await expect((await memory.runImport()).getByTestId('count-added')).toHaveText(String(rows.length));
-  await memory.dialog.getByRole('button', { name: 'Done' }).click();
+  writeFileSync(csv, laterCsv());
+  await expect((await memory.importScoredCsv(csv, 'Later labels')).getByTestId('count-added')).toHaveText('80');
 
   await memory.goTo('Memory');
-  await page.getByRole('tab', { name: 'DALLE_3' }).click();
+  await page.getByRole('tab', { name: 'A', exact: true }).click();
   const entry = memory.entries.filter({ hasText: claim.text });
   await expect(entry.getByText('stale', { exact: true })).toBeVisible({ timeout: 30_000 });
   await entry.click();
   const note = page.getByTestId('stale-note');
   await expect(note).toBeVisible();
-  await expect(note.getByTestId('contradicting-experience')).toHaveCount(claim.evidenceTasks.length);
-  await expect(note.getByTestId('contradicting-experience').first()).toContainText('score 1');
+  // The 20 later negation scores of A (4–5, above its later mean) go against "weak at negation".
+  await expect(note.getByTestId('contradicting-experience')).toHaveCount(20);
+  await expect(note.getByTestId('contradicting-experience').first()).toContainText(/score [45]/);
 
   await tools.goTo('Tools');
-  const card = tools.card('DALLE_3');
+  const card = tools.card('A');
   await expect(card.getByTestId('stale-count')).toBeVisible({ timeout: 30_000 });
-  await expect(card.locator('p.entry.good').filter({ hasText: claim.text }).getByText('stale', { exact: true })).toBeVisible();
+  await expect(card.locator('p.entry').filter({ hasText: claim.text }).getByText('stale', { exact: true })).toBeVisible();
 
   // Pin one of the new tasks as a test case, run the test cases, see the run in the card's history.
   await memory.open('data');
   const browser = page.getByTestId('dataset-card').filter({ hasText: 'Later labels' });
   await browser.getByText('Browse experiences').click();
-  await browser.getByRole('row', { name: new RegExp(claim.evidenceTasks[0]!) }).first().click();
-  await browser.getByRole('button', { name: 'Pin as test case of DALLE_3' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'pinned as a test case of DALLE_3' })).toBeVisible();
+  await browser.getByRole('row', { name: /late-00/ }).first().click();
+  await browser.getByRole('button', { name: 'Pin as test case of A' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'pinned as a test case of A' })).toBeVisible();
   await tools.goTo('Tools');
   await card.getByRole('button', { name: 'Run test cases' }).click();
   const row = card.getByTestId('history-row').filter({ hasText: 'test cases' }).first();
   await expect(row).toBeVisible({ timeout: 60_000 });
   await expect(row.locator('.badge')).toHaveText(/^(completed|failed)$/);
   await expect(row).toContainText('of 1 within');
+});
+
+test('a version-1 memory file (from before capability memories) still imports and exports as it was', async ({ memory, page }) => {
+  await memory.open('memory');
+  await memory.importMemoryFile('tests/fixtures/bad-inputs/memory-valid.json');
+  await memory.waitBuilt();
+  await expect(memory.entries.first()).toBeVisible();
+  const dir = mkdtempSync(join(tmpdir(), 'toolmem-v1-'));
+  const text = await memory.exportMemory(join(dir, 'v1.json'));
+  expect(JSON.parse(text)).toMatchObject({ version: 1 });
+  // Without a capability analysis the page says how to get one, instead of an empty matrix.
+  await expect(page.getByTestId('capability-missing')).toContainText('imported from a version-1 file');
 });

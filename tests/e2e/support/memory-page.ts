@@ -15,6 +15,27 @@ export class MemoryPage extends LabelPage {
     return this.page.locator('button.entry');
   }
 
+  /**
+   * Imports a CSV through the dialog as a generic file on the 1–5 scale, with its `id` column as the
+   * task id (tests/fixtures/e2e/capability.csv by default: 60 tasks × tools A, B, C, where A is weak
+   * and B strong on the 20 `negation` tasks — effects a capability build finds).
+   */
+  async importScoredCsv(path = 'tests/fixtures/e2e/capability.csv', name = 'Capability'): Promise<Locator> {
+    await this.open('data');
+    await this.openImport();
+    await this.chooseFile(path);
+    await this.mapColumn('id', 'id');
+    await this.dialog.getByLabel('Dataset name').fill(name);
+    for (const [label, value] of [['Scale minimum', '1'], ['Scale maximum', '5']] as const) {
+      await this.dialog.getByLabel(label).fill(value);
+      await this.dialog.getByLabel(label).blur();
+      await expect(this.dialog.getByLabel(label)).toHaveValue(value);
+    }
+    const result = await this.runImport();
+    await this.dialog.getByRole('button', { name: 'Done' }).click();
+    return result;
+  }
+
   async build(): Promise<void> {
     await this.page.getByRole('button', { name: 'Build memory' }).click();
   }
