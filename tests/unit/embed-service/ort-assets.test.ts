@@ -20,7 +20,7 @@ describe('onnxruntime-web runtime files', () => {
     expect(packageDir(fromRepo, 'onnxruntime-web')).toBe(packageDir(fromTransformers, 'onnxruntime-web'));
   });
 
-  it('has the asyncify build the worker imports, within the precache size limit', () => {
+  it('has the asyncify build the worker imports; it is cached on first use, not precached', () => {
     const dist = join(packageDir(fromRepo, 'onnxruntime-web'), 'dist');
     for (const file of ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm']) {
       expect(existsSync(join(dist, file)), file).toBe(true);
@@ -28,8 +28,11 @@ describe('onnxruntime-web runtime files', () => {
     const source = readFileSync(join(REPO, 'src/services/embed-browser.ts'), 'utf8');
     expect(source).toContain("'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url'");
     expect(source).toContain("'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url'");
+    // ~27 MB: the precache holds only the shell; hashed /assets/ files (this one too) are cached
+    // the first time they are fetched (runtimeCaching, CacheFirst), then work offline.
     const config = readFileSync(join(REPO, 'vite.config.ts'), 'utf8');
-    const limit = Number(/maximumFileSizeToCacheInBytes:\s*([\d\s*]+),/.exec(config)?.[1]?.split('*').reduce((a, b) => a * Number(b), 1));
-    expect(readFileSync(join(dist, 'ort-wasm-simd-threaded.asyncify.wasm')).byteLength).toBeLessThan(limit);
+    const patterns = /globPatterns:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? '';
+    expect(patterns).not.toMatch(/wasm/);
+    expect(config).toMatch(/\\\/assets\\\/\[\^\/\]\+\$\/[\s\S]*?handler: 'CacheFirst'/);
   });
 });
