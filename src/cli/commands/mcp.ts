@@ -6,12 +6,12 @@
  * messages are answered (GuardedStdioTransport) and never end the process; the command returns
  * when the client closes the connection.
  */
-import { readFile } from 'node:fs/promises';
-import { formatIssues, MemoryFileError, parseMemoryFile } from '../../core/memory-format';
+import { formatIssues, MemoryFileError } from '../../core/memory-format';
 import { quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { createToolMemMcp } from '../mcp/server';
 import { GuardedStdioTransport } from '../mcp/stdio-transport';
+import { readMemoryArg } from '../memory-arg';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 
 const USAGE = `Usage: toolmem mcp --memory MEMORY.json
@@ -34,28 +34,18 @@ function parse(args: string[]): { memory: string; help: boolean } {
 async function run(args: string[], io: Io): Promise<number> {
   const opts = parseOrExit('mcp', USAGE, args, parse, io);
   if (typeof opts === 'number') return opts;
-  let text: string;
-  try {
-    text = await readFile(opts.memory, 'utf8');
-  } catch (err) {
-    io.err(`toolmem mcp: ${(err as Error).message}`);
-    return EXIT.unreadable;
-  }
-  const parsed = parseMemoryFile(text);
-  if (!parsed.ok) {
-    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues(parsed.issues)}`);
-    return EXIT.unreadable;
-  }
+  const file = await readMemoryArg('mcp', opts.memory, io);
+  if (typeof file === 'number') return file;
   let embedder;
   try {
-    embedder = createTransformersEmbedder({ model: parsed.file.memory.embeddingModel.split('@')[0]! });
+    embedder = createTransformersEmbedder({ model: file.memory.embeddingModel.split('@')[0]! });
   } catch (err) {
-    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues([{ path: '$.memory.embeddingModel', message: `cannot load the embedding model ${quote(parsed.file.memory.embeddingModel)}: ${(err as Error).message}` }])}`);
+    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues([{ path: '$.memory.embeddingModel', message: `cannot load the embedding model ${quote(file.memory.embeddingModel)}: ${(err as Error).message}` }])}`);
     return EXIT.unreadable;
   }
   let mcp;
   try {
-    mcp = await createToolMemMcp(parsed.file, embedder);
+    mcp = await createToolMemMcp(file, embedder);
   } catch (err) {
     io.err(`toolmem mcp: ${opts.memory}: ${err instanceof MemoryFileError ? formatIssues(err.issues) : (err as Error).message}`);
     return EXIT.unreadable;
@@ -66,7 +56,7 @@ async function run(args: string[], io: Io): Promise<number> {
     transport.onclose = () => done();
   });
   await mcp.server.connect(transport);
-  io.err(`toolmem mcp: serving ${parsed.file.memory.name} (${parsed.file.tools.length} tools, embeddings ${parsed.file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`);
+  io.err(`toolmem mcp: serving ${file.memory.name} (${file.tools.length} tools, embeddings ${file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`);
   await closed;
   await mcp.server.close();
   return EXIT.ok;

@@ -5,12 +5,11 @@
  * of tested entries whose direction held. `--json`: `{ precision, tested, entries: [{ id, tool,
  * verdict, n, effect }] }` plus counts. Exit codes: 0 it ran, 1 usage error, 2 unreadable input.
  */
-import { readFile } from 'node:fs/promises';
 import { verifyMemoryFile } from '../../app/verify-memory';
 import { ToolMemError } from '../../core/errors';
-import { formatIssues, parseMemoryFile } from '../../core/memory-format';
 import { quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { readMemoryArg } from '../memory-arg';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
@@ -48,19 +47,8 @@ const fmt = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : '−'}
 async function run(args: string[], io: Io): Promise<number> {
   const opts = parseOrExit('verify', USAGE, args, parse, io);
   if (typeof opts === 'number') return opts;
-  let text: string;
-  try {
-    text = await readFile(opts.memory, 'utf8');
-  } catch (err) {
-    io.err(`toolmem verify: ${(err as Error).message}`);
-    return EXIT.unreadable;
-  }
-  const parsed = parseMemoryFile(text);
-  if (!parsed.ok) {
-    io.err(`toolmem verify: ${opts.memory}: ${formatIssues(parsed.issues)}`);
-    return EXIT.unreadable;
-  }
-  const file = parsed.file;
+  const file = await readMemoryArg('verify', opts.memory, io);
+  if (typeof file === 'number') return file;
   let loaded;
   try {
     loaded = await loadData(opts);

@@ -17,13 +17,9 @@ import { main } from '../../../src/cli/main';
 import { ParseError } from '../../../src/core/errors';
 import { assertTextFile } from '../../../src/core/import/sniff';
 import { formatIssues, MemoryFilePredictor, parseMemoryFile, readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../src/core/memory-format';
-import { ToolMemDB, createRepositories } from '../../../src/db';
-import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
-import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import type { MemoryApi } from '../../../src/services/memory-api';
-import { createMemoryHandlers } from '../../../src/services/memory-service';
+import type { ToolMemDB } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { memoryApps } from '../helpers/memory-app';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');
@@ -130,18 +126,7 @@ async function cli(file: string): Promise<{ code: number; err: string }> {
 }
 
 // --- the app's memory import service on fake-indexeddb ---
-let n = 0;
-const open: ToolMemDB[] = [];
-async function app() {
-  const db = new ToolMemDB(`bad-memory-${++n}`);
-  await db.open();
-  open.push(db);
-  const repos = createRepositories(db);
-  const memory: Client<MemoryApi> = createInThreadClient(
-    createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
-  );
-  return { db, repos, memory };
-}
+const { app, open } = memoryApps('bad-memory', embedder);
 /** Every table's row count and SHA-256 of its rows (as memory-import.test.ts's dump, hashed). */
 async function digest(db: ToolMemDB): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -2,33 +2,17 @@ import 'fake-indexeddb/auto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
-import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
-import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
-import { createInThreadClient, type Client } from '../../../src/rpc';
+import type { ToolMemDB } from '../../../src/db';
+import { createInThreadClient } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
-import { createMemoryHandlers } from '../../../src/services/memory-service';
-import type { MemoryApi } from '../../../src/services/memory-api';
+import { memoryApps } from '../helpers/memory-app';
 import { readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../src/core/memory-format';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');
 const embedder = createTransformersEmbedder();
-let n = 0;
-const open: ToolMemDB[] = [];
-
-/** A fresh app database with the memory worker's handlers over it. */
-async function app() {
-  const db = new ToolMemDB(`mem-import-${++n}`);
-  await db.open();
-  open.push(db);
-  const repos = createRepositories(db);
-  const memory: Client<MemoryApi> = createInThreadClient(
-    createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
-  );
-  return { db, repos, memory };
-}
+const { app, open } = memoryApps('mem-import', embedder);
 
 /** Every table's rows, for "nothing changed" checks. */
 async function dump(db: ToolMemDB) {
