@@ -159,6 +159,9 @@ export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOption
 
   let run: Run = { ...start, state: 'running' };
   delete run.error;
+  // Stored as running before the first step: a page reloaded during a long step (a build without a
+  // model is ONE capability step) finds it running and resumes it, instead of a queued run that waits.
+  if (start.state !== 'running') await save(run);
   let steps = 0;
   for (;;) {
     const step = nextStep(run);

@@ -18,9 +18,10 @@ export class MemoryPage extends LabelPage {
   /**
    * Imports a CSV through the dialog as a generic file on the 1–5 scale, with its `id` column as the
    * task id (tests/fixtures/e2e/capability.csv by default: 60 tasks × tools A, B, C, where A is weak
-   * and B strong on the 20 `negation` tasks — effects a capability build finds).
+   * and B strong on the 20 `negation` tasks — effects a capability build finds). Returns the
+   * number of rows added, as the result shows it.
    */
-  async importScoredCsv(path = 'tests/fixtures/e2e/capability.csv', name = 'Capability'): Promise<Locator> {
+  async importScoredCsv(path = 'tests/fixtures/e2e/capability.csv', name = 'Capability'): Promise<string> {
     await this.open('data');
     await this.openImport();
     await this.chooseFile(path);
@@ -31,9 +32,9 @@ export class MemoryPage extends LabelPage {
       await this.dialog.getByLabel(label).blur();
       await expect(this.dialog.getByLabel(label)).toHaveValue(value);
     }
-    const result = await this.runImport();
+    const added = (await (await this.runImport()).getByTestId('count-added').textContent()) ?? '';
     await this.dialog.getByRole('button', { name: 'Done' }).click();
-    return result;
+    return added;
   }
 
   async build(): Promise<void> {
