@@ -65,9 +65,17 @@ test('a build interrupted by a reload resumes and ends with the same memory as a
   const progress = page.getByTestId('build-progress');
   await expect(progress).toContainText(/0 of 1 steps?/, { timeout: 60_000 });
   await page.reload();
-  // The page resumes the interrupted build by itself: wait until the second memory has its entries.
+  // A build interrupted during its step resumes by itself; one interrupted before the step began
+  // (the whole analysis takes seconds) waits under "Unfinished builds" with a Resume button.
+  const resume = page.getByRole('button', { name: 'Resume' });
   await expect
-    .poll(async () => Object.values(await memory.storedMemories()).map((lines) => lines.length > 0), { timeout: 90_000 })
+    .poll(
+      async () => {
+        if (await resume.isVisible()) await resume.click();
+        return Object.values(await memory.storedMemories()).map((lines) => lines.length > 0);
+      },
+      { timeout: 90_000 },
+    )
     .toEqual([true, true]);
   await expect(page.getByText('Unfinished builds')).toHaveCount(0);
   const stored = await memory.storedMemories();
