@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { test as base, expect } from './support/fixtures';
 import { DataPage } from './support/data-page';
 import { countStoreScript, generatedCsv, writeTemp } from './support/generated-files';
@@ -17,6 +18,21 @@ test.use({ serviceWorkers: 'block' });
  * throws a DOMException named QuotaExceededError (what Chromium raises when the origin's quota is
  * exhausted). The first batch of 2,000 rows is committed before that, so the rollback is exercised.
  */
+/**
+ * Serves the import worker with TRAP in front. A request the page abandons (a navigation while the
+ * script is fetched: the route is then disposed) is not an error of the test; anything else is.
+ */
+async function trapImportWorker(page: Page): Promise<void> {
+  await page.route(/\/assets\/import\.worker-[^/]*\.js$/, async (route) => {
+    try {
+      const response = await route.fetch();
+      await route.fulfill({ response, body: TRAP + (await response.text()) });
+    } catch (err) {
+      if (!/disposed|closed/i.test((err as Error).message)) throw err;
+    }
+  });
+}
+
 const TRAP = `(() => {
   let writes = 0;
   const proto = IDBObjectStore.prototype;
@@ -34,10 +50,7 @@ const TRAP = `(() => {
 
 test('storage full during an import: a clear message with usage and what to delete, and nothing partial is kept', async ({ data, page }) => {
   await page.addInitScript(TRAP);
-  await page.route(/\/assets\/import\.worker-[^/]*\.js$/, async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, body: TRAP + (await response.text()) });
-  });
+  await trapImportWorker(page);
 
   const seed = writeTemp('seed.csv', generatedCsv(0, 12, { prefix: 'seed' }));
   const big = writeTemp('big.csv', generatedCsv(0, 6000, { prefix: 'quota' }));
@@ -79,10 +92,7 @@ test('storage full during an import: a clear message with usage and what to dele
 });
 
 test('the storage-full message links to the storage usage in Settings', async ({ data, page }) => {
-  await page.route(/\/assets\/import\.worker-[^/]*\.js$/, async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, body: TRAP + (await response.text()) });
-  });
+  await trapImportWorker(page);
   await data.open('data');
   await data.openImport();
   await data.chooseFile(writeTemp('quota.csv', generatedCsv(0, 3000, { prefix: 'quota' })));

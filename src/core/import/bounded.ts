@@ -7,6 +7,7 @@
  * error list holds the whole file again, and messages run to megabytes. `quote()`/`clipInput()`
  * (src/core/text/quote.ts) bound single echoed values; this module bounds records and lists.
  */
+import { dict } from '../data-keys';
 import type { RowError } from '../types';
 import { clipInput } from '../text/quote';
 
@@ -41,7 +42,7 @@ function boundValue(value: unknown): unknown {
 /** A copy of `raw` with at most RAW_KEYS_MAX columns, each value at most RAW_VALUE_MAX characters. */
 export function boundRaw(raw: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (raw === undefined) return undefined;
-  const out: Record<string, unknown> = {};
+  const out = dict<unknown>(); // column names are data: null prototype (core/data-keys)
   let kept = 0;
   let more = 0;
   for (const key of Object.keys(raw)) {
@@ -49,8 +50,7 @@ export function boundRaw(raw: Record<string, unknown> | undefined): Record<strin
       more += 1;
       continue;
     }
-    // defineProperty: a column named `__proto__` is data, not the prototype.
-    Object.defineProperty(out, clipRaw(key, 200), { value: boundValue(raw[key]), enumerable: true, writable: true, configurable: true });
+    out[clipRaw(key, 200)] = boundValue(raw[key]);
     kept += 1;
   }
   if (more > 0) out._more_columns = `${more.toLocaleString('en-US')} more columns not kept`;

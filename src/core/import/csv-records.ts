@@ -3,6 +3,7 @@
  * not counted, blank lines are skipped and not counted), so they match what a spreadsheet shows
  * below its header as long as no record spans several lines.
  */
+import { dict } from '../data-keys';
 import { ParseError } from '../errors';
 import { unmarkCsvCell } from '../export/csv-cell';
 import { clipList } from './bounded';
@@ -116,7 +117,7 @@ export class CsvRecordReader {
 
   private toItem(row: string[]): ReadItem {
     const headers = this.headers as string[];
-    const data: Record<string, unknown> = {};
+    const data = dict<unknown>(); // keyed by column names (data): a `__proto__` column stays a column
     headers.forEach((h, i) => {
       // A leading ' that neutralised a formula (our exports write it, see csv-cell.ts) is removed.
       data[h] = unmarkCsvCell(row[i] ?? '');

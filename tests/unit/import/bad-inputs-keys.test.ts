@@ -88,10 +88,9 @@ describe('data keys: the import pipeline', () => {
     );
   });
 
-  // Documents a data-keyed plain object in src/core/import/csv-records.ts (another engineer's file):
-  // each record's `data` is a `{}`, so a column named `__proto__` is assigned to the prototype and
-  // lost. `it.fails` passes while the bug is there; when csv-records is fixed, make this an `it`.
-  it.fails('keys-header-columns.csv: the __proto__ column is kept in a rejected row (csv-records.ts)', async () => {
+  // Each CSV record's `data` is a null-prototype dictionary (csv-records.ts): a column named
+  // `__proto__` is a column like any other, kept in the rejected row for the download.
+  it('keys-header-columns.csv: the __proto__ column is kept in a rejected row (csv-records.ts)', async () => {
     const { summary } = await importFile(resolve(BAD, 'keys-header-columns.csv'), { mapping: { tool: 'constructor' } });
     expect(own(summary.errors[0]?.raw, '__proto__')).toBe('z');
   });
