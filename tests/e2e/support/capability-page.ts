@@ -50,7 +50,12 @@ export class CapabilityPage extends MemoryPage {
     const right = Math.min(canvas.x + canvas.width, region.x + region.width);
     for (let dx = 10; dx < 200; dx += 7) {
       await this.page.mouse.move(right - dx, canvas.y + canvas.height - 10);
-      if (await this.tooltip.isVisible()) return;
+      // The tooltip follows the pointer on the next frame: give it a moment before the next point.
+      const shown = await this.tooltip
+        .waitFor({ state: 'visible', timeout: 500 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) return;
     }
     throw new Error('no tooltip over the matrix');
   }

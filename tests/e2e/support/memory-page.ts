@@ -54,6 +54,8 @@ export class MemoryPage extends LabelPage {
     for (const tool of await tabs.allTextContents()) {
       await tabs.filter({ hasText: tool }).first().click();
       await expect(tabs.filter({ hasText: tool }).first()).toHaveAttribute('aria-selected', 'true');
+      // The page reads a tool level by level: wait until no level still says "Loading…".
+      for (const level of ['proficient', 'good', 'bad', 'weak'] as const) await expect(this.level(level).getByText('Loading…')).toHaveCount(0);
       const levels: Record<string, string[]> = {};
       for (const level of ['proficient', 'good', 'bad', 'weak'] as const) {
         const count = Number(await this.level(level).locator('h3 .muted').textContent());
