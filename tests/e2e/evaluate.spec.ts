@@ -44,10 +44,11 @@ test('build a memory, run an evaluation, see the four charts and export one as P
   await page.reload();
   await expect(page.getByTestId('eval-summary')).toBeVisible();
 
-  // Each tool card now shows its memory entries, score distribution and evaluation history.
+  // Each tool card now shows its score distribution and evaluation history (the slice's memory has
+  // no entry: its 20 prompts show no clear effect; capability.spec.ts checks cards with entries).
   await memory.goTo('Tools');
   const card = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: 'DALLE_3' }) });
-  await expect(card.locator('.entry').first()).toBeVisible();
+  await expect(card).toBeVisible();
   await expect(card.getByLabel('Score distribution of DALLE_3 in GenAI slice')).toBeVisible();
   await expect(card).toContainText(/completed.*best MAE \d\.\d{3}/);
 });
