@@ -101,7 +101,8 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     if (!scale || since === null) return none;
     // Experiences arrive with an import (re-imports keep createdAt but change importId) or a label.
     const imports = new Map((await repos.imports.list()).map((r) => [r.id, r]));
-    const datasets = new Set((await repos.datasets.list()).filter((d) => sameScale(scale, d.scale)).map((d) => d.id));
+    const onScale = (await repos.datasets.list()).filter((d) => sameScale(scale, d.scale));
+    const datasets = new Set(onScale.map((d) => d.id));
     const arrival = (x: Experience) => Math.max(x.createdAt, imports.get(x.importId)?.startedAt ?? 0);
     const arrived: Experience[] = [];
     for (const importId of await repos.experiences.importIds()) {
@@ -121,8 +122,7 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     // (written by a model or by hand) keep the evidence-task comparison below.
     const capability = all.filter((e) => e.facet && e.effect);
     const valid = all.filter((e) => !(e.facet && e.effect));
-    const policies = new Map((await repos.datasets.list()).map((d) => [d.id, d.raterPolicy]));
-    const later = [...datasets].flatMap((d) => groundTruthExperiences(arrived.filter((x) => x.datasetId === d), policies.get(d)!));
+    const later = onScale.flatMap((d) => groundTruthExperiences(arrived.filter((x) => x.datasetId === d.id), d.raterPolicy));
     const verdictFlags = capability.length ? verdictStaleFlags(capability, memory, later, scale) : [];
     const entries: DriftEntry[] = valid.map((e) => ({
       id: e.id,

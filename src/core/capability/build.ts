@@ -9,7 +9,6 @@
  */
 import type { Experience, MemoryEntry, ScoreScale } from '../types';
 import type { TrainingSet } from '../predict/types';
-import { computeEffects, scoreTableFromSet } from './effects';
 import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
@@ -59,10 +58,8 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   const predictor = new CapabilityMemoryPredictor(options);
   predictor.fit(set);
   const facets = predictor.facets;
-  const table = scoreTableFromSet(set);
-  const effects = computeEffects(table, facets);
   const entryOf = new Map(predictor.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e.id]));
-  const cells: CapabilityCell[] = effects.effects
+  const cells: CapabilityCell[] = predictor.effects.effects
     .filter((c) => c.tested)
     .map((c) => ({ toolId: c.toolId, facet: c.facet, effect: c.effect, entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null }));
   const entries: MemoryEntry[] = predictor.entries.map((e) => ({
@@ -88,7 +85,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
   const snapshot: CapabilitySnapshot = {
     facets: facets.map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
-    tools: [...table.toolIds],
+    tools: [...(predictor.model?.tools ?? [])],
     cells,
     note: predictor.note
       ? { text: predictor.note, hard, easy, items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })) }

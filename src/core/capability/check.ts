@@ -6,8 +6,9 @@
  * `toolmem verify` and the app's check of later imports.
  */
 import type { Experience, MemoryEntry, ScoreScale } from '../types';
-import type { ScoreTable } from './effects';
+import { scoreTableFromSet } from './effects';
 import { applies } from './facets';
+import { dot } from './themes';
 import type { Effect, Facet, Verdict } from './types';
 import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry } from './verify';
 
@@ -47,30 +48,15 @@ export interface CheckReport {
   untestedTools: { toolId: string; why: string }[];
 }
 
-const dot = (a: Float32Array, b: Float32Array) => {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-};
 
 /** The headline claim of a stored effect: deltaVsOthers with ≥ 2 tools, else deltaOwn. */
 export function claimOf(effect: Effect): { measure: 'vsOthers' | 'own'; delta: number } {
   return effect.deltaVsOthers === null ? { measure: 'own', delta: effect.deltaOwn } : { measure: 'vsOthers', delta: effect.deltaVsOthers };
 }
 
-function scoreTable(unseen: readonly Experience[], scale: ScoreScale): ScoreTable {
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const taskIds = [...new Set(unseen.map((e) => e.taskId))].sort(cmp);
-  const toolIds = [...new Set(unseen.map((e) => e.toolId))].sort(cmp);
-  const ti = new Map(taskIds.map((id, t) => [id, t]));
-  const ji = new Map(toolIds.map((id, j) => [id, j]));
-  const scores = toolIds.map(() => new Float64Array(taskIds.length).fill(NaN));
-  for (const e of unseen) if (Number.isFinite(e.score)) scores[ji.get(e.toolId)!]![ti.get(e.taskId)!] = e.score;
-  return { taskIds, toolIds, scores, scale };
-}
 
 export function checkMemory(input: CheckInput): CheckReport {
-  const table = scoreTable(input.unseen, input.scale);
+  const table = scoreTableFromSet({ scale: input.scale, examples: input.unseen });
   const tasks = new Map<string, Experience>();
   for (const e of input.unseen) if (!tasks.has(e.taskId)) tasks.set(e.taskId, e);
   const centroid = new Map((input.snapshot?.facets ?? []).flatMap((f) => (f.centroid ? [[f.facet.name, Float32Array.from(f.centroid)] as const] : [])));

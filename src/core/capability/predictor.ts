@@ -10,7 +10,7 @@
  *                                                    a task without negation is a bit easier than average)
  * They sum to raw prediction − μ_tool exactly (before clamping to the scale).
  */
-import { computeEffects, type ScoreTable } from './effects';
+import { computeEffects, type EffectTable, type ScoreTable } from './effects';
 import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules } from './entries';
 import { facetPoints, fitJoint, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
@@ -69,6 +69,8 @@ export class CapabilityMemoryPredictor implements Predictor {
   facets: DiscoveredFacet[] = [];
   entries: CapabilityEntry[] = [];
   notes: DatasetNote[] = [];
+  /** Every tool × facet effect of the last fit (the capability matrix is drawn from it). */
+  effects: EffectTable = { effects: [], shared: [] };
   /** The dataset-level note as one text. */
   note = '';
   model: JointModel | null = null;
@@ -88,6 +90,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.facets = kinds ? found.filter((d) => kinds.includes(d.facet.kind)) : found;
     const scores: ScoreTable = { taskIds: tasks.map((t) => t.taskId), toolIds: table.tools, scores: table.truth, scale: table.scale };
     const effects = computeEffects(scores, this.facets);
+    this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
       { table: scores, facets: this.facets, effects, experienceId: (j, t) => table.exampleId[j]![t]!, prompt: (id) => prompts.get(id) },
