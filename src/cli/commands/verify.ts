@@ -7,7 +7,7 @@
  */
 import { verifyMemoryFile } from '../../app/verify-memory';
 import { ToolMemError } from '../../core/errors';
-import { quote } from '../../core/text/quote';
+import { clipInput, quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { readMemoryArg } from '../memory-arg';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
@@ -65,7 +65,8 @@ async function run(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   io.out(`Memory ${quote(file.memory.name, 80)} checked on ${result.unseenTasks.toLocaleString('en-US')} tasks of ${quote(loaded.dataset.name, 80)} it never saw (${result.trainTasksSkipped.toLocaleString('en-US')} training tasks left out).`);
-  for (const e of result.entries) io.out(`  ${e.verdict.padEnd(12)} ${e.tool.padEnd(20)} n=${String(e.n).padStart(4)}  claimed ${fmt(e.effect.claimed)}  observed ${fmt(e.effect.observed)}  ${e.id}`);
+  // Tool and entry ids come from the file: shown bounded.
+  for (const e of result.entries) io.out(`  ${e.verdict.padEnd(12)} ${clipInput(e.tool, 40).padEnd(20)} n=${String(e.n).padStart(4)}  claimed ${fmt(e.effect.claimed)}  observed ${fmt(e.effect.observed)}  ${clipInput(e.id, 120)}`);
   for (const t of result.untestedTools) io.out(`  untested tool ${quote(t.toolId, 60)}: ${t.why}`);
   const c = result.counts;
   io.out(
