@@ -62,6 +62,66 @@ export interface LlmMethodStats extends LlmPredictStats {
   testTasks: number;
 }
 
+/** A 95% paired-bootstrap interval (percentile) around the point estimate; null bounds where undefined. */
+export interface Interval {
+  /** The point estimate on the full test set (mean over seeds). */
+  mean: number | null;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** The metrics the bootstrap covers; higher is better for all but mae and rmse. */
+export type IntervalMetric = 'mae' | 'rmse' | 'pearson' | 'pairAcc' | 'gapCaptured';
+
+/** "clearly better / no clear difference / clearly worse" than the baseline (the interval of the difference excludes 0 or not). */
+export type Verdict = 'better' | 'same' | 'worse';
+
+/** One method's intervals, and its difference to the baseline method (method − baseline) with a verdict. */
+export interface MethodIntervals {
+  metrics: Record<IntervalMetric, Interval>;
+  /** Absent for the baseline itself. */
+  vsBaseline?: Record<IntervalMetric, { diff: Interval; verdict: Verdict }>;
+  /** Per tool (ids are data: null-prototype dictionaries): MAE, RMSE, Pearson intervals. */
+  tools: Record<string, Record<'mae' | 'rmse' | 'pearson', Interval>>;
+}
+
+/**
+ * Paired bootstrap by task (the same resampled test tasks for every method, per seed, seeded):
+ * computed in the eval worker after the run (core/eval/bootstrap.ts).
+ */
+export interface EvalIntervals {
+  /** The method the differences are taken against ('tool-mean' when it ran, else the first method). */
+  baseline: string;
+  resamples: number;
+  /** The bootstrap's RNG seed. */
+  seed: number;
+  level: 0.95;
+  methods: Record<string, MethodIntervals>;
+}
+
+/** One point of the cost–quality plane (core/eval/cost-plane.ts). */
+export interface CostQualityPoint {
+  /** 'always' = always pick this tool; 'method' = a method's selector at one λ; 'random' / 'oracle'. */
+  kind: 'always' | 'method' | 'random' | 'oracle';
+  /** Tool id (always) or method id (method). */
+  label: string;
+  /** Mean cost per task of the picks (the unit of the tools' costs). */
+  cost: number;
+  /** Mean true score of the picks. */
+  quality: number;
+  /** The cost weight λ (method points only). */
+  lambda?: number;
+  /** On the cost–quality frontier (no other point is cheaper and at least as good). */
+  frontier: boolean;
+}
+
+/** The cost–quality plane of a run: first seed's test tasks, with each tool's cost per call. */
+export interface CostQualityPlane {
+  /** Cost per call per tool (data ids: null-prototype dictionary) and where it came from. */
+  costs: Record<string, { cost: number; source: 'data' | 'card' }>;
+  points: CostQualityPoint[];
+}
+
 /** What an evaluation Run stores in `metrics`. */
 export interface EvalResult {
   report: JsonReport;
@@ -70,7 +130,7 @@ export interface EvalResult {
   /** Per tool × method mean and sd over seeds (for error bars). */
   toolSpread: Record<string, Record<string, { mae: [number, number]; rmse: [number, number]; pearson: [number, number] }>>;
   /** First seed's predicted and true scores per method (for the predicted-vs-true chart). */
-  points: Record<string, { predicted: number; actual: number; toolId: string }[]>;
+  points: Record<string, { predicted: number; actual: number; toolId: string; taskId?: string }[]>;
   selection: Record<string, number>;
   alwaysStrongerSelection: number;
   ablation?: AblationRow[];
@@ -80,6 +140,10 @@ export interface EvalResult {
   /** Runs of a stored memory (EvalConfig.memoryId). */
   memory?: EvalMemoryInfo;
   scale: { min: number; max: number; integer: boolean };
+  /** Paired-bootstrap 95% intervals (runs made before intervals existed have none). */
+  intervals?: EvalIntervals;
+  /** The cost–quality plane, when the tools have a cost (from the data or their cards). */
+  costPlane?: CostQualityPlane;
 }
 
 export interface PredictRequest {
