@@ -9,7 +9,7 @@ export interface BuildRequest {
   trainSize?: number;
   seed?: number;
   tools?: string[];
-  /** An engine spec (core/llm/spec): `none` (evidence clusters only), `openai:URL#MODEL`, `wllama:…`, `webllm:…`. */
+  /** An engine spec (core/llm/spec): `none` (the capability analysis only, no model), `openai:URL#MODEL`, `wllama:…`, `webllm:…`. */
   engine: string;
   /** Entries retrieved per level for each update (paper: 6). */
   k?: number;

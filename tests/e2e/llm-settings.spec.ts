@@ -29,7 +29,7 @@ test('an endpoint without a model name: the buttons are disabled and say why', a
   await expect(settings.section.getByRole('button', { name: 'Use this model' })).toBeDisabled();
   await expect(settings.section.getByRole('button', { name: 'Load and try' })).toBeDisabled();
   await expect(settings.section.getByText(/Bad wllama model source/)).toHaveCount(0);
-  await expect(settings.active).toHaveText('none (evidence clusters only)');
+  await expect(settings.active).toHaveText('none (capability analysis only)');
 });
 
 test('Test connection lists the server models to pick from, and names a missing one', async ({ app }) => {

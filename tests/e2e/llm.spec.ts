@@ -56,5 +56,5 @@ test('choosing WebLLM without a WebGPU adapter explains why it cannot run', asyn
   await expect(settings.section.getByTestId('webgpu-missing')).toContainText('Use wllama (CPU) or an endpoint instead');
   await expect(settings.section.getByRole('button', { name: 'Use this model' })).toBeDisabled();
   await expect(settings.section.getByRole('button', { name: 'Load and try' })).toHaveCount(0);
-  await expect(settings.active).toHaveText('none (evidence clusters only)');
+  await expect(settings.active).toHaveText('none (capability analysis only)');
 });

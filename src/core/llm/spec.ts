@@ -1,7 +1,7 @@
 /**
  * Engine choice as a string (CLI flag, Settings, saved build settings), so a stored build can be
  * resumed with exactly the model it started with:
- * - `none` — no LLM (evidence clusters only);
+ * - `none` — no LLM (the capability analysis only);
  * - `openai:URL#MODEL` — an OpenAI-compatible endpoint (Ollama, LM Studio, llama.cpp server, vLLM);
  * - `wllama:SOURCE[;bias=FROM-TO:VALUE][;ctx=N]` — a GGUF model run by llama.cpp in WebAssembly
  *   (browser only). SOURCE is an http(s) URL, a path on the app's origin (`/models/x.gguf`), or
@@ -89,7 +89,7 @@ export function formatEngineSpec(spec: EngineSpec): string {
 export function describeEngineSpec(spec: EngineSpec): string {
   switch (spec.kind) {
     case 'none':
-      return 'none (evidence clusters only)';
+      return 'none (capability analysis only)';
     case 'openai': {
       let host = spec.baseUrl;
       try {
@@ -113,7 +113,7 @@ export function isBrowserEngine(spec: EngineSpec): spec is Extract<EngineSpec, {
   return spec.kind === 'wllama' || spec.kind === 'webllm';
 }
 
-/** The `none` engine: building runs without an LLM (evidence clusters only). Any chat fails. */
+/** The `none` engine: building runs without an LLM (the capability analysis only). Any chat fails. */
 export class NoneEngine implements LlmEngine {
   readonly id = 'none';
   readonly capabilities: EngineCapabilities = { streaming: false, jsonSchema: false };
