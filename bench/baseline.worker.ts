@@ -9,8 +9,8 @@ class BaselineDB extends Dexie {
   rows!: EntityTable<Row, 'id'>;
   constructor(schema: 'key' | 'app') {
     super(`bench-baseline-${schema}`);
-    // 'app': the experiences table's indexes (src/db/schema.ts), which IndexedDB maintains on every put.
-    this.version(1).stores({ rows: schema === 'app' ? 'id, importId, [datasetId+toolId], [datasetId+taskId]' : 'id' });
+    // 'app': the experiences table's indexes (src/db/schema.ts, v3), which IndexedDB maintains on every put.
+    this.version(1).stores({ rows: schema === 'app' ? 'id, importId, [datasetId+toolId]' : 'id' });
   }
 }
 

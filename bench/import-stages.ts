@@ -26,11 +26,15 @@ function importOpts(file: File, datasetId: string) {
 
 /** The experiences table's schema without the app's middleware (what indexes alone cost). */
 class PlainDB extends Dexie {
-  constructor(name: string) {
+  constructor(name: string, indexes = APP_INDEXES) {
     super(name);
-    this.version(1).stores({ experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]' });
+    this.version(1).stores({ experiences: indexes });
   }
 }
+/** The experiences table's indexes in src/db/schema.ts (v3), those of v2 (one more), none: what each costs. */
+const APP_INDEXES = 'id, importId, [datasetId+toolId]';
+const V2_INDEXES = 'id, importId, [datasetId+toolId], [datasetId+taskId]';
+const KEY_ONLY = 'id';
 
 async function fresh<T extends Dexie>(db: T): Promise<T> {
   await db.delete();
@@ -61,11 +65,18 @@ export const stages: Record<string, (file: File) => Promise<number>> = {
       categories: [], importId: 'imp-stage', createdAt: 1, response: r.response, feedback: r.feedback,
     })),
   /** The same into the app's indexes (4 MB chunks ≈ 9,000 rows per transaction). */
-  'papa → bulkPut, the 3 indexes': async (file) =>
+  "papa → bulkPut, the app's 2 indexes": async (file) =>
     papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx')), 'experiences', (r, id) => ({ ...r, id, datasetId: 'stage', toolId: r.model, taskId: r.id, importId: 'imp-stage' })),
   /** runImport → bulkAdd per 2,000-row batch into the indexed table, no middleware. */
   'runImport → indexed table (no middleware)': async (file) => plainSink(file, 2000),
   'runImport → indexed table, batches of 10,000': async (file) => plainSink(file, 10_000),
+  /** Before schema v3: the three indexes of v2 (with [datasetId+taskId]). */
+  'papa → bulkPut, the 3 indexes of v2': async (file) =>
+    papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx3', V2_INDEXES)), 'experiences', (r, id) => ({ ...r, id, datasetId: 'stage', toolId: r.model, taskId: r.id, importId: 'imp-stage' })),
+  'runImport → the 3 indexes of v2, batches of 10,000': async (file) => plainSink(file, 10_000, V2_INDEXES),
+  'runImport → primary key only, batches of 10,000': async (file) => plainSink(file, 10_000, KEY_ONLY),
+  /** `put` instead of `add` (the baseline's request): what the fresh dataset's no-overwrite guarantee costs. */
+  'runImport → indexed table with bulkPut, batches of 10,000': async (file) => plainSink(file, 10_000, APP_INDEXES, 'bulkPut'),
 };
 
 class KeyOnlyDB extends Dexie {
@@ -97,12 +108,12 @@ async function papaInto(file: File, db: Dexie, table: string, shape: (r: Record<
   return n;
 }
 
-async function plainSink(file: File, batchSize: number): Promise<number> {
+async function plainSink(file: File, batchSize: number, indexes?: string, write: 'bulkAdd' | 'bulkPut' = 'bulkAdd'): Promise<number> {
   {
-    const db = await fresh(new PlainDB(`bench-stage-plain-${batchSize}`));
+    const db = await fresh(new PlainDB(`bench-stage-plain-${batchSize}`, indexes));
     const s = await runImport(blobBytes(file), { ...importOpts(file, 'stage'), batchSize }, {
       writeBatch: async (rows) => {
-        await db.table<Experience, string>('experiences').bulkAdd(rows);
+        await db.table<Experience, string>('experiences')[write](rows);
         return { added: rows.length, updated: 0, unchanged: 0 };
       },
     });

@@ -1,7 +1,7 @@
 // Shared by the benchmark runners: build, serve, launch Chromium. Benchmarks print figures; they
 // never fail on speed (speed goals are read off the printed ratios, not asserted in tests).
 import { execSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 /** Builds the app with the bench pages into `outDir` (benches that may run at the same time use their own). */
@@ -26,8 +26,45 @@ function launchOptions() {
   };
 }
 
-export async function launch() {
-  return chromium.launch(launchOptions());
+/** `extraArgs`: more Chromium switches (import-bench tags its browser to find its processes in /proc). */
+export async function launch(extraArgs = []) {
+  const options = launchOptions();
+  return chromium.launch({ ...options, args: [...options.args, ...extraArgs] });
+}
+
+/**
+ * CPU seconds (user + system) used so far by the browser started with the switch `tag` and every
+ * process under it (renderers, GPU, network), from /proc (Linux; null elsewhere). On a shared machine
+ * a pipeline's CPU time moves far less with the load than its wall time.
+ */
+export function browserCpuSeconds(tag) {
+  if (!existsSync('/proc/self/stat')) return null;
+  const children = new Map();
+  const ticks = new Map();
+  let root;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      const parent = Number(fields[1]);
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(tag) && !cmd.includes('--type=')) root = pid;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  if (root === undefined) return null;
+  let total = 0;
+  const walk = (pid) => {
+    total += ticks.get(pid) ?? 0;
+    for (const child of children.get(pid) ?? []) walk(child);
+  };
+  walk(root);
+  return total / 100; // clock ticks (USER_HZ = 100 on Linux)
 }
 
 /**

@@ -4,9 +4,10 @@
 // long tasks during our import. Prints figures and ratios; each pipeline runs in a fresh browser
 // context, rounds rotate the order (`--rounds N`, default 3) and the median ratio is the figure.
 // `--stages [names]` adds a stage-by-stage breakdown, `--profile [stage]` a CPU profile of one stage.
+// Each pipeline's CPU seconds (all Chromium processes, from /proc on Linux) are printed beside its wall time.
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { buildBench, launch, rng, serve, table } from './common.mjs';
+import { browserCpuSeconds, buildBench, launch, rng, serve, table } from './common.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const PORT = 4517;
@@ -43,7 +44,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // Its own build folder: bench:scale may be serving dist-bench meanwhile.
 buildBench('dist-bench-import');
 const server = await serve('dist-bench-import', PORT);
-const browser = await launch();
+// The switch tags this browser's processes, so each pipeline's CPU time can be read from /proc.
+const TAG = `--toolmem-import-bench=${process.pid}`;
+const browser = await launch([TAG]);
 const url = `http://127.0.0.1:${PORT}/bench/import.html`;
 /** A fresh context per pipeline: its own (empty) IndexedDB backing store. */
 async function runIn(which) {
@@ -52,7 +55,11 @@ async function runIn(which) {
     const page = await context.newPage();
     await page.goto(url);
     await page.locator('#file').setInputFiles(file);
-    return await page.evaluate((w) => window.runOne(w), which);
+    const cpu0 = browserCpuSeconds(TAG);
+    const result = await page.evaluate((w) => window.runOne(w), which);
+    const cpu1 = browserCpuSeconds(TAG);
+    // CPU of every Chromium process from the call to its answer (ours: the import, then its stats read).
+    return { ...result, cpuS: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
   } finally {
     await context.close();
   }
@@ -130,7 +137,8 @@ try {
     const oursRate = got.ours.result.rows / (got.ours.result.ms / 1000);
     const baseRate = got.baseline.rows / (got.baseline.ms / 1000);
     const schemaRate = got.schema.rows / (got.schema.ms / 1000);
-    rounds.push({ order: order.join(' → '), ours: got.ours, baseline: got.baseline, schema: got.schema, oursRate, baseRate, ratio: oursRate / baseRate, schemaRatio: oursRate / schemaRate });
+    const cpuRatio = got.ours.cpuS && got.baseline.cpuS ? got.baseline.cpuS / got.ours.cpuS : null;
+    rounds.push({ order: order.join(' → '), ours: got.ours, baseline: got.baseline, schema: got.schema, oursRate, baseRate, ratio: oursRate / baseRate, schemaRatio: oursRate / schemaRate, cpuRatio });
   }
   if (rounds.length) report(rounds);
 } finally {
@@ -141,15 +149,21 @@ try {
 function report(rounds) {
   console.log(
     table([
-      ['round', 'order', 'ours s', 'ours rows/s', 'baseline s', 'baseline rows/s', 'ratio', 'schema baseline s', 'ratio vs schema'],
-      ...rounds.map((x, i) => [i + 1, x.order, (x.ours.result.ms / 1000).toFixed(2), Math.round(x.oursRate), (x.baseline.ms / 1000).toFixed(2), Math.round(x.baseRate), x.ratio.toFixed(2), (x.schema.ms / 1000).toFixed(2), x.schemaRatio.toFixed(2)]),
+      ['round', 'order', 'ours s', 'ours rows/s', 'baseline s', 'baseline rows/s', 'ratio', 'schema baseline s', 'ratio vs schema', 'CPU s ours / baseline / schema', 'CPU ratio'],
+      ...rounds.map((x, i) => [
+        i + 1, x.order, (x.ours.result.ms / 1000).toFixed(2), Math.round(x.oursRate), (x.baseline.ms / 1000).toFixed(2), Math.round(x.baseRate), x.ratio.toFixed(2), (x.schema.ms / 1000).toFixed(2), x.schemaRatio.toFixed(2),
+        [x.ours.cpuS, x.baseline.cpuS, x.schema.cpuS].map((c) => (c === null ? '–' : c.toFixed(1))).join(' / '), x.cpuRatio === null ? '–' : x.cpuRatio.toFixed(2),
+      ]),
     ]),
   );
   const last = rounds[rounds.length - 1];
   console.log('ours = the ToolMem import worker (read + validate + dedupe + Dexie with counts); baseline = Papa Parse + Dexie bulkPut of its rows into a key-only table;');
-  console.log('schema baseline (info) = the same parse, rows shaped as our Experience, into a table with the app\'s three indexes');
+  console.log('schema baseline (info) = the same parse, rows shaped as our Experience, into a table with the app\'s indexes (src/db/schema.ts)');
   console.log(`ratio ours/baseline throughput, median of ${ROUNDS}: ${median(rounds.map((x) => x.ratio)).toFixed(2)} (goal ≥ 0.80)`);
   console.log(`ratio ours/schema baseline, median: ${median(rounds.map((x) => x.schemaRatio)).toFixed(2)}`);
+  const cpu = rounds.map((x) => x.cpuRatio).filter((r) => r !== null);
+  // CPU seconds of all Chromium processes (the worker's renderer and the browser process, which runs IndexedDB's backend).
+  if (cpu.length) console.log(`CPU ratio baseline/ours (all Chromium processes, less load-dependent than wall time), median: ${median(cpu).toFixed(2)}`);
   console.log(`time for ${ROWS.toLocaleString()} rows, median: ${(median(rounds.map((x) => x.ours.result.ms)) / 1000).toFixed(2)} s (goal ≤ 10 s)`);
   console.log(`accepted ${last.ours.result.accepted}, rejected ${last.ours.result.rejected}; baseline stored ${last.baseline.stored}`);
   console.log(`stored counts after our import: ${last.ours.result.counted.rows} rows, ${last.ours.result.counted.tasks} tasks (the file: ${ROWS} rows, ${Math.ceil(ROWS / 5)} tasks)`);

@@ -5,6 +5,7 @@
  * core build runner over their own repository (Dexie in the browser, in-memory in Node), and export
  * it with `exportBuiltMemory`. Nothing here knows where data is stored.
  */
+import { costStats } from '../core/cost/tool-cost';
 import { ValidationError } from '../core/errors';
 import {
   createBuildRun,
@@ -121,10 +122,11 @@ export async function exportBuiltMemory(
   run: Run,
   truth: readonly Experience[],
   split: TaskSplit,
-  opts: { tools?: readonly Pick<Tool, 'id' | 'name' | 'modality' | 'description'>[]; history?: boolean } = {},
+  opts: { tools?: readonly (Pick<Tool, 'id' | 'name' | 'modality' | 'description'> & Partial<Pick<Tool, 'price' | 'latencyMs'>>)[]; history?: boolean } = {},
 ): Promise<MemoryFile> {
   const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
   // Entries keep the ids of the experiences behind them; the file names their tasks.
   const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
-  return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}) });
+  // Each tool's cost and latency travel with the file (the card's, else the data's medians) for MCP select_tool.
+  return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}), costStats: costStats(truth) });
 }

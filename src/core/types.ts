@@ -16,7 +16,22 @@ export interface Tool {
   inputSchema?: string;
   /** Pinned tasks (the tool's regression set): test-case runs predict them with the memory. */
   testCases?: { datasetId: string; taskId: string }[];
+  /** What one use costs, as set on the tool's card (absent: the data's median cost, if any). */
+  price?: ToolPrice;
+  /** Typical wall time of one use in milliseconds, as set on the card (absent: the data's median). */
+  latencyMs?: number;
   createdAt: number;
+}
+
+/** A tool's price as the user states it (core/cost/tool-cost.ts turns it into a cost per call). */
+export interface ToolPrice {
+  /** US dollars per `per` (the unit promptfoo logs costs in), ≥ 0. */
+  amount: number;
+  per: 'call' | '1k-tokens';
+  /** Tokens one call uses: needed to turn a per-1k-tokens price into a cost per call. */
+  tokensPerCall?: number;
+  /** An illustrative price the app filled in (the demo's), not one the user typed. */
+  example?: boolean;
 }
 
 export type ScoreDirection = 'higher-better' | 'lower-better';

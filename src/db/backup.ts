@@ -5,6 +5,8 @@
  */
 import { dict } from '../core/data-keys';
 import { ValidationError } from '../core/errors';
+import { experienceKey } from '../core/ids';
+import { quote } from '../core/text/quote';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 
@@ -81,6 +83,7 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
     if (!known.has(name)) throw new ValidationError(`This backup has an unknown table "${name}".`);
     if (!Array.isArray(rows)) throw new ValidationError(`The backup's table "${name}" is not a list.`);
   }
+  checkExperienceKeys((tables['experiences'] as unknown[] | undefined) ?? []);
   const counts = dict<number>();
   await withQuotaCheck(() =>
     db.transaction('rw', db.tables, async () => {
@@ -94,4 +97,23 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
     }),
   );
   return counts;
+}
+
+/**
+ * Every stored experience is keyed `experienceKey(datasetId, taskId, toolId, rater)`: re-imports
+ * find the row they replace by it, and a task's rows are read as a range of it (experience-repo
+ * `byTask`). A backup edited by hand could break that silently, so it is refused, naming the row.
+ */
+function checkExperienceKeys(rows: unknown[]): void {
+  rows.forEach((row, i) => {
+    const e = (row ?? {}) as Record<string, unknown>;
+    const [id, datasetId, taskId, toolId, rater] = [e['id'], e['datasetId'], e['taskId'], e['toolId'], e['rater']];
+    if (typeof id !== 'string' || typeof datasetId !== 'string' || typeof taskId !== 'string' || typeof toolId !== 'string' || typeof rater !== 'string') {
+      throw new ValidationError(`The backup's experience number ${i + 1} lacks a text id, datasetId, taskId, toolId or rater.`);
+    }
+    const expected = experienceKey(datasetId, taskId, toolId, rater);
+    if (id !== expected) {
+      throw new ValidationError(`The backup's experience number ${i + 1} has the id ${quote(id)}; an experience of its dataset, task, tool and rater has the id ${quote(expected)}.`);
+    }
+  });
 }

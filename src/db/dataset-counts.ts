@@ -155,6 +155,18 @@ function inTurn<T>(trans: DBCoreTransaction, write: () => Promise<T>): Promise<T
   return mine;
 }
 
+/**
+ * Rows a `put` is known to replace, read in its own transaction just before it: a re-import reads
+ * every row it may replace (to compare and back up, experience-repo `writeImportBatch`), and the put's
+ * count differences take them from here instead of reading each replaced row a second time. One use:
+ * the next write to `experiences` in that transaction takes it, and only a put whose every key it
+ * holds uses it (any other write reads as before).
+ */
+const knownBefore = new WeakMap<object, ReadonlyMap<string, Experience | undefined>>();
+export function replacingRows(trans: object, rows: ReadonlyMap<string, Experience | undefined>): void {
+  knownBefore.set(trans, rows);
+}
+
 export const datasetCountsMiddleware: Middleware<DBCore> = {
   stack: 'dbcore',
   name: 'datasetCounts',
@@ -172,6 +184,8 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
         const pk = table.schema.primaryKey;
         const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
           const { trans } = req;
+          const known = knownBefore.get(trans);
+          knownBefore.delete(trans);
           if (req.type === 'add') return addWithCounts(table, counts, req);
           if (req.type === 'deleteRange') {
             if (req.range.type === 3 /* Any: clear() */) {
@@ -193,7 +207,10 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
           }
           const values = req.type === 'delete' ? undefined : (req.values as Experience[]);
           const keys: unknown[] = req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
-          const old = (await table.getMany({ trans, keys })) as (Experience | undefined)[];
+          const old =
+            req.type === 'put' && known && keys.every((k) => typeof k === 'string' && known.has(k))
+              ? keys.map((k) => known.get(k as string))
+              : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
           const res = await table.mutate(req);
           try {
             // Within one request a key may come twice: the second write replaces the first.

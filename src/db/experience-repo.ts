@@ -4,7 +4,7 @@ import { throwIfCancelled } from '../core/embed';
 import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
-import { readDatasetCounts } from './dataset-counts';
+import { readDatasetCounts, replacingRows } from './dataset-counts';
 
 /** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
 function sameContent(a: Experience, b: Experience): boolean {
@@ -62,8 +62,17 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]).toArray();
   }
 
-  byTask(datasetId: string, taskId: string) {
-    return this.db.experiences.where('[datasetId+taskId]').equals([datasetId, taskId]).toArray();
+  /**
+   * A task's rows: the primary-key range of ids that start with `datasetId|taskId|` (every id is
+   * `experienceKey(datasetId, taskId, toolId, rater)`; schema v3 dropped the task index). Ids are not
+   * escaped, so the range may also hold another task's rows (task `a|b` lies inside task `a`'s
+   * range): the exact dataset and task are checked on each row.
+   */
+  async byTask(datasetId: string, taskId: string): Promise<Experience[]> {
+    const prefix = `${datasetId}|${taskId}|`;
+    // Every string that starts with the prefix lies in [prefix, prefix with its last '|' raised to '}').
+    const rows = await this.db.experiences.where(':id').between(prefix, `${prefix.slice(0, -1)}}`, true, false).toArray();
+    return rows.filter((e) => e.datasetId === datasetId && e.taskId === taskId);
   }
 
   count(datasetId?: string) {
@@ -159,6 +168,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
           const seen = await this.db.importBackups.bulkGet(backups.map((b) => [b.importId, b.experienceId] as [string, string]));
           await this.db.importBackups.bulkAdd(backups.filter((_, i) => !seen[i]));
         }
+        // The rows just read (in this transaction, nothing written to experiences since) are what the
+        // put replaces: the counts middleware takes its differences from them instead of reading again.
+        const trans = Dexie.currentTransaction?.idbtrans;
+        if (trans) replacingRows(trans, new Map(rows.map((row, i) => [row.id, existing[i]])));
         await this.db.experiences.bulkPut(toWrite);
         return { added, updated, unchanged };
       }),

@@ -26,8 +26,8 @@ export interface SettingRow {
  * released version in place (users' browsers hold data in the old shape).
  *
  * Indexes are chosen for the queries the app makes, and kept few on the big table (every index
- * costs write time on imports): experiences by dataset+tool (a prefix of it serves "by dataset"),
- * dataset+task and import (undo); memory entries by memory+tool(+level).
+ * costs write time on imports): experiences by dataset+tool (a prefix of it serves "by dataset") and
+ * import (undo), a task's rows by a primary-key range (v3); memory entries by memory+tool(+level).
  */
 export class ToolMemDB extends Dexie {
   tools!: EntityTable<Tool, 'id'>;
@@ -70,6 +70,14 @@ export class ToolMemDB extends Dexie {
     // one index read and skips every experience that arrived before it (see memory-checks.ts).
     this.version(2).stores({
       entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
+    });
+    // v3: experiences lose the [datasetId+taskId] index. Its one query, a task's rows (labelling, the
+    // drift check), reads a range of the primary key instead: every id starts with
+    // `datasetId|taskId|` (core/ids `experienceKey`; a restored backup is checked for it). Each index
+    // costs every imported row a key to compute, send and write (docs/reliability.md, "Import
+    // throughput"). The rows themselves do not change, so there is nothing to upgrade but the schema.
+    this.version(3).stores({
+      experiences: 'id, importId, [datasetId+toolId]',
     });
     this.use(datasetCountsMiddleware);
   }

@@ -22,9 +22,11 @@ export interface Settings {
   /** Tool id → cost; read it with core/data-keys `own`/`mapOf` (tool ids come from data). */
   toolCosts: Record<string, number>;
   costWeight: number;
+  /** Label page: image datasets the user chose to score without their images attached (dataset ids). */
+  labelWithoutImages: string[];
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none', toolCosts: {}, costWeight: 0 };
+export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none', toolCosts: {}, costWeight: 0, labelWithoutImages: [] };
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);

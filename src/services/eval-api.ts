@@ -1,10 +1,12 @@
 /** The evaluation worker's protocol: runs evaluations (stored as Runs) and answers predictions. */
 import type { AblationRow } from '../core/eval/ablation';
+import type { EvalIntervals } from '../core/eval/bootstrap';
 import type { JsonReport } from '../core/eval/report';
 import type { Contribution } from '../core/capability/types';
+import type { PickMargin, ScoreRange } from '../core/predict/residuals';
 import type { Selection } from '../core/predict/select';
 import type { LlmPredictStats } from '../core/predict/types';
-import type { Run } from '../core/types';
+import type { Run, ScoreDirection } from '../core/types';
 
 export interface EvalConfig {
   datasetId: string;
@@ -62,42 +64,12 @@ export interface LlmMethodStats extends LlmPredictStats {
   testTasks: number;
 }
 
-/** A 95% paired-bootstrap interval (percentile) around the point estimate; null bounds where undefined. */
-export interface Interval {
-  /** The point estimate on the full test set (mean over seeds). */
-  mean: number | null;
-  lo: number | null;
-  hi: number | null;
-}
-
-/** The metrics the bootstrap covers; higher is better for all but mae and rmse. */
-export type IntervalMetric = 'mae' | 'rmse' | 'pearson' | 'pairAcc' | 'gapCaptured';
-
-/** "clearly better / no clear difference / clearly worse" than the baseline (the interval of the difference excludes 0 or not). */
-export type Verdict = 'better' | 'same' | 'worse';
-
-/** One method's intervals, and its difference to the baseline method (method − baseline) with a verdict. */
-export interface MethodIntervals {
-  metrics: Record<IntervalMetric, Interval>;
-  /** Absent for the baseline itself. */
-  vsBaseline?: Record<IntervalMetric, { diff: Interval; verdict: Verdict }>;
-  /** Per tool (ids are data: null-prototype dictionaries): MAE, RMSE, Pearson intervals. */
-  tools: Record<string, Record<'mae' | 'rmse' | 'pearson', Interval>>;
-}
-
 /**
- * Paired bootstrap by task (the same resampled test tasks for every method, per seed, seeded):
- * computed in the eval worker after the run (core/eval/bootstrap.ts).
+ * Paired-bootstrap 95% intervals (by task, the same resampled test tasks for every method per seed,
+ * seeded), computed in the eval worker after the run: defined with the computation in
+ * core/eval/bootstrap.ts (`Interval`, `IntervalMetric`, `Verdict`, `MethodIntervals`, `EvalIntervals`).
  */
-export interface EvalIntervals {
-  /** The method the differences are taken against ('tool-mean' when it ran, else the first method). */
-  baseline: string;
-  resamples: number;
-  /** The bootstrap's RNG seed. */
-  seed: number;
-  level: 0.95;
-  methods: Record<string, MethodIntervals>;
-}
+export type { EvalIntervals, Interval, IntervalMetric, MethodIntervals, Verdict } from '../core/eval/bootstrap';
 
 /** One point of the cost–quality plane (core/eval/cost-plane.ts). */
 export interface CostQualityPoint {
@@ -117,9 +89,19 @@ export interface CostQualityPoint {
 
 /** The cost–quality plane of a run: first seed's test tasks, with each tool's cost per call. */
 export interface CostQualityPlane {
-  /** Cost per call per tool (data ids: null-prototype dictionary) and where it came from. */
-  costs: Record<string, { cost: number; source: 'data' | 'card' }>;
+  /**
+   * Cost per call per tool (data ids: null-prototype dictionary) and where it came from: `data` =
+   * the median of `n` logged costs; `card` = set on the tool's card (`example`: the demo's
+   * illustrative price, not the user's).
+   */
+  costs: Record<string, { cost: number; source: 'data' | 'card'; n?: number; example?: boolean }>;
   points: CostQualityPoint[];
+  /** Test tasks every point is measured on (those every method predicted for every costed tool). */
+  tasks?: number;
+  /** Tools of the dataset left out of the plane for want of a cost. */
+  missing?: string[];
+  /** The scale's direction: on lower-better scales a lower quality number is better. */
+  direction?: ScoreDirection;
 }
 
 /** What an evaluation Run stores in `metrics`. */
@@ -159,6 +141,12 @@ export interface PredictRequest {
   costs?: Record<string, number>;
   /** Score points the user would give up per unit of cost (default 0: cost ignored). */
   costWeight?: number;
+  /** Typical latency per tool in ms (for maxLatencyMs). */
+  latencies?: Record<string, number>;
+  /** Tools costing more than this, or of unknown cost, are excluded (Selection.excluded says which). */
+  maxCost?: number;
+  /** Tools slower than this in ms, or of unknown latency, are excluded. */
+  maxLatencyMs?: number;
 }
 
 export interface ToolPrediction {
@@ -167,6 +155,14 @@ export interface ToolPrediction {
   evidence: { kind: 'experience' | 'entry'; id: string; similarity: number; text: string; score?: number }[];
   /** The memory method: the tool's mean and each applying entry's share in score points. */
   explanation?: { mean: number; contributions: Contribution[] };
+  /**
+   * The range (80%) one task's outcome falls in: the prediction plus the quantiles of the method's
+   * out-of-fold residuals on the most similar training tasks, or on all of them (core/predict/residuals.ts).
+   * Absent for LLM methods and tools without residuals.
+   */
+  range?: ScoreRange;
+  /** Only the tool's training mean (or median): no similar task or memory entry moved it. */
+  onlyMean?: boolean;
 }
 
 export interface PredictResponse {
@@ -177,6 +173,10 @@ export interface PredictResponse {
   trainedOn: number;
   /** LLM methods: replies that held no score (the tool's mean was used) and off-scale answers. */
   llm?: { parseFailures: number; outOfRange: number };
+  /** The pick's margin over the runner-up (utility) and whether their ranges overlap; absent with fewer than 2 candidates. */
+  pick?: PickMargin;
+  /** Where the ranges come from (K folds over `tasks` training tasks, each fold model fitted on ≤ maxTrain), or why there are none. */
+  ranges?: { folds: number; tasks: number; maxTrain: number } | { unavailable: string };
 }
 
 export interface EvalApi {

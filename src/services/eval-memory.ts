@@ -21,7 +21,7 @@ import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, Memory, MemoryEntry, Run } from '../core/types';
 
 /** The methods that read a memory's entries. */
-export const MEMORY_METHODS: readonly string[] = ['memory', 'toolmem-llm', 'hybrid'];
+export { MEMORY_METHODS } from '../app/evaluate-methods';
 
 /** A stored memory offered on the Evaluate page. */
 export interface EvaluableMemory {

@@ -1,9 +1,10 @@
 import type { Embedder } from '../core/embed';
 import { ValidationError } from '../core/errors';
-import { dict, dictFrom, own } from '../core/data-keys';
+import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
-import { allToolPairs, evaluate, overSeeds, type EvalReport } from '../core/eval/evaluate';
+import { allToolPairs, overSeeds, type EvalReport } from '../core/eval/evaluate';
 import { topKAblation } from '../core/eval/ablation';
+import { bootstrapIntervals, yieldToEventLoop } from '../core/eval/bootstrap';
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
 import { toJsonReport } from '../core/eval/report';
 import { splitSizes } from '../core/eval/split';
@@ -13,12 +14,16 @@ import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNee
 import { selectTool } from '../core/predict/select';
 import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
 import type { MemoryPrediction } from '../core/capability/predictor';
+import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import type { Repositories } from '../core/repositories';
 import type { Run } from '../core/types';
 import type { Handlers } from '../rpc';
-import type { EvalApi, EvalMemoryInfo, EvalResult, LlmMethodStats, ToolPrediction } from './eval-api';
+import type { EvalApi, EvalMemoryInfo, EvalResult, ToolPrediction } from './eval-api';
+import { evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
-import { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod, promptTools, resolveEngine } from './eval-llm';
+import { DEFAULT_LLM_MAX_TEST, promptTools, resolveEngine } from './eval-llm';
+import { evaluateMethods, llmTotals } from '../app/evaluate-methods';
+import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 
 export interface EvalServiceDeps {
   repos: Repositories;
@@ -37,21 +42,6 @@ export interface EvalServiceDeps {
 function entryTexts(predictor: AnyPredictor): Map<string, string> {
   const memory = (predictor as { memory?: MemorySnapshot | null }).memory;
   return new Map((memory?.entries ?? []).map((e) => [e.id, e.text]));
-}
-
-/** LLM stats per method, summed over seeds. */
-function llmTotals(report: EvalReport): Record<string, LlmMethodStats> | undefined {
-  const out = new Map<string, LlmMethodStats>();
-  for (const m of report.methods) {
-    for (const s of report.seeds) {
-      const r = own(s.methods, m);
-      if (!r?.llm) continue;
-      let t = out.get(m);
-      if (!t) out.set(m, (t = { calls: 0, parseFailures: 0, outOfRange: 0, promptTokens: 0, completionTokens: 0, testTasks: r.testTasks }));
-      for (const k of ['calls', 'parseFailures', 'outOfRange', 'promptTokens', 'completionTokens'] as const) t[k] += r.llm[k];
-    }
-  }
-  return out.size ? dictFrom(out) : undefined;
 }
 
 function memoryInfo(plan: StoredMemoryPlan, cited: ReadonlyMap<string, ReadonlySet<string>>): EvalMemoryInfo {
@@ -96,7 +86,7 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
       };
       toolSpread[m]![t] = { mae: per('mae'), rmse: per('rmse'), pearson: per('pearson') };
     }
-    points[m] = (report.seeds[0]?.methods[m]?.points ?? []).map(({ predicted, actual, toolId }) => ({ predicted, actual, toolId }));
+    points[m] = (report.seeds[0]?.methods[m]?.points ?? []).map(({ predicted, actual, toolId, taskId }) => ({ predicted, actual, toolId, taskId }));
     selection[m] = overSeeds(report, (s) => s.methods[m]!.selection.selected).mean;
   }
   const alwaysStrongerSelection = overSeeds(report, (s) => s.baselines.alwaysStrongerSelection.selected).mean;
@@ -110,7 +100,8 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
  */
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
-  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string> }>();
+  // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
+  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
 
   async function loadTruth(datasetId: string) {
     const dataset = await repos.datasets.get(datasetId);
@@ -152,43 +143,31 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
       const snapshot = stored && methods.some((m) => MEMORY_METHODS.includes(m)) ? await storedSnapshot(stored, await deps.embedder(), ctx.signal) : undefined;
       const cited = new Map(methods.filter((m) => snapshot && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
-      const optsOf = (id: MethodId) => (snapshot && MEMORY_METHODS.includes(id) ? { ...opts, memory: snapshot } : opts);
       const toolIds = [...new Set(data.map((p) => p.toolId))].sort();
       const seeds = stored ? [stored.split.seed] : Array.from({ length: config.seeds }, (_, i) => i + 1);
-      const fixedSplit = stored ? { fixedSplit: stored.split } : {};
       const run: Run = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
       await repos.runs.put(run);
       try {
-        const total = seeds.length * methods.length;
-        let done = 0;
-        let label = '';
-        const calls = { done: 0, total: llmIds.length * llmCallsPerMethod(data, sizes, seeds, llmMaxTest, stored?.split) };
-        const step = (id: string) => {
-          label = `Seed ${Math.floor(done / methods.length) + 1}: ${id}`;
-          ctx.progress({ done: done++, total, label, ...(calls.total ? { calls: { ...calls } } : {}) });
-        };
-        const counted = engine ? countingEngine(engine, () => { calls.done++; ctx.progress({ done: done - 1, total, label, calls: { ...calls } }); }) : null;
-        const report = await evaluate({
-          data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), keepPredictions: true, signal: ctx.signal, ...fixedSplit,
-          ...(vectors ? { vectors } : {}),
-          methods: methods.map((id) => ({
-            id,
-            create: () => {
-              step(id);
-              const p = isLlmMethod(id) ? createLlmPredictor(id, { engine: counted!, ...(tools ? { tools } : {}) }, optsOf(id)) : createPredictor(id, optsOf(id));
-              return cited.has(id) ? citingEntries(p, cited.get(id)!) : p;
-            },
-            ...(isLlmMethod(id) ? { maxTestTasks: llmMaxTest } : {}),
-          })),
+        const report = await evaluateMethods({
+          data, scale: dataset.scale, sizes, seeds, methods, toolPairs: allToolPairs(toolIds), options: opts, engine, llmMaxTest, keepPredictions: true, signal: ctx.signal,
+          ...(tools ? { tools } : {}), ...scaleMeaningOption(dataset.preset), ...(stored ? { fixedSplit: stored.split } : {}), ...(vectors ? { vectors } : {}), ...(snapshot ? { memory: snapshot } : {}),
+          wrap: (id, p) => (cited.has(id) ? citingEntries(p, cited.get(id)!) : p),
+          onProgress: (p) => ctx.progress(p),
         });
         const llm = llmTotals(report);
         const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { train: sizes.train, test: sizes.test }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
         if (stored) result.memory = memoryInfo(stored, cited);
+        // Paired bootstrap by task (the same code as `toolmem eval`); yields between chunks so a cancel gets through.
+        ctx.progress({ done: 0, total: 1, label: 'Intervals' });
+        result.intervals = await bootstrapIntervals(report, { signal: ctx.signal, pause: yieldToEventLoop, onProgress: (done, total) => ctx.progress({ done, total, label: 'Intervals' }) });
+        const costPlane = evalCostPlane(result.points, await repos.tools.list(), experiences, dataset.scale);
+        if (costPlane) result.costPlane = costPlane;
         const neighbours = methods.filter((m) => NEIGHBOUR_METHODS.includes(m) && m !== 'memory');
         if (config.ablation && neighbours.length) {
+          const total = seeds.length * methods.length;
           ctx.progress({ done: total, total: total + 1, label: 'Top-k ablation' });
           result.ablation = await topKAblation({
-            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...fixedSplit, ...(vectors ? { vectors } : {}),
+            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...(stored ? { fixedSplit: stored.split } : {}), ...(vectors ? { vectors } : {}),
             methods: neighbours, ks: Array.from({ length: 25 }, (_, k) => k),
             make: (m, k, cut) => createPredictor(m as MethodId, { ...opts, k, cut }),
           });
@@ -213,10 +192,13 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         const wantsVectors = methodNeeds(method!).vectors !== false;
         const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
         const predictor = isLlmMethod(method!)
-          ? createLlmPredictor(method, { engine: await resolveEngine(deps.engine, req.engine), tools: await promptTools(repos) })
+          ? createLlmPredictor(method, { engine: await resolveEngine(deps.engine, req.engine), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);
-        await predictor.fit({ scale: dataset.scale, examples: data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) })) });
-        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), ...(vectors ? { vectors } : {}) };
+        const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) }));
+        await predictor.fit({ scale: dataset.scale, examples });
+        // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
+        const bank = llmMethod ? null : await residualBank(() => createPredictor(method!), { scale: dataset.scale, examples });
+        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
       const embedder = model.vectors ? await deps.embedder() : null;
@@ -224,9 +206,12 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const tools = req.candidates?.length ? req.candidates : [...new Set(data.map((p) => p.toolId))].sort();
       const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
       const before = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
-      const predictions = [];
+      const predictions: ToolPrediction[] = [];
+      const query = { taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) };
+      const sims = model.bank ? bankSimilarities(model.bank, query) : null;
       for (const toolId of tools) {
-        const p = await model.predictor.predict({ taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) }, toolId);
+        const p = await model.predictor.predict(query, toolId);
+        const range = model.bank && sims ? scoreRange(model.bank, sims, toolId, p.score, dataset.scale) : null;
         predictions.push({
           toolId,
           score: p.score,
@@ -237,18 +222,36 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
           ...explanationOf(p),
+          ...(range ? { range } : {}),
+          ...(onlyMean(method!, p) ? { onlyMean: true } : {}),
         });
       }
       const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
       const cost = (toolId: string) => own(req.costs, toolId);
+      const latency = (toolId: string) => own(req.latencies, toolId);
+      const limits = { ...(req.maxCost !== undefined ? { maxCost: req.maxCost } : {}), ...(req.maxLatencyMs !== undefined ? { maxLatencyMs: req.maxLatencyMs } : {}) };
       const selection = selectTool(
-        predictions.map((p) => ({ toolId: p.toolId, score: p.score, ...(cost(p.toolId) !== undefined ? { cost: cost(p.toolId)! } : {}) })),
-        { margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0 },
+        predictions.map((p) => ({ toolId: p.toolId, score: p.score, ...(cost(p.toolId) !== undefined ? { cost: cost(p.toolId)! } : {}), ...(latency(p.toolId) !== undefined ? { latencyMs: latency(p.toolId)! } : {}) })),
+        { margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0, ...limits },
       );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}) };
+      const pick = pickMargin(selection.ranked, new Map(predictions.map((p) => [p.toolId, p.range ?? null])), dataset.scale.direction === 'lower-better' ? -1 : 1);
+      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },
   };
+}
+
+
+/**
+ * The prediction is only the tool's training mean (or median): a constant method, or a neighbour /
+ * memory method that found no similar task or applying entry to move it.
+ */
+function onlyMean(method: MethodId, p: ScorePrediction): boolean {
+  if (method === 'tool-mean' || method === 'tool-median') return true;
+  if (!NEIGHBOUR_METHODS.includes(method)) return false;
+  const contributions = explanationOf(p).explanation?.contributions;
+  return contributions ? contributions.length === 0 : p.evidence.length === 0;
 }
 
 /** The memory method's contributions (CapabilityMemoryPredictor: `base` + `contributions`) as the Predict page shows them. */

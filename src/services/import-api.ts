@@ -4,6 +4,7 @@
  */
 import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
 import type { DatasetStats } from '../core/stats/dataset-stats';
+import type { ToolCostStat } from '../core/cost/tool-cost';
 import type { AttachImagesRequest, AttachImagesResult } from './image-attach';
 import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
 
@@ -52,6 +53,8 @@ export interface ImportApi {
   exportExperiences: { req: { datasetId: string; format: 'csv' | 'jsonl' }; res: Blob; progress: never };
   /** Per-tool counts, means, score histograms and raters of one dataset (read in the worker). */
   stats: { req: { datasetId: string }; res: DatasetStats; progress: never };
+  /** Per tool of one dataset: the median logged cost and latency with their counts (core/cost/tool-cost). */
+  toolCosts: { req: { datasetId: string }; res: ToolCostStat[]; progress: never };
   /** Imports left `running` by a closed tab or a crash (their lock is free) are rolled back; returns how many and their files. */
   recover: { req: { graceMs?: number }; res: { rolledBack: number; files: string[] }; progress: never };
 }

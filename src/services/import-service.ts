@@ -6,6 +6,7 @@ import type { Repositories } from '../core/repositories';
 import type { Dataset, ImportRecord, Tool } from '../core/types';
 import type { Handlers } from '../rpc';
 import { statsFromCounts } from '../core/stats/dataset-stats';
+import { costStats, type ToolCostStat } from '../core/cost/tool-cost';
 import { experiencesToCsv, experiencesToJsonl } from '../core/export/experiences';
 import { blobBytes, blobHead, blobText } from './blob-text';
 import { blobSource } from '../core/import/parquet-reader';
@@ -181,6 +182,17 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
       if (!dataset) throw new Error(`Dataset ${datasetId} does not exist`);
       // From the counts kept on every write (db/dataset-counts.ts): equal to datasetStats(all rows).
       return statsFromCounts(await repos.experiences.counts(datasetId), dataset.scale);
+    },
+
+    async toolCosts({ datasetId }) {
+      // Tool by tool, keeping only the two numbers per row: a large dataset is never held whole.
+      const out: ToolCostStat[] = [];
+      for (const toolId of [...(await repos.experiences.countsByTool(datasetId)).keys()].sort()) {
+        const rows = (await repos.experiences.byDatasetAndTool(datasetId, toolId)).map((e) => ({ toolId, ...(e.cost !== undefined ? { cost: e.cost } : {}), ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) }));
+        const stat = costStats(rows).get(toolId);
+        if (stat) out.push(stat);
+      }
+      return out;
     },
 
     async recover({ graceMs = 0 }) {

@@ -6,6 +6,8 @@ export interface QueueResult {
   ids: string[];
   /** Items before filtering (for "n of m"). */
   total: number;
+  /** Items of `ids` that `me` has labelled already (the queue's progress when it is built). */
+  mine: number;
   categories: string[];
   tools: string[];
 }

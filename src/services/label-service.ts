@@ -17,8 +17,10 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
         created.push(...(await repos.labels.items(id)));
       }
       const { items, labels } = itemsFromExperiences(experiences, created);
+      const ids = buildQueue(items, labels, filter, me);
       return {
-        ids: buildQueue(items, labels, filter, me),
+        ids,
+        mine: ids.filter((id) => labels.get(id)?.some((l) => l.rater === me)).length,
         total: items.length,
         categories: [...new Set(items.flatMap((i) => i.categories))].sort(),
         tools: [...new Set(items.map((i) => i.toolId))].sort(),

@@ -10,6 +10,7 @@ import type { Repositories } from '../core/repositories';
 import type { Experience, Run } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { MemoryApi } from './memory-api';
+import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 import { withMemorySharing } from './memory-share';
 import type { MemoryImportStore } from '../core/memory-format';
 
@@ -51,6 +52,7 @@ async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'data
  * cursor in one transaction (see core/memory/runner), so a reload mid-build resumes exactly where
  * it stopped and never applies an experience twice.
  */
+
 export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryApi> {
   const { repos } = deps;
   return withMemorySharing(deps, {
@@ -99,6 +101,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
           experiences: data,
           unseen,
           saveFeedback: (e: Experience) => repos.experiences.put(e),
+          ...scaleMeaningOption((await repos.datasets.get(config.datasetId))?.preset),
         },
         { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
       );

@@ -1,6 +1,7 @@
 import { ToolMemDB, createRepositories } from '../db';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, ImportRecord, Tool } from '../core/types';
+import { TOAST_RESUME_MS, toastDuration } from './toast-timing';
 
 export interface DatasetSummary {
   dataset: Dataset;
@@ -74,13 +75,49 @@ export class AppState {
     }, ms);
   }
 
-  toast(kind: Toast['kind'], text: string, action?: Toast['action'], ms = kind === 'error' ? 12000 : 6000): void {
+  /**
+   * Counts a label written (+1) or taken back (-1) at once in the dataset summaries and the nav's
+   * total, without waiting for the coalesced refresh (which re-reads the true counts after it).
+   */
+  countLabel(datasetId: string, toolId: string, delta: 1 | -1): void {
+    this.datasets = this.datasets.map((d) => {
+      if (d.dataset.id !== datasetId) return d;
+      const known = d.perTool.some((t) => t.toolId === toolId);
+      const perTool = known
+        ? d.perTool.map((t) => (t.toolId === toolId ? { toolId, count: Math.max(0, t.count + delta) } : t))
+        : [...d.perTool, { toolId, count: Math.max(0, delta) }].sort((a, b) => a.toolId.localeCompare(b.toolId));
+      return { ...d, perTool, total: perTool.reduce((sum, t) => sum + t.count, 0) };
+    });
+  }
+
+  // Timer handles, not state: nothing renders from them.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  #toastTimers = new Map<number, ReturnType<typeof setTimeout>>();
+
+  /** Shows a notification; how long it stays follows toastDuration (src/ui/toast-timing.ts) unless `ms` is given. */
+  toast(kind: Toast['kind'], text: string, action?: Toast['action'], ms?: number): void {
     const id = this.#nextToast++;
     this.toasts = [...this.toasts, { id, kind, text, ...(action ? { action } : {}) }];
-    setTimeout(() => this.dismiss(id), ms);
+    const stay = ms ?? toastDuration(kind, text, !!action);
+    if (stay !== null) this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), stay));
+  }
+
+  /** Keeps a toast while the pointer or focus is on it (it may be read or its action reached). */
+  holdToast(id: number): void {
+    clearTimeout(this.#toastTimers.get(id));
+  }
+
+  /** Lets a held toast go after a short while; one that stays until dismissed keeps staying. */
+  releaseToast(id: number): void {
+    const t = this.toasts.find((x) => x.id === id);
+    if (!t || toastDuration(t.kind, t.text, !!t.action) === null) return;
+    clearTimeout(this.#toastTimers.get(id));
+    this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), TOAST_RESUME_MS));
   }
 
   dismiss(id: number): void {
+    clearTimeout(this.#toastTimers.get(id));
+    this.#toastTimers.delete(id);
     this.toasts = this.toasts.filter((t) => t.id !== id);
   }
 }

@@ -1,6 +1,7 @@
 import type { Client } from '../rpc';
 import type { ImportApi, ImportOutcome } from '../services/import-api';
 import type { ImportProgress } from '../core/import/types';
+import type { ToolRepository } from '../core/repositories';
 
 /** The bundled demo: served from public/demo (precached, so it loads offline). */
 export const DEMO_FILES = [
@@ -43,4 +44,31 @@ export async function loadDemo(
     );
   }
   return outcomes;
+}
+
+/**
+ * GenAI-Bench records no cost, so the demo's cost–quality plane would be empty. These are
+ * illustrative prices per image, in US dollars, of the order hosted APIs charged in 2024 — not
+ * quotes. They are stored as `example` prices: each card says "example price" until the user
+ * types their own.
+ */
+export const DEMO_EXAMPLE_PRICES: ReadonlyMap<string, number> = new Map([
+  ['DALLE_3', 0.04],
+  ['Midjourney_6', 0.05],
+  ['DeepFloyd_I_XL_v1', 0.012],
+  ['SDXL_2_1', 0.004],
+  ['SDXL_Base', 0.003],
+  ['SDXL_Turbo', 0.001],
+]);
+
+/** Gives the demo's tools their example price, leaving any price already on a card alone. */
+export async function applyDemoPrices(tools: ToolRepository): Promise<number> {
+  let set = 0;
+  for (const [id, amount] of DEMO_EXAMPLE_PRICES) {
+    const tool = await tools.get(id);
+    if (!tool || tool.price) continue;
+    await tools.put({ ...tool, price: { amount, per: 'call', example: true } });
+    set++;
+  }
+  return set;
 }

@@ -1,30 +1,92 @@
-import type { ChartConfiguration } from 'chart.js';
+import type { ChartConfiguration, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { EvalResult } from '../services/eval-api';
+import { fixed, toolEstimate } from './eval-summary';
 import { PALETTE } from './palette';
 
 export type MetricKey = 'mae' | 'rmse' | 'pearson';
 const NAMES: Record<MetricKey, string> = { mae: 'MAE', rmse: 'RMSE', pearson: 'Pearson r' };
 
-/** Metric per tool × method (mean over seeds) with ± sd whiskers. */
+/**
+ * What a click on a chart element opens: the first seed's test points of a method (some tools,
+ * or one task). Datasets carry them in `picks`, parallel to `data` (ChartBox reads them).
+ */
+export interface PickTarget {
+  method: string;
+  tools?: string[];
+  taskId?: string;
+  label: string;
+}
+
+/** Data of one dataset with the extras ChartBox's plugins read. */
+type Extras = { errorBars?: ([number, number] | null)[]; picks?: (PickTarget | null)[]; valueLabels?: (string | null)[] };
+
+/** Suggested axis bounds around the values (10% padding), so differences between methods are visible. */
+function zoom(values: readonly number[], clamp?: { min: number; max: number }): { suggestedMin?: number; suggestedMax?: number } {
+  if (!values.length) return {};
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = Math.max((hi - lo) * 0.1, 0.01);
+  return { suggestedMin: clamp ? Math.max(clamp.min, lo - pad) : lo - pad, suggestedMax: clamp ? Math.min(clamp.max, hi + pad) : hi + pad };
+}
+
+/**
+ * Metric per tool × method as dots with whiskers (the bootstrap interval, else ± sd over seeds):
+ * dots, not bars, because the axis is zoomed to the data and a bar's length would then mislead.
+ */
 export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguration {
   const methods = Object.keys(r.toolSpread);
   const tools = Object.keys(r.toolSpread[methods[0]!] ?? {});
+  const groups: (string | null)[] = [...tools, null];
+  const labels = [...tools, 'mean over tools'];
+  const width = 0.7 / Math.max(1, methods.length);
+  const all: number[] = [];
+  const datasets = methods.map((m, j) => {
+    const est = groups.map((t) => toolEstimate(r, m, t, metric));
+    for (const e of est) for (const v of [e.value, e.lo, e.hi]) if (typeof v === 'number' && Number.isFinite(v)) all.push(v);
+    const offset = (j - (methods.length - 1) / 2) * width;
+    return {
+      label: m,
+      backgroundColor: PALETTE[j % PALETTE.length],
+      borderColor: PALETTE[j % PALETTE.length],
+      pointStyle: (['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'rectRounded'] as const)[j % 7],
+      pointRadius: 4,
+      pointHoverRadius: 6,
+      data: est.map((e, i) => ({ x: i + offset, y: e.value })),
+      errorBars: est.map((e) => (typeof e.lo === 'number' && typeof e.hi === 'number' ? [e.lo, e.hi] as [number, number] : null)),
+      picks: groups.map((t) => ({ method: m, ...(t === null ? {} : { tools: [t] }), label: `${m} on ${t ?? 'all tools'}` })),
+    } satisfies Extras & Record<string, unknown>;
+  });
   return {
-    type: 'bar',
-    data: {
-      labels: [...tools, 'mean'],
-      datasets: methods.map((m, i) => ({
-        label: m,
-        backgroundColor: PALETTE[i % PALETTE.length],
-        data: [...tools.map((t) => r.toolSpread[m]![t]![metric][0]), r.spread[m]![metric]],
-        errorBars: [...tools.map((t) => r.toolSpread[m]![t]![metric][1]), r.spread[m]![`${metric}Sd` as 'maeSd']],
-      })),
-    } as ChartConfiguration['data'],
-    options: { plugins: { legend: { position: 'bottom' } }, scales: { y: { title: { display: true, text: NAMES[metric] }, beginAtZero: metric !== 'pearson' } } },
+    type: 'scatter',
+    data: { datasets } as ChartConfiguration['data'],
+    options: {
+      // A click or hover near a dot takes the nearest one (dots are small targets).
+      interaction: { mode: 'nearest', intersect: false },
+      plugins: {
+        legend: { position: 'bottom', labels: { usePointStyle: true } },
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
+              const bars = (item.dataset as Extras).errorBars?.[item.dataIndex];
+              return `${item.dataset.label} · ${labels[item.dataIndex]}: ${fixed(item.parsed.y)}${bars ? ` (${fixed(bars[0])}–${fixed(bars[1])})` : ''}`;
+            },
+          },
+        },
+      },
+      scales: {
+        x: {
+          type: 'linear', min: -0.5, max: groups.length - 0.5, grid: { display: false },
+          // One tick per group, at its index (a linear axis would otherwise tick at -0.5, 0.5, …).
+          afterBuildTicks: (axis) => { axis.ticks = groups.map((_, i) => ({ value: i })); },
+          ticks: { autoSkip: false, maxRotation: 50, callback: (v) => labels[Number(v)] ?? '' },
+        },
+        y: { title: { display: true, text: NAMES[metric] }, beginAtZero: false, ...zoom(all, metric === 'pearson' ? { min: -1, max: 1 } : undefined) },
+      },
+    },
   };
 }
 
-/** Predicted vs true (first seed), true scores jittered so integer ratings do not overlap. */
+/** Predicted vs true (first seed), true scores jittered so integer ratings do not overlap; a click opens the task. */
 export function predTrueChart(r: EvalResult, method: string): ChartConfiguration {
   const pts = r.points[method] ?? [];
   // Deterministic jitter (a hash of the index), so the picture is the same every time.
@@ -33,11 +95,19 @@ export function predTrueChart(r: EvalResult, method: string): ChartConfiguration
     type: 'scatter',
     data: {
       datasets: [
-        { label: method, data: pts.map((p, i) => ({ x: p.actual + jitter(i), y: p.predicted })), backgroundColor: 'rgba(0, 114, 178, 0.35)', pointRadius: 2 },
+        {
+          label: method,
+          data: pts.map((p, i) => ({ x: p.actual + jitter(i), y: p.predicted })),
+          picks: pts.map((p) => (p.taskId === undefined ? { method, tools: [p.toolId], label: `${method} on ${p.toolId}` } : { method, taskId: p.taskId, label: `${method} on one task` })),
+          backgroundColor: 'rgba(0, 114, 178, 0.35)',
+          pointRadius: 2,
+          pointHoverRadius: 5,
+        },
         { type: 'line', label: 'perfect', data: [{ x: r.scale.min, y: r.scale.min }, { x: r.scale.max, y: r.scale.max }], borderColor: '#999', borderDash: [4, 4], pointRadius: 0 },
       ],
     } as ChartConfiguration['data'],
     options: {
+      interaction: { mode: 'nearest', intersect: false },
       plugins: { legend: { position: 'bottom' } },
       scales: {
         x: { type: 'linear', min: r.scale.min - 0.5, max: r.scale.max + 0.5, title: { display: true, text: 'true score' } },
@@ -47,21 +117,40 @@ export function predTrueChart(r: EvalResult, method: string): ChartConfiguration
   };
 }
 
-/** Pair accuracy per pair × method, with the always-stronger baseline drawn as a line. */
-export function pairChart(r: EvalResult): ChartConfiguration {
-  const methods = Object.keys(r.report.pairs);
-  const pairs = r.report.baselines.alwaysStronger.map((p) => `${p.a} – ${p.b}`);
+/**
+ * Pair accuracy of one method per tool pair (horizontal bars), beside always-picking-the-stronger.
+ * A pair the method ties on every task scores 0 (ties are wrong): it is still drawn (a minimum bar
+ * length) and labelled "ties", so it does not vanish.
+ */
+export function pairChart(r: EvalResult, method: string): ChartConfiguration {
+  const pairs = r.report.pairs[method] ?? [];
+  // Two lines per pair ("A" over "– B"): long tool names fit a phone-wide chart.
+  const labels = pairs.map((p) => [p.a, `– ${p.b}`]);
+  const allTies = (p: (typeof pairs)[number]) => p.acc === 0 && !p.f1Less && !p.f1Greater;
   return {
     type: 'bar',
     data: {
-      labels: pairs,
+      labels,
       datasets: [
-        ...methods.map((m, i) => ({ type: 'bar' as const, label: m, backgroundColor: PALETTE[i % PALETTE.length], data: r.report.pairs[m]!.map((p) => p.acc) })),
-        { type: 'line' as const, label: 'always stronger', data: r.report.baselines.alwaysStronger.map((p) => p.acc), borderColor: '#c92a2a', backgroundColor: '#c92a2a', borderDash: [6, 4], pointRadius: 3 },
-        { type: 'line' as const, label: 'random (0.5)', data: pairs.map(() => 0.5), borderColor: '#999', borderDash: [2, 4], pointRadius: 0 },
+        {
+          label: method,
+          backgroundColor: PALETTE[0],
+          data: pairs.map((p) => p.acc),
+          minBarLength: 4,
+          valueLabels: pairs.map((p) => (allTies(p) ? 'ties on every task' : null)),
+          picks: pairs.map((p) => ({ method, tools: [p.a, p.b], label: `${method} on ${p.a} and ${p.b}` })),
+        },
+        { label: 'always the stronger', backgroundColor: '#adb5bd', data: r.report.baselines.alwaysStronger.map((p) => p.acc), minBarLength: 4 },
       ],
     } as ChartConfiguration['data'],
-    options: { plugins: { legend: { position: 'bottom' } }, scales: { y: { min: 0, max: 1, title: { display: true, text: 'pair accuracy (ties wrong)' } }, x: { ticks: { autoSkip: false, maxRotation: 60, minRotation: 30 } } } },
+    options: {
+      indexAxis: 'y',
+      plugins: {
+        legend: { position: 'bottom' },
+        tooltip: { callbacks: { label: (item: TooltipItem<keyof ChartTypeRegistry>) => `${item.dataset.label}: ${fixed(item.parsed.x)}${item.datasetIndex === 0 && pairs[item.dataIndex] && allTies(pairs[item.dataIndex]!) ? ' (predicts a tie on every task)' : ''}` } },
+      },
+      scales: { x: { min: 0, max: 1, title: { display: true, text: 'pair accuracy (ties wrong; 0.5 = guessing)' } }, y: { ticks: { autoSkip: false, font: { size: 10 } } } },
+    },
   };
 }
 
@@ -69,6 +158,7 @@ export function pairChart(r: EvalResult): ChartConfiguration {
 export function topKChart(r: EvalResult): ChartConfiguration {
   const rows = r.ablation ?? [];
   const series = [...new Set(rows.map((x) => `${x.method} (${x.cut})`))];
+  const maes = rows.map((x) => x.mae).filter((x) => Number.isFinite(x));
   return {
     type: 'line',
     data: {
@@ -81,6 +171,6 @@ export function topKChart(r: EvalResult): ChartConfiguration {
         pointRadius: 2,
       })),
     } as ChartConfiguration['data'],
-    options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { title: { display: true, text: 'k (entries / neighbours per prediction)' } }, y: { title: { display: true, text: 'MAE (mean over seeds)' } } } },
+    options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { title: { display: true, text: 'k (entries / neighbours per prediction)' } }, y: { title: { display: true, text: 'MAE (mean over seeds)' }, beginAtZero: false, ...zoom(maes) } } },
   };
 }

@@ -35,6 +35,8 @@ export class LabelSession {
   shown = $state.raw<ShownItem | null>(null);
   loading = $state(false);
   saved = $state(0);
+  /** Queue items I have labelled: the progress bar's count (set when the queue is built, then kept live). */
+  done = $state(0);
   #undo: UndoStep[] = [];
   canUndo = $state(false);
 
@@ -64,6 +66,7 @@ export class LabelSession {
     try {
       const q = await this.worker.call('labelQueue', { filter: $state.snapshot(this.filter), me: this.me() });
       this.ids = q.ids;
+      this.done = q.mine;
       this.total = q.total;
       this.categories = q.categories;
       this.tools = q.tools;
@@ -111,10 +114,13 @@ export class LabelSession {
     return this.shown?.labels.find((l) => l.rater === this.me());
   }
 
-  /** Saves my score (and feedback) for the item on screen, then moves on. */
-  async score(value: number, feedback: string): Promise<void> {
+  /**
+   * Saves my score (and feedback) for the item on screen, then moves on. Returns the item and
+   * whether the label is a new experience (not a changed score), for the live counts.
+   */
+  async score(value: number, feedback: string): Promise<{ item: LabelItem; added: boolean } | null> {
     const shown = this.shown;
-    if (!shown) return;
+    if (!shown) return null;
     const { item, dataset } = shown;
     const { min, max, integer } = dataset.scale;
     if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
@@ -136,11 +142,16 @@ export class LabelSession {
     this.#undo.push({ id, previous, position: this.position });
     this.canUndo = true;
     this.saved++;
+    if (!previous && this.ids.includes(item.id)) this.done++;
     await this.show(this.position + 1);
+    return { item, added: !previous };
   }
 
-  /** Reverts the last label (restores the earlier score, or removes it) and shows that item again. */
-  async undo(): Promise<string | null> {
+  /**
+   * Reverts the last label (restores the earlier score, or removes it) and shows that item again.
+   * Returns the item's id and whether an experience was removed (not just a score restored).
+   */
+  async undo(): Promise<{ itemKey: string; removed: boolean } | null> {
     const step = this.#undo.pop();
     this.canUndo = this.#undo.length > 0;
     if (!step) return null;
@@ -150,8 +161,9 @@ export class LabelSession {
     const [datasetId, taskId, toolId] = step.id.split('|');
     const itemKey = `${datasetId}|${taskId}|${toolId}`;
     const at = this.ids.indexOf(itemKey);
+    if (!step.previous && at >= 0) this.done = Math.max(0, this.done - 1);
     await this.show(at >= 0 ? at : step.position);
-    return itemKey;
+    return { itemKey, removed: !step.previous };
   }
 
   async persist(): Promise<void> {

@@ -41,7 +41,8 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
 
   const summary = page.getByTestId('eval-summary');
   await expect(summary).toBeVisible({ timeout: 90_000 });
-  for (const m of ['tool-mean', 'memory', 'toolmem-llm']) await expect(summary.getByRole('row', { name: new RegExp(`^${m} \\d\\.\\d{3} ±`) })).toBeVisible();
+  // Each method's MAE leads its row (its interval, or ± sd, on the line below).
+  for (const m of ['tool-mean', 'memory', 'toolmem-llm']) await expect(summary.getByRole('row', { name: new RegExp(`^${m} \\d\\.\\d{3}`) })).toBeVisible();
   await expect(summary).toContainText('10 train / 10 test tasks · 1 seed');
   await expect(summary.getByTestId('eval-memory')).toContainText(/GenAI slice memory — fake-model .* tested on 10 tasks it never saw; memory cited \d+; toolmem-llm cited \d+\./);
   await expect(form.getByLabel('Evaluation run').locator('option').first()).toHaveText(/^GenAI slice · memory GenAI slice memory · /);

@@ -64,6 +64,19 @@ test('predict each tool for a new task and pick one, with evidence', async ({ me
   await expect(page.getByTestId('selected-tool')).toHaveText(/DALLE_3|Midjourney_6|DeepFloyd_I_XL_v1|SDXL_Base|SDXL_Turbo|SDXL_2_1/);
   await predictions.locator('article').first().getByText(/Why:/).click();
   await expect(predictions.locator('article').first().locator('li').first()).toContainText('similarity');
+  // Every tool has an 80% range from the method's out-of-fold errors (the slice's 20 tasks: all of them).
+  await expect(predictions.getByTestId('range')).toHaveCount(6);
+  await expect(predictions.getByTestId('range').first()).toHaveText(/^80% range \d\.\d{2}–\d\.\d{2}, from the errors on 20 training tasks \(too few similar ones\)$/);
+  await expect(page.getByTestId('ranges-note')).toContainText('5 folds over 20 tasks');
+  // The pick's margin over the runner-up; one task's outcomes vary more than the tools' predicted gap here.
+  await expect(page.getByTestId('pick-margin')).toHaveText(/^Ahead of \S+ by \d\.\d{2} score points\s— within noise: their 80% ranges overlap/);
+  await expect(page.getByTestId('only-mean')).toHaveCount(0);
+
+  // A task that shares no word with the training prompts: knn finds no neighbour, and says the score is only the mean.
+  await page.getByLabel('Task', { exact: true }).fill('Xylophone quokka');
+  await page.getByRole('button', { name: /Predict/ }).click();
+  await expect(predictions.getByTestId('only-mean')).toHaveCount(6);
+  await expect(predictions.getByTestId('only-mean').first()).toHaveText("Only the tool's mean: no similar task or memory entry moved it.");
 });
 
 test('costs change the pick: a costly best tool gives way, and the costs are remembered', async ({ memory, page }) => {

@@ -19,6 +19,8 @@ import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
+import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
+
 
 const USAGE = `Usage: toolmem build-memory --data FILE --out MEMORY.json [options]
 
@@ -142,7 +144,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
   let lastReport = 0;
   const run = await runBuild(
     plan.run,
-    { repo, engine, embedder, experiences: plan.data, unseen: plan.unseen },
+    { repo, engine, embedder, experiences: plan.data, unseen: plan.unseen, ...scaleMeaningOption(dataset.preset) },
     {
       onProgress: (r) => {
         const m = buildMetrics(r);

@@ -2,25 +2,35 @@
  * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on
  * the same side), fits each offline method on the training tasks and scores its predictions on the
  * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
- * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate.
+ * With `--llm openai:URL#MODEL` the LLM methods run too, through the same use case as the app's
+ * eval worker (src/app/evaluate-methods.ts): same split, seeds and engine give the same numbers.
+ * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
+ * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
 import { writeFile } from 'node:fs/promises';
+import { DEFAULT_LLM_MAX_TEST, MEMORY_METHODS } from '../../app/evaluate-methods';
 import { ToolMemError } from '../../core/errors';
 import {
   allToolPairs,
-  evaluate,
+  bootstrapIntervals,
+  formatIntervals,
+  withIntervals,
   formatReport,
   groundTruth,
   splitSizes,
   table,
   toJsonReport,
   topKAblation,
+  yieldToEventLoop,
+  type EvalIntervals,
   type EvalReport,
   type ScoredPair,
 } from '../../core/eval';
 import {
   createPredictor,
+  isLlmMethod,
   isMethodId,
+  LLM_METHODS,
   methodNeeds,
   NEIGHBOUR_METHODS,
   OFFLINE_METHODS,
@@ -34,9 +44,16 @@ import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 import { quote } from '../../core/text/quote';
+import { checkLlmSpec, evaluateOrStop, formatLlmStats, parseLlmTasks, promptToolsOf, withLlmStats } from '../eval-llm';
+import { EXIT_INTERRUPTED, sigintInterrupt } from '../llm-progress';
+import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
+import type { Embedder } from '../../core/embed';
+import { loadMemoryEval } from '../eval-memory-arg';
 
-/** Methods the CLI evaluates: everything that needs no LLM. */
+/** Methods the CLI evaluates without a model: everything that needs no LLM. */
 const CLI_METHODS: readonly MethodId[] = [...OFFLINE_METHODS, 'memory'];
+/** Default methods with --llm: the paper's three LLM predictors. */
+const PAPER_LLM_METHODS: readonly MethodId[] = ['generic-llm', 'fewshot-llm', 'toolmem-llm'];
 
 const USAGE = `Usage: toolmem eval --data FILE [options]
 
@@ -51,21 +68,36 @@ ${DATA_USAGE}
   --test N             test tasks (default: the preset's split, else the rest)
   --seeds K|A-B        number of seeds, 1…K (default 5), or a range A-B (e.g. 6-15, the held-out
                        seeds of the benchmarks); results are mean ± sd over seeds
-  --methods M,...      ${CLI_METHODS.join(', ')}
-                       (default: all of them — every method that needs no LLM; memory
-                       induces an evidence-cluster memory on each seed's training split)
+  --methods M,...      without a model: ${CLI_METHODS.join(', ')}
+                       (default: all of them); with --llm also ${LLM_METHODS.join(', ')}
+                       (default with --llm: ${PAPER_LLM_METHODS.join(', ')}). memory and toolmem-llm
+                       read the capability analysis (facets, their effects per tool, the
+                       entries) built from each seed's training split alone
+  --llm SPEC           run the LLM methods with this model: openai:URL#MODEL, an OpenAI-compatible
+                       server (llama.cpp, Ollama, LM Studio, vLLM); an API key is read from
+                       TOOLMEM_LLM_API_KEY when set. Progress (calls/s, time left) goes to stderr;
+                       Ctrl-C stops and prints what was finished, marked partial (exit code 130)
+  --memory FILE        evaluate this memory file (toolmem build-memory --out, or exported from
+                       the app) with memory / toolmem-llm / hybrid: one seed, its own split (its
+                       training tasks; the test tasks are those it never saw), its entries and
+                       fitted model
+  --llm-tasks N|all    test tasks per split the LLM methods score (default ${DEFAULT_LLM_MAX_TEST}; the first N
+                       of each seeded split, the app's rule); all = every test task
   --pairs A:B,...      tool pairs for the pair metrics (default: every pair of tools)
-  --k N                neighbours for knn and knn-difficulty (default 24), entries per
-                       level for memory (default 12)
+  --k N                neighbours for knn and knn-difficulty (default 24); examples (fewshot-llm)
+                       and entries per level (toolmem-llm, hybrid) in the LLM prompts (default 12).
+                       The capability memory has no k: every facet that applies to a task counts
   --cut fixed|knee     neighbours: the k nearest, or cut at the knee of the similarity curve
   --similarity KIND    neighbour similarity: ${SIMILARITY_KINDS.join(' | ')} (default tfidf)
-  --no-vectors         do not embed prompts (ensemble then uses lexical features only;
-                       memory, which needs them, leaves the default methods)
+  --no-vectors         do not embed prompts (ensemble then uses lexical features only; memory,
+                       whose theme facets need them, leaves the default methods; toolmem-llm,
+                       hybrid and --memory refuse it)
   --ablation           also print the top-k ablation (k = 0…24, fixed vs knee) of the kNN methods
   --json OUT           write the summary as JSON to OUT ('-' for stdout instead of the tables)
   -h, --help           show this help
 
-Exit codes: 0 done, 1 usage error, 2 the data could not be read or has nothing to evaluate.`;
+Exit codes: 0 done, 1 usage error, 2 the data could not be read or has nothing to evaluate (or the
+model server failed), 130 stopped by Ctrl-C (the finished part printed, marked partial).`;
 
 interface ParsedArgs extends DataArgs {
   train?: number;
@@ -79,6 +111,9 @@ interface ParsedArgs extends DataArgs {
   vectors: boolean;
   ablation: boolean;
   json?: string;
+  llm?: string;
+  llmTasks: number;
+  memory?: string;
   help: boolean;
 }
 
@@ -115,22 +150,35 @@ function parse(args: string[]): ParsedArgs {
     'no-vectors': { type: 'boolean', default: false },
     ablation: { type: 'boolean', default: false },
     json: { type: 'string' },
+    llm: { type: 'string' },
+    'llm-tasks': { type: 'string' },
+    memory: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
   const help = values.help === true;
   const noVectors = values['no-vectors'] === true;
   // memory needs prompt vectors: without them it leaves the defaults, and naming it is an error.
-  const defaults = noVectors ? OFFLINE_METHODS : CLI_METHODS;
+  const llm = values.llm !== undefined ? checkLlmSpec(values.llm) : undefined;
+  const memoryDefaults: readonly MethodId[] = llm ? ['memory', 'toolmem-llm', 'hybrid'] : ['memory'];
+  const defaults = values.memory !== undefined ? memoryDefaults : llm ? PAPER_LLM_METHODS : noVectors ? OFFLINE_METHODS : CLI_METHODS;
   const methods = (values.methods ?? defaults.join(','))
     .split(',')
     .map((m) => m.trim())
     .filter((m) => m !== '');
   for (const m of methods) {
-    if (!isMethodId(m)) throw new UsageError(`Unknown method '${m}'. Methods: ${CLI_METHODS.join(', ')}.`);
-    if (!CLI_METHODS.includes(m)) throw new UsageError(`Method '${m}' needs an LLM; the CLI evaluates the methods that need none (${CLI_METHODS.join(', ')}).`);
+    if (!isMethodId(m)) throw new UsageError(`Unknown method '${m}'. Methods: ${[...CLI_METHODS, ...LLM_METHODS].join(', ')}.`);
+    if (isLlmMethod(m) && !llm) throw new UsageError(`Method '${m}' needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
   }
+  if (values.memory !== undefined) {
+    if (!methods.some((m) => MEMORY_METHODS.includes(m))) throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
+    if (values.seeds !== undefined || values.train !== undefined) throw new UsageError('--memory: a memory has one split, its own (its training tasks, one seed); leave out --seeds and --train.');
+    if (noVectors) throw new UsageError('--memory: its entries are found by prompt vectors; drop --no-vectors.');
+  }
+  if (values['llm-tasks'] !== undefined && !methods.some(isLlmMethod)) throw new UsageError('--llm-tasks applies to the LLM methods; none is selected.');
   if (methods.length === 0) throw new UsageError('--methods: give at least one method.');
   if (noVectors && methods.includes('memory')) throw new UsageError("Method 'memory' needs prompt vectors; drop --no-vectors.");
+  const vectorLlm = methods.filter((m) => m === 'toolmem-llm' || m === 'hybrid');
+  if (noVectors && vectorLlm.length) throw new UsageError(`Method '${vectorLlm[0]}' needs prompt vectors; drop --no-vectors.`);
   let pairs: [string, string][] | undefined;
   if (values.pairs !== undefined) {
     pairs = values.pairs
@@ -155,8 +203,11 @@ function parse(args: string[]): ParsedArgs {
     cut,
     vectors: !noVectors,
     ablation: values.ablation === true,
+    llmTasks: parseLlmTasks(values['llm-tasks'], DEFAULT_LLM_MAX_TEST),
     help,
   };
+  if (llm) out.llm = llm;
+  if (values.memory !== undefined) out.memory = values.memory;
   const train = positiveInt('train', values.train);
   const test = positiveInt('test', values.test);
   const k = positiveInt('k', values.k, 0);
@@ -170,9 +221,9 @@ function parse(args: string[]): ParsedArgs {
 }
 
 /** Unit prompt vectors by task id, from the offline Node embedder (loaded only when needed). */
-async function embedPrompts(data: readonly ScoredPair[]): Promise<Map<string, Float32Array>> {
+async function embedPrompts(data: readonly ScoredPair[], given?: Embedder): Promise<Map<string, Float32Array>> {
   const { createTransformersEmbedder } = await import('../../node/transformers-embedder');
-  const embedder = createTransformersEmbedder();
+  const embedder = given ?? createTransformersEmbedder();
   const prompts = new Map<string, string>();
   for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
   const ids = [...prompts.keys()];
@@ -181,6 +232,20 @@ async function embedPrompts(data: readonly ScoredPair[]): Promise<Map<string, Fl
 }
 
 async function run(args: string[], io: Io): Promise<number> {
+  return runEval(args, io);
+}
+
+/** `toolmem eval`; `signal` stands in for Ctrl-C (tests), otherwise SIGINT stops an LLM run. */
+export async function runEval(args: string[], io: Io, signal?: AbortSignal): Promise<number> {
+  const interrupt = signal ? null : sigintInterrupt(() => io.err('toolmem eval: Ctrl-C — stopping (press it again to quit at once)…'));
+  try {
+    return await evaluateCommand(args, io, interrupt ?? { signal: signal!, arm: () => undefined });
+  } finally {
+    interrupt?.dispose();
+  }
+}
+
+async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSignal; arm(): void }): Promise<number> {
   const opts = parseOrExit('eval', USAGE, args, parse, io);
   if (typeof opts === 'number') return opts;
 
@@ -202,9 +267,12 @@ async function run(args: string[], io: Io): Promise<number> {
     return EXIT.unreadable;
   }
 
+  const stored = opts.memory ? await loadMemoryEval(opts.memory, data, io, opts.test !== undefined ? { maxTest: opts.test } : {}) : null;
+  if (typeof stored === 'number') return stored;
+  if (stored) io.err(`toolmem eval: ${stored.summary}`);
   let sizes;
   try {
-    sizes = splitSizes(taskCount, { preset: dataset.preset, train: opts.train, test: opts.test });
+    sizes = stored ? { train: stored.split.train.length, test: stored.split.test.length } : splitSizes(taskCount, { preset: dataset.preset, train: opts.train, test: opts.test });
   } catch (err) {
     io.err(`toolmem eval: ${(err as Error).message} (the data has ${taskCount} tasks).\n\n${USAGE}`);
     return EXIT.usage;
@@ -223,7 +291,7 @@ async function run(args: string[], io: Io): Promise<number> {
   let vectors: Map<string, Float32Array> | undefined;
   if (needs.includes(true) || (opts.vectors && needs.includes('optional'))) {
     try {
-      vectors = await embedPrompts(data);
+      vectors = await embedPrompts(data, stored?.embedder);
     } catch (err) {
       if (needs.includes(true)) {
         io.err(`toolmem eval: cannot embed the prompts: ${(err as Error).message}`);
@@ -233,17 +301,21 @@ async function run(args: string[], io: Io): Promise<number> {
     }
   }
 
-  const seeds = opts.seeds;
-  const report: EvalReport = await evaluate({
-    data,
-    scale: dataset.scale,
-    sizes,
-    seeds,
-    toolPairs,
-    vectors,
-    methods: opts.methods.map((id) => ({ id, create: () => createPredictor(id, methodOptions) })),
-  });
-  const json = toJsonReport(report);
+  const seeds = stored ? [stored.split.seed] : opts.seeds;
+  const fixed = stored ? { fixedSplit: stored.split, memory: stored.memory } : {};
+  const outcome = await evaluateOrStop(opts, io, {
+    ...fixed,
+    data, scale: dataset.scale, sizes, seeds, toolPairs, methods: opts.methods, options: methodOptions, llmMaxTest: opts.llmTasks,
+    tools: promptToolsOf(tools, loaded.summary.datasetDefaults.modality),
+    ...(vectors ? { vectors } : {}),
+    ...scaleMeaningOption(dataset.preset),
+  }, stop);
+  if (typeof outcome === 'number') return outcome;
+  const { report, partial } = outcome;
+  // Paired-bootstrap 95% intervals, the same function as the app's eval worker (not on partial results).
+  const intervals = partial ? null : await intervalsUnlessStopped(report, opts.methods.some(isLlmMethod) ? stop.signal : undefined, io);
+  const json = withLlmStats(intervals ? withIntervals(toJsonReport(report), intervals) : toJsonReport(report), report);
+  if (partial) Object.assign(json, { partial: { interrupted: true, finished: partial } });
   if (opts.json && opts.json !== '-') {
     try {
       await writeFile(opts.json, `${JSON.stringify(json, null, 2)}\n`);
@@ -252,12 +324,22 @@ async function run(args: string[], io: Io): Promise<number> {
       return EXIT.unreadable;
     }
   }
+  const exit = partial ? EXIT_INTERRUPTED : EXIT.ok;
   if (opts.json === '-') {
     io.out(JSON.stringify(json, null, 2));
-    return EXIT.ok;
+    return exit;
   }
+  if (partial) io.out(`PARTIAL RESULTS (stopped by Ctrl-C): ${partial}.\n`);
+  if (stored) io.out(stored.summary);
   io.out(`Dataset ${dataset.name} (${dataset.preset}), scale ${dataset.scale.min}–${dataset.scale.max}, ground truth: ${policyText(dataset.raterPolicy)}`);
   io.out(formatReport(report));
+  if (intervals) io.out(`\n${formatIntervals(intervals, report.methods)}`);
+  const llmTable = formatLlmStats(report);
+  if (llmTable) io.out(`\n${llmTable}`);
+  if (partial) {
+    if (opts.json) io.out(`\nPartial JSON summary written to ${opts.json}`);
+    return exit;
+  }
   if (opts.ablation) {
     const knnMethods = opts.methods.filter((m) => NEIGHBOUR_METHODS.includes(m));
     if (knnMethods.length === 0) io.out('\n(no neighbour method selected: no top-k ablation)');
@@ -269,6 +351,7 @@ async function run(args: string[], io: Io): Promise<number> {
         seeds,
         toolPairs,
         vectors,
+        ...(stored ? { fixedSplit: stored.split } : {}),
         methods: knnMethods,
         ks: Array.from({ length: 25 }, (_, k) => k),
         make: (m, k, cut) => createPredictor(m as MethodId, { ...methodOptions, k, cut }),
@@ -284,6 +367,21 @@ async function run(args: string[], io: Io): Promise<number> {
   }
   if (opts.json) io.out(`\nJSON summary written to ${opts.json}`);
   return EXIT.ok;
+}
+
+/**
+ * The bootstrap intervals; with an LLM run, a Ctrl-C while they are computed skips them (the
+ * results themselves are complete and are printed). `pause` lets the signal through between chunks.
+ */
+async function intervalsUnlessStopped(report: EvalReport, signal: AbortSignal | undefined, io: Io): Promise<EvalIntervals | null> {
+  if (!signal) return bootstrapIntervals(report);
+  try {
+    return await bootstrapIntervals(report, { signal, pause: yieldToEventLoop });
+  } catch (err) {
+    if (!signal.aborted) throw err;
+    io.err('toolmem eval: Ctrl-C during the bootstrap intervals: printing the complete results without them.');
+    return null;
+  }
 }
 
 function policyText(p: { kind: string; rater?: string }): string {

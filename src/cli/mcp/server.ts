@@ -3,7 +3,11 @@
  *  - list_tools                      → the memory's tools (name, modality, description, entry counts, calibration)
  *  - recall(tool, task, k?)          → the k most similar valid entries of each level, with similarity
  *  - predict_score(tool, task)       → the calibrated memory prediction and the entries behind it
- *  - select_tool(task, candidates[]) → candidates ranked by predicted score (selectForTask)
+ *  - select_tool(task, candidates[], max_cost?, cost_weight?, max_latency_ms?)
+ *                                    → candidates ranked by utility = score − cost_weight × cost per call
+ *                                      (selectForTask), tools over a limit (or of unknown cost/latency
+ *                                      when a limit is given) excluded with the reason; costs and
+ *                                      latencies are the file's (`tools[].cost`, `tools[].latency`)
  * Scores: a version-2 file with a capability model (`build.capability.model`) predicts with it —
  * the tool's mean plus the contributions of the entries (and shared-difficulty notes) whose facets
  * apply to the task, each in score points, with the entry's effect and verdict; other files use
@@ -22,7 +26,7 @@ import { selectForTask } from '../../core/predict';
 import { quote } from '../../core/text/quote';
 import { LEVELS, type MemoryEntry } from '../../core/types';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
-import { candidatesArg, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
+import { candidatesArg, costArgs, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 
 export interface ToolMemMcp {
   server: Server;
@@ -57,7 +61,7 @@ const TOOLS = [
   { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
   { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's facet, effect (n, deltas, 95% interval, q) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction (`applying`)." },
   { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
-  { name: 'select_tool', description: 'Rank candidate tools for a task by their predicted scores (best first), with the contributions behind each score; `choice` is null on an exact tie.' },
+  { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score; `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
 ] as const;
 type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
@@ -88,6 +92,7 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
   };
   const contributionsOf = (p: MemoryPrediction) => p.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...claimOf(c.entryId) }));
   const toolIds = new Set(file.tools.map((t) => t.id));
+  const toolById = new Map(file.tools.map((t) => [t.id, t]));
   const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
   const taskOf = async (text: string) => ({ taskId: 'query', prompt: text, vector: (await embedAll(embedder, [text]))[0]! });
@@ -99,7 +104,7 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
     list_tools: async () =>
       json({
         memory: { id: file.memory.id, name: file.memory.name, embeddingModel: file.memory.embeddingModel, scale: file.build.scale },
-        tools: file.tools.map((t) => ({ id: t.id, name: t.name, modality: t.modality, description: t.description, counts: t.counts, calibration: calibration.get(t.id) ?? null })),
+        tools: file.tools.map((t) => ({ id: t.id, name: t.name, modality: t.modality, description: t.description, counts: t.counts, calibration: calibration.get(t.id) ?? null, cost: t.cost ?? null, latency: t.latency ?? null })),
       }),
     recall: async (args) => {
       const [tool, task, k] = [toolArg(args), taskArg(args), kArg(args)];
@@ -137,20 +142,29 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
       });
     },
     select_tool: async (args) => {
-      const [task, candidates] = [taskArg(args), candidatesArg(args)];
+      const [task, candidates, limits] = [taskArg(args), candidatesArg(args), costArgs(args)];
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
       const t = await taskOf(task);
-      const sel = selectForTask(capability ?? predictor, t, [...new Set(candidates)], { direction: file.build.scale.direction });
+      const costed = [...new Set(candidates)].map((id) => {
+        const tool = toolById.get(id);
+        return { toolId: id, ...(tool?.cost ? { cost: tool.cost.perCall } : {}), ...(tool?.latency ? { latencyMs: tool.latency.ms } : {}) };
+      });
+      const sel = selectForTask(capability ?? predictor, t, costed, { direction: file.build.scale.direction, ...limits });
+      const costOf = (r: { cost: number; latencyMs?: number; utility: number; toolId: string }) => {
+        const tool = toolById.get(r.toolId);
+        return { ...(tool?.cost ? { cost: r.cost } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}), ...(limits.costWeight ? { utility: round(r.utility) } : {}) };
+      };
       return json({
         task,
         choice: sel.choice,
         ranked: sel.ranked.map((r) => {
           const p = sel.predictions[r.toolId]!;
           return capability
-            ? { tool: r.toolId, score: round(r.score), mean: round((p as MemoryPrediction).base), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
-            : { tool: r.toolId, score: round(r.score), evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
+            ? { tool: r.toolId, score: round(r.score), ...costOf(r), mean: round((p as MemoryPrediction).base), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
+            : { tool: r.toolId, score: round(r.score), ...costOf(r), evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
         }),
+        ...(sel.excluded ? { excluded: sel.excluded.map((e) => ({ tool: e.toolId, reason: e.reason, ...(e.value !== undefined ? { value: e.value } : {}), limit: e.limit })) } : {}),
       });
     },
   };

@@ -54,6 +54,24 @@ export function candidatesArg(args: Args): string[] {
   return v as string[];
 }
 
+/** An optional number ≥ 0 (a cost, a weight, a limit in ms); absent → undefined. */
+function nonNegative(args: Args, name: string, what: string): number | undefined {
+  const v = args[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new ToolArgumentError(`'${name}' must be a number ≥ 0 (${what}), got ${typeof v === 'number' ? String(v) : kind(v)}.`);
+  }
+  return v;
+}
+
+/** select_tool's cost and latency knobs: utility = score − cost_weight × cost, with hard limits. */
+export function costArgs(args: Args): { maxCost?: number; costWeight?: number; maxLatencyMs?: number } {
+  const maxCost = nonNegative(args, 'max_cost', 'US dollars per call');
+  const costWeight = nonNegative(args, 'cost_weight', 'score points given up per dollar');
+  const maxLatencyMs = nonNegative(args, 'max_latency_ms', 'milliseconds');
+  return { ...(maxCost !== undefined ? { maxCost } : {}), ...(costWeight !== undefined ? { costWeight } : {}), ...(maxLatencyMs !== undefined ? { maxLatencyMs } : {}) };
+}
+
 /** The tools' input schemas (JSON Schema), as listed by tools/list. */
 export const INPUT_SCHEMAS = {
   list_tools: { type: 'object', properties: {} },
@@ -76,6 +94,9 @@ export const INPUT_SCHEMAS = {
     properties: {
       task: { type: 'string', minLength: 1, maxLength: MAX_TASK_CHARS },
       candidates: { type: 'array', items: { type: 'string', maxLength: MAX_TOOL_ID_CHARS }, minItems: 1, maxItems: MAX_CANDIDATES, description: 'tool ids to choose from' },
+      max_cost: { type: 'number', minimum: 0, description: 'exclude tools costing more than this per call (US dollars), and tools of unknown cost' },
+      cost_weight: { type: 'number', minimum: 0, description: 'score points given up per dollar of cost per call (default 0: cost ignored)' },
+      max_latency_ms: { type: 'number', minimum: 0, description: 'exclude tools with a typical latency above this (ms), and tools of unknown latency' },
     },
     required: ['task', 'candidates'],
   },

@@ -39,6 +39,8 @@ export interface EvaluateInput {
   vectors?: ReadonlyMap<string, Float32Array>;
   signal?: AbortSignal;
   onProgress?(p: { seed: number; method: string; done: number; total: number }): void;
+  /** After each method of a seed, the seed's results so far (callers keep them as partial results when cancelled). */
+  onMethodDone?(seed: SeedResult): void;
   /** Keep every (predicted, true) pair of the first seed, for predicted-vs-true charts. */
   keepPredictions?: boolean;
   /**
@@ -72,11 +74,28 @@ export interface MethodSeedResult {
   points?: { taskId: string; toolId: string; predicted: number; actual: number }[];
 }
 
+/**
+ * Every method's predictions on one seed's test tasks, compact for the bootstrap
+ * (core/eval/bootstrap.ts): row-major task × tool typed arrays, NaN where there is no value.
+ */
+export interface PredictionMatrix {
+  /** The split's test tasks, in scoring order (rows). */
+  taskIds: string[];
+  /** The report's tools (columns). */
+  tools: string[];
+  truth: Float64Array;
+  /** Per method id. */
+  predicted: Map<string, Float64Array>;
+  /** Per method id: tasks it was scored on, a prefix of `taskIds` (`maxTestTasks`). */
+  scored: Map<string, number>;
+}
+
 export interface SeedResult {
   seed: number;
   split: TaskSplit;
   tools: string[];
   methods: Record<string, MethodSeedResult>;
+  matrix: PredictionMatrix;
   baselines: {
     alwaysStronger: { a: string; b: string; acc: number; nUnequal: number }[];
     /** Selecting the tool with the best training mean on every task. */
@@ -102,6 +121,7 @@ interface TaskData {
   taskId: string;
   prompt: string;
   categories: string[];
+  rubric?: string;
   truth: Map<string, number>;
 }
 
@@ -115,7 +135,7 @@ function groupTasks(data: readonly ScoredPair[]): Map<string, TaskData> {
   const tasks = new Map<string, TaskData>();
   for (const p of data) {
     let t = tasks.get(p.taskId);
-    if (!t) tasks.set(p.taskId, (t = { taskId: p.taskId, prompt: p.prompt, categories: p.categories, truth: new Map() }));
+    if (!t) tasks.set(p.taskId, (t = { taskId: p.taskId, prompt: p.prompt, categories: p.categories, ...(p.rubric ? { rubric: p.rubric } : {}), truth: new Map() }));
     t.truth.set(p.toolId, p.score);
   }
   return tasks;
@@ -160,6 +180,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       }),
     );
     const methods = dict<MethodSeedResult>(); // method ids come from the caller: null prototype
+    const matrix = emptyMatrix(testTasks, tools);
     for (const method of input.methods) {
       throwIfAborted(input.signal);
       const predictor = method.create();
@@ -176,7 +197,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
           throwIfAborted(input.signal);
           input.onProgress?.({ seed, method: method.id, done: i, total: scored.length });
         }
-        const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories };
+        const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories, ...(t.rubric ? { rubric: t.rubric } : {}) };
         const v = vec(t.taskId);
         if (v) task.vector = v;
         const row = new Map<string, number>();
@@ -190,14 +211,34 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       }
       const predictMs = Date.now() - t1;
       const llm = 'llmStats' in predictor ? predictor.llmStats?.() : undefined;
+      fillMatrix(matrix, method.id, scored, pred);
       methods[method.id] = score(scored, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs, testTasks: scored.length, ...(llm ? { llm } : {}) });
       if (input.keepPredictions && seed === input.seeds[0]) {
         methods[method.id]!.points = scored.flatMap((t) => [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })));
       }
+      input.onMethodDone?.({ seed, split, tools, methods: Object.assign(dict<MethodSeedResult>(), methods), matrix, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
     }
-    seeds.push({ seed, split, tools, methods, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
+    seeds.push({ seed, split, tools, methods, matrix, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
   }
   return { seeds, tools, toolPairs, methods: input.methods.map((m) => m.id), sizes: input.sizes };
+}
+
+function emptyMatrix(testTasks: readonly TaskData[], tools: readonly string[]): PredictionMatrix {
+  const T = tools.length;
+  const truth = new Float64Array(testTasks.length * T).fill(NaN);
+  for (const [i, t] of testTasks.entries()) for (const [j, tool] of tools.entries()) truth[i * T + j] = t.truth.get(tool) ?? NaN;
+  return { taskIds: testTasks.map((t) => t.taskId), tools: [...tools], truth, predicted: new Map(), scored: new Map() };
+}
+
+function fillMatrix(matrix: PredictionMatrix, method: string, scored: readonly TaskData[], pred: Map<string, Map<string, number>>): void {
+  const T = matrix.tools.length;
+  const out = new Float64Array(matrix.taskIds.length * T).fill(NaN);
+  for (const [i, t] of scored.entries()) {
+    const row = pred.get(t.taskId);
+    for (const [j, tool] of matrix.tools.entries()) out[i * T + j] = row?.get(tool) ?? NaN;
+  }
+  matrix.predicted.set(method, out);
+  matrix.scored.set(method, scored.length);
 }
 
 function score(

@@ -14,6 +14,8 @@ export interface ScoredPair {
   /** Every rater's score for this (task, tool), ordered by rater name (training may use them all). */
   ratings: number[];
   categories: string[];
+  /** The task's rubric, when the data has one (LLM prompts show it; no method trains on it). */
+  rubric?: string;
 }
 
 export { mean, median };
@@ -39,7 +41,7 @@ export function groundTruth(experiences: Iterable<Experience>, policy: RaterPoli
     if (policy.kind === 'rater') score = byRater.get(policy.rater);
     else score = policy.kind === 'mean' ? mean(ratings) : median(ratings);
     if (score === undefined || !Number.isFinite(score)) continue;
-    out.push({ taskId: first.taskId, prompt: first.prompt, toolId: first.toolId, score, ratings, categories: first.categories });
+    out.push({ taskId: first.taskId, prompt: first.prompt, toolId: first.toolId, score, ratings, categories: first.categories, ...(first.rubric ? { rubric: first.rubric } : {}) });
   }
   return out.sort((a, b) => cmp(a.taskId, b.taskId) || cmp(a.toolId, b.toolId));
 }

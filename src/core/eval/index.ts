@@ -7,3 +7,5 @@ export * from './selection';
 export * from './evaluate';
 export * from './ablation';
 export * from './report';
+export * from './bootstrap';
+export * from './interval-report';

@@ -212,6 +212,13 @@ export const memoryFileSchema = z.strictObject({
       description: z.string(),
       counts: z.strictObject({ proficient: count, good: count, bad: count, weak: count }),
       entries: z.array(fileEntrySchema),
+      /**
+       * Cost of one call in US dollars and typical latency in ms (MCP `select_tool` limits and
+       * cost weight): `card` = set on the tool's card (`example`: an illustrative demo price),
+       * `data` = the median of `n` logged values. Absent when unknown.
+       */
+      cost: z.strictObject({ perCall: z.number().nonnegative(), source: z.enum(['card', 'data']), n: count.optional(), example: z.boolean().optional() }).optional(),
+      latency: z.strictObject({ ms: z.number().nonnegative(), source: z.enum(['card', 'data']), n: count.optional() }).optional(),
     }),
   ),
   /** Superseded or retired entries in the app (not all of them need be written). */

@@ -9,6 +9,7 @@ export * from './dedup';
 export * from './entry-index';
 export * from './ask';
 export * from './induce';
+export * from './update-context';
 export * from './clusters';
 export * from './cluster-text';
 export * from './agglomerative';

@@ -15,14 +15,14 @@ import type { LlmEngine } from '../llm/engine';
 import { CRITIQUE_JSON_SCHEMA, critiqueMessages } from '../prompts/critique';
 import { FEEDBACK_MAX_TOKENS, feedbackMessages } from '../prompts/feedback';
 import type { PromptEntry, PromptExperience, PromptTool } from '../prompts/shared';
-import { updateJsonSchema, updateMessages } from '../prompts/update';
+import { updateJsonSchema, updateMessages, type UpdateContext } from '../prompts/update';
 import type { Experience, ScoreScale } from '../types';
 import { askParsed, type Usage } from './ask';
 import type { EntryIndex } from './entry-index';
 import { cosine } from '../embed';
 import { dedupAdds, DUPLICATE_SIMILARITY, repeatedEntry } from './dedup';
 import { parseCritique, parseOperations, type Operation, type RejectedOperation } from './operations';
-import { claimOf, newEntry, planOperations, type UpdatePlan } from './plan';
+import { newEntry, planOperations, refinedClaim, type UpdatePlan } from './plan';
 
 export interface InduceSettings {
   /** Entries retrieved per level (paper: 6). */
@@ -50,6 +50,10 @@ export interface InduceInput {
   newId: () => string;
   settings: InduceSettings;
   signal?: AbortSignal;
+  /** The example's standing (tool mean, other tools on the task, facet effects): update-context.ts. */
+  context?: UpdateContext;
+  /** What the scale's points mean (the dataset preset's words), for the feedback and update prompts. */
+  scaleMeaning?: string;
 }
 
 /**
@@ -82,10 +86,11 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
     ...(e.feedback ? { feedback: e.feedback, feedbackGenerated: e.feedbackGenerated === true } : {}),
   };
   const base = { tool: input.tool, scale: input.scale };
+  const meaning = input.scaleMeaning ? { scaleMeaning: input.scaleMeaning } : {};
 
   let feedback: string | undefined;
   if (!e.feedback && settings.feedback) {
-    const reply = await engine.chat(feedbackMessages({ ...base, experience: view }), { temperature: 0, maxTokens: FEEDBACK_MAX_TOKENS, ...(signal ? { signal } : {}) });
+    const reply = await engine.chat(feedbackMessages({ ...base, ...meaning, experience: view }), { temperature: 0, maxTokens: FEEDBACK_MAX_TOKENS, ...(signal ? { signal } : {}) });
     usage.calls++;
     usage.promptTokens += reply.promptTokens;
     usage.completionTokens += reply.completionTokens;
@@ -103,7 +108,7 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
   let lastRejected: RejectedOperation[] = [];
   const update = await askParsed(
     engine,
-    updateMessages({ ...base, entries: shown, experience: view }),
+    updateMessages({ ...base, ...meaning, entries: shown, experience: view, ...(input.context ? { context: input.context } : {}) }),
     (text) => {
       const r = parseOperations(text, { aliases: new Set(byAlias.keys()), pinned });
       lastRejected = r.rejected;
@@ -167,6 +172,6 @@ async function addCritique(plan: UpdatePlan, c: { level: 'bad' | 'weak'; text: s
   if (plan.superseded.some((s) => s.id === hit.entry.id)) return 'repeats an entry this update already changes; not added';
   const id = ctx.newId();
   plan.superseded.push({ id: hit.entry.id, supersededBy: id });
-  plan.added.push(newEntry({ ...base, id, evidence: [...hit.entry.evidence, ctx.experienceId], ...claimOf(hit.entry) }));
+  plan.added.push(newEntry({ ...base, id, evidence: [...hit.entry.evidence, ctx.experienceId], ...refinedClaim(hit.entry, c.level) }));
   return null;
 }

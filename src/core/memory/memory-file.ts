@@ -10,6 +10,7 @@
  * weighted by cluster size (≥ 0; (max − min) / 4 when the tool has no cluster statistics).
  * A caller with the training data may pass its own (e.g. a fitted MemoryPredictor's).
  */
+import { fileCostFields, type ToolCostStat } from '../cost/tool-cost';
 import type { JointModel } from '../capability/fit';
 import { dict, dictFrom, own } from '../data-keys';
 import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
@@ -21,8 +22,10 @@ export { MEMORY_FORMAT_VERSION as MEMORY_FILE_VERSION } from '../memory-format';
 export type MemoryFileV1 = MemoryFile;
 
 export interface MemoryToFileOptions {
-  /** Tool descriptions (name, modality, description); tools not listed get their id, `other`, ''. */
-  tools?: readonly Pick<Tool, 'id' | 'name' | 'modality' | 'description'>[];
+  /** Tool descriptions (name, modality, description, card price); tools not listed get their id, `other`, ''. */
+  tools?: readonly (Pick<Tool, 'id' | 'name' | 'modality' | 'description'> & Partial<Pick<Tool, 'price' | 'latencyMs'>>)[];
+  /** Per tool, the training data's median cost and latency (core/cost/tool-cost): used where the card has none. */
+  costStats?: ReadonlyMap<string, ToolCostStat>;
   /** Also write superseded/retired entries (`history`). */
   history?: boolean;
   /** Entry vectors to include (model = memory.embeddingModel), so consumers can skip re-embedding. */
@@ -105,7 +108,7 @@ export function memoryToFile(
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
       const t = described.get(id);
-      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))) };
+      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))), ...fileCostFields(t, options.costStats?.get(id)) };
     }),
     historyCount: old.length,
     ...(options.history

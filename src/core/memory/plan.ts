@@ -7,7 +7,9 @@
  * a merged entry has the union of its sources' evidence plus the experience; support is the
  * number of distinct evidence experiences. A rewritten entry also keeps what its claim is about
  * (`facet`, `effect` of a capability entry), so a model's refinement stays attached to the rule
- * it refines; its `verdict` is dropped, because it was a check of the old text.
+ * it refines (`refinedClaim`: not when its level turns against the measured effect), and so does a
+ * merge of entries of one facet; the old `verdict` is dropped (it was a check of the old text) and
+ * the build checks the new entry on its held-out tasks (verify-added.ts).
  */
 import { LEVEL_VALUE, type EntryOrigin, type Level, type MemoryEntry } from '../types';
 import type { Operation } from './operations';
@@ -65,6 +67,19 @@ export function claimOf(e: MemoryEntry): Pick<NewEntryFields, 'facet' | 'effect'
   return { ...(e.facet ? { facet: e.facet } : {}), ...(e.effect ? { effect: e.effect } : {}) };
 }
 
+/**
+ * The claim of a refinement at `level`: the old entry's facet and effect while the level points the
+ * same way as the measured effect (a refinement); a level turned the other way contradicts the
+ * measurement, so only the facet is kept and the entry is checked by its own direction instead.
+ */
+export function refinedClaim(old: MemoryEntry, level: Level): Pick<NewEntryFields, 'facet' | 'effect'> {
+  const claim = claimOf(old);
+  if (!claim.effect) return claim;
+  const measured = claim.effect.deltaVsOthers ?? claim.effect.deltaOwn;
+  if (Math.sign(measured) === Math.sign(LEVEL_VALUE[level]) || measured === 0) return claim;
+  return claim.facet ? { facet: claim.facet } : {};
+}
+
 export interface PlanContext {
   memoryId: string;
   toolId: string;
@@ -95,14 +110,16 @@ export function planOperations(operations: readonly Operation[], ctx: PlanContex
         const old = entry(op.id);
         const id = ctx.newId();
         plan.superseded.push({ id: old.id, supersededBy: id });
-        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId], ...claimOf(old) }));
+        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId], ...refinedClaim(old, op.level ?? old.level) }));
         break;
       }
       case 'merge': {
         const olds = op.ids.map(entry);
         const id = ctx.newId();
         for (const o of olds) plan.superseded.push({ id: o.id, supersededBy: id });
-        plan.added.push(newEntry({ ...base, id, level: op.level, text: op.text, evidence: [...olds.flatMap((o) => o.evidence), ctx.experienceId] }));
+        // Entries of one facet (one tool × facet claim) merge into an entry of that claim; a merge across facets claims neither.
+        const sameClaim = olds[0]?.facet && olds.every((o) => o.facet?.name === olds[0]!.facet!.name);
+        plan.added.push(newEntry({ ...base, id, level: op.level, text: op.text, evidence: [...olds.flatMap((o) => o.evidence), ctx.experienceId], ...(sameClaim ? refinedClaim(olds[0]!, op.level) : {}) }));
         break;
       }
       case 'retire':

@@ -20,6 +20,8 @@ import { emptyUsage } from './ask';
 import { evidenceClusters, type GroupCache } from './clusters';
 import { EntryIndex } from './entry-index';
 import { induceExperience } from './induce';
+import { updateContext } from './update-context';
+import { verifyAdded } from './verify-added';
 import { afterStep, buildConfig, buildCursor, checkData, nextStep, type BuildStep, type ClusterStat, type StepRecord } from './job';
 import { newEntry, type Superseded, type UpdatePlan } from './plan';
 import type { BuildMemoryRepository } from './repository';
@@ -38,6 +40,8 @@ export interface BuildDeps {
   now?: () => number;
   /** Persist feedback the model wrote (marked feedbackGenerated). */
   saveFeedback?: (experience: Experience) => Promise<void>;
+  /** What the scale's points mean (the dataset preset's words), for the model's prompts. */
+  scaleMeaning?: string;
 }
 
 export interface RunBuildOptions {
@@ -114,6 +118,10 @@ async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step
   const experience = deps.experiences.get(step.toolId)![step.index]!;
   let n = 0;
   const usage = emptyUsage();
+  // The example's standing for the update prompt: training data and this build's capability analysis only.
+  const capability = (await deps.repo.get(config.memoryId))?.capability ?? null;
+  const [vector] = capability?.facets.some((f) => f.centroid) ? await index.embed([experience.prompt], signal) : [undefined];
+  const context = updateContext({ experience, experiences: deps.experiences, capability, ...(vector ? { vector } : {}) });
   const outcome = await induceExperience(
     deps.engine,
     index,
@@ -125,6 +133,8 @@ async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step
       at,
       newId: () => `${run.id}:${step.toolId}:x${step.index}.${n++}`,
       settings: config.settings,
+      context,
+      ...(deps.scaleMeaning ? { scaleMeaning: deps.scaleMeaning } : {}),
       ...(signal ? { signal } : {}),
     },
     usage,
@@ -132,6 +142,8 @@ async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step
   if (outcome.feedback && deps.saveFeedback) await deps.saveFeedback({ ...experience, feedback: outcome.feedback, feedbackGenerated: true });
   const record: StepRecord = { experienceId: experience.id, llm: usage, added: 0, feedback: outcome.feedback !== undefined, updatePromptTokens: outcome.updatePromptTokens };
   if (outcome.status === 'skipped') return { plan: { superseded: [], added: [] } as UpdatePlan, record: { ...record, skipped: outcome.error } };
+  const unseen = (deps.unseen ?? []).filter((x) => config.tools.includes(x.toolId));
+  await verifyAdded(outcome.plan.added, { unseen, scale: config.scale, capability, index, at, ...(signal ? { signal } : {}) });
   return {
     plan: outcome.plan,
     record: {

@@ -5,7 +5,8 @@
  *  - `fewshot-llm`  the tool's k most similar training experiences (default 12): task excerpt + score;
  *  - `toolmem-llm`  the tool's memory entries, top k PER LEVEL (default 12) by similarity to the
  *                   task, with their levels. The memory is the one given (a stored memory) or, by
- *                   default, one induced from the training split (evidence clusters, no LLM).
+ *                   default, the capability analysis of the training split (facets and their
+ *                   effects, no LLM; capability-retriever.ts), retrieved by the facets that apply.
  * Replies are parsed by `parseScoreReply`; off-scale numbers are clamped (the prediction is marked
  * clamped and counted), an unreadable reply falls back to the tool's training mean and counts as a
  * parse failure. Engine errors (server down, HTTP 500) and cancellation propagate: a broken
@@ -15,8 +16,8 @@ import type { LlmEngine } from '../llm/engine';
 import { predictMessages, PREDICT_MAX_TOKENS, scoreSchema, type PredictEvidence } from '../prompts/predict';
 import type { PromptTool } from '../prompts/shared';
 import type { Evidence } from '../types';
-import { induceClusterMemory } from './induced-memory';
-import { SnapshotRetriever, type MemorySnapshot } from './memory';
+import { CapabilityRetriever } from './capability-retriever';
+import { SnapshotRetriever, type MemoryRetriever, type MemorySnapshot } from './memory';
 import { parseScoreReply } from './score-reply';
 import { TaskSimilarity, type SimilarityKind } from './similarity';
 import { topKIndices } from '../retrieval/top-k';
@@ -36,6 +37,8 @@ export interface LlmPredictorOptions {
   maxTokens?: number;
   /** Default 0 (reproducible). */
   temperature?: number;
+  /** What the scale's points mean (the dataset preset's words), shown in every prompt. */
+  scaleMeaning?: string;
 }
 
 /** What one LLM estimate came to: the clamped score, or null when the reply had no number. */
@@ -85,7 +88,11 @@ export abstract class LlmScorePredictor implements AsyncPredictor {
     const table = this.fitted();
     const { prompt, evidence } = this.evidenceFor(task, toolId);
     const tool = this.opts.tools?.get(toolId) ?? { id: toolId };
-    const messages = predictMessages({ tool, scale: table.scale, task: task.prompt, evidence: prompt });
+    const messages = predictMessages({
+      tool, scale: table.scale, task: task.prompt, evidence: prompt,
+      ...(task.rubric ? { rubric: task.rubric } : {}),
+      ...(this.opts.scaleMeaning ? { scaleMeaning: this.opts.scaleMeaning } : {}),
+    });
     const reply = await this.opts.engine.chat(messages, {
       temperature: this.opts.temperature ?? 0,
       maxTokens: this.opts.maxTokens ?? PREDICT_MAX_TOKENS,
@@ -161,23 +168,27 @@ export class FewShotLlmPredictor extends LlmScorePredictor {
 export class ToolMemLlmPredictor extends LlmScorePredictor {
   readonly id = 'toolmem-llm';
   readonly needs: PredictorNeeds = { llm: true, vectors: true, memory: true };
-  private retriever: SnapshotRetriever | null = null;
-  /** The memory in use (given, or induced on the training split). */
+  private retriever: MemoryRetriever | null = null;
+  /** The memory in use (given, or the capability analysis of the training split). */
   memory: MemorySnapshot | null = null;
 
   protected fitEvidence(train: TrainingSet): void {
-    if (!this.opts.memory && train.examples.some((e) => !e.vector)) {
-      throw new Error("method 'toolmem-llm' needs a prompt vector on every training example to induce its memory (embed the prompts first)");
+    if (this.opts.memory) {
+      this.memory = this.opts.memory;
+      this.retriever = new SnapshotRetriever(this.memory, this.k);
+      return;
     }
-    this.memory = this.opts.memory ?? induceClusterMemory(train);
-    this.retriever = new SnapshotRetriever(this.memory, this.k);
+    const induced = new CapabilityRetriever(train, this.k);
+    this.memory = induced.snapshot;
+    this.retriever = induced;
   }
 
-  /** Top k entries of EACH level of the tool (their union), most similar first. */
+  /** Top k entries of EACH level of the tool (their union), most related first. */
   protected evidenceFor(task: PredictTask, toolId: string): { prompt: PredictEvidence; evidence: Evidence[] } {
     if (!this.retriever) throw new Error(`${this.id}: predict before fit`);
-    if (!task.vector && this.memory!.entries.length > 0) throw new Error("method 'toolmem-llm' needs the task's prompt vector");
-    const hits = task.vector ? this.retriever.retrieve(task, toolId) : [];
+    const byVector = this.retriever instanceof SnapshotRetriever;
+    if (byVector && !task.vector && this.memory!.entries.length > 0) throw new Error("method 'toolmem-llm' needs the task's prompt vector");
+    const hits = !byVector || task.vector ? this.retriever.retrieve(task, toolId) : [];
     return {
       prompt: { kind: 'entries', entries: hits.map((h) => ({ level: h.entry.level, text: h.entry.text, support: h.entry.support, similarity: h.similarity })) },
       evidence: hits.map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity })),

@@ -4,6 +4,10 @@
  *
  *   utility = s·score − costWeight·cost        (s = −1 on lower-is-better scales)
  *   tied    = every candidate with utility ≥ best − margin;  a choice only when it holds one tool
+ *
+ * Limits come first: with `maxCost` a candidate costing more — or whose cost is unknown — is
+ * excluded (listed with the reason), so a limit is never broken by a missing figure; the same for
+ * `maxLatencyMs` and latency. Excluded candidates take no part in the ranking or the tie.
  */
 import { dict } from '../data-keys';
 import type { ScoreDirection } from '../types';
@@ -13,8 +17,10 @@ export interface Candidate {
   toolId: string;
   /** Predicted score. */
   score: number;
-  /** Cost of one use, in any unit (only used with costWeight > 0). */
+  /** Cost of one use, in any unit (only used with costWeight > 0 or maxCost). */
   cost?: number;
+  /** Typical latency of one use in ms (only used with maxLatencyMs). */
+  latencyMs?: number;
 }
 
 export interface SelectOptions {
@@ -23,10 +29,28 @@ export interface SelectOptions {
   /** Score units given up per unit of cost (default 0: cost ignored). */
   costWeight?: number;
   direction?: ScoreDirection;
+  /** Candidates costing more than this (or of unknown cost) are excluded. */
+  maxCost?: number;
+  /** Candidates slower than this in ms (or of unknown latency) are excluded. */
+  maxLatencyMs?: number;
 }
 
-export interface RankedCandidate extends Required<Candidate> {
+export interface RankedCandidate {
+  toolId: string;
+  score: number;
+  /** The candidate's cost (0 when it has none). */
+  cost: number;
+  latencyMs?: number;
   utility: number;
+}
+
+/** A candidate a limit ruled out, and why (`over`: above the limit; `unknown`: no figure to check). */
+export interface ExcludedCandidate {
+  toolId: string;
+  reason: 'cost-over' | 'cost-unknown' | 'latency-over' | 'latency-unknown';
+  /** The candidate's figure (absent when unknown) and the limit it was held to. */
+  value?: number;
+  limit: number;
 }
 
 export interface Selection {
@@ -34,24 +58,44 @@ export interface Selection {
   choice: string | null;
   /** Candidates within the margin of the best (the best first). */
   tied: string[];
-  /** Every candidate, best utility first (ties: tool id order). */
+  /** Every candidate within the limits, best utility first (ties: tool id order). */
   ranked: RankedCandidate[];
+  /** Candidates the limits ruled out (only present when a limit was given). */
+  excluded?: ExcludedCandidate[];
+}
+
+/** Why `c` is outside the limits, or null when it is within them. */
+function exclusion(c: Candidate, opts: SelectOptions): ExcludedCandidate | null {
+  const check = (limit: number | undefined, value: number | undefined, kind: 'cost' | 'latency'): ExcludedCandidate | null => {
+    if (limit === undefined) return null;
+    if (value === undefined || !Number.isFinite(value)) return { toolId: c.toolId, reason: `${kind}-unknown`, limit };
+    return value > limit ? { toolId: c.toolId, reason: `${kind}-over`, value, limit } : null;
+  };
+  return check(opts.maxCost, c.cost, 'cost') ?? check(opts.maxLatencyMs, c.latencyMs, 'latency');
 }
 
 export function selectTool(candidates: readonly Candidate[], opts: SelectOptions = {}): Selection {
   const margin = Math.max(0, opts.margin ?? 0);
   const weight = opts.costWeight ?? 0;
   const sign = opts.direction === 'lower-better' ? -1 : 1;
+  const limited = opts.maxCost !== undefined || opts.maxLatencyMs !== undefined;
+  const excluded: ExcludedCandidate[] = [];
   const ranked = candidates
+    .filter((c) => {
+      const out = limited ? exclusion(c, opts) : null;
+      if (out) excluded.push(out);
+      return !out;
+    })
     .map((c) => {
       const cost = c.cost ?? 0;
-      return { toolId: c.toolId, score: c.score, cost, utility: sign * c.score - weight * cost };
+      return { toolId: c.toolId, score: c.score, cost, ...(c.latencyMs !== undefined ? { latencyMs: c.latencyMs } : {}), utility: sign * c.score - weight * cost };
     })
     .sort((a, b) => b.utility - a.utility || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
-  if (ranked.length === 0) return { choice: null, tied: [], ranked };
+  const limits = limited ? { excluded: excluded.sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)) } : {};
+  if (ranked.length === 0) return { choice: null, tied: [], ranked, ...limits };
   const best = ranked[0]!.utility;
   const tied = ranked.filter((c) => c.utility >= best - margin).map((c) => c.toolId);
-  return { choice: tied.length === 1 ? tied[0]! : null, tied, ranked };
+  return { choice: tied.length === 1 ? tied[0]! : null, tied, ranked, ...limits };
 }
 
 export interface TaskSelection extends Selection {
@@ -63,16 +107,16 @@ export interface TaskSelection extends Selection {
 export function selectForTask(
   predictor: Predictor,
   task: PredictTask,
-  candidates: readonly (string | { toolId: string; cost?: number })[],
+  candidates: readonly (string | { toolId: string; cost?: number; latencyMs?: number })[],
   opts: SelectOptions = {},
 ): TaskSelection {
   // Keyed by candidate tool ids (data): null prototype, see core/data-keys.
   const predictions = dict<ScorePrediction>();
   const scored = candidates.map((c) => {
-    const { toolId, cost } = typeof c === 'string' ? { toolId: c, cost: undefined } : c;
+    const { toolId, cost, latencyMs } = typeof c === 'string' ? { toolId: c, cost: undefined, latencyMs: undefined } : c;
     const p = predictor.predict(task, toolId);
     predictions[toolId] = p;
-    return cost === undefined ? { toolId, score: p.score } : { toolId, score: p.score, cost };
+    return { toolId, score: p.score, ...(cost !== undefined ? { cost } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) };
   });
   return { ...selectTool(scored, opts), predictions };
 }

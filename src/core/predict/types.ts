@@ -41,6 +41,8 @@ export interface PredictTask {
   /** Dense embedding of the prompt (same model as the training vectors). */
   vector?: Float32Array;
   categories?: readonly string[];
+  /** The task's rubric when the data has one: the LLM prompts show it (what the score measures). */
+  rubric?: string;
 }
 
 export interface ScorePrediction {

@@ -4,13 +4,14 @@
  *  - generic:  the tool's name and description only;
  *  - few-shot: the tool's most similar training experiences (task excerpt + score), best first;
  *  - memory:   the tool's memory entries retrieved for the task, grouped by level.
- * The reply is one JSON object {"score": n}; engines with constrained decoding get SCORE_SCHEMA.
+ * The task's rubric (when the data has one) and the scale's meaning (from the preset) are shown,
+ * so the model knows what a score measures. The reply is one JSON object {"score": n}; engines with constrained decoding get SCORE_SCHEMA.
  * Every part is clipped (PREDICT_LIMITS), so a prompt's size depends only on how many examples
  * or entries are shown (k), never on the size of the data or the memory.
  */
 import type { ChatMessage, JsonSchemaSpec } from '../llm/engine';
 import { LEVELS, type Level, type ScoreScale } from '../types';
-import { clip, describeScale, describeTool, LEVEL_MEANINGS, PROMPT_LIMITS, type PromptTool } from './shared';
+import { clip, clipBlock, describeScale, describeTool, LEVEL_MEANINGS, PROMPT_LIMITS, type PromptTool } from './shared';
 
 /** Character caps for the parts of a prediction prompt. */
 export const PREDICT_LIMITS = {
@@ -43,6 +44,10 @@ export interface PredictPromptInput {
   scale: ScoreScale;
   task: string;
   evidence: PredictEvidence;
+  /** The task's rubric, when the data has one (what the score measures on this task). */
+  rubric?: string;
+  /** What the scale's points mean (the dataset preset's words, scale-meanings.ts). */
+  scaleMeaning?: string;
 }
 
 /** The reply's shape, with the scale's bounds (constrained decoding cannot leave them). */
@@ -58,7 +63,9 @@ export function scoreSchema(scale: ScoreScale): JsonSchemaSpec {
   };
 }
 
-const SYSTEM = `You forecast how well a tool will do on a task before it runs. You are told what the tool is, the scale its outputs are scored on, and sometimes evidence about its past results. Think about what the task demands and what the evidence says about this tool on tasks like it. Answer with one JSON object and nothing else: {"score": <number>}. The number must lie on the scale; fractions are allowed and welcome when you are unsure between two values.`;
+const SYSTEM = `You forecast how well a tool will do on a task before it runs. You are told what the tool is, the scale its outputs are scored on, and sometimes evidence about its past results. Think about what the task demands and what the evidence says about this tool on tasks like it. Answer with one JSON object and nothing else: {"score": <number>}. The number must lie on the scale; fractions are allowed and welcome when you are unsure between two values.
+
+A worked example (another tool, another task): a text-to-image tool whose past results on prompts that ask for an exact number of objects are mostly 2 of 5, asked about "five red apples in a bowl", answers {"score": 2.5} — the evidence says counting is hard for it, and the colour adds a little risk.`;
 
 const number = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 
@@ -82,10 +89,14 @@ function entriesBlock(entries: readonly PredictEntry[]): string {
 
 export function predictMessages(input: PredictPromptInput): ChatMessage[] {
   const { tool, scale, task, evidence } = input;
-  const lines = [`Tool: ${describeTool(tool)}`, `Score scale: ${describeScale(scale)}.`, ''];
+  const lines = [`Tool: ${describeTool(tool)}`, `Score scale: ${describeScale(scale)}.`];
+  if (input.scaleMeaning) lines.push(`What the scores mean:\n${clipBlock(input.scaleMeaning, PROMPT_LIMITS.rubric)}`);
+  lines.push('');
   if (evidence.kind === 'examples') lines.push(examplesBlock(evidence.examples, scale), '');
   else if (evidence.kind === 'entries') lines.push(entriesBlock(evidence.entries), '');
-  lines.push(`New task: ${clip(task, PREDICT_LIMITS.task)}`, '', `What score will ${tool.name || tool.id} most likely get on this task? Reply with {"score": <number between ${scale.min} and ${scale.max}>}.`);
+  lines.push(`New task: ${clip(task, PREDICT_LIMITS.task)}`);
+  if (input.rubric) lines.push(`Rubric the output will be scored by:\n${clipBlock(input.rubric, PROMPT_LIMITS.rubric)}`);
+  lines.push('', `What score will ${tool.name || tool.id} most likely get on this task? Reply with {"score": <number between ${scale.min} and ${scale.max}>}.`);
   return [
     { role: 'system', content: SYSTEM },
     { role: 'user', content: lines.join('\n') },

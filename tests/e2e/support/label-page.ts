@@ -17,6 +17,41 @@ export class LabelPage extends DataPage {
     await this.dialog.getByRole('button', { name: 'Done' }).click();
   }
 
+  /** Imports a file that needs no column mapping as dataset `name`. */
+  async importFile(path: string, name: string): Promise<void> {
+    await this.open('data');
+    await this.openImport();
+    await this.chooseFile(path);
+    await this.dialog.getByLabel('Dataset name').fill(name);
+    await this.runImport();
+    await this.dialog.getByRole('button', { name: 'Done' }).click();
+  }
+
+  /** The notice an image dataset without images shows instead of its queue. */
+  get noImages(): Locator {
+    return this.page.getByRole('region', { name: /^No images attached to/ });
+  }
+
+  /** Dismisses that notice for the dataset (the rater views the pictures elsewhere). */
+  async scoreWithoutImages(): Promise<void> {
+    await this.noImages.getByRole('button', { name: 'Score without the images' }).click();
+    await expect(this.noImages).toBeHidden();
+  }
+
+  /** The text answer on screen (rendered Markdown, or its source). */
+  get answer(): Locator {
+    return this.page.getByRole('region', { name: 'Output text' });
+  }
+
+  get progress(): Locator {
+    return this.page.getByRole('progressbar', { name: 'Queue progress' });
+  }
+
+  /** The experiences count at the foot of the main navigation. */
+  get footerCount(): Locator {
+    return this.page.getByRole('navigation', { name: 'Main' }).getByText(/^Local-only · /);
+  }
+
   tab(name: string): Locator {
     return this.page.getByRole('tab', { name });
   }
@@ -35,6 +70,14 @@ export class LabelPage extends DataPage {
     await name.fill(rater);
     await name.press('Enter');
     await expect(this.tab('Score')).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /** Gives a score on a continuous scale (typed, then saved), and leaves the box so keys work again. */
+  async scoreValue(value: string): Promise<void> {
+    const box = this.page.getByLabel('Score value');
+    await box.fill(value);
+    await box.press('Enter');
+    await box.blur();
   }
 
   /** Presses a key with nothing focused (as a person using shortcuts would). */

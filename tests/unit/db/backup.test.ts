@@ -46,4 +46,14 @@ describe('back up everything', () => {
     await expect(restoreBackup(db, dup)).rejects.toThrow();
     expect((await db.experiences.toArray()).map((e) => e.taskId)).toEqual(['1']);
   });
+
+  it('refuses an experience whose id is not its dataset|task|tool|rater key, and changes nothing', async () => {
+    await createRepositories(db).experiences.writeImportBatch('i', [exp('1', 3)]);
+    // A task's rows are read as a range of that key (schema v3), so a hand-edited id would hide the row.
+    const edited = JSON.stringify({ format: 'toolmem-backup', version: 1, tables: { experiences: [exp('2', 4), { ...exp('3', 5), id: 'row-3' }] } });
+    await expect(restoreBackup(db, edited)).rejects.toThrow("The backup's experience number 2 has the id 'row-3'; an experience of its dataset, task, tool and rater has the id 'd|3|T|r'.");
+    const untyped = JSON.stringify({ format: 'toolmem-backup', version: 1, tables: { experiences: [{ ...exp('4', 5), taskId: 4 }] } });
+    await expect(restoreBackup(db, untyped)).rejects.toThrow("The backup's experience number 1 lacks a text id, datasetId, taskId, toolId or rater.");
+    expect((await db.experiences.toArray()).map((e) => e.taskId)).toEqual(['1']);
+  });
 });

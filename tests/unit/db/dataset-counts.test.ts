@@ -102,7 +102,7 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     expect((await db.experiences.get(`${DS}|8|x|default`))?.score).toBe(2.5);
     await expectConsistent();
     // A delete through an index (Collection.delete) and a primary-key range delete.
-    await db.experiences.where('[datasetId+taskId]').equals([DS, '7']).delete();
+    await db.experiences.where('[datasetId+toolId]').equals([DS, 'x']).filter((e) => e.taskId === '7').delete();
     await expectConsistent();
     await db.experiences.where('id').between(`${DS}|8`, `${DS}|9`).delete();
     await expectConsistent();

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Dexie from 'dexie';
 import { ToolMemDB, createRepositories } from '../../../src/db';
 import type { Repositories } from '../../../src/core/repositories';
 import type { Experience, MemoryEntry } from '../../../src/core/types';
@@ -67,6 +68,71 @@ describe('experience repository', () => {
     expect((await repos.experiences.byTask('ds', 't1')).map((e) => e.toolId).sort()).toEqual(['A', 'B']);
     expect(Object.fromEntries(await repos.experiences.countsByTool('ds'))).toEqual({ A: 2, B: 1 });
     expect((await repos.experiences.get(experienceKey('ds', 't2', 'A', 'r1')))?.importId).toBe('imp1');
+  });
+
+  it("reads a task's rows by its key range: exactly that dataset and task, whatever '|' the ids hold", async () => {
+    // Task 'a|b' (and dataset 'ds|a', task 'b') have ids inside task 'a's range 'ds|a|…': left out.
+    await repos.experiences.writeImportBatch('imp1', [exp('a', 'A', 1), exp('a', 'B', 2), exp('a|b', 'A', 3), exp('a0', 'A', 4), exp('b', 'A', 5), exp('b', 'C', 6, { id: experienceKey('ds|a', 'b', 'C', 'r1'), datasetId: 'ds|a' })]);
+    expect((await repos.experiences.byTask('ds', 'a')).map((e) => [e.taskId, e.toolId, e.score])).toEqual([['a', 'A', 1], ['a', 'B', 2]]);
+    expect((await repos.experiences.byTask('ds', 'a|b')).map((e) => e.score)).toEqual([3]);
+    expect((await repos.experiences.byTask('ds|a', 'b')).map((e) => e.datasetId)).toEqual(['ds|a']);
+    expect(await repos.experiences.byTask('ds', 'zz')).toEqual([]);
+  });
+
+  it('upgrades a version-2 database: the task index is dropped, rows and task reads stay', async () => {
+    const name = `v2-${++n}`;
+    const old = new Dexie(name);
+    // The released version-2 schema (src/db/schema.ts), experiences with their [datasetId+taskId] index.
+    old.version(2).stores({
+      tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
+      imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
+      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
+      predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
+      datasetCounts: '[datasetId+kind+key+score]',
+    });
+    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)]);
+    old.close();
+    const upgraded = new ToolMemDB(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(3);
+    expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual(['[datasetId+toolId]', 'importId']);
+    expect((await createRepositories(upgraded).experiences.byTask('ds', 't1')).map((e) => e.toolId)).toEqual(['A', 'B']);
+    expect(await upgraded.experiences.count()).toBe(3);
+    await upgraded.delete();
+  });
+
+  it('a re-import reads the rows it may replace once: the counts take their differences from that read', async () => {
+    const name = `spy-${++n}`;
+    const spied = new ToolMemDB(name);
+    // Below the counts middleware (level 0 is next to IndexedDB): every read of experiences rows.
+    const reads: number[] = [];
+    spied.use({
+      stack: 'dbcore',
+      name: 'read-spy',
+      level: 0,
+      create: (down) => ({
+        ...down,
+        table: (table) => {
+          const t = down.table(table);
+          return table !== 'experiences' ? t : { ...t, getMany: (req) => (reads.push(req.keys.length), t.getMany(req)) };
+        },
+      }),
+    });
+    await spied.open();
+    const r = createRepositories(spied);
+    await r.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 5)]);
+    reads.length = 0;
+    expect(await r.experiences.writeImportBatch('imp2', [exp('t1', 'A', 3), exp('t2', 'A', 1), exp('t3', 'A', 2)])).toEqual({ added: 1, updated: 1, unchanged: 1 });
+    // The repository's bulkGet of the 3 rows; before, the middleware read t2 and t3 again.
+    expect(reads).toEqual([3]);
+    expect(await r.experiences.counts('ds')).toEqual({
+      scores: [1, 2, 3].map((score) => ({ toolId: 'A', score, n: 1 })),
+      raters: [{ rater: 'r1', n: 3 }],
+      tasks: 3,
+    });
+    await r.experiences.undoImport('imp2');
+    expect(await r.experiences.counts('ds')).toEqual({ scores: [3, 5].map((score) => ({ toolId: 'A', score, n: 1 })), raters: [{ rater: 'r1', n: 2 }], tasks: 2 });
+    await spied.delete();
   });
 
   it('is idempotent on re-import and undo restores replaced rows', async () => {

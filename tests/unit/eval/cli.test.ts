@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
-import type { JsonReport } from '../../../src/core/eval';
+import type { JsonReport, JsonReportWithIntervals } from '../../../src/core/eval';
 import { OFFLINE_METHODS } from '../../../src/core/predict';
 import { parseSeeds } from '../../../src/cli/commands/eval';
 
@@ -28,14 +28,23 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/10 train \/ 10 test tasks/); // genai-bench's 200/800 does not fit 20 prompts: half / half
     expect(stdout).toMatch(/Pair accuracy/);
-    const json = JSON.parse(readFileSync(out, 'utf8')) as JsonReport;
-    expect(Object.keys(json)).toEqual(['methods', 'pairs', 'baselines']);
+    expect(stdout).toMatch(/95% intervals — paired bootstrap by task, 1,000 resamples/);
+    expect(stdout).toMatch(/Difference to tool-mean/);
+    const json = JSON.parse(readFileSync(out, 'utf8')) as JsonReportWithIntervals;
+    // Every field of the original contract, in order; the intervals are added fields only.
+    expect(Object.keys(json)).toEqual(['methods', 'pairs', 'baselines', 'intervals']);
+    expect(json.intervals).toEqual({ method: 'paired bootstrap by task', resamples: 1000, seed: 1, level: 0.95, baseline: 'tool-mean' });
     expect(Object.keys(json.methods)).toEqual([...OFFLINE_METHODS]);
     for (const m of OFFLINE_METHODS) {
-      expect(Object.keys(json.methods[m]!)).toEqual(['tools', 'mean']);
+      expect(Object.keys(json.methods[m]!)).toEqual(m === 'tool-mean' ? ['tools', 'mean', 'ci95'] : ['tools', 'mean', 'ci95', 'vsBaseline']);
+      const ci = json.methods[m]!.ci95;
+      expect(Object.keys(ci)).toEqual(['mae', 'rmse', 'pearson', 'pairAcc', 'gapCaptured']);
+      expect(ci.mae![0]).toBeLessThanOrEqual(json.methods[m]!.mean.mae!);
+      expect(ci.mae![1]).toBeGreaterThanOrEqual(json.methods[m]!.mean.mae!);
+      for (const v of Object.values(json.methods[m]!.vsBaseline ?? {})) expect(['better', 'same', 'worse']).toContain(v.verdict);
       expect(Object.keys(json.methods[m]!.tools)).toEqual(TOOLS);
       for (const t of TOOLS) {
-        expect(Object.keys(json.methods[m]!.tools[t]!)).toEqual(['mae', 'rmse', 'pearson', 'n']);
+        expect(Object.keys(json.methods[m]!.tools[t]!)).toEqual(['mae', 'rmse', 'pearson', 'n', 'ci95']);
         expect(json.methods[m]!.tools[t]!.n).toBe(10);
       }
       expect(Object.keys(json.methods[m]!.mean)).toEqual(['mae', 'rmse', 'pearson']);
@@ -47,6 +56,8 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
     expect(json.baselines.alwaysStronger).toHaveLength(15);
     expect(Object.keys(json.baselines.alwaysStronger[0]!)).toEqual(['a', 'b', 'acc']);
     expect(json.methods['tool-mean']!.mean.pearson).toBeNull();
+    expect(json.methods['tool-mean']!.ci95.pearson).toBeNull();
+    expect(json.methods.knn!.vsBaseline!.mae.ci95).toHaveLength(2);
   });
 
   it('--json - prints only JSON; options narrow methods and pairs; same seeds → same numbers', async () => {

@@ -111,13 +111,29 @@ describe('prompts carry the right evidence', () => {
     expect(user).toContain('(similarity 1.00, 3 examples) A good g00');
   });
 
-  it('toolmem-llm induces its memory from the training split when none is given', async () => {
-    const engine = new ScriptedEngine(() => '{"score": 3}');
+  it('toolmem-llm reads the capability analysis of the training split: the entries whose facet applies to the task', async () => {
+    // 40 tasks: A fails the 20 with a negation ("without"), B scores the same everywhere.
+    const examples = [];
+    for (let i = 0; i < 40; i++) {
+      const neg = i % 2 === 0;
+      const taskId = `n${String(i).padStart(2, '0')}`;
+      const prompt = neg ? `a plate number ${i} without any fork` : `a plate number ${i} with a fork`;
+      examples.push(ex(taskId, 'A', neg ? 1 + (i % 4 === 0 ? 1 : 0) : 4 + (i % 3 === 0 ? 1 : 0), { prompt, vector: angle(0.01 * i) }));
+      examples.push(ex(taskId, 'B', 3 + (i % 5 === 0 ? 1 : 0), { prompt, vector: angle(0.01 * i) }));
+    }
+    const engine = new ScriptedEngine(() => '{"score": 2}');
     const p = createLlmPredictor('toolmem-llm', { engine }) as ToolMemLlmPredictor;
-    await p.fit(training());
-    expect(p.memory).not.toBeNull();
-    await p.predict(query, 'A');
-    expect(lastUser(engine)).toMatch(/capability memory/);
+    await p.fit(set(examples));
+    const negEntry = p.memory!.entries.find((e) => e.toolId === 'A' && e.facet?.name === 'negation');
+    expect(negEntry).toBeDefined();
+    expect(['bad', 'weak']).toContain(negEntry!.level);
+    expect(negEntry!.effect!.deltaOwn).toBeLessThan(0);
+    const hit = await p.predict({ taskId: 'q1', prompt: 'a bowl without any spoon', vector: angle(0) }, 'A');
+    expect(hit.evidence.map((e) => e.id)).toContain(negEntry!.id);
+    expect(lastUser(engine)).toContain(negEntry!.text.slice(0, 40));
+    // The facet does not apply to a prompt without a negation: the entry is not shown.
+    const miss = await p.predict({ taskId: 'q2', prompt: 'a bowl with a spoon', vector: angle(0) }, 'A');
+    expect(miss.evidence.map((e) => e.id)).not.toContain(negEntry!.id);
   });
 });
 

@@ -45,6 +45,14 @@ describe('eval service', () => {
     expect(result.report.pairs.knn).toEqual(cli.pairs.knn);
     expect(result.points['tool-mean']!.length).toBe(10 * 6);
     expect(result.sizes).toEqual({ train: 10, test: 10 });
+    // The paired-bootstrap intervals come from the same function as the CLI's ci95: the same bounds.
+    expect(result.intervals).toMatchObject({ baseline: 'tool-mean', resamples: 1000, seed: 1, level: 0.95 });
+    for (const m of ['tool-mean', 'knn', 'ensemble']) {
+      const [lo, hi] = cli.methods[m].ci95.mae as [number, number];
+      expect(result.intervals!.methods[m]!.metrics.mae.lo).toBeCloseTo(lo, 6);
+      expect(result.intervals!.methods[m]!.metrics.mae.hi).toBeCloseTo(hi, 6);
+    }
+    expect(result.intervals!.methods.knn!.vsBaseline!.mae.verdict).toBe(cli.methods.knn.vsBaseline.mae.verdict);
   });
 
   it('predicts every tool with evidence and selects the best', async () => {
@@ -74,6 +82,28 @@ describe('eval service', () => {
     // Without a weight the costs change nothing.
     const unweighted = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'], costs: { [best!.toolId]: 100 } });
     expect(unweighted.selection.choice).toBe(best!.toolId);
+  });
+
+  it('gives each tool a range from out-of-fold residuals, the margin of the pick, and flags mean-only predictions', async () => {
+    const res = await client.call('predict', { datasetId: 'g', method: 'knn', prompt: 'A baker pulling bread out of an oven' });
+    expect(res.ranges).toEqual({ folds: 5, tasks: 20, maxTrain: 400 });
+    for (const p of res.predictions) {
+      const r = p.range!;
+      expect(r.level).toBe(0.8);
+      expect(r.lo).toBeLessThanOrEqual(p.score);
+      expect(r.hi).toBeGreaterThanOrEqual(p.score);
+      // 20 training tasks: never 20 similar ones with their own residual, so every tool's range is read from all 20.
+      expect(r).toMatchObject({ source: 'overall', n: 20 });
+      expect(p.onlyMean).toBeUndefined();
+    }
+    const [first, second] = res.selection.ranked;
+    expect(res.pick!.runnerUp).toBe(second!.toolId);
+    expect(res.pick!.margin).toBeCloseTo(first!.utility - second!.utility, 12);
+    const a = res.predictions.find((p) => p.toolId === first!.toolId)!.range!;
+    const b = res.predictions.find((p) => p.toolId === second!.toolId)!.range!;
+    expect(res.pick!.withinNoise).toBe(a.lo <= b.hi && b.lo <= a.hi);
+    const mean = await client.call('predict', { datasetId: 'g', method: 'tool-mean', prompt: 'A baker pulling bread out of an oven' });
+    expect(mean.predictions.every((p) => p.onlyMean === true && p.range !== undefined)).toBe(true);
   });
 
   it('rejects unknown methods with their names', async () => {

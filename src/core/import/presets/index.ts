@@ -54,3 +54,4 @@ export function presetDefaults(id: PresetId, fileName?: string): Preset['default
 }
 
 export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, inspect, lmEvalHarness, openaiEvals, prometheus, promptfoo };
+export { scaleMeaningOf } from './scale-meanings';

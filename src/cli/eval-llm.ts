@@ -1,0 +1,159 @@
+/**
+ * The language-model side of `toolmem eval` (issue #17): reading `--llm` / `--llm-tasks`, the
+ * tools as the prompts show them, the `llm` stats added to the JSON summary and the text report,
+ * and the partial report of a run stopped by Ctrl-C. The evaluation itself is the shared use case
+ * (src/app/evaluate-methods.ts), the one the app's eval worker runs.
+ */
+import { evaluateMethods, llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
+import { dict, own } from '../core/data-keys';
+import { table, type EvalReport, type JsonReport, type SeedResult } from '../core/eval';
+import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
+import type { PromptTool } from '../core/prompts/shared';
+import type { Modality } from '../core/types';
+import { quote } from '../core/text/quote';
+import { ToolMemError } from '../core/errors';
+import { isLlmMethod, type MethodId } from '../core/predict';
+import { EXIT, UsageError, type Io } from './io';
+import { EXIT_INTERRUPTED, llmProgress } from './llm-progress';
+
+/** `--llm-tasks`: a whole number ≥ 1, or `all` (every test task of each split). */
+export function parseLlmTasks(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const t = text.trim().toLowerCase();
+  if (t === 'all') return Number.POSITIVE_INFINITY;
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--llm-tasks must be a whole number ≥ 1 or 'all', got ${quote(text)}.`);
+  return n;
+}
+
+/** `--llm`: checked as an engine spec the CLI can run (an OpenAI-compatible endpoint). */
+export function checkLlmSpec(spec: string): string {
+  try {
+    const parsed = parseEngineSpec(spec);
+    if (parsed.kind === 'none') throw new UsageError("--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.");
+    if (isBrowserEngine(parsed)) throw new UsageError(`--llm: ${quote(spec)} runs only in the browser app; the CLI takes openai:URL#MODEL (a llama.cpp or Ollama server).`);
+  } catch (err) {
+    if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
+    throw err;
+  }
+  return spec.trim();
+}
+
+/** The engine of a checked spec; an API key is read from TOOLMEM_LLM_API_KEY when set. */
+export async function openEngine(spec: string, signal?: AbortSignal): Promise<LlmEngine> {
+  const apiKey = process.env.TOOLMEM_LLM_API_KEY;
+  const engine = createEngine(parseEngineSpec(spec), apiKey ? { apiKey } : {});
+  await engine.load?.(signal ? { signal } : {});
+  return engine;
+}
+
+/** The tools as the app shows them to a model after an import: name = id, the preset's modality, no description. */
+export function promptToolsOf(toolIds: readonly string[], modality: Modality): Map<string, PromptTool> {
+  return new Map(toolIds.map((id) => [id, { id, name: id, modality, description: '' }]));
+}
+
+export interface JsonLlmStats {
+  calls: number;
+  parseFailures: number;
+  outOfRange: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Test tasks each seed's split scored for this method (the --llm-tasks cap). */
+  testTasks: number;
+}
+
+/** The JSON summary with each LLM method's `llm` stats (summed over seeds) added to its entry. */
+export function withLlmStats<T extends JsonReport>(json: T, report: EvalReport): T {
+  const totals = llmTotals(report);
+  if (!totals) return json;
+  for (const m of report.methods) {
+    const t: LlmMethodTotals | undefined = own(totals, m);
+    const entry = own(json.methods, m);
+    if (t && entry) Object.assign(entry, { llm: { calls: t.calls, parseFailures: t.parseFailures, outOfRange: t.outOfRange, promptTokens: t.promptTokens, completionTokens: t.completionTokens, testTasks: t.testTasks } satisfies JsonLlmStats });
+  }
+  return json;
+}
+
+/** The text table of the LLM methods' model usage (nothing when none ran). */
+export function formatLlmStats(report: EvalReport): string | null {
+  const totals = llmTotals(report);
+  if (!totals) return null;
+  const rows = report.methods.flatMap((m) => {
+    const t = own(totals, m);
+    return t ? [[m, String(t.testTasks), String(t.calls), String(t.parseFailures), String(t.outOfRange), String(t.promptTokens), String(t.completionTokens)]] : [];
+  });
+  return `Language-model calls (summed over seeds; an unreadable reply counts as a parse failure and falls back to the tool's training mean)\n${table(['method', 'test tasks / seed', 'calls', 'parse failures', 'off-scale', 'prompt tokens', 'completion tokens'], rows)}`;
+}
+
+/** Keeps the latest results of every seed as methods finish (for a partial report). */
+export class PartialResults {
+  private readonly bySeed = new Map<number, SeedResult>();
+  constructor(private readonly methods: readonly string[]) {}
+
+  record(seed: SeedResult): void {
+    this.bySeed.set(seed.seed, seed);
+  }
+
+  /**
+   * What was finished when the run stopped: every seed whose methods all finished; if none did,
+   * the first seed with the methods it finished. Null when no method finished at all.
+   */
+  report(base: Pick<EvalReport, 'tools' | 'toolPairs' | 'sizes'>): { report: EvalReport; complete: number[]; note: string } | null {
+    const seeds = [...this.bySeed.values()];
+    const complete = seeds.filter((s) => this.methods.every((m) => own(s.methods, m)));
+    if (complete.length) {
+      return { report: { ...base, seeds: complete, methods: [...this.methods] }, complete: complete.map((s) => s.seed), note: `${complete.length} complete seed(s) of the run: ${complete.map((s) => s.seed).join(', ')}` };
+    }
+    const first = seeds[0];
+    if (!first) return null;
+    const done = this.methods.filter((m) => own(first.methods, m));
+    if (!done.length) return null;
+    const methods = dict<SeedResult['methods'][string]>();
+    for (const m of done) methods[m] = own(first.methods, m)!;
+    return { report: { ...base, seeds: [{ ...first, methods }], methods: done }, complete: [], note: `seed ${first.seed} only, methods ${done.join(', ')} (the others did not finish)` };
+  }
+}
+
+type EvalInput = Omit<Parameters<typeof evaluateMethods>[0], 'engine' | 'signal' | 'onProgress' | 'onMethodDone'>;
+
+/**
+ * The evaluation through the shared use case. With an LLM method: the engine is opened, progress
+ * goes to stderr and Ctrl-C (`stop`, armed here) stops the run; the finished part is returned as `partial`.
+ * Returns an exit code when nothing can be reported.
+ */
+export async function evaluateOrStop(
+  opts: { llm?: string; methods: readonly MethodId[] },
+  io: Io,
+  input: EvalInput,
+  stop: { signal: AbortSignal; arm(): void },
+): Promise<{ report: EvalReport; partial?: string } | number> {
+  if (!opts.methods.some(isLlmMethod)) return { report: await evaluateMethods(input) };
+  stop.arm();
+  const signal = stop.signal;
+  const partial = new PartialResults(input.methods);
+  let engine: LlmEngine;
+  try {
+    engine = await openEngine(opts.llm!, signal);
+  } catch (err) {
+    io.err(`toolmem eval: cannot use the model ${opts.llm}: ${(err as Error).message}`);
+    return EXIT.unreadable;
+  }
+  try {
+    const report = await evaluateMethods({ ...input, engine, signal, onProgress: llmProgress((line) => io.err(line)), onMethodDone: (seed) => partial.record(seed) });
+    return { report };
+  } catch (err) {
+    if (!signal.aborted) {
+      if (!(err instanceof ToolMemError)) throw err;
+      io.err(`toolmem eval: the model server failed: ${err.message}`);
+      return EXIT.unreadable;
+    }
+    const tools = [...new Set(input.data.map((p) => p.toolId))].sort();
+    const done = partial.report({ tools, toolPairs: input.toolPairs.map(([a, b]) => [a, b] as [string, string]), sizes: input.sizes });
+    if (!done) {
+      io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
+      return EXIT_INTERRUPTED;
+    }
+    io.err(`toolmem eval: stopped by Ctrl-C; reporting ${done.note}.`);
+    return { report: done.report, partial: done.note };
+  }
+}

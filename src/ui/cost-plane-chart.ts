@@ -1,0 +1,115 @@
+/**
+ * The cost–quality plane (EvalResult.costPlane) as a chart.js scatter, its CSV rows and a one-line
+ * reading of the frontier. Plain .ts: pure functions of the plane, unit-testable without a DOM.
+ * Tiny costs (LLM calls at a few millionths of a dollar) are drawn per 1M calls, so the axis never
+ * shows a run of zeros.
+ */
+import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import type { CsvValue } from '../core/export/csv-cell';
+import type { CostQualityPlane, CostQualityPoint } from '../services/eval-api';
+
+/** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
+const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+
+/** The axis unit: per call, or per 1M calls when every cost is below $0.001. */
+export function costUnit(plane: CostQualityPlane): { factor: number; label: string } {
+  const max = Math.max(0, ...plane.points.map((p) => p.cost));
+  return max < 0.001 && max > 0 ? { factor: 1e6, label: 'mean cost per 1M tasks ($)' } : { factor: 1, label: 'mean cost per task ($)' };
+}
+
+const sig = (x: number, digits = 3) => String(Number(x.toPrecision(digits)));
+
+/** "$0.012", "$84" (per 1M), for tooltips and the table. */
+export function costText(plane: CostQualityPlane, cost: number): string {
+  const { factor } = costUnit(plane);
+  return factor === 1 ? `$${sig(cost)}` : `$${sig(cost * factor)} per 1M`;
+}
+
+/** A point's name as a person reads it: "always DALLE_3", "knn at λ 14.3", "random", "oracle". */
+export function pointName(p: CostQualityPoint): string {
+  if (p.kind === 'always') return `always ${p.label}`;
+  if (p.kind === 'method') return `${p.label} at λ ${sig(p.lambda ?? 0)}`;
+  return p.label;
+}
+
+/** The frontier, cheapest first; of points at the same place, the first listed stands for them. */
+export function frontierOf(plane: CostQualityPlane): CostQualityPoint[] {
+  const s = plane.direction === 'lower-better' ? -1 : 1;
+  const sorted = plane.points.filter((p) => p.frontier).sort((a, b) => a.cost - b.cost || s * (a.quality - b.quality));
+  return sorted.filter((p, i) => i === 0 || p.cost !== sorted[i - 1]!.cost || p.quality !== sorted[i - 1]!.quality);
+}
+
+/**
+ * The plane in three sentences (the chart's text alternative): the frontier's ends, what a
+ * selector reaches for no more than the best single tool costs, and the oracle.
+ */
+export function planeSummary(plane: CostQualityPlane): string[] {
+  const s = plane.direction === 'lower-better' ? -1 : 1;
+  const at = (p: CostQualityPoint) => `${pointName(p)} (${costText(plane, p.cost)}, score ${sig(p.quality)})`;
+  const out: string[] = [];
+  const frontier = frontierOf(plane);
+  if (frontier.length) {
+    out.push(frontier.length === 1 ? `The frontier is one point: ${at(frontier[0]!)}.` : `The frontier has ${frontier.length} points, from ${at(frontier[0]!)} to ${at(frontier.at(-1)!)}.`);
+  }
+  const best = plane.points.filter((p) => p.kind === 'always').sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0];
+  const within = best ? plane.points.filter((p) => p.kind === 'method' && p.cost <= best.cost).sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0] : undefined;
+  if (best && within) {
+    // A difference of means on one seed's tasks, with no interval here: said as a number, not a verdict.
+    const d = s * (within.quality - best.quality);
+    const by = d === 0 ? 'the same score' : `${sig(Math.abs(d), 2)} ${d > 0 ? 'higher' : 'lower'}`;
+    out.push(`The best single tool is ${at(best)}; for no more, the best selector is ${at(within)}: ${by} (one seed's tasks, no interval).`);
+  }
+  const oracle = plane.points.find((p) => p.kind === 'oracle');
+  if (oracle) out.push(`The oracle (the best true score on every task, out of a predictor's reach) scores ${sig(oracle.quality)} at ${costText(plane, oracle.cost)}.`);
+  return out;
+}
+
+export function costPlaneChart(plane: CostQualityPlane): ChartConfiguration {
+  const { factor, label } = costUnit(plane);
+  const xy = (p: CostQualityPoint) => ({ x: p.cost * factor, y: p.quality });
+  const methods = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
+  const of = (kind: CostQualityPoint['kind']) => plane.points.filter((p) => p.kind === kind);
+  const set = (name: string, pts: CostQualityPoint[], extra: Record<string, unknown>) => ({ label: name, data: pts.map(xy), names: pts.map(pointName), ...extra });
+  const frontier = frontierOf(plane);
+  const datasets = [
+    set('frontier', frontier, { showLine: true, stepped: 'after', borderColor: '#5a6370', borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 0, order: 3 }),
+    set('always one tool', of('always'), { pointStyle: 'rect', pointRadius: 6, backgroundColor: 'rgba(90, 99, 112, 0.55)', borderColor: '#5a6370', order: 1 }),
+    ...methods.map((m, i) =>
+      set(m, of('method').filter((p) => p.label === m).sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)), {
+        showLine: true, borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length], borderWidth: 1.5, pointRadius: 4, order: 2,
+      }),
+    ),
+    set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: '#999', order: 1 }),
+    set('oracle (best true score; a bound)', of('oracle'), { pointStyle: 'rectRot', pointRadius: 7, backgroundColor: '#D55E00', order: 1 }),
+  ];
+  const config: ChartConfiguration<'scatter'> = {
+    type: 'scatter',
+    data: { datasets: datasets as unknown as ChartConfiguration<'scatter'>['data']['datasets'] },
+    options: {
+      plugins: {
+        legend: { position: 'bottom' },
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<'scatter'>) => {
+              const names = (item.dataset as unknown as { names?: string[] }).names;
+              return `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, score ${sig(item.parsed.y ?? 0)}`;
+            },
+          },
+        },
+      },
+      scales: {
+        x: { type: 'linear', title: { display: true, text: label }, ticks: { callback: (v) => `$${sig(Number(v))}` } },
+        y: { title: { display: true, text: plane.direction === 'lower-better' ? 'mean true score (lower is better)' : 'mean true score' } },
+      },
+    },
+  };
+  return config as unknown as ChartConfiguration;
+}
+
+/** The plane as CSV rows (header first), for core/export/csv-cell toCsv. */
+export function costPlaneCsvRows(plane: CostQualityPlane): CsvValue[][] {
+  return [
+    ['kind', 'label', 'lambda', 'mean_cost_usd', 'mean_score', 'frontier'],
+    ...plane.points.map((p) => [p.kind, p.label, p.lambda ?? '', p.cost, p.quality, p.frontier ? 'yes' : 'no']),
+  ];
+}

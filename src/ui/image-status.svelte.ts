@@ -1,0 +1,67 @@
+import type { Tool } from '../core/types';
+import { getSetting, setSetting } from '../db';
+import type { AppState, DatasetSummary } from './app-state.svelte';
+
+/** A dataset whose outputs are images: one of its tools makes images (its card says text→image). */
+export function isImageDataset(summary: DatasetSummary, tools: readonly Tool[]): boolean {
+  return summary.perTool.some((p) => tools.some((t) => t.id === p.toolId && t.modality === 'text→image'));
+}
+
+/** Datasets with outputs to read (no image tool), to offer when an image dataset has no images. */
+export function textDatasets(datasets: readonly DatasetSummary[], tools: readonly Tool[]): DatasetSummary[] {
+  return datasets.filter((d) => d.total > 0 && !isImageDataset(d, tools));
+}
+
+/**
+ * Whether the labelling views may show a dataset's queue: an image dataset with no image attached
+ * has nothing to judge, so they show NoImagesNotice instead, until images are attached or the user
+ * chooses to score without them (kept in settings: someone may view the pictures elsewhere).
+ * Create it while a component initialises (it owns an effect).
+ */
+export class ImageGate {
+  readonly #app: AppState;
+  readonly #datasetId: () => string | undefined;
+  #images = $state<number | null>(null);
+  #skipped = $state.raw<string[] | null>(null);
+  summary: DatasetSummary | undefined = $derived.by(() => this.#app.datasets.find((d) => d.dataset.id === this.#datasetId()));
+  imageDataset = $derived.by(() => !!this.summary && isImageDataset(this.summary, this.#app.tools));
+  /** `wait`: still counting; `notice`: show NoImagesNotice; `open`: show the queue. */
+  state: 'wait' | 'notice' | 'open' = $derived.by(() => {
+    if (!this.imageDataset) return 'open';
+    if (this.#images === null || this.#skipped === null) return 'wait';
+    return this.#images === 0 && !this.#skipped.includes(this.summary!.dataset.id) ? 'notice' : 'open';
+  });
+
+  constructor(app: AppState, datasetId: () => string | undefined) {
+    this.#app = app;
+    this.#datasetId = datasetId;
+    void getSetting(app.db, 'labelWithoutImages').then((ids) => (this.#skipped = ids));
+    $effect(() => {
+      const id = this.summary?.dataset.id;
+      void this.summary?.total; // the summaries are replaced after images are attached: count again
+      this.#images = null;
+      if (!id || !this.imageDataset) return;
+      let live = true;
+      void app.repos.images.countByDataset(id).then((n) => {
+        if (live) this.#images = n;
+      });
+      return () => {
+        live = false;
+      };
+    });
+  }
+
+  /** Text datasets to offer instead. */
+  get alternatives(): DatasetSummary[] {
+    return textDatasets(this.#app.datasets, this.#app.tools);
+  }
+
+  async scoreWithout(): Promise<void> {
+    const id = this.summary?.dataset.id;
+    if (!id) return;
+    const ids = await getSetting(this.#app.db, 'labelWithoutImages');
+    const next = ids.includes(id) ? ids : [...ids, id];
+    await setSetting(this.#app.db, 'labelWithoutImages', next);
+    this.#skipped = next;
+  }
+}

@@ -1,0 +1,64 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { AppPage } from './app-page';
+
+/** The Evaluate page: the form, the leaderboard and verdict, the charts and the task list (drill-down). */
+export class EvaluatePage extends AppPage {
+  constructor(page: Page) {
+    super(page);
+  }
+
+  get form(): Locator {
+    return this.page.getByRole('form', { name: 'New evaluation' });
+  }
+
+  get summary(): Locator {
+    return this.page.getByTestId('eval-summary');
+  }
+
+  get verdict(): Locator {
+    return this.page.getByTestId('eval-verdict');
+  }
+
+  /** The leaderboard row of a method (its accessible name starts with the method). */
+  row(method: string): Locator {
+    return this.summary.getByRole('row', { name: new RegExp(`^${method} `) });
+  }
+
+  get drilldown(): Locator {
+    return this.page.getByRole('dialog', { name: /^Tasks behind/ });
+  }
+
+  chart(title: string | RegExp): Locator {
+    return this.page.locator('figure').filter({ hasText: title });
+  }
+
+  /** Runs the evaluation with the form as it is, and waits for the leaderboard. */
+  async run(timeout = 120_000): Promise<void> {
+    await this.form.getByRole('button', { name: 'Run evaluation' }).click();
+    await expect(this.page.getByRole('status').filter({ hasText: 'Evaluation finished.' })).toBeVisible({ timeout });
+    await expect(this.summary).toBeVisible();
+  }
+
+  /** Height of the page's content: the app scrolls inside <main>, so the document itself is only the viewport tall. */
+  contentHeight(): Promise<{ document: number; main: number }> {
+    return this.page.evaluate(() => ({ document: document.documentElement.scrollHeight, main: document.querySelector('main')!.scrollHeight }));
+  }
+
+  /**
+   * Elements that stick out of the viewport sideways, leaving out those inside a horizontally
+   * scrolling wrapper (tables, the navigation list), which are meant to scroll.
+   */
+  overflowing(): Promise<string[]> {
+    return this.page.evaluate(() => {
+      const vw = document.documentElement.clientWidth;
+      const scrolls = (el: Element) => {
+        for (let p = el.parentElement; p && p.tagName !== 'MAIN' && p !== document.body; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+        return false;
+      };
+      return [...document.querySelectorAll('main *')]
+        .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && (r.right > vw + 1 || r.left < -1) && !scrolls(el); })
+        .slice(0, 10)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`);
+    });
+  }
+}

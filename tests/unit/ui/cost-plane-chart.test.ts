@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { costPlaneCsvRows, costText, costUnit, frontierOf, planeSummary, pointName } from '../../../src/ui/cost-plane-chart';
+import type { CostQualityPlane } from '../../../src/services/eval-api';
+
+// The hand-made case of tests/unit/eval/cost-plane.test.ts.
+const plane: CostQualityPlane = {
+  costs: { A: { cost: 1, source: 'card' }, B: { cost: 3, source: 'data', n: 2 } },
+  tasks: 2,
+  points: [
+    { kind: 'always', label: 'A', cost: 1, quality: 2.5, frontier: true },
+    { kind: 'always', label: 'B', cost: 3, quality: 3.5, frontier: false },
+    { kind: 'random', label: 'random', cost: 2, quality: 3, frontier: false },
+    { kind: 'method', label: 'm', lambda: 0, cost: 2, quality: 3.5, frontier: true },
+    { kind: 'method', label: 'm', lambda: 2, cost: 1, quality: 2.5, frontier: true },
+    { kind: 'oracle', label: 'oracle', cost: 2, quality: 3.5, frontier: false },
+  ],
+};
+
+describe('cost-plane chart helpers', () => {
+  it('the frontier cheapest first, one point per place', () => {
+    expect(frontierOf(plane).map(pointName)).toEqual(['always A', 'm at λ 0']);
+  });
+
+  it('reads the plane in sentences', () => {
+    expect(planeSummary(plane)).toEqual([
+      'The frontier has 2 points, from always A ($1, score 2.5) to m at λ 0 ($2, score 3.5).',
+      "The best single tool is always B ($3, score 3.5); for no more, the best selector is m at λ 0 ($2, score 3.5): the same score (one seed's tasks, no interval).",
+      "The oracle (the best true score on every task, out of a predictor's reach) scores 3.5 at $2.",
+    ]);
+  });
+
+  it('a selector better than the best single tool for no more: the difference as a number', () => {
+    const better: CostQualityPlane = { ...plane, points: plane.points.map((p) => (p.kind === 'method' && p.lambda === 0 ? { ...p, quality: 3.6 } : p)) };
+    expect(planeSummary(better)[1]).toBe("The best single tool is always B ($3, score 3.5); for no more, the best selector is m at λ 0 ($2, score 3.6): 0.1 higher (one seed's tasks, no interval).");
+  });
+
+  it('tiny costs are shown per 1M', () => {
+    const tiny: CostQualityPlane = { ...plane, points: plane.points.map((p) => ({ ...p, cost: p.cost * 1e-6 })) };
+    expect(costUnit(tiny)).toEqual({ factor: 1e6, label: 'mean cost per 1M tasks ($)' });
+    expect(costText(tiny, 0.000084)).toBe('$84 per 1M');
+    expect(costText(plane, 0.0123456)).toBe('$0.0123');
+  });
+
+  it('CSV rows: a header, then every point', () => {
+    const rows = costPlaneCsvRows(plane);
+    expect(rows[0]).toEqual(['kind', 'label', 'lambda', 'mean_cost_usd', 'mean_score', 'frontier']);
+    expect(rows[4]).toEqual(['method', 'm', 0, 2, 3.5, 'yes']);
+    expect(rows).toHaveLength(7);
+  });
+});
