@@ -71,21 +71,9 @@ export interface LlmMethodStats extends LlmPredictStats {
  */
 export type { EvalIntervals, Interval, IntervalMetric, MethodIntervals, Verdict } from '../core/eval/bootstrap';
 
-/** One point of the cost–quality plane (core/eval/cost-plane.ts). */
-export interface CostQualityPoint {
-  /** 'always' = always pick this tool; 'method' = a method's selector at one λ; 'random' / 'oracle'. */
-  kind: 'always' | 'method' | 'random' | 'oracle';
-  /** Tool id (always) or method id (method). */
-  label: string;
-  /** Mean cost per task of the picks (the unit of the tools' costs). */
-  cost: number;
-  /** Mean true score of the picks. */
-  quality: number;
-  /** The cost weight λ (method points only). */
-  lambda?: number;
-  /** On the cost–quality frontier (no other point is cheaper and at least as good). */
-  frontier: boolean;
-}
+/** One point of the cost–quality plane: defined with its computation in core/eval/cost-plane.ts. */
+export type { PlanePoint as CostQualityPoint } from '../core/eval/cost-plane';
+import type { PlanePoint as CostQualityPoint } from '../core/eval/cost-plane';
 
 /** The cost–quality plane of a run: first seed's test tasks, with each tool's cost per call. */
 export interface CostQualityPlane {

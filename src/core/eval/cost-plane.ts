@@ -14,12 +14,19 @@
 import type { ScoreDirection } from '../types';
 import { selectTool } from '../predict/select';
 
+/** One point of the plane (EvalResult.costPlane.points). */
 export interface PlanePoint {
+  /** 'always' = always pick this tool; 'method' = a method's selector at one λ; 'random' / 'oracle'. */
   kind: 'always' | 'method' | 'random' | 'oracle';
+  /** Tool id (always) or method id (method). */
   label: string;
+  /** Mean cost per task of the picks (the unit of the tools' costs). */
   cost: number;
+  /** Mean true score of the picks. */
   quality: number;
+  /** The cost weight λ (method points only). */
   lambda?: number;
+  /** On the cost–quality frontier (no other point is cheaper and at least as good). */
   frontier: boolean;
 }
 
