@@ -26,6 +26,11 @@ test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row
   });
   expect(bestPerColumn).toEqual([1, 2, 3, 4, 5]); // MAE, RMSE, Pearson, pair accuracy, gap captured
   await expect(evaluate.row('tool-mean')).toContainText('baseline');
+  // Every value carries its paired-bootstrap 95% interval, and each difference to the tool mean a verdict in words.
+  const ensemble = evaluate.row('ensemble');
+  await expect(ensemble.locator('td').nth(1)).toHaveText(/^\d\.\d{3}(\s*best)?\s*\[\d\.\d{3}, \d\.\d{3}\]$/);
+  await expect(ensemble.locator('td').nth(6)).toHaveText(/^−\d\.\d{3}\s*\[−\d\.\d{3}, −\d\.\d{3}\]\s*clearly better$/);
+  await expect(evaluate.summary).toContainText('95% interval from resampling the test tasks');
 
   // No raw long decimals or fractional counts anywhere on the page, folded tables included
   // (prices such as "$0.00121" keep their significant digits).
