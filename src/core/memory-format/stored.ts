@@ -29,6 +29,8 @@ export interface ImportedBuild {
   historyNotStored: number;
   /** The file carried entry vectors (export writes them again when the cache holds them all). */
   embeddings: boolean;
+  /** Tool id → the file's cost and latency of that tool (MCP `select_tool`), written back on export. */
+  toolCosts?: Record<string, Pick<MemoryFile['tools'][number], 'cost' | 'latency'>>;
 }
 
 export function importedBuildOf(memory: Pick<Memory, 'settings'>): ImportedBuild | null {
@@ -56,6 +58,9 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
     const { toolId, validTo, supersededBy, retiredReason, ...e } = h;
     entries.push({ ...row(toolId, e), validTo, supersededBy: supersededBy === null ? null : idOf(supersededBy), updatedAt: validTo, ...(retiredReason !== undefined ? { retiredReason } : {}) });
   }
+  // Tool ids are data: a null-prototype record written with setOwn (records.ts).
+  const toolCosts: NonNullable<ImportedBuild['toolCosts']> = Object.create(null);
+  for (const t of file.tools) if (t.cost || t.latency) setOwn(toolCosts, t.id, { ...(t.cost ? { cost: { ...t.cost } } : {}), ...(t.latency ? { latency: { ...t.latency } } : {}) });
   const imported: ImportedBuild = {
     version: file.version,
     build: structuredClone(file.build),
@@ -63,6 +68,7 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
     entries: extras,
     historyNotStored: file.historyCount - (file.history?.length ?? 0),
     embeddings: file.embeddings !== undefined,
+    ...(Object.keys(toolCosts).length ? { toolCosts } : {}),
   };
   const m = file.memory;
   return {
@@ -109,6 +115,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
   };
   const fileEntry = (e: MemoryEntry): MemoryFileEntry => toFileEntry(e, evidenceTasks(e), extras.get(e.id)?.stats);
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
+  const costs = recordMap(imported.toolCosts ?? {});
   const toolIds = [...new Set([...imported.toolIds, ...valid.map((e) => e.toolId)])];
   const file: MemoryFile = {
     version: imported.version ?? 1,
@@ -120,7 +127,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
       const t = described.get(id);
-      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map(fileEntry) };
+      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map(fileEntry), ...structuredClone(costs.get(id) ?? {}) };
     }),
     historyCount: old.length + imported.historyNotStored,
     ...(options.history

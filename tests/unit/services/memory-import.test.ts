@@ -46,6 +46,19 @@ describe('memory import: new', () => {
     expect(out.text).toBe(canonicalValid);
   });
 
+  it('a file whose tools carry cost and latency exports them again (the round trip is byte-identical)', async () => {
+    const { memory } = await app();
+    const file = JSON.parse(validText) as MemoryFile;
+    file.tools[0]!.cost = { perCall: 0.04, source: 'card' };
+    file.tools[1]!.latency = { ms: 1200, source: 'data', n: 7 };
+    const text = serializeMemoryFile(readMemoryFile(JSON.stringify(file)));
+    expect(text).toContain('"perCall": 0.04');
+    const res = await memory.call('importMemory', { text, mode: 'new' });
+    expect(res).toMatchObject({ ok: true, written: true });
+    const out = await memory.call('exportMemory', { memoryId: 'mem-test' });
+    expect(out.text).toBe(text);
+  });
+
   it('a dry run plans without writing', async () => {
     const { db, memory } = await app();
     const before = await dump(db);
