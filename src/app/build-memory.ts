@@ -10,18 +10,22 @@ import { ValidationError } from '../core/errors';
 import {
   createBuildRun,
   DEFAULT_INDUCE_SETTINGS,
+  InMemoryMemoryRepository,
+  runBuild,
   groundTruthExperiences,
   memoryToFile,
   splitTasks,
   trainingByTool,
   type BuildConfig,
+  type BuildDeps,
   type BuildMemoryRepository,
+  type RunBuildOptions,
   type SplitSpec,
   type TaskSplit,
 } from '../core/memory';
 import type { MemoryFile } from '../core/memory-format';
 import { quote } from '../core/text/quote';
-import type { Dataset, Experience, Memory, Run, Tool } from '../core/types';
+import type { BuildRun, Dataset, Experience, Memory, Tool } from '../core/types';
 
 export interface BuildPlanRequest {
   /** The memory's name (default: "<dataset> memory"). */
@@ -44,7 +48,7 @@ export interface BuildPlanRequest {
 
 export interface BuildPlan {
   config: BuildConfig;
-  run: Run;
+  run: BuildRun;
   memory: Memory;
   /** Ground-truth experiences (rater policy) of every task, and the split. */
   truth: Experience[];
@@ -119,7 +123,7 @@ export async function startBuild(repo: BuildMemoryRepository, plan: Pick<BuildPl
 export async function exportBuiltMemory(
   repo: BuildMemoryRepository,
   memory: Memory,
-  run: Run,
+  run: BuildRun,
   truth: readonly Experience[],
   split: TaskSplit,
   opts: { tools?: readonly (Pick<Tool, 'id' | 'name' | 'modality' | 'description'> & Partial<Pick<Tool, 'price' | 'latencyMs'>>)[]; history?: boolean } = {},
@@ -129,4 +133,21 @@ export async function exportBuiltMemory(
   const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
   // Each tool's cost and latency travel with the file (the card's, else the data's medians) for MCP select_tool.
   return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}), costStats: costStats(truth) });
+}
+
+/**
+ * A whole build in memory, start to finish, exported as a file (`toolmem build-memory`): the plan
+ * stored in an in-memory repository, run by the core build runner, and — when it completed — the
+ * memory file. `file` is null when the build did not complete (the Run says why).
+ */
+export async function buildMemoryFile(
+  plan: BuildPlan,
+  deps: Pick<BuildDeps, 'engine' | 'embedder' | 'scaleMeaning'>,
+  opts: Pick<RunBuildOptions, 'onProgress' | 'signal'> = {},
+) {
+  const repo = new InMemoryMemoryRepository();
+  await startBuild(repo, plan);
+  const run = await runBuild(plan.run, { ...deps, repo, experiences: plan.data, unseen: plan.unseen }, opts);
+  if (run.state !== 'completed') return { run, file: null as MemoryFile | null };
+  return { run, file: await exportBuiltMemory(repo, (await repo.get(plan.memory.id))!, run, plan.truth, plan.split) };
 }

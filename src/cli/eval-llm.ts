@@ -1,12 +1,13 @@
 /**
  * The language-model side of `toolmem eval` (issue #17): reading `--llm` / `--llm-tasks`, the
  * tools as the prompts show them, the `llm` stats added to the JSON summary and the text report,
- * and the partial report of a run stopped by Ctrl-C. The evaluation itself is the shared use case
+ * and what a run stopped by Ctrl-C says (the partial report is src/app/eval-run.ts'). The evaluation itself is the shared use case
  * (src/app/evaluate-methods.ts), the one the app's eval worker runs.
  */
 import { evaluateMethods, llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
-import { dict, own } from '../core/data-keys';
-import { table, type EvalReport, type JsonReport, type SeedResult } from '../core/eval';
+import { evaluateStoppable } from '../app/eval-run';
+import { own } from '../core/data-keys';
+import { table, type EvalReport, type JsonReport } from '../core/eval';
 import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
 import type { PromptTool } from '../core/prompts/shared';
 import type { Modality } from '../core/types';
@@ -85,35 +86,6 @@ export function formatLlmStats(report: EvalReport): string | null {
   return `Language-model calls (summed over seeds; an unreadable reply counts as a parse failure and falls back to the tool's training mean)\n${table(['method', 'test tasks / seed', 'calls', 'parse failures', 'off-scale', 'prompt tokens', 'completion tokens'], rows)}`;
 }
 
-/** Keeps the latest results of every seed as methods finish (for a partial report). */
-export class PartialResults {
-  private readonly bySeed = new Map<number, SeedResult>();
-  constructor(private readonly methods: readonly string[]) {}
-
-  record(seed: SeedResult): void {
-    this.bySeed.set(seed.seed, seed);
-  }
-
-  /**
-   * What was finished when the run stopped: every seed whose methods all finished; if none did,
-   * the first seed with the methods it finished. Null when no method finished at all.
-   */
-  report(base: Pick<EvalReport, 'tools' | 'toolPairs' | 'sizes'>): { report: EvalReport; complete: number[]; note: string } | null {
-    const seeds = [...this.bySeed.values()];
-    const complete = seeds.filter((s) => this.methods.every((m) => own(s.methods, m)));
-    if (complete.length) {
-      return { report: { ...base, seeds: complete, methods: [...this.methods] }, complete: complete.map((s) => s.seed), note: `${complete.length} complete seed(s) of the run: ${complete.map((s) => s.seed).join(', ')}` };
-    }
-    const first = seeds[0];
-    if (!first) return null;
-    const done = this.methods.filter((m) => own(first.methods, m));
-    if (!done.length) return null;
-    const methods = dict<SeedResult['methods'][string]>();
-    for (const m of done) methods[m] = own(first.methods, m)!;
-    return { report: { ...base, seeds: [{ ...first, methods }], methods: done }, complete: [], note: `seed ${first.seed} only, methods ${done.join(', ')} (the others did not finish)` };
-  }
-}
-
 type EvalInput = Omit<Parameters<typeof evaluateMethods>[0], 'engine' | 'signal' | 'onProgress' | 'onMethodDone'>;
 
 /**
@@ -130,7 +102,6 @@ export async function evaluateOrStop(
   if (!opts.methods.some(isLlmMethod)) return { report: await evaluateMethods(input) };
   stop.arm();
   const signal = stop.signal;
-  const partial = new PartialResults(input.methods);
   let engine: LlmEngine;
   try {
     engine = await openEngine(opts.llm!, signal);
@@ -138,22 +109,18 @@ export async function evaluateOrStop(
     io.err(`toolmem eval: cannot use the model ${opts.llm}: ${(err as Error).message}`);
     return EXIT.unreadable;
   }
+  let outcome;
   try {
-    const report = await evaluateMethods({ ...input, engine, signal, onProgress: llmProgress((line) => io.err(line)), onMethodDone: (seed) => partial.record(seed) });
-    return { report };
+    outcome = await evaluateStoppable({ ...input, engine, signal, onProgress: llmProgress((line) => io.err(line)) });
   } catch (err) {
-    if (!signal.aborted) {
-      if (!(err instanceof ToolMemError)) throw err;
-      io.err(`toolmem eval: the model server failed: ${err.message}`);
-      return EXIT.unreadable;
-    }
-    const tools = [...new Set(input.data.map((p) => p.toolId))].sort();
-    const done = partial.report({ tools, toolPairs: input.toolPairs.map(([a, b]) => [a, b] as [string, string]), sizes: input.sizes });
-    if (!done) {
-      io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
-      return EXIT_INTERRUPTED;
-    }
-    io.err(`toolmem eval: stopped by Ctrl-C; reporting ${done.note}.`);
-    return { report: done.report, partial: done.note };
+    if (!(err instanceof ToolMemError)) throw err;
+    io.err(`toolmem eval: the model server failed: ${err.message}`);
+    return EXIT.unreadable;
   }
+  if (!outcome.report) {
+    io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
+    return EXIT_INTERRUPTED;
+  }
+  if (outcome.partial) io.err(`toolmem eval: stopped by Ctrl-C; reporting ${outcome.partial}.`);
+  return outcome;
 }

@@ -12,6 +12,8 @@ import type {
   MemoryEntry,
   Preference,
   Run,
+  RunKind,
+  RunOf,
   StoredImage,
   Tool,
 } from './types';
@@ -106,7 +108,8 @@ export interface MemoryRepository {
 
 export interface RunRepository {
   get(id: string): Promise<Run | undefined>;
-  list(kind?: Run['kind']): Promise<Run[]>;
+  /** Newest first; the runs of one kind come typed as that kind (no kind: every Run). */
+  list<K extends RunKind = RunKind>(kind?: K): Promise<RunOf<K>[]>;
   put(run: Run): Promise<void>;
 }
 

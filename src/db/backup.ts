@@ -14,6 +14,9 @@ export const BACKUP_FORMAT = 'toolmem-backup';
 export const BACKUP_VERSION = 1;
 // Derived data: `datasetCounts` is rebuilt from the restored experiences (db/dataset-counts.ts).
 const SKIPPED = new Set(['embeddings', 'datasetCounts']);
+// Tables a later schema version dropped (v4: `predictions`, never written). Backups made before
+// still list them (empty), so a restore passes over them instead of refusing the file.
+const RETIRED = new Set(['predictions']);
 
 interface EncodedBlob {
   $blob: string;
@@ -80,6 +83,7 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
   if (!tables || typeof tables !== 'object') throw new ValidationError('This backup has no "tables".');
   const known = new Map(db.tables.map((t) => [t.name, t]));
   for (const [name, rows] of Object.entries(tables)) {
+    if (RETIRED.has(name)) continue;
     if (!known.has(name)) throw new ValidationError(`This backup has an unknown table "${name}".`);
     if (!Array.isArray(rows)) throw new ValidationError(`The backup's table "${name}" is not a list.`);
   }

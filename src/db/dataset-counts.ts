@@ -133,7 +133,9 @@ async function addWithCounts(table: DBCoreTable, counts: DBCoreTable, req: DBCor
 
 function abort(trans: DBCoreTransaction) {
   try {
-    (trans as unknown as IDBTransaction).abort();
+    // Dexie's DBCore transaction is the IndexedDB transaction itself, which its type does not show.
+    const abortTx: unknown = Reflect.get(trans, 'abort');
+    if (typeof abortTx === 'function') abortTx.call(trans);
   } catch {
     // already finished or aborted
   }

@@ -45,9 +45,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
    * by another import may or may not be included (callers that need a snapshot use a transaction).
    */
   async byDataset(datasetId: string): Promise<Experience[]> {
-    const tools = (await this.inDataset(datasetId).uniqueKeys()) as unknown as [string, string][];
+    // Keys of the [datasetId+toolId] index: [datasetId, toolId] pairs, in index order.
+    const toolIds = (await this.inDataset(datasetId).uniqueKeys()).map((key) => String(Array.isArray(key) ? key[1] : key));
     const out: Experience[] = [];
-    for (const [, toolId] of tools) {
+    for (const toolId of toolIds) {
       const byTool = () => this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]);
       for (let offset = 0; ; offset += SCAN_PAGE) {
         const page = await byTool().offset(offset).limit(SCAN_PAGE).toArray();

@@ -25,8 +25,10 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
     await withQuotaCheck(() => this.db.memories.put(memory));
   }
 
-  getRun(id: string) {
-    return this.db.runs.get(id);
+  /** The build Run of that id (a memory's `settings.build`); undefined when absent or of another kind. */
+  async getRun(id: string) {
+    const run = await this.db.runs.get(id);
+    return run?.kind === 'build' ? run : undefined;
   }
 
   async validEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]> {

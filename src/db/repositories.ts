@@ -7,7 +7,7 @@ import type {
   RunRepository,
   ToolRepository,
 } from '../core/repositories';
-import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, RunKind, RunOf, StoredImage, Tool } from '../core/types';
 import { DexieExperienceRepository } from './experience-repo';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
@@ -82,9 +82,10 @@ class DexieRunRepository implements RunRepository {
   get(id: string) {
     return this.db.runs.get(id);
   }
-  async list(kind?: Run['kind']) {
+  async list<K extends RunKind = RunKind>(kind?: K): Promise<RunOf<K>[]> {
     const rows = kind ? await this.db.runs.where('kind').equals(kind).sortBy('startedAt') : await this.db.runs.orderBy('startedAt').toArray();
-    return rows.reverse();
+    // The filter keeps every row (the index already chose the kind); it narrows the type without a cast.
+    return rows.reverse().filter((r): r is RunOf<K> => kind === undefined || r.kind === kind);
   }
   async put(run: Run) {
     await withQuotaCheck(() => this.db.runs.put(run));

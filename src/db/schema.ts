@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import { datasetCountsMiddleware, type DatasetCountRow } from './dataset-counts';
-import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Prediction, Preference, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
 
 /** A stored row that an import replaced; undoing the import puts it back. */
 export interface ImportBackup {
@@ -39,7 +39,6 @@ export class ToolMemDB extends Dexie {
   memories!: EntityTable<Memory, 'id'>;
   entries!: EntityTable<MemoryEntry, 'id'>;
   runs!: EntityTable<Run, 'id'>;
-  predictions!: EntityTable<Prediction, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
   embeddings!: Table<EmbeddingRow, [string, string]>;
   items!: EntityTable<LabelItem, 'id'>;
@@ -79,6 +78,9 @@ export class ToolMemDB extends Dexie {
     this.version(3).stores({
       experiences: 'id, importId, [datasetId+toolId]',
     });
+    // v4: the `predictions` table goes. Nothing ever wrote or read it (evaluations keep their
+    // predictions in the Run's metrics), so deleting it loses no data; the other tables keep v3's shape.
+    this.version(4).stores({ predictions: null });
     this.use(datasetCountsMiddleware);
   }
 }

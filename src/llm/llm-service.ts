@@ -7,7 +7,7 @@
 import { ValidationError } from '../core/errors';
 import type { LlmEngine } from '../core/llm/engine';
 import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type EngineSpec } from '../core/llm/spec';
-import { expose, type Endpoint, type Handlers } from '../rpc';
+import { expose, type Handlers } from '../rpc';
 import type { LlmApi } from '../services/llm-api';
 import { deleteModelFile, listModelFiles, openModelFile, saveModelFile } from './local-models';
 
@@ -81,7 +81,7 @@ export function createLlmHandlers(): Handlers<LlmApi> {
     modelFiles: () => listModelFiles(),
     deleteModelFile: async ({ name }) => ({ deleted: await deleteModelFile(name) }),
     connect({ port }) {
-      expose<LlmApi>(handlers, port as unknown as Endpoint);
+      expose<LlmApi>(handlers, port);
       return null;
     },
   };

@@ -67,7 +67,7 @@ export async function openModelFile(name: string): Promise<File> {
 export async function listModelFiles(): Promise<LocalModelFile[]> {
   const dir = await modelsDir();
   const out: LocalModelFile[] = [];
-  for await (const [name, handle] of dir as unknown as AsyncIterable<[string, FileSystemHandle]>) {
+  for await (const [name, handle] of dir.entries()) {
     if (handle.kind === 'file') out.push({ name, bytes: (await (handle as FileSystemFileHandle).getFile()).size });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));

@@ -17,7 +17,7 @@ export async function invokeHandler<A extends ApiSpec<A>>(
   ctx: CallContext<unknown>,
 ): Promise<unknown> {
   const handler: unknown = Object.hasOwn(handlers, method)
-    ? (handlers as unknown as Record<string, unknown>)[method]
+    ? Reflect.get(handlers, method)
     : undefined;
   if (typeof handler !== 'function') throw new UnknownMethodError(method);
   return await (handler as (req: unknown, ctx: CallContext<unknown>) => unknown)(req, ctx);

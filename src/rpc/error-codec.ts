@@ -60,7 +60,7 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   const fields = dict<unknown>(); // own keys of any thrown object: null prototype (core/data-keys)
   for (const key of Object.keys(error)) {
     if (RESERVED.has(key)) continue;
-    const cloned = cloneable((error as unknown as Record<string, unknown>)[key]);
+    const cloned = cloneable(Reflect.get(error, key));
     if (cloned.ok) fields[key] = cloned.value;
   }
   const serialized: SerializedError = { name: error.name, message: error.message, fields };
@@ -87,7 +87,8 @@ export function deserializeError(
   let error: Error;
   try {
     error = Known
-      ? new (Known as unknown as new (message: string) => Error)(serialized.message)
+      ? // Called with the message alone; a class that needs more throws and is caught below.
+        (Reflect.construct(Known, [serialized.message]) as Error)
       : new ToolMemError(serialized.message);
   } catch {
     error = new ToolMemError(serialized.message);

@@ -18,7 +18,7 @@ import { importedBuildOf } from '../core/memory-format';
 import type { MemorySnapshot } from '../core/predict/memory';
 import type { AnyPredictor, AsyncPredictor } from '../core/predict/types';
 import type { Repositories } from '../core/repositories';
-import type { Dataset, Experience, Memory, MemoryEntry, Run } from '../core/types';
+import type { Dataset, Experience, Memory, MemoryEntry, BuildRun } from '../core/types';
 
 /** The methods that read a memory's entries. */
 export { MEMORY_METHODS } from '../app/evaluate-methods';
@@ -36,7 +36,7 @@ export interface EvaluableMemory {
 }
 
 /** The memory's completed build on `datasetId`, if it has one. */
-async function completedBuild(repos: Repositories, memory: Memory, datasetId: string): Promise<Run | undefined> {
+async function completedBuild(repos: Repositories, memory: Memory, datasetId: string): Promise<BuildRun | undefined> {
   const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
   const run = runId ? await repos.memories.getRun(runId) : undefined;
   return run?.state === 'completed' && buildConfig(run).datasetId === datasetId ? run : undefined;
@@ -95,7 +95,7 @@ function evidenceTasks(entries: readonly MemoryEntry[], memory: Memory, taskOf: 
 }
 
 /** The training tasks of a build, recomputed exactly as the build did (memory-service: trainingData). */
-function buildTrainTasks(run: Run, config: BuildConfig, dataset: Dataset, truth: readonly Experience[], name: string): string[] {
+function buildTrainTasks(run: BuildRun, config: BuildConfig, dataset: Dataset, truth: readonly Experience[], name: string): string[] {
   const split = splitTasks(truth.map((e) => e.taskId), config.split);
   try {
     checkData(run, trainingByTool(truth, split.train, config.tools));

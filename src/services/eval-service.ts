@@ -3,8 +3,6 @@ import { ValidationError } from '../core/errors';
 import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { allToolPairs, overSeeds, type EvalReport } from '../core/eval/evaluate';
-import { topKAblation } from '../core/eval/ablation';
-import { bootstrapIntervals, yieldToEventLoop } from '../core/eval/bootstrap';
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
 import { toJsonReport } from '../core/eval/report';
 import { splitSizes } from '../core/eval/split';
@@ -16,13 +14,14 @@ import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
 import type { MemoryPrediction } from '../core/capability/predictor';
 import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import type { Repositories } from '../core/repositories';
-import type { Run } from '../core/types';
+import type { EvalRun } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, ToolPrediction } from './eval-api';
 import { evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { DEFAULT_LLM_MAX_TEST, promptTools, resolveEngine } from './eval-llm';
 import { evaluateMethods, llmTotals } from '../app/evaluate-methods';
+import { evalIntervals, neighbourAblation, promptVectors } from '../app/eval-run';
 import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 
 export interface EvalServiceDeps {
@@ -58,13 +57,9 @@ function methodIds(methods: string[]): MethodId[] {
   return methods as MethodId[];
 }
 
-async function promptVectors(embedder: Embedder | null, data: readonly ScoredPair[]): Promise<Map<string, Float32Array> | undefined> {
-  if (!embedder) return undefined;
-  const prompts = new Map<string, string>();
-  for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
-  const ids = [...prompts.keys()];
-  const batch = await embedder.embed(ids.map((id) => prompts.get(id)!));
-  return new Map(ids.map((id, i) => [id, batch.data.slice(i * batch.dim, (i + 1) * batch.dim)]));
+/** Prompt vectors through the shared use case; none without an embedding model. */
+async function vectorsOf(embedder: Embedder | null, data: readonly ScoredPair[]): Promise<Map<string, Float32Array> | undefined> {
+  return embedder ? promptVectors(embedder, data) : undefined;
 }
 
 function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 'scale'> {
@@ -116,7 +111,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       return null;
     },
 
-    async evaluate(config, ctx): Promise<Run> {
+    async evaluate(config, ctx): Promise<EvalRun> {
       const methods = methodIds(config.methods);
       if (!methods.length) throw new ValidationError('Choose at least one method.');
       const { dataset, data, experiences } = await loadTruth(config.datasetId);
@@ -140,12 +135,12 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const tools = llmIds.length ? await promptTools(repos) : undefined;
       const wantsVectors = methods.some((m) => methodNeeds(m, opts).vectors !== false);
       ctx.progress({ done: 0, total: 1, label: wantsVectors ? 'Embedding prompts' : 'Preparing' });
-      const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
+      const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
       const snapshot = stored && methods.some((m) => MEMORY_METHODS.includes(m)) ? await storedSnapshot(stored, await deps.embedder(), ctx.signal) : undefined;
       const cited = new Map(methods.filter((m) => snapshot && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
       const toolIds = [...new Set(data.map((p) => p.toolId))].sort();
       const seeds = stored ? [stored.split.seed] : Array.from({ length: config.seeds }, (_, i) => i + 1);
-      const run: Run = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
+      const run: EvalRun = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
       await repos.runs.put(run);
       try {
         const report = await evaluateMethods({
@@ -159,20 +154,19 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         if (stored) result.memory = memoryInfo(stored, cited);
         // Paired bootstrap by task (the same code as `toolmem eval`); yields between chunks so a cancel gets through.
         ctx.progress({ done: 0, total: 1, label: 'Intervals' });
-        result.intervals = await bootstrapIntervals(report, { signal: ctx.signal, pause: yieldToEventLoop, onProgress: (done, total) => ctx.progress({ done, total, label: 'Intervals' }) });
+        result.intervals = (await evalIntervals(report, { signal: ctx.signal, onProgress: (done, total) => ctx.progress({ done, total, label: 'Intervals' }) }))!;
         const costPlane = evalCostPlane(result.points, await repos.tools.list(), experiences, dataset.scale);
         if (costPlane) result.costPlane = costPlane;
         const neighbours = methods.filter((m) => NEIGHBOUR_METHODS.includes(m) && m !== 'memory');
         if (config.ablation && neighbours.length) {
           const total = seeds.length * methods.length;
           ctx.progress({ done: total, total: total + 1, label: 'Top-k ablation' });
-          result.ablation = await topKAblation({
+          result.ablation = await neighbourAblation({
             data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...(stored ? { fixedSplit: stored.split } : {}), ...(vectors ? { vectors } : {}),
-            methods: neighbours, ks: Array.from({ length: 25 }, (_, k) => k),
-            make: (m, k, cut) => createPredictor(m as MethodId, { ...opts, k, cut }),
+            methods: neighbours, options: opts,
           });
         }
-        const doneRun: Run = { ...run, state: 'completed', metrics: result as unknown as Record<string, unknown>, finishedAt: Date.now() };
+        const doneRun: EvalRun = { ...run, state: 'completed', metrics: result, finishedAt: Date.now() };
         await repos.runs.put(doneRun);
         return doneRun;
       } catch (err) {
@@ -190,7 +184,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
         const wantsVectors = methodNeeds(method!).vectors !== false;
-        const vectors = wantsVectors ? await promptVectors(await deps.embedder(), data) : undefined;
+        const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
         const predictor = isLlmMethod(method!)
           ? createLlmPredictor(method, { engine: await resolveEngine(deps.engine, req.engine), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);

@@ -1,5 +1,5 @@
 /** The memory worker's protocol: build jobs (resumable Runs) and undo. Entry edits happen in the UI thread. */
-import type { Run } from '../core/types';
+import type { BuildRun } from '../core/types';
 import type { MemoryShareApi } from './memory-share-api';
 
 export interface BuildRequest {
@@ -20,9 +20,9 @@ export interface BuildRequest {
 /** Memory import, drift and test cases (memory-share-api.ts; handlers in memory-share.ts). */
 export interface MemoryApi extends MemoryShareApi {
   /** Creates the memory and its build Run (queued); `runBuild` does the work. */
-  createBuild: { req: BuildRequest; res: Run; progress: never };
+  createBuild: { req: BuildRequest; res: BuildRun; progress: never };
   /** Runs (or resumes) a build until it completes, fails, or is cancelled (then `paused`). */
-  runBuild: { req: { runId: string }; res: Run; progress: Run };
+  runBuild: { req: { runId: string }; res: BuildRun; progress: BuildRun };
   /** The memory as a `toolmem-memory` JSON file (canonical text; agents load it with `toolmem mcp`). */
   exportMemory: { req: { memoryId: string; history?: boolean }; res: { fileName: string; text: string }; progress: never };
   /** A channel to the llm worker, for in-browser engines (wllama, WebLLM); sent when the worker starts. */

@@ -23,7 +23,7 @@ import type { Repositories } from '../core/repositories';
 import { toolSums, type DatasetCounts } from '../core/stats/dataset-stats';
 import { checkMemory } from '../core/capability/check';
 import { applies } from '../core/capability/facets';
-import type { Experience, Memory, MemoryEntry, Run, ScoreScale } from '../core/types';
+import type { Experience, Memory, MemoryEntry, ScoreScale, TestCaseRun } from '../core/types';
 import type { Handler } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import type { DriftExperienceInfo } from './memory-share-api';
@@ -163,9 +163,9 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
     const tool = await repos.tools.get(toolId);
     const cases = tool?.testCases ?? [];
     const memory = await memoryFor(toolId);
-    const run: Run = { id: newId('tests-'), kind: 'test-cases', state: 'running', config: { toolId, memoryId: memory?.id ?? null, memoryName: memory?.name ?? null, cases }, startedAt: Date.now() };
-    const finish = async (state: Run['state'], extra: Partial<Run>) => {
-      const done: Run = { ...run, ...extra, state, finishedAt: Date.now() };
+    const run: TestCaseRun = { id: newId('tests-'), kind: 'test-cases', state: 'running', config: { toolId, memoryId: memory?.id ?? null, memoryName: memory?.name ?? null, cases }, startedAt: Date.now() };
+    const finish = async (state: TestCaseRun['state'], extra: Partial<TestCaseRun>) => {
+      const done: TestCaseRun = { ...run, ...extra, state, finishedAt: Date.now() };
       await repos.runs.put(done);
       return done;
     };
@@ -193,7 +193,7 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
         if (r.actual !== null) r.predicted = predictor.predict({ taskId: r.taskId, prompt: r.prompt, vector: rowOf(batch, entries.length + i) }, toolId).score;
       });
       const { state, metrics } = summariseTestCases(rows, defaultTolerance(file.build.scale));
-      return finish(state, { metrics: metrics as unknown as Record<string, unknown> });
+      return finish(state, { metrics });
     } catch (err) {
       return finish('failed', { error: err instanceof Error ? err.message : String(err) });
     }

@@ -7,7 +7,7 @@ import { buildConfig, runBuild, undoLatest, type BuildConfig } from '../core/mem
 import { serializeMemoryFile } from '../core/memory-format';
 import { slugify } from '../core/ids';
 import type { Repositories } from '../core/repositories';
-import type { Experience, Run } from '../core/types';
+import type { BuildRun, Experience } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
@@ -78,7 +78,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       return plan.run;
     },
 
-    async runBuild({ runId }, ctx): Promise<Run> {
+    async runBuild({ runId }, ctx): Promise<BuildRun> {
       const start = await repos.memories.getRun(runId);
       if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
       if (start.state === 'completed') return start;

@@ -1,6 +1,6 @@
 /** Protocol of sharing a memory (import, new or merged) and of checking it (drift, test cases). */
 import type { StaleFlag } from '../core/memory/drift';
-import type { Run } from '../core/types';
+import type { TestCaseRun } from '../core/types';
 import type { MemoryFileIssue, MergePreview } from '../core/memory-format';
 
 export interface ImportMemoryRequest {
@@ -54,5 +54,5 @@ export interface MemoryShareApi {
   /** Entries of a memory contradicted by experiences that arrived after them (core/memory/drift). */
   drift: { req: { memoryId: string; threshold?: number }; res: DriftReport; progress: never };
   /** Predicts a tool's pinned tasks with its memory and records a `test-cases` Run. */
-  runTestCases: { req: { toolId: string }; res: Run; progress: never };
+  runTestCases: { req: { toolId: string }; res: TestCaseRun; progress: never };
 }

@@ -1,6 +1,6 @@
-import { ToolMemDB, createRepositories } from '../db';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, ImportRecord, Tool } from '../core/types';
+import { UiStorage, type ToolMemDB } from './storage';
 import { TOAST_RESUME_MS, toastDuration } from './toast-timing';
 
 export interface DatasetSummary {
@@ -17,11 +17,11 @@ export interface Toast {
   action?: { label: string; run: () => void };
 }
 
-/** App-wide state: the database, what it holds (summaries, not rows), and notifications. */
+/** App-wide state: the storage adapter, what it holds (summaries, not rows, read live), and notifications. */
 export class AppState {
-  readonly db: ToolMemDB;
+  readonly store: UiStorage;
   readonly repos: Repositories;
-  // Raw (not deeply proxied): replaced wholesale by refresh(), and objects from here are written back to IndexedDB, which cannot clone proxies.
+  // Raw (not deeply proxied): replaced wholesale by each live read, and objects from here are written back to IndexedDB, which cannot clone proxies.
   datasets = $state.raw<DatasetSummary[]>([]);
   tools = $state.raw<Tool[]>([]);
   loaded = $state(false);
@@ -34,60 +34,65 @@ export class AppState {
 
   /** An open connection to reuse, or the name of the database to open. */
   constructor(db: ToolMemDB | string = 'toolmem') {
-    this.db = typeof db === 'string' ? new ToolMemDB(db) : db;
-    this.repos = createRepositories(this.db);
+    this.store = new UiStorage(db);
+    this.repos = this.store.repos;
     window.addEventListener('online', () => (this.online = true));
     window.addEventListener('offline', () => (this.online = false));
   }
 
-  async refresh(): Promise<void> {
-    try {
-      const datasets = await this.repos.datasets.list();
-      this.datasets = await Promise.all(
-        datasets.map(async (dataset) => {
-          const counts = await this.repos.experiences.countsByTool(dataset.id);
-          const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
-          return {
-            dataset,
-            total: perTool.reduce((s, t) => s + t.count, 0),
-            perTool,
-            imports: await this.repos.imports.byDataset(dataset.id),
-          };
-        }),
-      );
-      this.tools = await this.repos.tools.list();
-      this.loadError = null;
-    } catch (err) {
-      this.loadError = err instanceof Error ? err.message : String(err);
-    } finally {
-      this.loaded = true;
-    }
-  }
-
-  #refreshTimer: ReturnType<typeof setTimeout> | null = null;
-
-  /** Coalesces many small writes (labels given one per key press) into one refresh. */
-  refreshSoon(ms = 600): void {
-    if (this.#refreshTimer) clearTimeout(this.#refreshTimer);
-    this.#refreshTimer = setTimeout(() => {
-      this.#refreshTimer = null;
-      void this.refresh();
-    }, ms);
-  }
+  #unwatch: (() => void) | null = null;
+  #staleToast = false;
 
   /**
-   * Counts a label written (+1) or taken back (-1) at once in the dataset summaries and the nav's
-   * total, without waiting for the coalesced refresh (which re-reads the true counts after it).
+   * Starts (or, after the database was deleted and reopened, restarts) the live read of the
+   * summaries: from then on every write to datasets, counts, imports or tools, from this tab or a
+   * worker, updates them by itself. Resolves once the first read is in.
    */
-  countLabel(datasetId: string, toolId: string, delta: 1 | -1): void {
-    this.datasets = this.datasets.map((d) => {
-      if (d.dataset.id !== datasetId) return d;
-      const known = d.perTool.some((t) => t.toolId === toolId);
-      const perTool = known
-        ? d.perTool.map((t) => (t.toolId === toolId ? { toolId, count: Math.max(0, t.count + delta) } : t))
-        : [...d.perTool, { toolId, count: Math.max(0, delta) }].sort((a, b) => a.toolId.localeCompare(b.toolId));
-      return { ...d, perTool, total: perTool.reduce((sum, t) => sum + t.count, 0) };
+  refresh(): Promise<void> {
+    this.#unwatch?.();
+    return new Promise((resolve) => {
+      this.#unwatch = this.store.watch(
+        () => this.#read(),
+        ({ datasets, tools }) => {
+          this.datasets = datasets;
+          this.tools = tools;
+          this.loadError = null;
+          this.loaded = true;
+          this.#staleToast = false;
+          resolve();
+        },
+        (err) => {
+          const message = err instanceof Error ? err.message : String(err);
+          // The first read failing means nothing to show (the app says so in place of the page).
+          // A later one keeps the summaries on screen, and the page with its work in progress:
+          // the read runs again with the next write. Said once until a read succeeds.
+          if (!this.loaded) this.loadError = message;
+          else if (!this.#staleToast) {
+            this.#staleToast = true;
+            this.toast('error', `Could not update the dataset counts: ${message}`);
+          }
+          this.loaded = true;
+          resolve();
+        },
+      );
     });
+  }
+
+  async #read(): Promise<{ datasets: DatasetSummary[]; tools: Tool[] }> {
+    const datasets = await this.repos.datasets.list();
+    const summaries = await Promise.all(
+      datasets.map(async (dataset) => {
+        const counts = await this.repos.experiences.countsByTool(dataset.id);
+        const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
+        return {
+          dataset,
+          total: perTool.reduce((s, t) => s + t.count, 0),
+          perTool,
+          imports: await this.repos.imports.byDataset(dataset.id),
+        };
+      }),
+    );
+    return { datasets: summaries, tools: await this.repos.tools.list() };
   }
 
   // Timer handles, not state: nothing renders from them.

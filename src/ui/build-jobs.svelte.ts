@@ -1,6 +1,6 @@
 import { buildMetrics, type BuildMetrics } from '../core/memory';
-import type { Run } from '../core/types';
-import type { Repositories } from '../core/repositories';
+import type { BuildRun as Run } from '../core/types'; // every Run here is a build
+import type { UiStorage } from './storage';
 import type { BuildRequest } from '../services/memory-api';
 import { memoryWorker } from './workers';
 
@@ -14,9 +14,14 @@ export class BuildJobs {
   active = $state<string | null>(null);
   error = $state<string | null>(null);
   #abort: AbortController | null = null;
+  #unwatch: (() => void) | null = null;
+  /** Builds paused or ended whose `running` state the live list still shows, with who waits for it. */
+  // Waiters, not state: nothing renders from them.
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity
+  #settling = new Map<string, () => void>();
 
   constructor(
-    private readonly repos: Repositories,
+    private readonly store: Pick<UiStorage, 'repos' | 'watch'>,
     private readonly onChange: () => void,
     /** Called once per build that ends completed (the Memory page then shows the memory just built). */
     private readonly onCompleted: (run: Run) => void = () => {},
@@ -26,10 +31,46 @@ export class BuildJobs {
     return buildMetrics(run);
   }
 
-  async load(): Promise<void> {
-    this.runs = await this.repos.runs.list('build');
-    const interrupted = this.runs.find((r) => r.state === 'running');
-    if (interrupted && !this.active) void this.run(interrupted.id);
+  /**
+   * Watches the build runs (a live read: every state or progress the worker commits shows up by
+   * itself); on the first read, resumes a build a closed tab left running. Call `stop` when done.
+   */
+  load(): void {
+    if (this.#unwatch) return;
+    let first = true;
+    this.#unwatch = this.store.watch(
+      () => this.store.repos.runs.list('build'),
+      (runs) => {
+        this.runs = runs;
+        for (const [id, settled] of this.#settling) if (runs.find((r) => r.id === id)?.state !== 'running') settled();
+        if (!first) return;
+        first = false;
+        const interrupted = runs.find((r) => r.state === 'running');
+        if (interrupted && !this.active) void this.run(interrupted.id);
+      },
+      (err) => (this.error = err instanceof Error ? err.message : String(err)),
+    );
+  }
+
+  stop(): void {
+    this.#unwatch?.();
+    this.#unwatch = null;
+    for (const settled of this.#settling.values()) settled();
+  }
+
+  /** Resolves once the live list shows `runId` no longer running, or after `capMs` (a worker that died). */
+  #settled(runId: string, capMs = 5000): Promise<void> {
+    if (!this.#unwatch || this.runs.find((r) => r.id === runId)?.state !== 'running') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, capMs);
+      const settling = this.#settling;
+      function done() {
+        clearTimeout(timer);
+        settling.delete(runId);
+        resolve();
+      }
+      this.#settling.set(runId, done);
+    });
   }
 
   async start(req: BuildRequest): Promise<void> {
@@ -58,12 +99,9 @@ export class BuildJobs {
     } finally {
       this.active = null;
       this.#abort = null;
-      // After a pause the worker finishes its step and commits `paused` a moment later; wait for it.
-      for (let i = 0; i < 100; i++) {
-        this.runs = await this.repos.runs.list('build');
-        if (this.runs.find((r) => r.id === runId)?.state !== 'running') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // After a pause the worker finishes its step and commits `paused` a moment later: the live
+      // list brings that commit; wait for it (no polling).
+      await this.#settled(runId);
       this.onChange();
     }
   }

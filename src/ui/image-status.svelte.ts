@@ -1,5 +1,4 @@
 import type { Tool } from '../core/types';
-import { getSetting, setSetting } from '../db';
 import type { AppState, DatasetSummary } from './app-state.svelte';
 
 /** A dataset whose outputs are images: one of its tools makes images (its card says text→image). */
@@ -24,6 +23,8 @@ export class ImageGate {
   #images = $state<number | null>(null);
   #skipped = $state.raw<string[] | null>(null);
   summary: DatasetSummary | undefined = $derived.by(() => this.#app.datasets.find((d) => d.dataset.id === this.#datasetId()));
+  // The id alone (a string): the summary object is replaced by every live read, the id is not.
+  #shownId = $derived(this.summary?.dataset.id);
   imageDataset = $derived.by(() => !!this.summary && isImageDataset(this.summary, this.#app.tools));
   /** `wait`: still counting; `notice`: show NoImagesNotice; `open`: show the queue. */
   state: 'wait' | 'notice' | 'open' = $derived.by(() => {
@@ -35,19 +36,13 @@ export class ImageGate {
   constructor(app: AppState, datasetId: () => string | undefined) {
     this.#app = app;
     this.#datasetId = datasetId;
-    void getSetting(app.db, 'labelWithoutImages').then((ids) => (this.#skipped = ids));
+    $effect(() => app.store.watch(() => app.store.get('labelWithoutImages'), (ids) => (this.#skipped = ids)));
+    // A live count: images attached (by the import worker) open the queue by themselves.
     $effect(() => {
-      const id = this.summary?.dataset.id;
-      void this.summary?.total; // the summaries are replaced after images are attached: count again
+      const id = this.#shownId;
       this.#images = null;
       if (!id || !this.imageDataset) return;
-      let live = true;
-      void app.repos.images.countByDataset(id).then((n) => {
-        if (live) this.#images = n;
-      });
-      return () => {
-        live = false;
-      };
+      return app.store.watch(() => app.repos.images.countByDataset(id), (n) => (this.#images = n));
     });
   }
 
@@ -59,9 +54,8 @@ export class ImageGate {
   async scoreWithout(): Promise<void> {
     const id = this.summary?.dataset.id;
     if (!id) return;
-    const ids = await getSetting(this.#app.db, 'labelWithoutImages');
+    const ids = await this.#app.store.get('labelWithoutImages');
     const next = ids.includes(id) ? ids : [...ids, id];
-    await setSetting(this.#app.db, 'labelWithoutImages', next);
-    this.#skipped = next;
+    await this.#app.store.set('labelWithoutImages', next); // the live read above shows it
   }
 }

@@ -2,7 +2,7 @@ import { experienceKey } from '../core/ids';
 import type { QueueFilter } from '../core/label/queue';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, LabelItem } from '../core/types';
-import { getSetting, setSetting, type ToolMemDB } from '../db';
+import type { SettingsStore } from './storage';
 import type { Client } from '../rpc';
 import type { DataApi } from './workers';
 
@@ -41,7 +41,7 @@ export class LabelSession {
   canUndo = $state(false);
 
   constructor(
-    private readonly db: ToolMemDB,
+    private readonly settings: SettingsStore,
     private readonly repos: Repositories,
     private readonly worker: Client<DataApi>,
     private readonly me: () => string,
@@ -49,7 +49,7 @@ export class LabelSession {
 
   /** Restores the saved filter and position, or starts on the first dataset. */
   async restore(defaultDatasetId: string | undefined): Promise<void> {
-    const saved = await getSetting(this.db, 'labelSession');
+    const saved = await this.settings.get('labelSession');
     const datasets = (await this.repos.datasets.list()).map((d) => d.id);
     if (saved && saved.filter.datasetIds.every((d) => datasets.includes(d)) && saved.filter.datasetIds.length) {
       this.filter = saved.filter;
@@ -167,6 +167,6 @@ export class LabelSession {
   }
 
   async persist(): Promise<void> {
-    await setSetting(this.db, 'labelSession', { filter: $state.snapshot(this.filter), itemId: this.shown?.item.id ?? null });
+    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId: this.shown?.item.id ?? null });
   }
 }

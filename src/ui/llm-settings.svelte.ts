@@ -23,7 +23,7 @@ import {
   type EngineSpec,
 } from '../core/llm';
 import { quote } from '../core/text/quote';
-import { getSetting, setSetting, type ToolMemDB } from '../db';
+import type { SettingsStore } from './storage';
 import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
 import { engineInPage } from './llm-client';
 import { llmWorker } from './workers';
@@ -69,7 +69,7 @@ export class LlmSettingsState {
   #trialAbort = $state.raw<AbortController | null>(null);
   #touched = false;
 
-  constructor(private readonly db: ToolMemDB) {}
+  constructor(private readonly settings: SettingsStore) {}
 
   /** The current engine's error (an error of another engine is not shown). */
   get error(): string | null {
@@ -195,7 +195,7 @@ export class LlmSettingsState {
   }
 
   async load(): Promise<void> {
-    const [spec, endpoint, key] = await Promise.all([getSetting(this.db, 'llmEngine'), getSetting(this.db, 'llmEndpoint'), getSetting(this.db, 'llmApiKey')]);
+    const [spec, endpoint, key] = await Promise.all([this.settings.get('llmEngine'), this.settings.get('llmEndpoint'), this.settings.get('llmApiKey')]);
     this.saved = spec;
     if (this.#touched) return;
     if (endpoint) ({ baseUrl: this.baseUrl, model: this.model } = endpoint);
@@ -231,10 +231,10 @@ export class LlmSettingsState {
     }
     const spec = this.spec();
     if (this.kind === 'openai') {
-      await setSetting(this.db, 'llmEndpoint', { baseUrl: this.baseUrl.trim(), model: this.model.trim() });
-      await setSetting(this.db, 'llmApiKey', this.apiKey.trim());
+      await this.settings.set('llmEndpoint', { baseUrl: this.baseUrl.trim(), model: this.model.trim() });
+      await this.settings.set('llmApiKey', this.apiKey.trim());
     }
-    await setSetting(this.db, 'llmEngine', spec);
+    await this.settings.set('llmEngine', spec);
     this.saved = spec;
     return true;
   }

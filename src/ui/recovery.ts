@@ -33,7 +33,7 @@ export async function recoverInterruptedWork(app: AppState, graceMs = GRACE_MS):
   const [imports, runs] = await Promise.all([
     (async () => ((await app.repos.imports.list()).some((r) => r.state === 'running') ? (await importWorker().call('recover', { graceMs })).files : []))(),
     (async () =>
-      (await app.db.runs.where('state').equals('running').count()) > 0 ? (await recoverInterruptedRuns(app.repos, browserLocks(), ['eval'], Date.now(), graceMs)).length : 0)(),
+      (await app.store.runningRuns()) > 0 ? (await recoverInterruptedRuns(app.repos, browserLocks(), ['eval'], Date.now(), graceMs)).length : 0)(),
   ]);
   out.imports = imports;
   out.runs = runs;

@@ -12,7 +12,6 @@
  * Notifications (no id) are never answered, as the spec requires. Every message is bounded.
  */
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
 import { clipInput, quote } from '../../core/text/quote';
 
 export const PARSE_ERROR = -32700;
@@ -25,11 +24,19 @@ export type ErrorReply = { jsonrpc: '2.0'; id: RequestId | null; error: { code: 
 export type Verdict = { forward: JSONRPCMessage } | { reply: ErrorReply | ErrorReply[] } | { ignore: true };
 
 /** Schemas of the requests this server handles: their params are checked here (→ -32602). */
-const PARAMS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
-  ['initialize', InitializeRequestSchema as unknown as z.ZodType],
-  ['ping', PingRequestSchema as unknown as z.ZodType],
-  ['tools/list', ListToolsRequestSchema as unknown as z.ZodType],
-  ['tools/call', CallToolRequestSchema as unknown as z.ZodType],
+// Typed by what is used (safeParse and the issues), so the SDK's schemas fit whichever zod they are built with.
+interface ParamsIssue {
+  path: PropertyKey[];
+  message: string;
+}
+interface ParamsSchema {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ParamsIssue[] } };
+}
+const PARAMS: ReadonlyMap<string, ParamsSchema> = new Map<string, ParamsSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
 ]);
 
 const MESSAGE_MAX = 300;
@@ -57,7 +64,7 @@ const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array
 const validId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** The first problems of a zod error, as `params.name: message` (no input echoed). */
-function paramsProblem(error: z.ZodError): string {
+function paramsProblem(error: { issues: ParamsIssue[] }): string {
   const shown = error.issues.slice(0, 3).map((i) => `${['params', ...i.path.slice(1).map(String)].join('.')}: ${i.message}`);
   const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
   return shown.join('; ') + more;

@@ -9,7 +9,8 @@ import {
   type Embedder,
   type EmbeddingBatch,
 } from './embedder';
-import { sha256Hex } from './sha256';
+import { sha256HexSync } from './sha256';
+import { WriteBehind } from './write-behind';
 
 export interface EmbeddingKey {
   modelId: string;
@@ -63,9 +64,12 @@ export interface CachedEmbedResult {
 
 /**
  * Embeds `texts`, calling the model only for unique texts the store does not have, in batches.
- * Each finished batch is written to the store before the next starts, so a cancelled or failed run
- * keeps its finished work. Progress counts unique texts (cached ones count as done at once).
- * Throws `CancelledError` if `signal` is aborted (checked before each batch).
+ * Each finished batch is written while the model embeds the next one (`WriteBehind`, at most one write
+ * in flight: a crash loses at most the batch being written), so storage and model overlap; the call returns
+ * only once every write has landed, so a read-back sees them all. A cancelled or failed run still
+ * waits for the writes of its finished batches, so it keeps its finished work. A failed write stops
+ * the run at the next batch and is what the call throws. Progress counts unique texts (cached ones
+ * count as done at once). Throws `CancelledError` if `signal` is aborted (checked before each batch).
  */
 export async function cachedEmbed(
   embedder: Embedder,
@@ -80,9 +84,8 @@ export async function cachedEmbed(
 
   // Deduplicate: identical texts are hashed, looked up and embedded once.
   const uniqueTexts = [...new Set(texts)];
-  const hashes = await Promise.all(uniqueTexts.map((t) => sha256Hex(t)));
-  throwIfCancelled(signal);
-  const keys = hashes.map((hash) => ({ modelId: embedder.id, hash }));
+  // Synchronous: one async digest per text cost more than the model (see sha256.ts).
+  const keys = uniqueTexts.map((text) => ({ modelId: embedder.id, hash: sha256HexSync(text) }));
   const found = await store.get(keys);
 
   const vectors = new Map<string, Float32Array>();
@@ -98,26 +101,42 @@ export async function cachedEmbed(
   onProgress?.({ done, total: uniqueTexts.length });
 
   let modelCalls = 0;
-  for (let start = 0; start < missing.length; start += batchSize) {
-    throwIfCancelled(signal);
-    const idx = missing.slice(start, start + batchSize);
-    const out = await embedder.embed(
-      idx.map((i) => uniqueTexts[i]!),
-      { signal },
-    );
-    modelCalls++;
-    if (out.dim !== dim || out.count !== idx.length) {
-      throw new Error(`embedder ${embedder.id} returned ${out.count}×${out.dim}, expected ${idx.length}×${dim}`);
+  const writer = new WriteBehind(store);
+  try {
+    for (let start = 0; start < missing.length; start += batchSize) {
+      throwIfCancelled(signal);
+      writer.throwIfFailed();
+      const idx = missing.slice(start, start + batchSize);
+      const out = await embedder.embed(
+        idx.map((i) => uniqueTexts[i]!),
+        { signal },
+      );
+      modelCalls++;
+      if (out.dim !== dim || out.count !== idx.length) {
+        throw new Error(`embedder ${embedder.id} returned ${out.count}×${out.dim}, expected ${idx.length}×${dim}`);
+      }
+      // At most one write in flight, overlapping one model batch: a crash (a killed worker, a
+      // reload) loses at most the batch being written and the one being embedded, never a queue.
+      await writer.drain();
+      writer.throwIfFailed();
+      writer.add(
+        idx.map((i, row) => {
+          const vector = out.data.slice(row * dim, (row + 1) * dim);
+          vectors.set(uniqueTexts[i]!, vector);
+          return { ...keys[i]!, vector };
+        }),
+      );
+      done += idx.length;
+      onProgress?.({ done, total: uniqueTexts.length });
     }
-    const records: EmbeddingRecord[] = idx.map((i, row) => {
-      const vector = out.data.slice(row * dim, (row + 1) * dim);
-      vectors.set(uniqueTexts[i]!, vector);
-      return { ...keys[i]!, vector };
-    });
-    await store.put(records);
-    done += idx.length;
-    onProgress?.({ done, total: uniqueTexts.length });
+  } catch (err) {
+    // Keep the finished batches: wait for their writes, then report why the run stopped. A failed
+    // write (e.g. a full disk) is the more useful error, so it wins over what stopped the loop.
+    await writer.drain();
+    throw writer.failure ?? err;
   }
+  await writer.drain();
+  writer.throwIfFailed();
 
   const data = new Float32Array(texts.length * dim);
   texts.forEach((t, i) => data.set(vectors.get(t)!, i * dim));

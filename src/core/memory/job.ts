@@ -8,7 +8,7 @@
 import { dict, own } from '../data-keys';
 import { ValidationError } from '../errors';
 import type { CapabilitySnapshot } from '../capability/types';
-import type { Run, ScoreScale } from '../types';
+import type { BuildRun, ScoreScale } from '../types';
 import type { ClusterSettings } from './clusters';
 import type { InduceSettings } from './induce';
 import type { Operation } from './operations';
@@ -117,7 +117,7 @@ export interface StepRecord {
 
 export const usesLlm = (config: BuildConfig) => config.engine !== 'none';
 
-export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMap<string, readonly { id: string }[]>, now: number): Run {
+export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMap<string, readonly { id: string }[]>, now: number): BuildRun {
   // Keyed by tool ids (data; `__proto__` would replace a plain object's prototype): null prototype.
   // A structured clone (IndexedDB, afterStep) keeps an own `__proto__` key; reads go through `own`.
   const tools = dict<ToolCursor>();
@@ -146,15 +146,16 @@ export function createBuildRun(id: string, config: BuildConfig, data: ReadonlyMa
     clusterStats: {},
   };
   const cursor: BuildCursor = { tools, lastAt: 0, capability: false };
-  return { id, kind: 'build', state: 'queued', config: config as unknown as Record<string, unknown>, cursor, metrics: metrics as unknown as Record<string, unknown>, startedAt: now };
+  return { id, kind: 'build', state: 'queued', config, cursor, metrics, startedAt: now };
 }
 
-export const buildConfig = (run: Run) => run.config as unknown as BuildConfig;
-export const buildCursor = (run: Run) => run.cursor as BuildCursor;
-export const buildMetrics = (run: Run) => run.metrics as unknown as BuildMetrics;
+export const buildConfig = (run: BuildRun) => run.config;
+export const buildCursor = (run: BuildRun) => run.cursor as BuildCursor;
+/** A build Run always has metrics (createBuildRun sets them). */
+export const buildMetrics = (run: BuildRun) => run.metrics!;
 
 /** Throws ValidationError when the data no longer matches what the run was started on. */
-export function checkData(run: Run, data: ReadonlyMap<string, readonly { id: string }[]>): void {
+export function checkData(run: BuildRun, data: ReadonlyMap<string, readonly { id: string }[]>): void {
   for (const [tool, c] of Object.entries(buildCursor(run).tools)) {
     const list = data.get(tool) ?? [];
     if (list.length !== c.total || (list[0]?.id ?? null) !== c.firstId || (list[list.length - 1]?.id ?? null) !== c.lastId) {
@@ -163,7 +164,7 @@ export function checkData(run: Run, data: ReadonlyMap<string, readonly { id: str
   }
 }
 
-export function nextStep(run: Run): BuildStep | null {
+export function nextStep(run: BuildRun): BuildStep | null {
   const config = buildConfig(run);
   const cursor = buildCursor(run);
   // Runs created with a capability flag take the capability step; older runs keep per-tool clusters.
@@ -177,7 +178,7 @@ export function nextStep(run: Run): BuildStep | null {
 }
 
 /** The Run advanced past `step` (a new object; the input is not changed). */
-export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: number, stepMs: number): Run {
+export function afterStep(run: BuildRun, step: BuildStep, record: StepRecord, at: number, stepMs: number): BuildRun {
   const cursor = structuredClone(buildCursor(run));
   const m = structuredClone(buildMetrics(run));
   if (step.kind === 'capability') {
@@ -224,5 +225,5 @@ export function afterStep(run: Run, step: BuildStep, record: StepRecord, at: num
     c.count++;
     if (c.items.length < REPORT_MAX) c.items.push({ experienceId: record.experienceId ?? '', error: record.critiqueError });
   }
-  return { ...run, cursor, metrics: m as unknown as Record<string, unknown> };
+  return { ...run, cursor, metrics: m };
 }

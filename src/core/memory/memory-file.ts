@@ -14,7 +14,7 @@ import { fileCostFields, type ToolCostStat } from '../cost/tool-cost';
 import type { JointModel } from '../capability/fit';
 import { dict, dictFrom, own } from '../data-keys';
 import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
-import type { Memory, MemoryEntry, Run, Tool } from '../types';
+import type { Memory, MemoryEntry, BuildRun, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
 export { MEMORY_FORMAT_VERSION as MEMORY_FILE_VERSION } from '../memory-format';
@@ -74,7 +74,7 @@ export function calibrationFromModel(model: JointModel, trainTasks: number): Rec
 export function memoryToFile(
   memory: Memory,
   entries: readonly MemoryEntry[],
-  run: Run,
+  run: BuildRun,
   taskOf: (experienceId: string) => string | undefined,
   trainTasks: readonly string[],
   options: MemoryToFileOptions = {},

@@ -8,13 +8,13 @@
  *    retiredReason cleared), added entries are deleted. All or nothing.
  */
 import type { MemoryRepository } from '../repositories';
-import type { Level, Memory, MemoryEntry, Run } from '../types';
+import type { Level, Memory, MemoryEntry, BuildRun } from '../types';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Superseded } from './plan';
 
 export interface ApplyExtras {
   /** Run row to store in the same transaction (the build cursor). */
-  run?: Run;
+  run?: BuildRun;
   /** Memory row to store in the same transaction (a capability build's snapshot). */
   memory?: Memory;
 }
@@ -22,7 +22,7 @@ export interface ApplyExtras {
 export interface BuildMemoryRepository extends MemoryRepository {
   applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras?: ApplyExtras): Promise<void>;
   revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras?: ApplyExtras): Promise<void>;
-  getRun(id: string): Promise<Run | undefined>;
+  getRun(id: string): Promise<BuildRun | undefined>;
 }
 
 const copy = <T>(x: T): T => structuredClone(x);
@@ -30,7 +30,7 @@ const copy = <T>(x: T): T => structuredClone(x);
 export class InMemoryMemoryRepository implements BuildMemoryRepository {
   private readonly memories = new Map<string, Memory>();
   private readonly entries = new Map<string, MemoryEntry>();
-  private readonly runs = new Map<string, Run>();
+  private readonly runs = new Map<string, BuildRun>();
 
   async get(id: string): Promise<Memory | undefined> {
     const m = this.memories.get(id);
@@ -78,7 +78,7 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     return min;
   }
 
-  async getRun(id: string): Promise<Run | undefined> {
+  async getRun(id: string): Promise<BuildRun | undefined> {
     const r = this.runs.get(id);
     return r && copy(r);
   }

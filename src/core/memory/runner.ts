@@ -15,7 +15,7 @@ import type { Embedder, EmbeddingStore } from '../embed';
 import { MemoryEmbeddingStore } from '../embed';
 import type { LlmEngine } from '../llm/engine';
 import type { PromptTool } from '../prompts/shared';
-import type { Experience, MemoryEntry, Run } from '../types';
+import type { Experience, MemoryEntry, BuildRun } from '../types';
 import { emptyUsage } from './ask';
 import { evidenceClusters, type GroupCache } from './clusters';
 import { EntryIndex } from './entry-index';
@@ -48,12 +48,12 @@ export interface RunBuildOptions {
   signal?: AbortSignal;
   /** Stop (paused) after this many steps in this call. */
   maxSteps?: number;
-  onProgress?: (run: Run) => void;
+  onProgress?: (run: BuildRun) => void;
   /** Reuse groups across tools that share their tasks. */
   groupCache?: GroupCache;
 }
 
-async function clusterStep(run: Run, deps: BuildDeps, index: EntryIndex, toolId: string, at: number, cache: GroupCache | undefined, signal?: AbortSignal) {
+async function clusterStep(run: BuildRun, deps: BuildDeps, index: EntryIndex, toolId: string, at: number, cache: GroupCache | undefined, signal?: AbortSignal) {
   const config = buildConfig(run);
   const list = deps.experiences.get(toolId) ?? [];
   const vectors = await index.embed(
@@ -83,7 +83,7 @@ async function clusterStep(run: Run, deps: BuildDeps, index: EntryIndex, toolId:
  * statistical entries are replaced; the snapshot (matrix, shared note, fitted model) is written on
  * the memory row in the same transaction as the entries and the cursor.
  */
-async function capabilityStep(run: Run, deps: BuildDeps, index: EntryIndex, at: number, signal?: AbortSignal) {
+async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex, at: number, signal?: AbortSignal) {
   const config = buildConfig(run);
   const prompts = [...new Set([...deps.experiences.values()].flat().map((e) => e.prompt))];
   const list = await index.embed(prompts, signal);
@@ -113,7 +113,7 @@ async function capabilityStep(run: Run, deps: BuildDeps, index: EntryIndex, at: 
   };
 }
 
-async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step: Extract<BuildStep, { kind: 'experience' }>, at: number, signal?: AbortSignal) {
+async function experienceStep(run: BuildRun, deps: BuildDeps, index: EntryIndex, step: Extract<BuildStep, { kind: 'experience' }>, at: number, signal?: AbortSignal) {
   const config = buildConfig(run);
   const experience = deps.experiences.get(step.toolId)![step.index]!;
   let n = 0;
@@ -157,11 +157,11 @@ async function experienceStep(run: Run, deps: BuildDeps, index: EntryIndex, step
   };
 }
 
-export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOptions = {}): Promise<Run> {
+export async function runBuild(start: BuildRun, deps: BuildDeps, opts: RunBuildOptions = {}): Promise<BuildRun> {
   const now = deps.now ?? Date.now;
   const config = buildConfig(start);
   checkData(start, deps.experiences);
-  const save = (r: Run) => deps.repo.applyUpdate([], [], Math.max(now(), buildCursor(r).lastAt + 1), { run: r });
+  const save = (r: BuildRun) => deps.repo.applyUpdate([], [], Math.max(now(), buildCursor(r).lastAt + 1), { run: r });
   if (!(await deps.repo.get(config.memoryId))) {
     const t = now();
     await deps.repo.put({ id: config.memoryId, name: config.memoryName, datasetIds: [config.datasetId], embeddingModel: config.embeddingModel, settings: { build: start.id, ...config.settings, split: config.split, engine: config.engine }, createdAt: t, updatedAt: t });
@@ -169,7 +169,7 @@ export async function runBuild(start: Run, deps: BuildDeps, opts: RunBuildOption
   const index = new EntryIndex(deps.embedder, deps.store ?? new MemoryEmbeddingStore());
   for (const t of config.tools) await index.add(await deps.repo.validEntries(config.memoryId, t), opts.signal);
 
-  let run: Run = { ...start, state: 'running' };
+  let run: BuildRun = { ...start, state: 'running' };
   delete run.error;
   // Stored as running before the first step: a page reloaded during a long step (a build without a
   // model is ONE capability step) finds it running and resumes it, instead of a queued run that waits.

@@ -21,6 +21,14 @@ export interface TestCaseResult extends TestCaseRef {
   pass: boolean | null;
 }
 
+/** What a test-case Run stores in `config`: the tool, the memory used (null: none had entries) and the cases. */
+export interface TestCaseConfig {
+  toolId: string;
+  memoryId: string | null;
+  memoryName: string | null;
+  cases: TestCaseRef[];
+}
+
 export interface TestCaseMetrics {
   cases: TestCaseResult[];
   n: number;

@@ -17,7 +17,8 @@ export function topKPerLevel<L extends string = Level>(
   query: ArrayLike<number>,
   tool: string,
   k: number,
-  levels: readonly L[] = LEVELS as unknown as readonly L[],
+  // The default is the app's levels, for L = Level; other level sets pass their own.
+  levels: readonly L[] = LEVELS as readonly L[],
 ): Record<L, VectorHit<L>[]> {
   const out = dict<VectorHit<L>[]>() as Record<L, VectorHit<L>[]>;
   for (const level of levels) out[level] = index.search(query, { tool, level, k });
@@ -57,7 +58,8 @@ export function kneeTopNPerLevel<L extends string = Level>(
   query: ArrayLike<number>,
   tool: string,
   bounds: KneeBounds & { window?: number } = {},
-  levels: readonly L[] = LEVELS as unknown as readonly L[],
+  // The default is the app's levels, for L = Level; other level sets pass their own.
+  levels: readonly L[] = LEVELS as readonly L[],
 ): Record<L, VectorHit<L>[]> {
   const out = dict<VectorHit<L>[]>() as Record<L, VectorHit<L>[]>;
   for (const level of levels) out[level] = kneeTopN(index, query, { ...bounds, tool, level });

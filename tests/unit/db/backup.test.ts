@@ -36,6 +36,14 @@ describe('back up everything', () => {
     await other.delete();
   });
 
+  it('restores a backup made before schema v4, whose empty predictions table no longer exists', async () => {
+    const old = JSON.stringify({ format: 'toolmem-backup', version: 1, schema: 3, tables: { experiences: [exp('1', 3)], predictions: [] } });
+    const counts = await restoreBackup(db, old);
+    expect(counts).toMatchObject({ experiences: 1 });
+    expect(counts).not.toHaveProperty('predictions');
+    expect((await db.experiences.toArray()).map((e) => e.score)).toEqual([3]);
+  });
+
   it('refuses a file that is not a backup and changes nothing', async () => {
     await createRepositories(db).experiences.writeImportBatch('i', [exp('1', 3)]);
     await expect(restoreBackup(db, '{"format":"something-else"}')).rejects.toThrow(/not a ToolMem backup/);

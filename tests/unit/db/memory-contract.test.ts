@@ -3,14 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ToolMemDB } from '../../../src/db';
 import { DexieMemoryRepository } from '../../../src/db/memory-repo';
 import { InMemoryMemoryRepository, type BuildMemoryRepository } from '../../../src/core/memory/repository';
-import type { MemoryEntry, Run } from '../../../src/core/types';
+import type { BuildRun, MemoryEntry } from '../../../src/core/types';
+import { buildConfigFor } from '../memory/helpers';
 
 // The same contract for the browser store and the CLI's in-memory store.
 const entry = (id: string, over: Partial<MemoryEntry> = {}): MemoryEntry => ({
   id, memoryId: 'm', toolId: 'T', level: 'good', value: 1, text: `text ${id}`, evidence: ['e'], support: 1, origin: 'llm', pinned: false,
   validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1, ...over,
 });
-const run = (cursor: number): Run => ({ id: 'build-1', kind: 'build', state: 'running', config: {}, cursor, startedAt: 0 });
+const run = (cursor: number): BuildRun => ({ id: 'build-1', kind: 'build', state: 'running', config: buildConfigFor(['T']), cursor, startedAt: 0 });
 
 let db: ToolMemDB | null = null;
 let n = 0;

@@ -94,10 +94,39 @@ describe('experience repository', () => {
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(3);
+    expect(upgraded.verno).toBe(4); // through v3 to the latest
     expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual(['[datasetId+toolId]', 'importId']);
     expect((await createRepositories(upgraded).experiences.byTask('ds', 't1')).map((e) => e.toolId)).toEqual(['A', 'B']);
     expect(await upgraded.experiences.count()).toBe(3);
+    await upgraded.delete();
+  });
+
+  it('upgrades a version-3 database: the unused predictions table is dropped, runs, memories and experiences stay', async () => {
+    const name = `v3-${++n}`;
+    const old = new Dexie(name);
+    // The released version-3 schema (src/db/schema.ts), with its predictions table.
+    old.version(3).stores({
+      tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId]',
+      imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
+      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
+      predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
+      datasetCounts: '[datasetId+kind+key+score]',
+    });
+    const run = { id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'ds', seeds: 1, methods: ['tool-mean'] }, startedAt: 5 };
+    await old.table('runs').put(run);
+    await old.table('memories').put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: { build: 'build-1', engine: 'none' }, createdAt: 1, updatedAt: 2 });
+    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t2', 'A', 5)]);
+    await old.table('predictions').put({ id: 'p1', runId: 'eval-1', taskId: 't1', toolId: 'A', method: 'knn', predicted: 3, evidence: [] });
+    old.close();
+    const upgraded = new ToolMemDB(name);
+    await upgraded.open();
+    expect(upgraded.verno).toBe(4);
+    expect(upgraded.tables.map((t) => t.name)).not.toContain('predictions');
+    expect(upgraded.tables).toHaveLength(14);
+    const repos2 = createRepositories(upgraded);
+    expect(await repos2.runs.list('eval')).toEqual([run]);
+    expect((await upgraded.memories.get('m1'))?.settings).toEqual({ build: 'build-1', engine: 'none' });
+    expect((await repos2.experiences.byDataset('ds')).map((e) => e.score)).toEqual([3, 5]);
     await upgraded.delete();
   });
 

@@ -46,6 +46,19 @@ describe('DexieEmbeddingStore', () => {
     expect(Array.from((await store.get([{ modelId: 'm', hash: 'h' }]))[0]!)).toEqual([3, 4]);
   });
 
+  it('answers the same whether it scans the model’s keys (small cache) or fetches each key (large cache)', async () => {
+    const row = (hash: string, x: number) => ({ modelId: 'm@1', hash, vector: new Float32Array([x, 1]) });
+    await store.put([row('a', 1), row('b', 2), row('c', 3), row('d', 4)]);
+    await store.put([{ modelId: 'm@2', hash: 'a', vector: new Float32Array([9, 9]) }]);
+    const ask = ['c', 'zz', 'a', 'c'].map((hash) => ({ modelId: 'm@1', hash }));
+    const values = async () => (await store.get(ask)).map((v) => (v ? Array.from(v) : undefined));
+    // 4 stored ≤ 4 × 4 asked: the key scan; another model's 'a' is not a hit for m@1.
+    expect(await values()).toEqual([[3, 1], undefined, [1, 1], [3, 1]]);
+    // 4 + 20 stored > 4 × 4 asked: one get per key, same answers.
+    await store.put(Array.from({ length: 20 }, (_, i) => row(`x${i}`, 0)));
+    expect(await values()).toEqual([[3, 1], undefined, [1, 1], [3, 1]]);
+  });
+
   it('serves cachedEmbed: the second run makes no model call', async () => {
     let calls = 0;
     const embedder: Embedder = {

@@ -152,8 +152,7 @@ async function seed(): Promise<void> {
     { id: 'e1', memoryId: 'mem-1', toolId: 'DALLE_3', level: 'good', value: 1, text: 'Good at text in images', evidence: ['g|00000|DALLE_3|rater1'], support: 1, origin: 'stats', pinned: false, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now },
     { id: 'e0', memoryId: 'mem-1', toolId: 'DALLE_3', level: 'bad', value: -1, text: 'old', evidence: [], support: 0, origin: 'stats', pinned: false, validFrom: now - 1, validTo: now, supersededBy: 'e1', createdAt: now - 1, updatedAt: now },
   ]);
-  await db.runs.put({ id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'g' }, metrics: { mae: 0.5 }, startedAt: now, finishedAt: now + 1 });
-  await db.predictions.put({ id: 'p1', runId: 'eval-1', taskId: '00000', toolId: 'DALLE_3', method: 'knn', predicted: 3.2, actual: 4, evidence: [{ kind: 'experience', id: 'x', similarity: 0.9 }] });
+  await db.runs.put({ id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'g', seeds: 1, methods: ['knn'] }, startedAt: now, finishedAt: now + 1 });
   await db.settings.bulkPut([{ key: 'raterName', value: 'ann' }, { key: 'embeddingModel', value: 'glove-100d' }]);
   await db.embeddings.put({ model: 'glove-100d@x', hash: 'ab'.repeat(32), vector: new Float32Array([0.6, 0.8]) });
   await db.items.put({ id: 'manual|t1|gpt-4', datasetId: 'manual', taskId: 't1', prompt: 'p', toolId: 'gpt-4', response: 'r', categories: [], createdAt: now });

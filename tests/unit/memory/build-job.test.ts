@@ -16,7 +16,7 @@ import {
   type BuildConfig,
   type BuildMemoryRepository,
 } from '../../../src/core/memory';
-import type { Experience, Run } from '../../../src/core/types';
+import type { Experience, BuildRun } from '../../../src/core/types';
 import { buildConfigFor, experience, hashEmbedder } from './helpers';
 
 /** Replies that depend only on the request, so any split of the work gives the same answers. */
@@ -37,7 +37,7 @@ const data = (): Map<string, Experience[]> =>
 
 const config = (over: Partial<BuildConfig['settings']> = {}) => buildConfigFor(['ToolA', 'ToolB'], {}, { clusters: true, cluster: { minSize: 2 }, ...over });
 
-async function build(engine: LlmEngine, repo: BuildMemoryRepository, run: Run, opts: Parameters<typeof runBuild>[2] = {}, d = data()) {
+async function build(engine: LlmEngine, repo: BuildMemoryRepository, run: BuildRun, opts: Parameters<typeof runBuild>[2] = {}, d = data()) {
   return runBuild(run, { repo, engine, embedder: hashEmbedder(), experiences: d, now: () => 1000 }, opts);
 }
 

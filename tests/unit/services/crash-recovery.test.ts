@@ -20,6 +20,7 @@ import { INTERRUPTED_REASON, recoverInterruptedRuns, wasInterrupted, withRunLock
 import type { Embedder } from '../../../src/core/embed';
 import type { Experience, ImportRecord, Run } from '../../../src/core/types';
 import type { Repositories } from '../../../src/core/repositories';
+import { buildConfigFor } from '../memory/helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const SLICE = () => new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json');
@@ -67,7 +68,7 @@ describe('Web Locks liveness', () => {
 
   it('after a reload the old worker may hold the run lock a moment longer: recovery waits for it', async () => {
     const locks = new MemoryLocks();
-    await repos.runs.put({ id: 'eval-old', kind: 'eval', state: 'running', config: {}, startedAt: 1 });
+    await repos.runs.put({ id: 'eval-old', kind: 'eval', state: 'running', config: { datasetId: 'g', seeds: 1, methods: ['tool-mean'] }, startedAt: 1 });
     const release = await holdLock(locks, runLockName('eval-old'));
     expect(await recoverInterruptedRuns(repos, locks, ['eval'], 5, 0)).toEqual([]); // no grace: looks alive
     setTimeout(release, 30); // the old page's worker ends
@@ -169,7 +170,7 @@ describe('an evaluation interrupted by a reload', () => {
     const uninterrupted = await client.call('evaluate', CONFIG);
     const dead: Run = { id: 'eval-dead', kind: 'eval', state: 'running', config: { ...CONFIG }, startedAt: 1 };
     await repos.runs.put(dead);
-    await repos.runs.put({ id: 'build-1', kind: 'build', state: 'running', config: {}, startedAt: 2 }); // resumed elsewhere: untouched
+    await repos.runs.put({ id: 'build-1', kind: 'build', state: 'running', config: buildConfigFor(['A']), startedAt: 2 }); // resumed elsewhere: untouched
 
     const recovered = await recoverInterruptedRuns(repos, new MemoryLocks(), ['eval'], 99);
     expect(recovered.map((r) => r.id)).toEqual(['eval-dead']);
@@ -179,7 +180,8 @@ describe('an evaluation interrupted by a reload', () => {
     expect((await repos.runs.get('build-1'))?.state).toBe('running');
     expect((await repos.runs.list('eval')).filter((r) => r.state === 'running')).toEqual([]);
 
-    const rerun = await client.call('evaluate', stored!.config as unknown as typeof CONFIG);
+    const deadConfig = (await repos.runs.list('eval')).find((r) => r.id === 'eval-dead')!.config;
+    const rerun = await client.call('evaluate', deadConfig);
     const a = uninterrupted.metrics as unknown as EvalResult;
     const b = rerun.metrics as unknown as EvalResult;
     expect(b.spread).toEqual(a.spread);

@@ -1,0 +1,41 @@
+/**
+ * What `toolmem eval` prints: the JSON summary (a fixed shape, an exact contract for scripts) and
+ * the text report — tables of the metrics, the bootstrap intervals, the model usage, the top-k
+ * ablation. Only formatting: the numbers come from the shared use case (src/app).
+ */
+import { formatIntervals, formatReport, table, toJsonReport, withIntervals, type EvalIntervals, type EvalReport } from '../core/eval';
+import type { AblationRow } from '../core/eval/ablation';
+import type { Dataset } from '../core/types';
+import { formatLlmStats, withLlmStats } from './eval-llm';
+import type { Io } from './io';
+
+/** The JSON summary: means over seeds, the intervals when computed, the LLM stats, and `partial` when stopped. */
+export function evalJson(report: EvalReport, intervals: EvalIntervals | null, partial: string | undefined): object {
+  const json = withLlmStats(intervals ? withIntervals(toJsonReport(report), intervals) : toJsonReport(report), report);
+  if (partial) Object.assign(json, { partial: { interrupted: true, finished: partial } });
+  return json;
+}
+
+function policyText(p: { kind: string; rater?: string }): string {
+  return p.kind === 'rater' ? `rater ${p.rater}` : `${p.kind} of the raters`;
+}
+
+/** The text report up to (not including) the ablation. */
+export function printEvalText(io: Io, r: { dataset: Pick<Dataset, 'name' | 'preset' | 'scale' | 'raterPolicy'>; report: EvalReport; intervals: EvalIntervals | null; partial?: string | undefined; memorySummary?: string | undefined }): void {
+  const { dataset, report } = r;
+  if (r.partial) io.out(`PARTIAL RESULTS (stopped by Ctrl-C): ${r.partial}.\n`);
+  if (r.memorySummary) io.out(r.memorySummary);
+  io.out(`Dataset ${dataset.name} (${dataset.preset}), scale ${dataset.scale.min}–${dataset.scale.max}, ground truth: ${policyText(dataset.raterPolicy)}`);
+  io.out(formatReport(report));
+  if (r.intervals) io.out(`\n${formatIntervals(r.intervals, report.methods)}`);
+  const llmTable = formatLlmStats(report);
+  if (llmTable) io.out(`\n${llmTable}`);
+}
+
+/** The top-k ablation table (mean over seeds). */
+export function ablationText(rows: readonly AblationRow[]): string {
+  return `\nTop-k ablation (mean over seeds)\n${table(
+    ['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'],
+    rows.map((r) => [r.method, r.cut, String(r.k), r.mae.toFixed(3), r.rmse.toFixed(3), Number.isFinite(r.pearson) ? r.pearson.toFixed(3) : '—', r.pairAcc.toFixed(3)]),
+  )}`;
+}

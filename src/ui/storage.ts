@@ -1,0 +1,94 @@
+import { liveQuery } from 'dexie';
+import { ToolMemDB, createRepositories, exportBackup, getSetting, requestPersistence, restoreBackup, setSetting, storageEstimate, type Settings, type StorageInfo } from '../db';
+import { newId } from '../core/ids';
+import type { Repositories } from '../core/repositories';
+import type { MemoryEntry } from '../core/types';
+
+/**
+ * The UI's one door to storage (issue #16): no other file under src/ui imports src/db or Dexie
+ * (tests/unit/arch/ui-storage.test.ts counts them). Pages and state classes read through
+ * `watch` (a Dexie liveQuery: the callback runs again whenever a table the query read changes,
+ * in this tab, another tab or a worker), so no write is followed by a manual reload and nothing
+ * polls. Data writes go through the workers' handlers or the repositories; settings through
+ * `get`/`set` here.
+ */
+export type { Settings, StorageInfo, ToolMemDB };
+
+/** Settings as the UI state classes need them (a plain object can stand in for it in tests). */
+export interface SettingsStore {
+  get<K extends keyof Settings>(key: K): Promise<Settings[K]>;
+  set<K extends keyof Settings>(key: K, value: Settings[K]): Promise<void>;
+}
+
+export class UiStorage implements SettingsStore {
+  private readonly db: ToolMemDB;
+  readonly repos: Repositories;
+
+  /** An open connection to reuse, or the name of the database to open. */
+  constructor(db: ToolMemDB | string = 'toolmem') {
+    this.db = typeof db === 'string' ? new ToolMemDB(db) : db;
+    this.repos = createRepositories(this.db);
+  }
+
+  get<K extends keyof Settings>(key: K): Promise<Settings[K]> {
+    return getSetting(this.db, key);
+  }
+
+  set<K extends keyof Settings>(key: K, value: Settings[K]): Promise<void> {
+    return setSetting(this.db, key, value);
+  }
+
+  /**
+   * Runs `query` now and again after every change to what it read; returns the unsubscribe
+   * function, so `$effect(() => storage.watch(...))` stops watching when the component goes.
+   * The query must only await Dexie calls (repository methods are): any other await ends the
+   * read tracking early.
+   */
+  watch<T>(query: () => Promise<T>, next: (value: T) => void, fail: (err: unknown) => void = () => {}): () => void {
+    const sub = liveQuery(query).subscribe({ next, error: fail });
+    return () => sub.unsubscribe();
+  }
+
+  /**
+   * A hand edit of a memory entry: a new version (origin as given, valid from now) supersedes the
+   * old one, so the entry's history and the memory's undo keep it. Returns the new version.
+   */
+  async reviseEntry(entry: MemoryEntry, patch: Partial<MemoryEntry>): Promise<MemoryEntry> {
+    const now = Date.now();
+    const next: MemoryEntry = { ...entry, ...patch, id: newId('man-'), origin: patch.origin ?? entry.origin, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now };
+    await this.repos.memories.applyUpdate([{ id: entry.id, supersededBy: next.id }], [next], now);
+    return next;
+  }
+
+  /** Retires a memory entry by hand (no successor); `reason` is kept with it. */
+  async retireEntry(entry: MemoryEntry, reason: string): Promise<void> {
+    await this.repos.memories.applyUpdate([{ id: entry.id, supersededBy: null, reason }], [], Date.now());
+  }
+
+  /** How many runs are marked running (startup recovery looks only when some are). */
+  runningRuns(): Promise<number> {
+    return this.db.runs.where('state').equals('running').count();
+  }
+
+  exportBackup(): Promise<Blob> {
+    return exportBackup(this.db);
+  }
+
+  restoreBackup(text: string): Promise<Record<string, number>> {
+    return restoreBackup(this.db, text);
+  }
+
+  /** Deletes every table and opens the database again, empty (live reads then see the empty tables). */
+  async reset(): Promise<void> {
+    await this.db.delete();
+    await this.db.open();
+  }
+
+  requestPersistence(): Promise<boolean> {
+    return requestPersistence();
+  }
+
+  storageEstimate(): Promise<StorageInfo | null> {
+    return storageEstimate();
+  }
+}
