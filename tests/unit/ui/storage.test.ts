@@ -40,7 +40,7 @@ describe('UiStorage (the UI adapter to IndexedDB)', () => {
 
   it('a hand edit supersedes the old entry version; retiring leaves no valid version', async () => {
     const s = storage();
-    const old: MemoryEntry = { id: 'e1', memoryId: 'm1', toolId: 'T', level: 'good', value: 1, text: 'Good at sums', evidence: ['x'], support: 3, origin: 'induced', pinned: false, validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1 } as MemoryEntry;
+    const old: MemoryEntry = { id: 'e1', memoryId: 'm1', toolId: 'T', level: 'good', value: 1, text: 'Good at sums', evidence: ['x'], support: 3, origin: 'stats', pinned: false, validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1 };
     await s.repos.memories.applyUpdate([], [old], 1);
     const next = await s.reviseEntry(old, { text: 'Good at long sums', origin: 'manual' });
     expect(next.id).not.toBe('e1');
