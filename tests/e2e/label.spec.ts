@@ -204,7 +204,10 @@ test('the Label page passes axe-core with the no-images notice and with a Markdo
   await expect(label.noImages).toBeVisible();
   await audit('notice 1280 light');
   await label.noImages.getByRole('button', { name: 'Label Alpaca slice instead' }).click();
+  // Each key only once the item it acts on is shown (a key pressed while the queue loads does nothing).
+  await expect(label.answer.getByRole('listitem').first()).toContainText('Hugh Jackman');
   await label.press('j');
+  await expect(label.answer.locator('strong').first()).toHaveText('Legends:');
   await label.press('j'); // gemma-2b-it: an ordered list with bold items
   await expect(label.answer.getByRole('listitem')).toHaveCount(10);
   await audit('answer 1280 light');
