@@ -4,7 +4,8 @@
  */
 import { EngineSpecError, isBrowserEngine, parseEngineSpec } from '../core/llm';
 import { DEFAULT_INDUCE_SETTINGS } from '../core/memory';
-import { strictArgs, UsageError } from './io';
+import { quote } from '../core/text/quote';
+import { strictArgs, UsageError, wholeNumberArg } from './io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, type DataArgs } from './load-data';
 
 export const USAGE = `Usage: toolmem build-memory --data FILE --out MEMORY.json [options]
@@ -41,13 +42,6 @@ export interface ParsedArgs extends DataArgs {
   help: boolean;
 }
 
-function int(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${text}'.`);
-  return n;
-}
-
 export function parse(args: string[]): ParsedArgs {
   const values = strictArgs(args, {
     ...DATA_OPTIONS,
@@ -67,23 +61,23 @@ export function parse(args: string[]): ParsedArgs {
   if (!help && !values.out) throw new UsageError('--out FILE is required.');
   const llm = values.llm ?? 'none';
   try {
-    if (isBrowserEngine(parseEngineSpec(llm))) throw new UsageError(`--llm: '${llm}' runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).`);
+    if (isBrowserEngine(parseEngineSpec(llm))) throw new UsageError(`--llm: ${quote(llm)} runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).`);
   } catch (err) {
     if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
     throw err;
   }
   const clusters = values['no-clusters'] !== true;
   if (!help && !clusters && llm.trim() === 'none') throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
-  const train = int('train', values.train, 1);
+  const train = wholeNumberArg('train', values.train, 1);
   const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
   return {
     ...data,
     out: values.out ?? '',
     ...(train !== undefined ? { train } : {}),
-    seed: int('seed', values.seed, 0) ?? 0,
+    seed: wholeNumberArg('seed', values.seed, 0) ?? 0,
     ...(tools?.length ? { tools } : {}),
     llm,
-    k: int('k', values.k, 1) ?? DEFAULT_INDUCE_SETTINGS.k,
+    k: wholeNumberArg('k', values.k, 1) ?? DEFAULT_INDUCE_SETTINGS.k,
     clusters,
     critiques: values['no-critiques'] !== true,
     json: values.json === true,

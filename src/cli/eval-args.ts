@@ -6,7 +6,7 @@ import { DEFAULT_LLM_MAX_TEST, MEMORY_METHODS } from '../app/evaluate-methods';
 import { isLlmMethod, isMethodId, LLM_METHODS, OFFLINE_METHODS, SIMILARITY_KINDS, type MethodId, type NeighbourCut, type SimilarityKind } from '../core/predict';
 import { quote } from '../core/text/quote';
 import { checkLlmSpec, parseLlmTasks } from './eval-llm';
-import { strictArgs, UsageError } from './io';
+import { strictArgs, UsageError, wholeNumberArg } from './io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, type DataArgs } from './load-data';
 
 /** Methods the CLI evaluates without a model: everything that needs no LLM. */
@@ -76,13 +76,6 @@ export interface ParsedArgs extends DataArgs {
   help: boolean;
 }
 
-function positiveInt(name: string, text: string | undefined, min = 1): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got '${text}'.`);
-  return n;
-}
-
 /** `K` → seeds 1…K; `A-B` → seeds A…B (A ≤ B, whole numbers ≥ 1, at most 1,000 seeds). */
 export function parseSeeds(text: string | undefined): number[] {
   if (text === undefined) return [1, 2, 3, 4, 5];
@@ -125,8 +118,8 @@ export function parse(args: string[]): ParsedArgs {
     .map((m) => m.trim())
     .filter((m) => m !== '');
   for (const m of methods) {
-    if (!isMethodId(m)) throw new UsageError(`Unknown method '${m}'. Methods: ${[...CLI_METHODS, ...LLM_METHODS].join(', ')}.`);
-    if (isLlmMethod(m) && !llm) throw new UsageError(`Method '${m}' needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
+    if (!isMethodId(m)) throw new UsageError(`Unknown method ${quote(m)}. Methods: ${[...CLI_METHODS, ...LLM_METHODS].join(', ')}.`);
+    if (isLlmMethod(m) && !llm) throw new UsageError(`Method ${quote(m)} needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
   }
   if (values.memory !== undefined) {
     if (!methods.some((m) => MEMORY_METHODS.includes(m))) throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
@@ -145,13 +138,13 @@ export function parse(args: string[]): ParsedArgs {
       .filter((p) => p.trim() !== '')
       .map((p) => {
         const parts = p.split(':').map((s) => s.trim());
-        if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0] === parts[1]) throw new UsageError(`--pairs: '${p}' is not A:B with two different tools.`);
+        if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0] === parts[1]) throw new UsageError(`--pairs: ${quote(p)} is not A:B with two different tools.`);
         return [parts[0], parts[1]] as [string, string];
       });
     if (pairs.length === 0) throw new UsageError('--pairs: give at least one pair A:B.');
   }
   const cut = values.cut ?? 'fixed';
-  if (cut !== 'fixed' && cut !== 'knee') throw new UsageError(`--cut must be 'fixed' or 'knee', got '${cut}'.`);
+  if (cut !== 'fixed' && cut !== 'knee') throw new UsageError(`--cut must be 'fixed' or 'knee', got ${quote(cut)}.`);
   if (values.similarity !== undefined && !(SIMILARITY_KINDS as readonly string[]).includes(values.similarity)) {
     throw new UsageError(`--similarity must be one of ${SIMILARITY_KINDS.join(', ')}.`);
   }
@@ -167,9 +160,9 @@ export function parse(args: string[]): ParsedArgs {
   };
   if (llm) out.llm = llm;
   if (values.memory !== undefined) out.memory = values.memory;
-  const train = positiveInt('train', values.train);
-  const test = positiveInt('test', values.test);
-  const k = positiveInt('k', values.k, 0);
+  const train = wholeNumberArg('train', values.train);
+  const test = wholeNumberArg('test', values.test);
+  const k = wholeNumberArg('k', values.k, 0);
   if (train !== undefined) out.train = train;
   if (test !== undefined) out.test = test;
   if (k !== undefined) out.k = k;

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { quote } from '../core/text/quote';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 
@@ -59,4 +60,15 @@ export function parseOrExit<T extends { help: boolean }>(command: string, usage:
     return EXIT.ok;
   }
   return opts;
+}
+
+/**
+ * A whole-number option (`--train 200`): digits only (no sign, decimal point, exponent or `0x`),
+ * a safe integer, at least `min`; undefined when the option is absent.
+ */
+export function wholeNumberArg(name: string, text: string | undefined, min = 1): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got ${quote(text)}.`);
+  return n;
 }

@@ -5,6 +5,7 @@
  * a number (the drill-down). Tool ids are data: read with `own`, collected in Maps.
  */
 import { own } from '../core/data-keys';
+import { formatNumber, formatSigned } from './capability-format';
 import type { EvalResult, IntervalMetric, Verdict } from '../services/eval-api';
 
 export type Column = IntervalMetric;
@@ -14,15 +15,12 @@ export const LOWER_IS_BETTER: ReadonlySet<Column> = new Set<Column>(['mae', 'rms
 
 /** A metric with three decimals ("—" where it is undefined, e.g. the Pearson r of a constant). */
 export function fixed(x: number | null | undefined, digits = 3): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const s = x.toFixed(digits);
-  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace(/^-/, '−');
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : formatNumber(x, digits);
 }
 
 /** A signed difference: "+0.010", "−0.115" (a true minus sign), "0.000". */
 export function signed(x: number | null | undefined, digits = 3): string {
-  const s = fixed(x, digits);
-  return s === '—' || s.startsWith('−') || Number(s) === 0 ? s : `+${s}`;
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : formatSigned(x, digits);
 }
 
 /** Counts (tasks, pairs, n) are whole things: a mean over seeds is rounded, never "394.666667". */

@@ -7,13 +7,11 @@
  */
 import { ValidationError } from '../errors';
 import type { Experience, Tool, ToolPrice } from '../types';
+import { median as statsMedian } from '../predict/stats';
 
-/** The median of the values (mean of the middle two for an even count); null when empty. */
+/** The median of the values (core/predict/stats: mean of the middle two for an even count); null when empty. */
 export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return values.length === 0 ? null : statsMedian(values);
 }
 
 /** A median of the data with the number of experiences it is taken over. */
