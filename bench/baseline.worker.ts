@@ -9,8 +9,9 @@ class BaselineDB extends Dexie {
   rows!: EntityTable<Row, 'id'>;
   constructor(schema: 'key' | 'app') {
     super(`bench-baseline-${schema}`);
-    // 'app': the experiences table's indexes (src/db/schema.ts, v3), which IndexedDB maintains on every put.
-    this.version(1).stores({ rows: schema === 'app' ? 'id, importId, [datasetId+toolId]' : 'id' });
+    // 'app': the experiences table's indexes (src/db/schema.ts, v6: `importId` only; by dataset and
+    // tool the app reads key ranges), which IndexedDB maintains on every put.
+    this.version(1).stores({ rows: schema === 'app' ? 'id, importId' : 'id' });
   }
 }
 
@@ -36,7 +37,8 @@ self.onmessage = async (e: MessageEvent<{ file: File; schema?: 'key' | 'app' }>)
         const id = `${r.id}|${r.model}|${n + i}`;
         return schema === 'key'
           ? { ...r, id }
-          : { id, datasetId: 'bench', taskId: r.id, prompt: r.prompt, toolId: r.model, score: Number(r.score), rater: 'default', scoreSource: 'human',
+          : // Keyed as the app keys experiences (core/ids: dataset, tool, task, rater), row number last.
+            { id: `bench|${r.model}|${r.id}|default|${n + i}`, datasetId: 'bench', taskId: r.id, prompt: r.prompt, toolId: r.model, score: Number(r.score), rater: 'default', scoreSource: 'human',
               categories: [], importId: 'imp-bench', createdAt: 1, response: r.response, feedback: r.feedback };
       });
       n += rows.length;

@@ -59,8 +59,9 @@ let db: ToolMemDB | null = null;
 /** One pass through the IndexedDB cache after emptying it: every text a miss (hash, lookup, model, writes). */
 async function embedMissPass(): Promise<EmbedCachePass> {
   if (!client) throw new Error('embedSetup first');
-  db ??= new ToolMemDB();
-  await db.embeddings.clear();
+  const d = (db ??= new ToolMemDB());
+  // The cache's two v5 tables (src/db/embedding-blocks.ts); the worker's store notices the clear.
+  await d.transaction('rw', [d.embeddingBlocks, d.embeddingKeys], () => Promise.all([d.embeddingBlocks.clear(), d.embeddingKeys.clear()]));
   const start = performance.now();
   const res = await client.call('embed', { texts, batchSize });
   return { ms: performance.now() - start, modelCalls: res.modelCalls, misses: res.misses };

@@ -1,4 +1,4 @@
-// Runs inside Chromium (driven by scripts/bench/import-bench.mjs): the app's import worker vs the
+// Runs inside Chromium (driven by scripts/bench/import-bench.mjs): the app's data worker (imports) vs the
 // raw Papa Parse + Dexie baseline on the same file, plus main-thread long tasks during our import.
 import { createClient } from '../src/rpc';
 import type { ImportApi } from '../src/services/import-api';
@@ -21,7 +21,7 @@ async function baseline(file: File, schema: 'key' | 'app' = 'key'): Promise<Benc
 }
 
 async function ours(file: File): Promise<{ result: BenchResult['ours']; longTasks: BenchResult['longTasks'] }> {
-  const worker = new Worker(new URL('../workers/import.worker.ts', import.meta.url), { type: 'module' });
+  const worker = new Worker(new URL('../workers/data.worker.ts', import.meta.url), { type: 'module' });
   const client = createClient<ImportApi>(worker);
   const long: number[] = [];
   const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => long.push(e.duration)));

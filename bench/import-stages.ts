@@ -31,8 +31,8 @@ class PlainDB extends Dexie {
     this.version(1).stores({ experiences: indexes });
   }
 }
-/** The experiences table's indexes in src/db/schema.ts (v3), those of v2 (one more), none: what each costs. */
-const APP_INDEXES = 'id, importId, [datasetId+toolId]';
+/** The experiences table's indexes in src/db/schema.ts (v6), those of v2 (two more), none: what each costs. */
+const APP_INDEXES = 'id, importId';
 const V2_INDEXES = 'id, importId, [datasetId+toolId], [datasetId+taskId]';
 const KEY_ONLY = 'id';
 
@@ -65,7 +65,7 @@ export const stages: Record<string, (file: File) => Promise<number>> = {
       categories: [], importId: 'imp-stage', createdAt: 1, response: r.response, feedback: r.feedback,
     })),
   /** The same into the app's indexes (4 MB chunks ≈ 9,000 rows per transaction). */
-  "papa → bulkPut, the app's 2 indexes": async (file) =>
+  "papa → bulkPut, the app's index (v6: importId)": async (file) =>
     papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx')), 'experiences', (r, id) => ({ ...r, id, datasetId: 'stage', toolId: r.model, taskId: r.id, importId: 'imp-stage' })),
   /** runImport → bulkAdd per 2,000-row batch into the indexed table, no middleware. */
   'runImport → indexed table (no middleware)': async (file) => plainSink(file, 2000),

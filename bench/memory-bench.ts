@@ -23,12 +23,12 @@ import {
   runBuild,
   type BuildStep,
 } from '../src/core/memory';
-import { seededRandom } from '../src/core/memory/kmeans';
+import { mulberry32 as seededRandom } from '../src/core/eval/rng';
 import { LEVELS, type Level, type MemoryEntry, type Run } from '../src/core/types';
 import { ToolMemDB } from '../src/db';
 import { DexieMemoryRepository } from '../src/db/memory-repo';
 import { buildConfigFor, entry, experience, hashEmbedder, SCALE } from '../tests/unit/memory/helpers';
-import { KINDS, SEED } from '../tests/unit/memory/malformed-replies';
+import { malformedBuild, SEED } from '../tests/unit/memory/malformed-replies';
 
 const WORDS = 'fox cat dog tree river city night light shadow count three text sign face hand crowd glass water snow fire red blue small large left right above below behind style photo painting sketch'.split(' ');
 const words = (r: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
@@ -307,12 +307,7 @@ async function malformed(): Promise<MalformedResult> {
   await repo.applyUpdate([{ id: 'other0', supersededBy: 'other0b' }], [entry('other0b', 'proficient', 'rewritten', { toolId: 'ToolB' })], 2);
   const before = await hashAll(db);
 
-  const names = Object.keys(KINDS);
-  const r = seededRandom(7);
-  const chosen = Array.from({ length: 100 }, (_, i) => names[i < names.length ? i : Math.floor(r() * names.length)]!);
-  const engine = new ScriptedEngine((messages, call) => KINDS[chosen[call >> 1]!]!(messages, r));
-  const exps = Array.from({ length: 100 }, (_, i) => experience(i + 1));
-  const data = new Map([['ToolA', exps]]);
+  const { engine, data } = malformedBuild(seededRandom(7));
   const t0 = performance.now();
   const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
   const ms = performance.now() - t0;

@@ -6,6 +6,7 @@
 import { create, insertMultiple, search } from '@orama/orama';
 import { VectorIndex, topKPerLevel } from '../src/core/retrieval';
 import { LEVELS, type Level } from '../src/core/types';
+import { mulberry32 } from '../src/core/eval/rng';
 
 export interface RetrievalBenchRequest {
   n: number;
@@ -23,17 +24,6 @@ export interface RetrievalBenchResult {
   ours: { buildMs: number; msPerQuery: number; exact: boolean; mismatches: number };
   orama: { buildMs: number; msPerQuery: number; recall: number };
   bruteForceMsPerQuery: number;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function unitVectors(count: number, dim: number, rand: () => number): Float32Array {
@@ -76,7 +66,7 @@ function bruteForce(data: Float32Array, n: number, dim: number, q: Float32Array,
 
 async function run(req: RetrievalBenchRequest): Promise<RetrievalBenchResult> {
   const { n, dim, queries, k, seed } = req;
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const data = unitVectors(n, dim, rand);
   const qs = unitVectors(queries, dim, rand);
   const query = (j: number) => qs.subarray(j * dim, (j + 1) * dim);

@@ -32,7 +32,7 @@ window.seedScale = async ({ experiences, entries, tools }) => {
       const task = Math.floor(i / tools);
       const toolId = toolIds[i % tools]!;
       rows.push({
-        id: `scale|t${task}|${toolId}|default`, datasetId: 'scale', taskId: `t${task}`, prompt: `Task ${task}: ${words(task, 12)}`, toolId,
+        id: `scale|${toolId}|t${task}|default`, datasetId: 'scale', taskId: `t${task}`, prompt: `Task ${task}: ${words(task, 12)}`, toolId,
         response: words(i, 40), score: 1 + ((task * 7 + i) % 5), rater: 'default', scoreSource: 'human', categories: [], importId: 'imp-scale', createdAt: now,
       });
     }
@@ -47,7 +47,7 @@ window.seedScale = async ({ experiences, entries, tools }) => {
     const superseded = i % 5 === 4;
     list.push({
       id: `e${i}`, memoryId: 'mem-scale', toolId: toolIds[Math.floor(i / 4) % tools]!, level, value: LEVEL_VALUE[level], text: `Entry ${i}: ${words(i, 14)}`,
-      evidence: [`scale|t${i % 1000}|tool-0|default`], support: 1 + (i % 40), origin: 'stats', pinned: false, validFrom: now,
+      evidence: [`scale|tool-0|t${i % 1000}|default`], support: 1 + (i % 40), origin: 'stats', pinned: false, validFrom: now,
       validTo: superseded ? now : null, supersededBy: superseded ? `e${i + 1}` : null, createdAt: now, updatedAt: now,
     });
   }

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
-// Thin host: text embeddings (transformers.js + onnxruntime-web, WebGPU or WASM) and their
-// IndexedDB cache run here, off the UI thread. The service logic is in src/services/embed-service.ts.
-import { expose, workerScopeEndpoint } from '../src/rpc';
+// Thin host: the tab's one embedding model (transformers.js + onnxruntime-web, WebGPU or WASM) and
+// its IndexedDB cache run here, off the UI thread. The page calls it directly; the memory and eval
+// workers through ports (`connect`). The service logic is in src/services/embed-service.ts.
+import { expose, workerScopeEndpoint, type ConnectApi, type Handlers } from '../src/rpc';
 import { DexieEmbeddingStore, ToolMemDB, createRepositories, embeddingModelSetting } from '../src/db';
 import { createBrowserEmbedHost } from '../src/services/embed-browser';
 import { createEmbedHandlers } from '../src/services/embed-service';
@@ -11,7 +12,12 @@ import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } fro
 const db = new ToolMemDB();
 const repos = createRepositories(db);
 const embed = createEmbedHandlers({ host: createBrowserEmbedHost(), store: new DexieEmbeddingStore(db), setting: embeddingModelSetting(db) });
-expose<EmbedApi & EmbedDatasetApi>(
-  { ...embed, ...createEmbedDatasetHandlers({ embed: embed.embed, prompts: async (id) => distinctPrompts(await repos.experiences.byDataset(id)) }) },
-  workerScopeEndpoint(),
-);
+const handlers: Handlers<EmbedApi & EmbedDatasetApi & ConnectApi> = {
+  ...embed,
+  ...createEmbedDatasetHandlers({ embed: embed.embed, prompts: async (id) => distinctPrompts(await repos.experiences.byDataset(id)) }),
+  connect({ port }) {
+    expose<EmbedApi & EmbedDatasetApi & ConnectApi>(handlers, port);
+    return null;
+  },
+};
+expose<EmbedApi & EmbedDatasetApi & ConnectApi>(handlers, workerScopeEndpoint());

@@ -1,50 +1,47 @@
 /// <reference lib="webworker" />
-// Thin host for memory builds: the build loop (core/memory), the embedding model and LLM calls run
-// here, so the UI never waits on them. Progress is the build Run itself, as committed.
-import { createClient, expose, workerScopeEndpoint, type WorkerClient } from '../src/rpc';
-import { WorkerLlmEngine } from '../src/llm/worker-engine';
+// Thin host for memory builds: the build loop (core/memory) and LLM endpoint calls run here, so the
+// UI never waits on them. Progress is the build Run itself, as committed. Texts are embedded by the
+// embed worker and in-browser LLMs run in the llm worker, both reached through ports the page sends.
+import { PortClient, expose, workerScopeEndpoint } from '../src/rpc';
+import { llmWorkerEngines } from '../src/llm/worker-engine';
 import type { LlmApi } from '../src/services/llm-api';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY } from '../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../src/db/memory-import-store';
-import { createBrowserEmbedHost } from '../src/services/embed-browser';
-import { BUNDLED_EMBED_MODEL } from '../src/services/embed-api';
-import type { Embedder } from '../src/core/embed';
+import { BUNDLED_EMBED_MODEL, type EmbedApi, type EmbedPortApi } from '../src/services/embed-api';
+import { remoteEmbedder } from '../src/services/embed-remote';
 import { createMemoryHandlers } from '../src/services/memory-service';
 import type { MemoryApi } from '../src/services/memory-api';
 
 const db = new ToolMemDB();
-// In-browser models live in the llm worker; the page hands us a port to it (attachLlm).
-let llm: WorkerClient<LlmApi> | null = null;
-const host = createBrowserEmbedHost();
-const loaded = new Map<string, Promise<Embedder>>();
+const embed = new PortClient<EmbedApi>('The embed worker');
+const llm = new PortClient<LlmApi>('The llm worker');
 
 async function setting(key: string): Promise<string | undefined> {
   const row = await db.settings.get(key);
   return typeof row?.value === 'string' && row.value ? row.value : undefined;
 }
 
-expose<MemoryApi>(
-  createMemoryHandlers({
-    repos: createRepositories(db),
-    store: new DexieEmbeddingStore(db),
-    currentModel: async () => (await setting(EMBEDDING_MODEL_KEY)) ?? BUNDLED_EMBED_MODEL,
-    embedder(model) {
-      let found = loaded.get(model);
-      if (!found) {
-        found = host.load(model, () => undefined).then((m) => m.embedder);
-        found.catch(() => loaded.delete(model));
-        loaded.set(model, found);
-      }
-      return found;
+expose<MemoryApi & EmbedPortApi>(
+  {
+    ...createMemoryHandlers({
+      repos: createRepositories(db),
+      // The same IndexedDB cache as the embed worker's: the build and the checks look vectors up
+      // here (cachedEmbed over this store), so the embed worker only runs the model for them.
+      store: new DexieEmbeddingStore(db),
+      currentModel: async () => (await setting(EMBEDDING_MODEL_KEY)) ?? BUNDLED_EMBED_MODEL,
+      // The embed worker's active model whatever is asked for: the callers compare its id with the
+      // memory's model and say which model to choose in Settings when they differ.
+      embedder: () => remoteEmbedder(embed, { cache: false }),
+      apiKey: () => setting('llmApiKey'),
+      importStore: new DexieMemoryImportStore(db),
+      engineOf: llmWorkerEngines(() => llm.current),
+      onLlmPort: (port) => llm.attach(port),
+    }),
+    attachEmbed({ port }) {
+      embed.attach(port);
+      return null;
     },
-    apiKey: () => setting('llmApiKey'),
-    importStore: new DexieMemoryImportStore(db),
-    browserEngine: (spec) => (llm ? new WorkerLlmEngine(llm, spec) : null),
-    onLlmPort(port) {
-      llm?.dispose();
-      llm = createClient<LlmApi>(port);
-    },
-  }),
+  },
   workerScopeEndpoint(),
 );

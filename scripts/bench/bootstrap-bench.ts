@@ -1,7 +1,7 @@
 /**
  * npm run bench:bootstrap — the paired bootstrap (core/eval/bootstrap.ts) at GenAI-Bench size:
  * 800 test tasks × 6 tools × 7 methods × 1,000 resamples, run in a worker thread as the app runs it
- * in its eval worker. Synthetic predictions with the benchmark's shape (scores 1–5, a shared task
+ * in its predictors worker. Synthetic predictions with the benchmark's shape (scores 1–5, a shared task
  * difficulty, tools of different strength, methods of different accuracy); the bootstrap's cost
  * does not depend on the values, only on the sizes.
  *

@@ -3,6 +3,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { tsImport } from 'tsx/esm/api';
 
 /** Builds the app with the bench pages into `outDir` (benches that may run at the same time use their own). */
 export function buildBench(outDir = 'dist-bench') {
@@ -81,14 +82,8 @@ export function table(rows) {
   return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ')).join('\n');
 }
 
-/** Deterministic pseudo-random numbers (mulberry32) so generated inputs are the same every run. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/**
+ * Deterministic pseudo-random numbers so generated inputs are the same every run: the tree's one
+ * PRNG (src/core/eval/rng.ts, mulberry32), loaded through tsx because these scripts run on plain Node.
+ */
+export const { mulberry32: rng } = await tsImport('../../src/core/eval/rng.ts', import.meta.url);

@@ -14,7 +14,7 @@
 //    four levels, in a Chromium worker: our VectorIndex vs Orama (@orama/orama, pure JS) on the
 //    same vectors, both checked against a brute-force scan.
 // Options (environment): BENCH_TEXTS, BENCH_REPEATS, BENCH_WARMUP, BENCH_ENTRIES, BENCH_QUERIES, GENAI_PROMPTS,
-// BENCH_SKIP_RETRIEVAL=1.
+// BENCH_SKIP_RETRIEVAL=1, BENCH_PORT (default 4519; another when a second bench runs at the same time).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -34,7 +34,7 @@ const BATCH = 32;
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 50);
 const K = 12;
-const PORT = 4519;
+const PORT = Number(process.env.BENCH_PORT ?? 4519);
 const PROMPTS = process.env.GENAI_PROMPTS ?? join(ROOT, '../shared/data/genai_bench/prompts.csv');
 const MODEL_DIR = join(ROOT, 'public/models/glove-100d');
 
@@ -125,8 +125,10 @@ console.log(`texts: ${texts.length.toLocaleString()} from ${source}; batch ${BAT
 console.log('passes alternate: Node, worker, Node, worker… (one side idle while the other runs), so both sample the same machine state');
 
 const node = await nodeEmbedder();
-buildBench();
-const server = await serve('dist-bench', PORT);
+// Its own build folder, so another bench building `dist-bench` meanwhile cannot swap files under it.
+const DIST = 'dist-bench-embed';
+buildBench(DIST);
+const server = await serve(DIST, PORT);
 const browser = await launch();
 try {
   await runInBrowser();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:import — 100k-row CSV imported into IndexedDB in Chromium by the app's import worker,
+// npm run bench:import — 100k-row CSV imported into IndexedDB in Chromium by the app's data worker,
 // compared with raw Papa Parse + Dexie bulkPut on the same file in the same run, and main-thread
 // long tasks during our import. Prints figures and ratios; each pipeline runs in a fresh browser
 // context, rounds rotate the order (`--rounds N`, default 3) and the median ratio is the figure.
@@ -157,7 +157,7 @@ function report(rounds) {
     ]),
   );
   const last = rounds[rounds.length - 1];
-  console.log('ours = the ToolMem import worker (read + validate + dedupe + Dexie with counts); baseline = Papa Parse + Dexie bulkPut of its rows into a key-only table;');
+  console.log('ours = the ToolMem data worker (read + validate + dedupe + Dexie with counts); baseline = Papa Parse + Dexie bulkPut of its rows into a key-only table;');
   console.log('schema baseline (info) = the same parse, rows shaped as our Experience, into a table with the app\'s indexes (src/db/schema.ts)');
   console.log(`ratio ours/baseline throughput, median of ${ROUNDS}: ${median(rounds.map((x) => x.ratio)).toFixed(2)} (goal ≥ 0.80)`);
   console.log(`ratio ours/schema baseline, median: ${median(rounds.map((x) => x.schemaRatio)).toFixed(2)}`);

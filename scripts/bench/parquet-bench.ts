@@ -20,6 +20,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { runImport } from '../../src/core/import';
 import { openParquet } from '../../src/core/import/parquet-reader';
 import { byteChunks, fileRange } from '../../src/cli/node-files';
+import { parquetSchema } from '../../tests/unit/helpers/parquet-schema';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const GROUP = Number(process.env.BENCH_GROUP ?? 10_000);
@@ -43,14 +44,7 @@ function write(): void {
       { name: 'meta', data: meta },
       { name: 'answers', data: answers },
     ],
-    schema: [
-      { name: 'root', num_children: 3 },
-      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'meta', repetition_type: 'OPTIONAL', num_children: 2 },
-      { name: 'model', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'score', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
-      { name: 'answers', type: 'BYTE_ARRAY', converted_type: 'JSON', repetition_type: 'OPTIONAL' },
-    ],
+    schema: parquetSchema({ question: 'text', meta: { model: 'text', score: 'double' }, answers: 'json' }),
     rowGroupSize: GROUP,
   });
   mkdirSync('.bench', { recursive: true });

@@ -6,7 +6,7 @@
 // Goal: every page ≤ 1 s. Prints figures; never fails on speed (see common.mjs).
 //
 // Then the scale curve (issue #14): 10k, 100k and 1M experiences imported through the app's Data
-// page (file → preview → Import, the import worker as a user runs it) into a browser profile on disk,
+// page (file → preview → Import, the data worker as a user runs it) into a browser profile on disk,
 // with the import time, rows/s, peak memory of the tab (renderer process RSS from /proc — the import
 // worker runs in it — and the page's JS heap from CDP), then Data/Memory/Tools/Evaluate open times
 // (a click in the navigation) and one evaluation (tool-mean, one seed) at each size.

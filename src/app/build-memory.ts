@@ -7,6 +7,8 @@
  */
 import { costStats } from '../core/cost/tool-cost';
 import { ValidationError } from '../core/errors';
+import { taskOfExperienceKey } from '../core/ids';
+import { formatEngineSpec, isNoEngine, type EngineSpec } from '../core/llm/spec';
 import {
   createBuildRun,
   DEFAULT_INDUCE_SETTINGS,
@@ -33,8 +35,8 @@ export interface BuildPlanRequest {
   split: SplitSpec;
   /** Only these tools, in this order (default: every tool of the data, by id). */
   tools?: readonly string[];
-  /** Canonical engine spec; `none` = the capability analysis alone. */
-  engine: string;
+  /** The engine; none = the capability analysis alone. The Run keeps its canonical string. */
+  engine: EngineSpec;
   embeddingModel: string;
   /** Entries retrieved per level for each language-model update (default 6). */
   k?: number;
@@ -80,7 +82,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
   const unknown = (req.tools ?? []).filter((t) => !all.includes(t));
   if (unknown.length) throw new ValidationError(`not in the data: ${unknown.map((t) => quote(t, 60)).join(', ')} (tools: ${all.map((t) => quote(t, 60)).join(', ')}).`);
   const statistics = req.statistics ?? true;
-  if (!statistics && req.engine.trim() === 'none') throw new ValidationError('A build without the capability analysis needs a language model: without one the analysis is the whole memory.');
+  if (!statistics && isNoEngine(req.engine)) throw new ValidationError('A build without the capability analysis needs a language model: without one the analysis is the whole memory.');
   const tools = req.tools?.length ? [...req.tools] : all;
   const config: BuildConfig = {
     memoryId: req.memoryId,
@@ -89,7 +91,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
     scale: dataset.scale,
     split: req.split,
     tools,
-    engine: req.engine.trim() || 'none',
+    engine: formatEngineSpec(req.engine),
     embeddingModel: req.embeddingModel,
     settings: {
       ...DEFAULT_INDUCE_SETTINGS,
@@ -130,7 +132,7 @@ export async function exportBuiltMemory(
 ): Promise<MemoryFile> {
   const taskOf = new Map(truth.map((e) => [e.id, e.taskId]));
   // Entries keep the ids of the experiences behind them; the file names their tasks.
-  const taskFromId = (id: string) => taskOf.get(id) ?? id.split('|')[1];
+  const taskFromId = (id: string) => taskOf.get(id) ?? taskOfExperienceKey(id);
   // Each tool's cost and latency travel with the file (the card's, else the data's medians) for MCP select_tool.
   return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}), costStats: costStats(truth) });
 }

@@ -1,5 +1,5 @@
 /**
- * Use case pieces of an evaluation that the app's eval worker (src/services/eval-service.ts) and
+ * Use case pieces of an evaluation that the app's predictors worker (src/services/eval-service.ts) and
  * `toolmem eval` (src/cli) share around `evaluateMethods`: the prompt vectors, the paired-bootstrap
  * intervals, the top-k ablation of the neighbour methods, and a run that a stop signal may cut
  * short with what was finished kept. One implementation, so both report the same numbers.

@@ -2,11 +2,12 @@
  * The arguments of `toolmem build-memory`: its usage text and the parser that checks them (the
  * engine spec, split, tools and options) before any data is read.
  */
-import { EngineSpecError, isBrowserEngine, parseEngineSpec } from '../core/llm';
+import { isBrowserEngine, isNoEngine, type EngineSpec } from '../core/llm';
 import { DEFAULT_INDUCE_SETTINGS } from '../core/memory';
 import { quote } from '../core/text/quote';
 import { strictArgs, UsageError, wholeNumberArg } from './io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, type DataArgs } from './load-data';
+import { parseLlmArg } from './llm-arg';
 
 export const USAGE = `Usage: toolmem build-memory --data FILE --out MEMORY.json [options]
 
@@ -34,7 +35,7 @@ export interface ParsedArgs extends DataArgs {
   train?: number;
   seed: number;
   tools?: string[];
-  llm: string;
+  llm: EngineSpec;
   k: number;
   clusters: boolean;
   critiques: boolean;
@@ -59,15 +60,10 @@ export function parse(args: string[]): ParsedArgs {
   const help = values.help === true;
   const data = dataArgs(values, !help);
   if (!help && !values.out) throw new UsageError('--out FILE is required.');
-  const llm = values.llm ?? 'none';
-  try {
-    if (isBrowserEngine(parseEngineSpec(llm))) throw new UsageError(`--llm: ${quote(llm)} runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).`);
-  } catch (err) {
-    if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
-    throw err;
-  }
+  const text = values.llm ?? 'none';
+  const llm = parseLlmArg(text, (spec) => (isBrowserEngine(spec) ? `--llm: ${quote(text)} runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).` : null));
   const clusters = values['no-clusters'] !== true;
-  if (!help && !clusters && llm.trim() === 'none') throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
+  if (!help && !clusters && isNoEngine(llm)) throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
   const train = wholeNumberArg('train', values.train, 1);
   const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
   return {

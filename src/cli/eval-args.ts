@@ -2,15 +2,16 @@
  * The arguments of `toolmem eval`: its usage text and the parser that checks them (which methods,
  * seeds, split sizes and options), before any data is read. src/cli/commands/eval.ts runs them.
  */
-import { DEFAULT_LLM_MAX_TEST, MEMORY_METHODS } from '../app/evaluate-methods';
-import { isLlmMethod, isMethodId, LLM_METHODS, OFFLINE_METHODS, SIMILARITY_KINDS, type MethodId, type NeighbourCut, type SimilarityKind } from '../core/predict';
+import { DEFAULT_LLM_MAX_TEST } from '../app/evaluate-methods';
+import { isLlmMethod, isMethodId, LLM_METHODS, MEMORY_METHODS, methodNeeds, NUMERIC_METHODS, OFFLINE_METHODS, SIMILARITY_KINDS, type MethodId, type NeighbourCut, type SimilarityKind } from '../core/predict';
+import type { EngineSpec } from '../core/llm/spec';
 import { quote } from '../core/text/quote';
 import { checkLlmSpec, parseLlmTasks } from './eval-llm';
 import { strictArgs, UsageError, wholeNumberArg } from './io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, type DataArgs } from './load-data';
 
-/** Methods the CLI evaluates without a model: everything that needs no LLM. */
-const CLI_METHODS: readonly MethodId[] = [...OFFLINE_METHODS, 'memory'];
+/** Methods the CLI evaluates without a model: everything that needs no LLM (the registry's order). */
+const CLI_METHODS = NUMERIC_METHODS;
 /** Default methods with --llm: the paper's three LLM predictors. */
 const PAPER_LLM_METHODS: readonly MethodId[] = ['generic-llm', 'fewshot-llm', 'toolmem-llm'];
 
@@ -70,7 +71,7 @@ export interface ParsedArgs extends DataArgs {
   vectors: boolean;
   ablation: boolean;
   json?: string;
-  llm?: string;
+  llm?: EngineSpec;
   llmTasks: number;
   memory?: string;
   help: boolean;
@@ -111,7 +112,7 @@ export function parse(args: string[]): ParsedArgs {
   const noVectors = values['no-vectors'] === true;
   // memory needs prompt vectors: without them it leaves the defaults, and naming it is an error.
   const llm = values.llm !== undefined ? checkLlmSpec(values.llm) : undefined;
-  const memoryDefaults: readonly MethodId[] = llm ? ['memory', 'toolmem-llm', 'hybrid'] : ['memory'];
+  const memoryDefaults = llm ? MEMORY_METHODS : MEMORY_METHODS.filter((m) => !isLlmMethod(m));
   const defaults = values.memory !== undefined ? memoryDefaults : llm ? PAPER_LLM_METHODS : noVectors ? OFFLINE_METHODS : CLI_METHODS;
   const methods = (values.methods ?? defaults.join(','))
     .split(',')
@@ -122,14 +123,15 @@ export function parse(args: string[]): ParsedArgs {
     if (isLlmMethod(m) && !llm) throw new UsageError(`Method ${quote(m)} needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
   }
   if (values.memory !== undefined) {
-    if (!methods.some((m) => MEMORY_METHODS.includes(m))) throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
+    if (!methods.some((m) => isMethodId(m) && MEMORY_METHODS.includes(m))) throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
     if (values.seeds !== undefined || values.train !== undefined) throw new UsageError('--memory: a memory has one split, its own (its training tasks, one seed); leave out --seeds and --train.');
     if (noVectors) throw new UsageError('--memory: its entries are found by prompt vectors; drop --no-vectors.');
   }
   if (values['llm-tasks'] !== undefined && !methods.some(isLlmMethod)) throw new UsageError('--llm-tasks applies to the LLM methods; none is selected.');
   if (methods.length === 0) throw new UsageError('--methods: give at least one method.');
   if (noVectors && methods.includes('memory')) throw new UsageError("Method 'memory' needs prompt vectors; drop --no-vectors.");
-  const vectorLlm = methods.filter((m) => m === 'toolmem-llm' || m === 'hybrid');
+  // The LLM methods that always retrieve by prompt vectors (toolmem-llm, hybrid).
+  const vectorLlm = methods.filter((m) => isLlmMethod(m) && methodNeeds(m).vectors === true);
   if (noVectors && vectorLlm.length) throw new UsageError(`Method '${vectorLlm[0]}' needs prompt vectors; drop --no-vectors.`);
   let pairs: [string, string][] | undefined;
   if (values.pairs !== undefined) {

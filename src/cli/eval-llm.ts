@@ -2,13 +2,13 @@
  * The language-model side of `toolmem eval` (issue #17): reading `--llm` / `--llm-tasks`, the
  * tools as the prompts show them, the `llm` stats added to the JSON summary and the text report,
  * and what a run stopped by Ctrl-C says (the partial report is src/app/eval-run.ts'). The evaluation itself is the shared use case
- * (src/app/evaluate-methods.ts), the one the app's eval worker runs.
+ * (src/app/evaluate-methods.ts), the one the app's predictors worker runs.
  */
 import { evaluateMethods, llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
 import { evaluateStoppable } from '../app/eval-run';
 import { own } from '../core/data-keys';
 import { table, type EvalReport, type JsonReport } from '../core/eval';
-import { createEngine, EngineSpecError, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
+import { formatEngineSpec, isBrowserEngine, type EngineSpec, type LlmEngine } from '../core/llm';
 import type { PromptTool } from '../core/prompts/shared';
 import type { Modality } from '../core/types';
 import { quote } from '../core/text/quote';
@@ -16,6 +16,7 @@ import { ToolMemError } from '../core/errors';
 import { isLlmMethod, type MethodId } from '../core/predict';
 import { EXIT, UsageError, type Io } from './io';
 import { EXIT_INTERRUPTED, llmProgress } from './llm-progress';
+import { openCliEngine, parseLlmArg } from './llm-arg';
 
 /** `--llm-tasks`: a whole number ≥ 1, or `all` (every test task of each split). */
 export function parseLlmTasks(text: string | undefined, fallback: number): number {
@@ -27,25 +28,13 @@ export function parseLlmTasks(text: string | undefined, fallback: number): numbe
   return n;
 }
 
-/** `--llm`: checked as an engine spec the CLI can run (an OpenAI-compatible endpoint). */
-export function checkLlmSpec(spec: string): string {
-  try {
-    const parsed = parseEngineSpec(spec);
-    if (parsed.kind === 'none') throw new UsageError("--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.");
-    if (isBrowserEngine(parsed)) throw new UsageError(`--llm: ${quote(spec)} runs only in the browser app; the CLI takes openai:URL#MODEL (a llama.cpp or Ollama server).`);
-  } catch (err) {
-    if (err instanceof EngineSpecError) throw new UsageError(`--llm: ${err.message}`);
-    throw err;
-  }
-  return spec.trim();
-}
-
-/** The engine of a checked spec; an API key is read from TOOLMEM_LLM_API_KEY when set. */
-export async function openEngine(spec: string, signal?: AbortSignal): Promise<LlmEngine> {
-  const apiKey = process.env.TOOLMEM_LLM_API_KEY;
-  const engine = createEngine(parseEngineSpec(spec), apiKey ? { apiKey } : {});
-  await engine.load?.(signal ? { signal } : {});
-  return engine;
+/** `--llm` of `toolmem eval`: an engine spec the CLI can run (an OpenAI-compatible endpoint). */
+export function checkLlmSpec(text: string): EngineSpec {
+  return parseLlmArg(text, (spec) => {
+    if (spec.kind === 'none') return "--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.";
+    if (isBrowserEngine(spec)) return `--llm: ${quote(text)} runs only in the browser app; the CLI takes openai:URL#MODEL (a llama.cpp or Ollama server).`;
+    return null;
+  });
 }
 
 /** The tools as the app shows them to a model after an import: name = id, the preset's modality, no description. */
@@ -94,7 +83,7 @@ type EvalInput = Omit<Parameters<typeof evaluateMethods>[0], 'engine' | 'signal'
  * Returns an exit code when nothing can be reported.
  */
 export async function evaluateOrStop(
-  opts: { llm?: string; methods: readonly MethodId[] },
+  opts: { llm?: EngineSpec; methods: readonly MethodId[] },
   io: Io,
   input: EvalInput,
   stop: { signal: AbortSignal; arm(): void },
@@ -104,9 +93,9 @@ export async function evaluateOrStop(
   const signal = stop.signal;
   let engine: LlmEngine;
   try {
-    engine = await openEngine(opts.llm!, signal);
+    engine = await openCliEngine(opts.llm!, signal);
   } catch (err) {
-    io.err(`toolmem eval: cannot use the model ${opts.llm}: ${(err as Error).message}`);
+    io.err(`toolmem eval: cannot use the model ${formatEngineSpec(opts.llm!)}: ${(err as Error).message}`);
     return EXIT.unreadable;
   }
   let outcome;

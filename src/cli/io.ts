@@ -63,6 +63,22 @@ export function parseOrExit<T extends { help: boolean }>(command: string, usage:
 }
 
 /**
+ * A subcommand from its parser and its body: bad usage (exit 1, with the usage) and `--help` are
+ * answered here once, so a body only ever sees parsed options.
+ */
+export function command<T extends { help: boolean }>(name: string, summary: string, usage: string, parse: (args: string[]) => T, body: (opts: T, io: Io) => Promise<number>): Command {
+  return {
+    name,
+    summary,
+    usage,
+    run: async (args, io) => {
+      const opts = parseOrExit(name, usage, args, parse, io);
+      return typeof opts === 'number' ? opts : body(opts, io);
+    },
+  };
+}
+
+/**
  * A whole-number option (`--train 200`): digits only (no sign, decimal point, exponent or `0x`),
  * a safe integer, at least `min`; undefined when the option is absent.
  */

@@ -5,18 +5,20 @@
  */
 import { dict } from '../core/data-keys';
 import { ValidationError } from '../core/errors';
-import { experienceKey } from '../core/ids';
+import { experienceKey, legacyExperienceKey } from '../core/ids';
 import { quote } from '../core/text/quote';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 
 export const BACKUP_FORMAT = 'toolmem-backup';
 export const BACKUP_VERSION = 1;
-// Derived data: `datasetCounts` is rebuilt from the restored experiences (db/dataset-counts.ts).
-const SKIPPED = new Set(['embeddings', 'datasetCounts']);
-// Tables a later schema version dropped (v4: `predictions`, never written). Backups made before
-// still list them (empty), so a restore passes over them instead of refusing the file.
-const RETIRED = new Set(['predictions']);
+// Derived data: `datasetCounts` is rebuilt from the restored experiences (db/dataset-counts.ts); the
+// embedding cache (v5: `embeddingBlocks` + `embeddingKeys`) is recomputed on demand.
+const SKIPPED = new Set(['embeddingBlocks', 'embeddingKeys', 'datasetCounts']);
+// Tables a later schema version dropped (v4: `predictions`, never written; v5: `embeddings`, the
+// cache's old layout, never backed up). Backups made before may list them, so a restore passes over
+// them instead of refusing the file.
+const RETIRED = new Set(['predictions', 'embeddings']);
 
 interface EncodedBlob {
   $blob: string;
@@ -87,7 +89,7 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
     if (!known.has(name)) throw new ValidationError(`This backup has an unknown table "${name}".`);
     if (!Array.isArray(rows)) throw new ValidationError(`The backup's table "${name}" is not a list.`);
   }
-  checkExperienceKeys((tables['experiences'] as unknown[] | undefined) ?? []);
+  rekeyBackupTables(tables);
   const counts = dict<number>();
   await withQuotaCheck(() =>
     db.transaction('rw', db.tables, async () => {
@@ -105,19 +107,48 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
 
 /**
  * Every stored experience is keyed `experienceKey(datasetId, taskId, toolId, rater)`: re-imports
- * find the row they replace by it, and a task's rows are read as a range of it (experience-repo
- * `byTask`). A backup edited by hand could break that silently, so it is refused, naming the row.
+ * find the row they replace by it, and a dataset's, a tool's and a task's rows are read as ranges of
+ * it (experience-repo). A backup edited by hand could break that silently, so it is refused, naming
+ * the row. Backups made before schema v6 hold ids in the old order (`datasetId|taskId|toolId|rater`):
+ * those are converted, with the references to them (import backups, memory entries' evidence), as
+ * the v6 upgrade converts a stored database (migrate-v6.ts). Rewrites `tables` in place.
  */
-function checkExperienceKeys(rows: unknown[]): void {
-  rows.forEach((row, i) => {
+function rekeyBackupTables(tables: Record<string, unknown>): void {
+  const rows = (tables['experiences'] as unknown[] | undefined) ?? [];
+  const renamed = new Map<string, string>();
+  const seen = new Map<string, number>();
+  tables['experiences'] = rows.map((row, i) => {
     const e = (row ?? {}) as Record<string, unknown>;
     const [id, datasetId, taskId, toolId, rater] = [e['id'], e['datasetId'], e['taskId'], e['toolId'], e['rater']];
     if (typeof id !== 'string' || typeof datasetId !== 'string' || typeof taskId !== 'string' || typeof toolId !== 'string' || typeof rater !== 'string') {
       throw new ValidationError(`The backup's experience number ${i + 1} lacks a text id, datasetId, taskId, toolId or rater.`);
     }
     const expected = experienceKey(datasetId, taskId, toolId, rater);
-    if (id !== expected) {
+    if (id !== expected && id !== legacyExperienceKey(datasetId, taskId, toolId, rater)) {
       throw new ValidationError(`The backup's experience number ${i + 1} has the id ${quote(id)}; an experience of its dataset, task, tool and rater has the id ${quote(expected)}.`);
     }
+    const before = seen.get(expected);
+    if (before !== undefined) throw new ValidationError(`The backup's experiences number ${before + 1} and ${i + 1} are the same experience (id ${quote(expected)}).`);
+    seen.set(expected, i);
+    if (id === expected) return row;
+    renamed.set(id, expected);
+    return { ...e, id: expected };
+  });
+  tables['importBackups'] = ((tables['importBackups'] as unknown[] | undefined) ?? []).map((row) => {
+    const b = (row ?? {}) as Record<string, unknown>;
+    const previous = b['previous'] as Record<string, unknown> | undefined;
+    const old = b['experienceId'];
+    const [d, task, tool, rater] = ['datasetId', 'taskId', 'toolId', 'rater'].map((k) => (previous ?? {})[k]);
+    // The experience itself may be gone from the backup: the backed-up row still names its parts.
+    const own = typeof d === 'string' && typeof task === 'string' && typeof tool === 'string' && typeof rater === 'string' && old === legacyExperienceKey(d, task, tool, rater) ? experienceKey(d, task, tool, rater) : undefined;
+    const id = typeof old === 'string' ? (renamed.get(old) ?? own) : undefined;
+    // A backed-up row replaced by an import: its key and its own id follow its experience's new id.
+    return id === undefined ? row : { ...b, experienceId: id, ...(previous && typeof previous === 'object' ? { previous: { ...previous, id } } : {}) };
+  });
+  tables['entries'] = ((tables['entries'] as unknown[] | undefined) ?? []).map((row) => {
+    const e = (row ?? {}) as Record<string, unknown>;
+    const evidence = e['evidence'];
+    if (!Array.isArray(evidence) || !renamed.size) return row;
+    return { ...e, evidence: evidence.map((x: unknown) => (typeof x === 'string' ? (renamed.get(x) ?? x) : x)) };
   });
 }

@@ -1,63 +1,130 @@
 /**
- * The embedding cache in IndexedDB: `EmbeddingStore` (src/core/embed) over the `embeddings` table,
- * whose primary key is the compound `[model+hash]` (embedder id + SHA-256 of the text). Plus the
- * persisted choice of embedding model (`settings.embeddingModel`).
+ * The embedding cache in IndexedDB: `EmbeddingStore` (src/core/embed) over the v5 block tables
+ * (`embeddingBlocks` + `embeddingKeys`, layout and reasons in ./embedding-blocks.ts). A vector is
+ * found by (embedder id, SHA-256 of the text). Plus the persisted choice of embedding model
+ * (`settings.embeddingModel`).
  */
 import type { EmbeddingKey, EmbeddingRecord, EmbeddingStore } from '../core/embed';
+import { addBlocks, packBlocks, type BlockVector } from './embedding-blocks';
 import { withQuotaCheck } from './quota';
-import type { EmbeddingRow, ToolMemDB } from './schema';
+import type { EmbeddingBlockRow, EmbeddingKeysRow, ToolMemDB } from './schema';
 
 /** Key of the chosen embedding model (a model id string) in the `settings` table. */
 export const EMBEDDING_MODEL_KEY = 'embeddingModel';
 
-/** A vector that owns exactly its bytes (a view into a larger buffer would store the whole buffer). */
-function compact(v: Float32Array): Float32Array {
-  return v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v : v.slice();
+/** Where a cached vector is: block id and row in it. */
+interface Place {
+  block: string;
+  row: number;
 }
 
-/** Scan a model's keys rather than fetch each asked key while it stores ≤ this many times as many. */
-const SCAN_FACTOR = 4;
+/**
+ * Every stored hash → its place, per model, as of the key rows read so far. Key rows are only ever
+ * added (ids from IndexedDB's key generator, which only grows) or deleted (clearing the cache,
+ * deleting the database), never changed; so rows with an id above `lastId` are the new ones, and
+ * a total that is not `rows` + the new ones means some were deleted: then everything is re-read.
+ */
+class KnownKeys {
+  readonly byModel = new Map<string, Map<string, Place>>();
+  rows = 0;
+  lastId = 0;
+
+  add(keyRows: readonly EmbeddingKeysRow[]): void {
+    for (const k of keyRows) {
+      if (k.id <= this.lastId) continue; // read twice by overlapping lookups
+      let places = this.byModel.get(k.model);
+      if (!places) this.byModel.set(k.model, (places = new Map()));
+      k.hashes.forEach((hash, row) => places.set(hash, { block: k.block, row }));
+      this.rows++;
+      this.lastId = k.id;
+    }
+  }
+}
 
 export class DexieEmbeddingStore implements EmbeddingStore {
+  /**
+   * Kept between calls, so a lookup reads only the key rows added since the last one (other
+   * workers write to the same tables). Never trusted alone: a hit is checked against the hash stored
+   * in its block, so even a deleted-and-refilled database cannot return another text's vector.
+   */
+  private known: KnownKeys | null = null;
+
   constructor(private readonly db: ToolMemDB) {}
 
+  /** Must run inside a transaction over `embeddingKeys`. */
+  private async refresh(): Promise<KnownKeys> {
+    const total = await this.db.embeddingKeys.count();
+    const known = this.known;
+    if (known) {
+      const fresh = await this.db.embeddingKeys.where('id').above(known.lastId).toArray();
+      if (known.rows + fresh.length === total) {
+        known.add(fresh);
+        return known;
+      }
+    }
+    const rebuilt = new KnownKeys();
+    rebuilt.add(await this.db.embeddingKeys.toArray());
+    this.known = rebuilt;
+    return rebuilt;
+  }
+
   /**
-   * One `get` per key costs ~60 µs in Chromium, so 4,000 misses took longer than embedding them.
-   * Reading a model's primary keys costs ~10–25 µs per stored entry (measured 2026-12-01, 4,000 keys:
-   * 220–310 ms by `bulkGet`, 24–120 ms by a key scan). So when the model has at most
-   * `SCAN_FACTOR` × as many stored vectors as keys asked for (a fresh or small cache: the all-misses
-   * case), its keys are scanned and only the hits fetched; otherwise every key is fetched.
+   * One read transaction: the new key rows (none, in a steady worker), then only the blocks that
+   * hold hits. All misses in a fresh cache therefore cost two small reads, whatever the call's size
+   * (before v5 a miss cost a `get` per key, ~60 µs each in Chromium, or a scan of the model's keys).
    */
   async get(keys: readonly EmbeddingKey[]): Promise<(Float32Array | undefined)[]> {
     if (keys.length === 0) return [];
-    const model = keys[0]!.modelId;
-    const asked = keys.map((k) => [k.modelId, k.hash] as [string, string]);
-    const rows = await this.db.transaction('r', this.db.embeddings, async () => {
-      if (!keys.every((k) => k.modelId === model)) return this.db.embeddings.bulkGet(asked);
-      const range = this.db.embeddings.where('[model+hash]').between([model, ''], [model, '\uffff']);
-      if ((await range.count()) > SCAN_FACTOR * keys.length) return this.db.embeddings.bulkGet(asked);
-      const stored = new Set((await range.primaryKeys()).map(([, hash]) => hash));
-      const hitAt = asked.flatMap((key, i) => (stored.has(key[1]) ? [i] : []));
-      const hitRows = await this.db.embeddings.bulkGet(hitAt.map((i) => asked[i]!));
-      const out: (EmbeddingRow | undefined)[] = new Array<EmbeddingRow | undefined>(keys.length);
-      hitAt.forEach((i, j) => (out[i] = hitRows[j]));
+    const db = this.db;
+    return db.transaction('r', [db.embeddingKeys, db.embeddingBlocks], async () => {
+      const known = await this.refresh();
+      const places = keys.map((k) => known.byModel.get(k.modelId)?.get(k.hash));
+      const ids = [...new Set(places.flatMap((p) => (p ? [p.block] : [])))];
+      const rows = ids.length ? await db.embeddingBlocks.bulkGet(ids) : [];
+      const blocks = new Map<string, EmbeddingBlockRow | undefined>(ids.map((id, i) => [id, rows[i]]));
+      let stale = false;
+      const out = keys.map((k, i) => {
+        const p = places[i];
+        if (!p) return undefined;
+        const b = blocks.get(p.block);
+        if (!b || b.model !== k.modelId || b.hashes[p.row] !== k.hash || !(b.vectors instanceof Float32Array)) {
+          stale = true; // a miss now; the next call re-reads every key row
+          return undefined;
+        }
+        return b.vectors.subarray(p.row * b.dim, (p.row + 1) * b.dim);
+      });
+      if (stale) this.known = null;
       return out;
     });
-    return rows.map((row) => (row?.vector instanceof Float32Array ? row.vector : undefined));
   }
 
-  /** One transaction per call (`cachedEmbed` coalesces batches into few calls); a full disk becomes StorageFullError. */
+  /**
+   * One transaction per call, writing one block per model (per 512 vectors): `cachedEmbed` writes a
+   * model batch per call, so a miss costs a share of two rows, not a row of its own. A full disk
+   * becomes StorageFullError.
+   */
   async put(records: readonly EmbeddingRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const rows: EmbeddingRow[] = records.map((r) => ({ model: r.modelId, hash: r.hash, vector: compact(r.vector) }));
-    await withQuotaCheck(() => this.db.embeddings.bulkPut(rows));
+    const byModel = new Map<string, BlockVector[]>();
+    for (const r of records) {
+      const list = byModel.get(r.modelId) ?? [];
+      list.push({ hash: r.hash, vector: r.vector });
+      byModel.set(r.modelId, list);
+    }
+    const blocks = [...byModel].flatMap(([model, vectors]) => packBlocks(model, vectors));
+    const db = this.db;
+    await withQuotaCheck(() =>
+      db.transaction('rw', [db.embeddingBlocks, db.embeddingKeys], () => addBlocks({ blocks: db.embeddingBlocks, keys: db.embeddingKeys }, blocks)),
+    );
   }
 
-  /** Cached vectors of one model (all models when omitted). */
+  /** Distinct cached texts of one model (of all models when omitted). */
   async count(modelId?: string): Promise<number> {
-    return modelId === undefined
-      ? this.db.embeddings.count()
-      : this.db.embeddings.where('[model+hash]').between([modelId, ''], [modelId, '\uffff']).count();
+    const known = await this.db.transaction('r', this.db.embeddingKeys, () => this.refresh());
+    if (modelId !== undefined) return known.byModel.get(modelId)?.size ?? 0;
+    let n = 0;
+    for (const places of known.byModel.values()) n += places.size;
+    return n;
   }
 }
 

@@ -5,6 +5,7 @@ import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 import { readDatasetCounts, replacingRows } from './dataset-counts';
+import { prefixRange } from '../core/ids';
 
 /** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
 function sameContent(a: Experience, b: Experience): boolean {
@@ -32,54 +33,83 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return this.db.experiences.get(id);
   }
 
-  /** Rows of one dataset, through the prefix of the [datasetId+toolId] index. */
+  /**
+   * Rows of one dataset: the primary-key range of ids that start with `datasetId|` (core/ids
+   * `experienceKey` puts the dataset first, then the tool; schema v6 dropped the [datasetId+toolId]
+   * index). Ids are not escaped, so the range may also hold rows of a dataset whose id starts with
+   * `datasetId|`: the row's own dataset is checked.
+   */
   inDataset(datasetId: string) {
-    return this.db.experiences.where('[datasetId+toolId]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]);
+    const [lower, upper] = prefixRange(`${datasetId}|`);
+    return this.db.experiences.where(':id').between(lower, upper, true, false).filter((e) => e.datasetId === datasetId);
+  }
+
+  /** One tool's rows of a dataset: the key range `datasetId|toolId|`, the row's own fields checked (tool `a|b` lies inside tool `a`'s range). */
+  private inTool(datasetId: string, toolId: string) {
+    const [lower, upper] = prefixRange(`${datasetId}|${toolId}|`);
+    return this.db.experiences.where(':id').between(lower, upper, true, false).filter((e) => e.datasetId === datasetId && e.toolId === toolId);
   }
 
   /**
-   * Every row of a dataset, read tool by tool in pages of {@link SCAN_PAGE} rows, each page its own
+   * Every row of a dataset, in pages of {@link SCAN_PAGE} rows of its key range, each page its own
    * short transaction. One getAll of 200k rows holds the origin's IndexedDB backend for seconds and
    * every other read (a page opening, another worker) waits behind it; pages let them in between.
-   * Same order as one scan of the [datasetId+toolId] index. Not a snapshot: rows written meanwhile
-   * by another import may or may not be included (callers that need a snapshot use a transaction).
+   * Each page starts after the last key of the one before (no offset to skip). Key order: tool by
+   * tool, then task and rater. Not a snapshot: rows written meanwhile by another import may or may
+   * not be included (callers that need a snapshot use a transaction).
    */
   async byDataset(datasetId: string): Promise<Experience[]> {
-    // Keys of the [datasetId+toolId] index: [datasetId, toolId] pairs, in index order.
-    const toolIds = (await this.inDataset(datasetId).uniqueKeys()).map((key) => String(Array.isArray(key) ? key[1] : key));
+    const [lower, upper] = prefixRange(`${datasetId}|`);
     const out: Experience[] = [];
-    for (const toolId of toolIds) {
-      const byTool = () => this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]);
-      for (let offset = 0; ; offset += SCAN_PAGE) {
-        const page = await byTool().offset(offset).limit(SCAN_PAGE).toArray();
-        for (const row of page) out.push(row);
-        if (page.length < SCAN_PAGE) break;
-      }
+    for (let from = lower, first = true; ; first = false) {
+      const page = await this.db.experiences.where(':id').between(from, upper, first, false).limit(SCAN_PAGE).toArray();
+      for (const row of page) if (row.datasetId === datasetId) out.push(row);
+      if (page.length < SCAN_PAGE) break;
+      from = page[page.length - 1]!.id;
     }
     return out;
   }
 
   byDatasetAndTool(datasetId: string, toolId: string) {
-    return this.db.experiences.where('[datasetId+toolId]').equals([datasetId, toolId]).toArray();
+    return this.inTool(datasetId, toolId).toArray();
   }
 
   /**
-   * A task's rows: the primary-key range of ids that start with `datasetId|taskId|` (every id is
-   * `experienceKey(datasetId, taskId, toolId, rater)`; schema v3 dropped the task index). Ids are not
-   * escaped, so the range may also hold another task's rows (task `a|b` lies inside task `a`'s
-   * range): the exact dataset and task are checked on each row.
+   * A task's rows: for each tool of the dataset (its stored count rows name them: a few), the key
+   * range `datasetId|toolId|taskId|`, read in one transaction. Ids are not escaped, so a range may
+   * also hold another task's rows (task `a|b` lies inside task `a`'s range): the exact dataset, tool
+   * and task are checked on each row.
    */
   async byTask(datasetId: string, taskId: string): Promise<Experience[]> {
-    const prefix = `${datasetId}|${taskId}|`;
-    // Every string that starts with the prefix lies in [prefix, prefix with its last '|' raised to '}').
-    const rows = await this.db.experiences.where(':id').between(prefix, `${prefix.slice(0, -1)}}`, true, false).toArray();
-    return rows.filter((e) => e.datasetId === datasetId && e.taskId === taskId);
+    return this.db.transaction('r', this.db.experiences, this.db.datasetCounts, async () => {
+      const tools = await this.toolIds(datasetId);
+      const perTool = await Promise.all(
+        tools.map((toolId) => {
+          const [lower, upper] = prefixRange(`${datasetId}|${toolId}|${taskId}|`);
+          return this.db.experiences.where(':id').between(lower, upper, true, false).toArray();
+        }),
+      );
+      return perTool.flatMap((rows, i) => rows.filter((e) => e.datasetId === datasetId && e.toolId === tools[i] && e.taskId === taskId));
+    });
   }
 
-  count(datasetId?: string) {
-    return datasetId === undefined
-      ? this.db.experiences.count()
-      : this.inDataset(datasetId).count();
+  /** The dataset's tools, from its stored (tool, score) count rows: keys only, a few dozen. */
+  private async toolIds(datasetId: string): Promise<string[]> {
+    const keys = (await this.db.datasetCounts
+      .where('[datasetId+kind+key+score]')
+      .between([datasetId, 'score'], [datasetId, 'score', Dexie.maxKey])
+      .primaryKeys()) as unknown as [string, string, string, number | string][];
+    return [...new Set(keys.map((k) => k[2]))];
+  }
+
+  /**
+   * Rows of a dataset, from its stored counts (db/dataset-counts: kept exact by every write): a few
+   * rows read, where counting the key range would read every row to check its dataset.
+   */
+  async count(datasetId?: string) {
+    if (datasetId === undefined) return this.db.experiences.count();
+    const scores = await this.db.datasetCounts.where('[datasetId+kind+key+score]').between([datasetId, 'score'], [datasetId, 'score', Dexie.maxKey]).toArray();
+    return scores.reduce((sum, r) => sum + r.n, 0);
   }
 
   async countsByTool(datasetId: string): Promise<Map<string, number>> {
@@ -113,9 +143,9 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return out;
   }
 
-  /** One page of a dataset's experiences (optionally of one tool), in index order. */
+  /** One page of a dataset's experiences (optionally of one tool), in key order (tool, task, rater). */
   page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
-    const coll = opts.toolId === undefined ? this.inDataset(datasetId) : this.db.experiences.where('[datasetId+toolId]').equals([datasetId, opts.toolId]);
+    const coll = opts.toolId === undefined ? this.inDataset(datasetId) : this.inTool(datasetId, opts.toolId);
     return coll.offset(opts.offset).limit(opts.limit).toArray();
   }
 

@@ -7,8 +7,9 @@ import { NotFoundError, ValidationError } from '../core/errors';
 import { sha256Hex } from '../core/embed';
 import type { MemoryImportStore, MemoryImportWrite } from '../core/memory-format';
 import type { Tool } from '../core/types';
+import { addBlocks, packBlocks } from './embedding-blocks';
 import { withQuotaCheck } from './quota';
-import type { EmbeddingRow, ToolMemDB } from './schema';
+import type { ToolMemDB } from './schema';
 
 export class DexieMemoryImportStore implements MemoryImportStore {
   constructor(private readonly db: ToolMemDB) {}
@@ -20,10 +21,12 @@ export class DexieMemoryImportStore implements MemoryImportStore {
 
   async writeImport(w: MemoryImportWrite): Promise<void> {
     // Hashing is asynchronous (WebCrypto) and would end an IndexedDB transaction: do it first.
-    const vectors: EmbeddingRow[] = await Promise.all(w.vectors.map(async (v) => ({ model: w.vectorModel, hash: await sha256Hex(v.text), vector: Float32Array.from(v.vector) })));
+    const vectors = await Promise.all(w.vectors.map(async (v) => ({ hash: await sha256Hex(v.text), vector: Float32Array.from(v.vector) })));
+    // Packed as the cache stores them (schema v5: blocks of vectors, db/embedding-blocks.ts).
+    const blocks = packBlocks(w.vectorModel, vectors);
     const db = this.db;
     await withQuotaCheck(() =>
-      db.transaction('rw', [db.memories, db.entries, db.tools, db.embeddings], async () => {
+      db.transaction('rw', [db.memories, db.entries, db.tools, db.embeddingBlocks, db.embeddingKeys], async () => {
         const exists = await db.memories.get(w.memory.id);
         if (w.mode === 'new' && exists) throw new ValidationError(`A memory with id ${w.memory.id} exists already; nothing was imported.`);
         if (w.mode === 'merge' && !exists) throw new NotFoundError(`The memory ${w.memory.id} no longer exists; nothing was merged.`);
@@ -37,7 +40,7 @@ export class DexieMemoryImportStore implements MemoryImportStore {
         await db.entries.bulkAdd(w.added); // an id taken meanwhile aborts the whole import
         const tools = await db.tools.bulkGet(w.tools.map((t) => t.id));
         await db.tools.bulkAdd(w.tools.filter((_, i) => !tools[i]) satisfies Tool[]);
-        if (vectors.length) await db.embeddings.bulkPut(vectors);
+        await addBlocks({ blocks: db.embeddingBlocks, keys: db.embeddingKeys }, blocks);
         await db.memories.put(w.memory);
       }),
     );

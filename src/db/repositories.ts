@@ -11,12 +11,29 @@ import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, Run
 import { DexieExperienceRepository } from './experience-repo';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
+import type { EntityTable, IDType } from 'dexie';
 import type { ToolMemDB } from './schema';
 
-class DexieToolRepository implements ToolRepository {
-  constructor(private readonly db: ToolMemDB) {}
-  get(id: string) {
-    return this.db.tools.get(id);
+/**
+ * What every repository here does the same way over its own table: read a row by id, and write one
+ * with the quota check (a full disk becomes a StorageFullError, never a silent loss).
+ */
+abstract class TableRepository<Row extends { id: string }> {
+  constructor(
+    protected readonly db: ToolMemDB,
+    private readonly table: EntityTable<Row, 'id'>,
+  ) {}
+  get(id: IDType<Row, 'id'>) {
+    return this.table.get(id);
+  }
+  async put(row: Row) {
+    await withQuotaCheck(() => this.table.put(row));
+  }
+}
+
+class DexieToolRepository extends TableRepository<Tool> implements ToolRepository {
+  constructor(db: ToolMemDB) {
+    super(db, db.tools);
   }
   list() {
     return this.db.tools.orderBy('name').toArray();
@@ -29,21 +46,14 @@ class DexieToolRepository implements ToolRepository {
       }),
     );
   }
-  async put(tool: Tool) {
-    await withQuotaCheck(() => this.db.tools.put(tool));
-  }
 }
 
-class DexieDatasetRepository implements DatasetRepository {
-  constructor(private readonly db: ToolMemDB) {}
-  get(id: string) {
-    return this.db.datasets.get(id);
+class DexieDatasetRepository extends TableRepository<Dataset> implements DatasetRepository {
+  constructor(db: ToolMemDB) {
+    super(db, db.datasets);
   }
   list() {
     return this.db.datasets.orderBy('createdAt').toArray();
-  }
-  async put(dataset: Dataset) {
-    await withQuotaCheck(() => this.db.datasets.put(dataset));
   }
   async remove(id: string) {
     const db = this.db;
@@ -60,10 +70,9 @@ class DexieDatasetRepository implements DatasetRepository {
   }
 }
 
-class DexieImportRepository implements ImportRepository {
-  constructor(private readonly db: ToolMemDB) {}
-  get(id: string) {
-    return this.db.imports.get(id);
+class DexieImportRepository extends TableRepository<ImportRecord> implements ImportRepository {
+  constructor(db: ToolMemDB) {
+    super(db, db.imports);
   }
   async byDataset(datasetId: string) {
     const rows = await this.db.imports.where('datasetId').equals(datasetId).sortBy('startedAt');
@@ -72,33 +81,22 @@ class DexieImportRepository implements ImportRepository {
   async list(): Promise<ImportRecord[]> {
     return (await this.db.imports.orderBy('startedAt').toArray()).reverse();
   }
-  async put(record: ImportRecord) {
-    await withQuotaCheck(() => this.db.imports.put(record));
-  }
 }
 
-class DexieRunRepository implements RunRepository {
-  constructor(private readonly db: ToolMemDB) {}
-  get(id: string) {
-    return this.db.runs.get(id);
+class DexieRunRepository extends TableRepository<Run> implements RunRepository {
+  constructor(db: ToolMemDB) {
+    super(db, db.runs);
   }
   async list<K extends RunKind = RunKind>(kind?: K): Promise<RunOf<K>[]> {
     const rows = kind ? await this.db.runs.where('kind').equals(kind).sortBy('startedAt') : await this.db.runs.orderBy('startedAt').toArray();
     // The filter keeps every row (the index already chose the kind); it narrows the type without a cast.
     return rows.reverse().filter((r): r is RunOf<K> => kind === undefined || r.kind === kind);
   }
-  async put(run: Run) {
-    await withQuotaCheck(() => this.db.runs.put(run));
-  }
 }
 
-class DexieImageRepository implements ImageRepository {
-  constructor(private readonly db: ToolMemDB) {}
-  get(id: string) {
-    return this.db.images.get(id);
-  }
-  async put(image: StoredImage) {
-    await withQuotaCheck(() => this.db.images.put(image));
+class DexieImageRepository extends TableRepository<StoredImage> implements ImageRepository {
+  constructor(db: ToolMemDB) {
+    super(db, db.images);
   }
   async putMany(images: StoredImage[], experiences: Experience[]) {
     await withQuotaCheck(() =>

@@ -1,5 +1,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import { datasetCountsMiddleware, type DatasetCountRow } from './dataset-counts';
+import { upgradeEmbeddingsToBlocks } from './embedding-blocks';
+import { rekeyExperienceIds } from './migrate-v6';
 import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
 
 /** A stored row that an import replaced; undoing the import puts it back. */
@@ -9,11 +11,35 @@ export interface ImportBackup {
   previous: Experience;
 }
 
-/** A cached embedding: one text embedded by one model (key: model id + SHA-256 of the text). */
+/**
+ * A cached embedding in the v1–v4 layout (one row per vector, key: model id + SHA-256 of the text).
+ * Only the v5 upgrade reads it (db/embedding-blocks.ts); v5 stores blocks instead.
+ */
 export interface EmbeddingRow {
   model: string;
   hash: string;
   vector: Float32Array;
+}
+
+/** v5: up to 512 cached vectors of one model, packed (layout and reasons: db/embedding-blocks.ts). */
+export interface EmbeddingBlockRow {
+  /** 128 random bits as hex, chosen by the writer so the key row needs no answer first. */
+  id: string;
+  model: string;
+  dim: number;
+  /** SHA-256 (lower-case hex) of each vector's text, in row order. */
+  hashes: string[];
+  /** `hashes.length × dim` floats; row i is the vector of `hashes[i]`. */
+  vectors: Float32Array;
+}
+
+/** v5: a block's model and hashes without its vectors, read by lookups. */
+export interface EmbeddingKeysRow {
+  /** Auto-increment: rows with an id above the last one read are the new ones. */
+  id: number;
+  block: string;
+  model: string;
+  hashes: string[];
 }
 
 export interface SettingRow {
@@ -26,8 +52,8 @@ export interface SettingRow {
  * released version in place (users' browsers hold data in the old shape).
  *
  * Indexes are chosen for the queries the app makes, and kept few on the big table (every index
- * costs write time on imports): experiences by dataset+tool (a prefix of it serves "by dataset") and
- * import (undo), a task's rows by a primary-key range (v3); memory entries by memory+tool(+level).
+ * costs write time on imports): experiences by import (undo) only; by dataset, by dataset+tool and by
+ * task they are primary-key ranges (v6 key order, core/ids); memory entries by memory+tool(+level).
  */
 export class ToolMemDB extends Dexie {
   tools!: EntityTable<Tool, 'id'>;
@@ -40,7 +66,8 @@ export class ToolMemDB extends Dexie {
   entries!: EntityTable<MemoryEntry, 'id'>;
   runs!: EntityTable<Run, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
-  embeddings!: Table<EmbeddingRow, [string, string]>;
+  embeddingBlocks!: Table<EmbeddingBlockRow, string>;
+  embeddingKeys!: Table<EmbeddingKeysRow, number, Omit<EmbeddingKeysRow, 'id'>>;
   items!: EntityTable<LabelItem, 'id'>;
   preferences!: EntityTable<Preference, 'id'>;
   /** Derived: per-dataset counts kept by {@link datasetCountsMiddleware} (see dataset-counts.ts). */
@@ -81,6 +108,21 @@ export class ToolMemDB extends Dexie {
     // v4: the `predictions` table goes. Nothing ever wrote or read it (evaluations keep their
     // predictions in the Run's metrics), so deleting it loses no data; the other tables keep v3's shape.
     this.version(4).stores({ predictions: null });
+    // v5 (embedding cache): vectors in blocks of up to 512 per row plus a hashes-only row per block,
+    // instead of one row per vector — IndexedDB's cost per record made writing 4,000 cache misses
+    // slower than embedding them (db/embedding-blocks.ts). The upgrade packs the old rows into blocks
+    // (same hashes, same vectors: every cached text stays cached), then Dexie drops `embeddings`.
+    this.version(5)
+      .stores({ embeddings: null, embeddingBlocks: 'id', embeddingKeys: '++id' })
+      .upgrade(upgradeEmbeddingsToBlocks);
+    // v6: experience ids become `datasetId|toolId|taskId|rater` (core/ids `experienceKey`), so a
+    // dataset's rows and one tool's rows of it are primary-key ranges and the [datasetId+toolId]
+    // index goes: one index entry less for every imported row (docs/reliability.md, "Import
+    // throughput"). The key path stays `id`, so the table stays; the upgrade re-keys its rows and
+    // every stored reference to them (import backups, memory entries' evidence) in place (migrate-v6.ts).
+    this.version(6)
+      .stores({ experiences: 'id, importId' })
+      .upgrade((tx) => rekeyExperienceIds(tx.idbtrans));
     this.use(datasetCountsMiddleware);
   }
 }

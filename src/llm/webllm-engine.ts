@@ -11,8 +11,8 @@
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { CancelledError } from '../core/errors';
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult } from '../core/llm/engine';
-import { InBrowserEngine, type LoadOptions } from './in-browser-engine';
+import type { ChatMessage, ChatOptions, ChatResult } from '../core/llm/engine';
+import { InBrowserEngine, StreamedReply, type LoadOptions } from './in-browser-engine';
 import { LlmError, LlmUnavailableError } from '../core/llm/errors';
 import type { WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
 
@@ -39,9 +39,8 @@ export async function listWebLlmModels(): Promise<WebLlmModelInfo[]> {
     .sort((a, b) => (a.vramMB ?? Infinity) - (b.vramMB ?? Infinity));
 }
 
-export class WebLlmEngine extends InBrowserEngine {
+export class WebLlmEngine extends InBrowserEngine<MLCEngine> {
   readonly id: string;
-  #engine: MLCEngine | null = null;
 
   constructor(private readonly model: string) {
     super();
@@ -56,7 +55,7 @@ export class WebLlmEngine extends InBrowserEngine {
       throw new LlmUnavailableError(`WebLLM has no prebuilt model '${this.model}'. Pick one from the list in Settings.`);
     }
     try {
-      this.#engine = await webllm.CreateMLCEngine(this.model, {
+      this.runtime = await webllm.CreateMLCEngine(this.model, {
         initProgressCallback: (r) => onProgress?.({ text: r.text, fraction: r.progress }),
       });
     } catch (err) {
@@ -71,12 +70,11 @@ export class WebLlmEngine extends InBrowserEngine {
 
   protected async generate(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     if (options.signal?.aborted) throw new CancelledError();
-    const engine = this.#engine;
+    const engine = this.runtime;
     if (!engine) throw new LlmUnavailableError('The WebLLM model has been unloaded.');
     const stop = () => void engine.interruptGenerate();
     options.signal?.addEventListener('abort', stop, { once: true });
-    let text = '';
-    let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+    const out = new StreamedReply(options.onToken);
     try {
       const stream = await engine.chat.completions.create({
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
@@ -87,12 +85,8 @@ export class WebLlmEngine extends InBrowserEngine {
         ...(options.jsonSchema ? { response_format: { type: 'json_object' as const, schema: JSON.stringify(options.jsonSchema.schema) } } : {}),
       });
       for await (const chunk of stream) {
-        const delta = chunk.choices[0]?.delta.content ?? '';
-        if (delta) {
-          text += delta;
-          options.onToken?.(delta);
-        }
-        if (chunk.usage) usage = chunk.usage;
+        out.add(chunk.choices[0]?.delta.content);
+        if (chunk.usage) out.usage = chunk.usage;
       }
     } catch (err) {
       if (options.signal?.aborted) throw new CancelledError();
@@ -101,15 +95,10 @@ export class WebLlmEngine extends InBrowserEngine {
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }
-    if (options.signal?.aborted) throw new CancelledError();
-    if (usage) return { text, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens };
-    return { text, promptTokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0), completionTokens: estimateTokens(text), estimated: true };
+    return out.result(messages, options.signal);
   }
 
-  async dispose(): Promise<void> {
-    const e = this.#engine;
-    this.#engine = null;
-    this.forget();
-    await e?.unload();
+  protected unloadRuntime(engine: MLCEngine): Promise<void> {
+    return engine.unload();
   }
 }

@@ -11,12 +11,12 @@
  *   wllama falls back to one thread by itself.
  * - One chat at a time: llama.cpp's single slot is not re-entrant, so calls are queued.
  */
-import { Wllama, type ChatCompletionChunk, type ChatCompletionParams } from '@wllama/wllama';
+import { Wllama, type ChatCompletionChunk, type ChatCompletionParams, type StreamParams } from '@wllama/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { dict } from '../core/data-keys';
 import { CancelledError } from '../core/errors';
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult } from '../core/llm/engine';
-import { InBrowserEngine, type LoadOptions } from './in-browser-engine';
+import type { ChatMessage, ChatOptions, ChatResult } from '../core/llm/engine';
+import { InBrowserEngine, StreamedReply, type LoadOptions } from './in-browser-engine';
 import { LlmError, LlmUnavailableError } from '../core/llm/errors';
 import type { TokenBias } from '../core/llm/spec';
 
@@ -43,9 +43,18 @@ function biasMap(bias: TokenBias | undefined): Record<string, number> | undefine
   return map;
 }
 
-export class WllamaEngine extends InBrowserEngine {
+/**
+ * wllama's params type is the intersection of its chat params (`{"token id": bias}`, OpenAI's map)
+ * and its sampling params (`{token, bias}[]`), which no value can be. The chat params go to
+ * llama.cpp's server code, which reads the map and ignores a list of objects, so the map is sent;
+ * this narrowing is the one place that bridges wllama's two declarations.
+ */
+function llamaLogitBias(map: Record<string, number>): ChatCompletionParams['logit_bias'] {
+  return map as ChatCompletionParams['logit_bias'];
+}
+
+export class WllamaEngine extends InBrowserEngine<Wllama> {
   readonly id: string;
-  #wllama: Wllama | null = null;
   readonly #bias: Record<string, number> | undefined;
 
   constructor(private readonly opts: WllamaEngineOptions) {
@@ -87,7 +96,7 @@ export class WllamaEngine extends InBrowserEngine {
     }
     const info = wllama.getLoadedContextInfo();
     this.capabilities = { ...this.capabilities, contextWindow: info.n_ctx };
-    this.#wllama = wllama;
+    this.runtime = wllama;
     onProgress?.({ text: `${source.name} is ready (${wllama.getNumThreads()} thread${wllama.getNumThreads() === 1 ? '' : 's'})`, fraction: 1 });
   }
 
@@ -108,31 +117,24 @@ export class WllamaEngine extends InBrowserEngine {
 
   async #complete(messages: readonly ChatMessage[], options: ChatOptions): Promise<ChatResult> {
     if (options.signal?.aborted) throw new CancelledError();
-    const wllama = this.#wllama;
+    const wllama = this.runtime;
     if (!wllama) throw new LlmUnavailableError('The wllama model has been unloaded.');
-    let text = '';
-    let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
-    // logit_bias goes to llama.cpp's server code as OpenAI's {"token id": bias} map (wllama's type
-    // says {token, bias}[], which llama.cpp does not read), hence the cast below.
-    const params = {
+    const out = new StreamedReply(options.onToken);
+    const params: ChatCompletionParams & StreamParams<ChatCompletionChunk> = {
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       temperature: options.temperature ?? 0,
       max_tokens: options.maxTokens ?? 512,
-      ...(this.#bias ? { logit_bias: this.#bias } : {}),
+      ...(this.#bias ? { logit_bias: llamaLogitBias(this.#bias) } : {}),
       ...(options.jsonSchema && this.capabilities.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } } : {}),
       ...(options.signal ? { abortSignal: options.signal } : {}),
       stream: true,
-      onData: (chunk: ChatCompletionChunk) => {
-        const delta = chunk.choices[0]?.delta.content ?? '';
-        if (delta) {
-          text += delta;
-          options.onToken?.(delta);
-        }
-        if (chunk.usage) usage = chunk.usage;
+      onData: (chunk) => {
+        out.add(chunk.choices[0]?.delta.content);
+        if (chunk.usage) out.usage = chunk.usage;
         // llama.cpp reports exact counts in its timings when usage is absent from the stream.
-        else if (chunk.timings) usage = { prompt_tokens: chunk.timings.prompt_n + chunk.timings.cache_n, completion_tokens: chunk.timings.predicted_n };
+        else if (chunk.timings) out.usage = { prompt_tokens: chunk.timings.prompt_n + chunk.timings.cache_n, completion_tokens: chunk.timings.predicted_n };
       },
-    } as unknown as ChatCompletionParams & { stream: true; onData: (c: ChatCompletionChunk) => void };
+    };
     try {
       await wllama.createChatCompletion(params);
     } catch (err) {
@@ -140,16 +142,10 @@ export class WllamaEngine extends InBrowserEngine {
       const why = err instanceof Error ? err.message : String(err);
       throw new LlmError(`wllama failed while generating: ${why}`, { cause: err });
     }
-    if (options.signal?.aborted) throw new CancelledError();
-    const counted = usage as { prompt_tokens: number; completion_tokens: number } | null;
-    if (counted) return { text, promptTokens: counted.prompt_tokens, completionTokens: counted.completion_tokens };
-    return { text, promptTokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0), completionTokens: estimateTokens(text), estimated: true };
+    return out.result(messages, options.signal);
   }
 
-  async dispose(): Promise<void> {
-    const w = this.#wllama;
-    this.#wllama = null;
-    this.forget();
-    await w?.exit();
+  protected unloadRuntime(wllama: Wllama): Promise<void> {
+    return wllama.exit();
   }
 }

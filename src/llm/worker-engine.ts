@@ -1,9 +1,11 @@
 /**
  * An in-browser engine as seen from another thread: the core `LlmEngine` interface over the llm
- * worker's RPC (a Worker from the page, or a MessagePort from the memory/eval workers). Streaming
+ * worker's RPC (a Worker from the page, or a MessagePort from the memory/predictors workers). Streaming
  * deltas arrive as progress events; aborting the signal cancels the call in the worker.
  */
 import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import { LlmUnavailableError } from '../core/llm/errors';
+import { formatEngineSpec, isBrowserEngine, type EngineSpec } from '../core/llm/spec';
 import type { Client } from '../rpc';
 import type { LlmApi } from '../services/llm-api';
 
@@ -37,4 +39,18 @@ export class WorkerLlmEngine implements LlmEngine {
       { ...(signal ? { signal } : {}), ...(onToken ? { onProgress: onToken } : {}) },
     );
   }
+}
+
+/**
+ * `EngineHost.engineOf` for a thread that reaches the llm worker through `client` (the page, or the
+ * memory and predictors workers over the port the page sends): in-browser specs are served there, the
+ * others (none, endpoints) are left to `resolveEngine`.
+ */
+export function llmWorkerEngines(client: () => Client<LlmApi> | null): (spec: EngineSpec) => LlmEngine | null {
+  return (spec) => {
+    if (!isBrowserEngine(spec)) return null;
+    const c = client();
+    if (!c) throw new LlmUnavailableError('The in-browser model is not connected yet; try again in a moment.');
+    return new WorkerLlmEngine(c, formatEngineSpec(spec));
+  };
 }

@@ -16,16 +16,16 @@
  *   not handled here.
  */
 import { CancelledError } from '../core/errors';
-import { notifyProgress } from './dispatch';
+import { clientOf, notifyProgress } from './dispatch';
 import { deserializeError } from './error-codec';
 import { WorkerCrashedError } from './errors';
-import type { ApiSpec, CallOptions, Client, ClientMessage, Endpoint, MethodName } from './protocol';
+import type { ApiSpec, Client, ClientMessage, Endpoint } from './protocol';
 import { isServerMessage } from './protocol';
 
 /** A client over a worker: the shared {@link Client} plus `dispose()`. */
 export type WorkerClient<A extends ApiSpec<A>> = Client<A> & {
-  /** Detaches from the endpoint; pending and later calls reject with WorkerCrashedError. */
-  dispose(): void;
+  /** Detaches from the endpoint; pending and later calls reject with WorkerCrashedError(`reason`). */
+  dispose(reason?: string): void;
 };
 
 interface PendingCall {
@@ -41,6 +41,14 @@ type ErrorEventTarget = {
   addEventListener(type: 'error', listener: (event: Event) => void): void;
   removeEventListener?(type: 'error', listener: (event: Event) => void): void;
 };
+
+/**
+ * The endpoint as a target of 'error' events: any EventTarget (Worker, the worker scope, a
+ * MessagePort, the tests' fake workers) takes listeners of every type; a bare endpoint has none.
+ */
+function errorEventsOf(endpoint: Endpoint): ErrorEventTarget | null {
+  return typeof EventTarget === 'function' && endpoint instanceof EventTarget ? endpoint : null;
+}
 
 function describeCrash(event: Event): { detail: string; cause: unknown } {
   const { error, message } = event as Event & { error?: unknown; message?: unknown };
@@ -74,13 +82,13 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
     else call.reject(deserializeError(message.error));
   };
 
-  const errorTarget = endpoint as unknown as ErrorEventTarget;
+  const errorTarget = errorEventsOf(endpoint);
 
   const die = (error: WorkerCrashedError): void => {
     if (dead) return;
     dead = error;
     endpoint.removeEventListener?.('message', onMessage);
-    errorTarget.removeEventListener?.('error', onError);
+    errorTarget?.removeEventListener?.('error', onError);
     const calls = [...pending.values()];
     pending.clear();
     for (const call of calls) {
@@ -95,25 +103,11 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
   }
 
   endpoint.addEventListener('message', onMessage);
-  errorTarget.addEventListener('error', onError);
+  errorTarget?.addEventListener('error', onError);
   endpoint.start?.();
 
-  function call<K extends MethodName<A>>(
-    method: K,
-    req: A[K]['req'],
-    opts: CallOptions<A[K]['progress']> = {},
-  ): Promise<A[K]['res']> {
-    return new Promise<A[K]['res']>((resolve, reject) => {
-      if (dead) {
-        // A fresh instance per call (own stack), same message and cause.
-        reject(new WorkerCrashedError(dead.message, { cause: dead.cause }));
-        return;
-      }
-      const { signal } = opts;
-      if (signal?.aborted) {
-        reject(new CancelledError());
-        return;
-      }
+  const client = clientOf<A>(
+    ({ method, req, signal, onProgress, transfer, resolve, reject }) => {
       const id = nextId++;
       const onAbort = (): void => {
         if (!pending.delete(id)) return;
@@ -124,27 +118,24 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
         }
         reject(new CancelledError());
       };
-      pending.set(id, {
-        resolve: resolve as (value: unknown) => void,
-        reject,
-        onProgress: opts.onProgress as ((progress: unknown) => void) | undefined,
-        cleanup: () => signal?.removeEventListener('abort', onAbort),
-      });
+      pending.set(id, { resolve, reject, onProgress, cleanup: () => signal?.removeEventListener('abort', onAbort) });
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        post({ type: 'rpc:request', id, method, req }, opts.transfer);
+        post({ type: 'rpc:request', id, method, req }, transfer);
       } catch (error) {
         // e.g. DataCloneError for a non-cloneable request: fail this call only.
         pending.delete(id);
         signal?.removeEventListener('abort', onAbort);
         reject(error);
       }
-    });
-  }
+    },
+    // A fresh instance per refused call (own stack), same message and cause.
+    () => (dead ? new WorkerCrashedError(dead.message, { cause: dead.cause }) : null),
+  );
 
   return {
-    call,
-    dispose() {
+    call: client.call,
+    dispose(reason = 'The worker client was disposed') {
       if (dead) return;
       for (const id of pending.keys()) {
         try {
@@ -153,7 +144,7 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
           break; // endpoint closed
         }
       }
-      die(new WorkerCrashedError('The worker client was disposed'));
+      die(new WorkerCrashedError(reason));
     },
   };
 }

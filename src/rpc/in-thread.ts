@@ -13,54 +13,41 @@
  * - There is no worker to crash, so no `dispose()` and no WorkerCrashedError.
  */
 import { CancelledError } from '../core/errors';
-import { invokeHandler, notifyProgress } from './dispatch';
-import type { ApiSpec, CallContext, CallOptions, Client, Handlers, MethodName } from './protocol';
+import { clientOf, invokeHandler, notifyProgress } from './dispatch';
+import type { ApiSpec, CallContext, Client, Handlers } from './protocol';
 import { unwrapReply } from './transfer';
 
 export function createInThreadClient<A extends ApiSpec<A>>(handlers: Handlers<A>): Client<A> {
-  function call<K extends MethodName<A>>(
-    method: K,
-    req: A[K]['req'],
-    opts: CallOptions<A[K]['progress']> = {},
-  ): Promise<A[K]['res']> {
-    return new Promise<A[K]['res']>((resolve, reject) => {
-      const { signal, onProgress } = opts;
-      if (signal?.aborted) {
-        reject(new CancelledError());
-        return;
-      }
-      const controller = new AbortController();
-      let settled = false;
-      const onAbort = (): void => {
-        if (settled) return;
-        settled = true;
-        reject(new CancelledError());
-        controller.abort(new CancelledError());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const finish = (): boolean => {
-        if (settled) return false; // cancelled already: the late outcome is dropped
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        return true;
-      };
-      const ctx: CallContext<A[K]['progress']> = {
-        signal: controller.signal,
-        progress(progress) {
-          if (settled || controller.signal.aborted) return;
-          notifyProgress(onProgress, progress);
-        },
-      };
-      invokeHandler(handlers, method, req, ctx as CallContext<unknown>).then(
-        (reply) => {
-          if (finish()) resolve(unwrapReply(reply).value as A[K]['res']);
-        },
-        (error: unknown) => {
-          if (finish()) reject(error);
-        },
-      );
-    });
-  }
-
-  return { call };
+  return clientOf<A>(({ method, req, signal, onProgress, resolve, reject }) => {
+    const controller = new AbortController();
+    let settled = false;
+    const onAbort = (): void => {
+      if (settled) return;
+      settled = true;
+      reject(new CancelledError());
+      controller.abort(new CancelledError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (): boolean => {
+      if (settled) return false; // cancelled already: the late outcome is dropped
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const ctx: CallContext<unknown> = {
+      signal: controller.signal,
+      progress(progress) {
+        if (settled || controller.signal.aborted) return;
+        notifyProgress(onProgress, progress);
+      },
+    };
+    invokeHandler(handlers, method, req, ctx).then(
+      (reply) => {
+        if (finish()) resolve(unwrapReply(reply).value);
+      },
+      (error: unknown) => {
+        if (finish()) reject(error);
+      },
+    );
+  });
 }

@@ -31,3 +31,4 @@ export { createInThreadClient } from './in-thread';
 export { transfer, isTransferred, collectTransferables, type Transferred } from './transfer';
 export { WorkerCrashedError, UnknownMethodError, RPC_ERROR_CLASSES } from './errors';
 export { serializeError, deserializeError, type ErrorClass } from './error-codec';
+export { PortClient, type ConnectApi, type PortSpec } from './ports';

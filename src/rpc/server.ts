@@ -104,9 +104,17 @@ export function expose<A extends ApiSpec<A>>(handlers: Handlers<A>, endpoint: En
 
 /**
  * The global scope of a dedicated worker as an {@link Endpoint}. The project compiles with the DOM
- * lib, where `self` is typed as a Window (whose postMessage takes a target origin), hence the cast;
- * at runtime in a dedicated worker `globalThis` is a DedicatedWorkerGlobalScope.
+ * lib, where `globalThis` is typed as a Window (whose postMessage takes a target origin); at run
+ * time in a dedicated worker it is a DedicatedWorkerGlobalScope, which {@link isWorkerScope} checks.
+ * Anywhere else (a page, Node) this throws instead of answering on the wrong object.
  */
 export function workerScopeEndpoint(): Endpoint {
-  return globalThis as unknown as Endpoint;
+  const scope: object = globalThis;
+  if (!isWorkerScope(scope)) throw new TypeError('workerScopeEndpoint() works only inside a dedicated worker (no worker scope here)');
+  return scope;
+}
+
+/** A worker scope posts and receives messages and, unlike a window, has no document. */
+function isWorkerScope(scope: object): scope is Endpoint {
+  return 'postMessage' in scope && typeof scope.postMessage === 'function' && 'addEventListener' in scope && typeof scope.addEventListener === 'function' && !('document' in scope);
 }

@@ -1,12 +1,14 @@
 /**
  * The embedding worker's protocol, declared once: `workers/embed.worker.ts` exposes
  * `createEmbedHandlers(...)`, the UI calls it through `createClient<EmbedApi>(worker)`
- * (src/ui/embed-client.ts), tests through `createInThreadClient(handlers)`.
+ * (src/ui/workers.ts), the memory and predictors workers through a port to it (src/services/embed-remote.ts),
+ * tests through `createInThreadClient(handlers)`.
  *
  * Pure (types, constants and one error class): importable from the UI, the worker and Node.
  */
 import type { ModelLoadProgress } from '../core/embed';
 import { ToolMemError } from '../core/errors';
+import type { PortSpec } from '../rpc';
 
 /** The static model shipped in the app (`public/models/glove-100d/`); works offline. */
 export const BUNDLED_EMBED_MODEL = 'glove-100d';
@@ -94,6 +96,14 @@ export interface EmbedApi {
    * new model's id as cache key. On failure the previous model stays active.
    */
   setModel: { req: { model: string }; res: EmbedModelInfo; progress: ModelLoadProgress };
+}
+
+/**
+ * Served by the workers that embed through the embed worker (memory, eval): the page sends each a
+ * port to it when they start, and a fresh one when the embed worker is restarted after a crash.
+ */
+export interface EmbedPortApi {
+  attachEmbed: PortSpec;
 }
 
 export type ModelLoadFailure = 'offline' | 'not-found' | 'invalid' | 'failed';

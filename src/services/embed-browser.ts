@@ -23,6 +23,7 @@ import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/tran
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { own } from '../core/data-keys';
+import { prop } from '../core/props';
 import { embedderId, toModelLoadProgress, type ModelLoadProgress } from '../core/embed';
 import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-api';
 import { toModelLoadError } from './embed-errors';
@@ -45,11 +46,6 @@ interface LocalConfig {
   toolmem_static_embedding?: { revision?: string };
 }
 
-interface GpuAdapterLike {
-  isFallbackAdapter?: boolean;
-  info?: { isFallbackAdapter?: boolean };
-}
-
 /**
  * The app's root URL as seen from this worker. An absolute base (`/`, `/studio/`) is resolved
  * against the origin; a relative base (`./`) against the worker script, which Vite emits into
@@ -61,11 +57,14 @@ export function appRootUrl(): URL {
 }
 
 async function hardwareWebGpu(): Promise<boolean> {
-  const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> } }).gpu;
-  if (!gpu) return false;
+  // `navigator.gpu` is newer than our lib.dom: read through `prop` and checked.
+  const gpu = prop(navigator, 'gpu');
+  const requestAdapter = prop(gpu, 'requestAdapter');
+  if (typeof requestAdapter !== 'function') return false;
   try {
-    const adapter = await gpu.requestAdapter();
-    return !!adapter && !(adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false);
+    const adapter: unknown = await requestAdapter.call(gpu);
+    // A software ("fallback") adapter says so in `info` (newer browsers) or on itself (older ones).
+    return !!adapter && !(prop(prop(adapter, 'info'), 'isFallbackAdapter') ?? prop(adapter, 'isFallbackAdapter') ?? false);
   } catch {
     return false;
   }
@@ -174,7 +173,7 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
     } catch (err) {
       throw toModelLoadError(err, model, d.source, navigator.onLine);
     }
-    const configDim = (extractor.model as unknown as { config?: { hidden_size?: unknown } }).config?.hidden_size;
+    const configDim = prop(prop(extractor.model, 'config'), 'hidden_size');
     let dim = d.dim ?? (typeof configDim === 'number' ? configDim : null);
     if (dim === null) {
       const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: false });

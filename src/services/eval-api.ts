@@ -2,6 +2,7 @@
 import type { Contribution } from '../core/capability/types';
 import type { PickMargin, ScoreRange } from '../core/predict/residuals';
 import type { Selection } from '../core/predict/select';
+import type { EngineSpec } from '../core/llm/spec';
 import type { EvalRun } from '../core/types';
 
 /**
@@ -18,8 +19,8 @@ export interface PredictRequest {
   /** Tools to compare (default: every tool of the dataset). */
   candidates?: string[];
   margin?: number;
-  /** Engine spec for the LLM methods (see EvalConfig.engine). */
-  engine?: string;
+  /** The language model for the LLM methods (parsed where it is read: Settings). */
+  engine?: EngineSpec;
   /** Cost of one use per tool, in any unit the user likes (missing = 0). */
   costs?: Record<string, number>;
   /** Score points the user would give up per unit of cost (default 0: cost ignored). */

@@ -1,10 +1,11 @@
 /**
- * What the eval service needs around the LLM methods: resolving the engine of a spec (through the
- * host's `engine` dependency, so the browser can hand out in-browser engines), counting calls for
+ * What the eval service needs around the LLM methods: loading the engine of a spec (through the
+ * host's engines, so the browser can hand out in-browser ones), counting calls for
  * progress, the exact number of calls an evaluation will make, and the tools' descriptions.
  */
 import { ValidationError } from '../core/errors';
 import type { LlmEngine } from '../core/llm/engine';
+import { isNoEngine, resolveEngine, type EngineHost, type EngineSpec } from '../core/llm/spec';
 import type { PromptTool } from '../core/prompts/shared';
 import type { Repositories } from '../core/repositories';
 
@@ -13,20 +14,17 @@ export { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod } from '../app/
 
 export const NO_ENGINE_MESSAGE = 'The LLM methods need a language model: choose one in Settings.';
 
-export function isNoEngineSpec(spec: string | undefined): boolean {
-  const t = (spec ?? '').trim();
-  return t === '' || t === 'none';
-}
-
-/** The engine for `spec`, loaded (in-browser engines download / compile here, with progress). */
-export async function resolveEngine(
-  engineOf: ((spec: string) => Promise<LlmEngine>) | undefined,
-  spec: string | undefined,
+/**
+ * The loaded engine of `spec` for the LLM methods, through the one `resolveEngine` over the host's
+ * engines (in-browser ones download / compile here, with progress). No model: refused.
+ */
+export async function loadLlmEngine(
+  spec: EngineSpec,
+  host: EngineHost,
   opts: { signal?: AbortSignal; onProgress?: (text: string, fraction?: number) => void } = {},
 ): Promise<LlmEngine> {
-  if (isNoEngineSpec(spec) || !engineOf) throw new ValidationError(NO_ENGINE_MESSAGE);
-  const engine = await engineOf(spec!.trim());
-  if (engine.id === 'none') throw new ValidationError(NO_ENGINE_MESSAGE);
+  if (isNoEngine(spec)) throw new ValidationError(NO_ENGINE_MESSAGE);
+  const engine = await resolveEngine(spec, host);
   await engine.load?.({ ...(opts.signal ? { signal: opts.signal } : {}), onProgress: (p) => opts.onProgress?.(p.text, p.fraction) });
   return engine;
 }

@@ -11,7 +11,7 @@ import { own } from '../core/data-keys';
 import { rowOf, type Embedder } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { storedMemorySplit } from '../core/eval/memory-split';
-import { describeEngineSpec, parseEngineSpec } from '../core/llm';
+import { describeEngineSpec, isNoEngine, readEngineSpec } from '../core/llm';
 import type { TaskSplit } from '../core/eval/split';
 import { buildConfig, checkData, groundTruthExperiences, splitTasks, trainingByTool, type BuildConfig } from '../core/memory';
 import { importedBuildOf } from '../core/memory-format';
@@ -21,7 +21,7 @@ import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, Memory, MemoryEntry, BuildRun } from '../core/types';
 
 /** The methods that read a memory's entries. */
-export { MEMORY_METHODS } from '../app/evaluate-methods';
+export { MEMORY_METHODS } from '../core/predict/registry';
 
 /** A stored memory offered on the Evaluate page. */
 export interface EvaluableMemory {
@@ -180,7 +180,8 @@ export function citingEntries(p: AnyPredictor, cited: Set<string>): AsyncPredict
 export function describeStoredMemory(m: { name: string; engine: string; source: 'build' | 'imported'; train: number | null; seed: number | null }): string {
   let engine = m.engine;
   try {
-    engine = m.engine.trim() === 'none' ? 'no LLM (capability analysis)' : describeEngineSpec(parseEngineSpec(m.engine));
+    const spec = readEngineSpec(m.engine);
+    engine = isNoEngine(spec) ? 'no LLM (capability analysis)' : describeEngineSpec(spec);
   } catch {
     /* an engine this version cannot parse: show it as stored */
   }

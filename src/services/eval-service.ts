@@ -6,9 +6,9 @@ import { allToolPairs, overSeeds, type EvalReport } from '../core/eval/evaluate'
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
 import { toJsonReport } from '../core/eval/report';
 import { splitSizes } from '../core/eval/split';
-import type { LlmEngine } from '../core/llm/engine';
+import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
 import type { MemorySnapshot } from '../core/predict/memory';
-import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
+import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, methodOf, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
 import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
 import type { MemoryPrediction } from '../core/capability/predictor';
@@ -19,20 +19,19 @@ import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, ToolPrediction } from './eval-api';
 import { evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
-import { DEFAULT_LLM_MAX_TEST, promptTools, resolveEngine } from './eval-llm';
+import { DEFAULT_LLM_MAX_TEST, loadLlmEngine, promptTools } from './eval-llm';
 import { evaluateMethods, llmTotals } from '../app/evaluate-methods';
 import { evalIntervals, neighbourAblation, promptVectors } from '../app/eval-run';
 import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 
-export interface EvalServiceDeps {
+/**
+ * The engine host (core/llm/spec `EngineHost`) serves the LLM methods: `engineOf` hands out the llm
+ * worker's in-browser models, `apiKey` is an endpoint's key; the rest run through `resolveEngine`.
+ */
+export interface EvalServiceDeps extends EngineHost {
   repos: Repositories;
   /** The embedding model (for methods that use prompt vectors); null when none can be loaded. */
   embedder(): Promise<Embedder | null>;
-  /**
-   * The chat engine of a spec (`openai:URL#MODEL`, and in the browser `wllama:…` / `webllm:…`), for
-   * the LLM methods. Absent: LLM methods are refused with a clear message.
-   */
-  engine?(spec: string): Promise<LlmEngine>;
   /** Called with the port to the llm worker the page sends (`attachLlm`); hosts without one ignore it. */
   onLlmPort?(port: MessagePort): void;
 }
@@ -130,7 +129,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
       if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
       const engine = llmIds.length
-        ? await resolveEngine(deps.engine, config.engine, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) })
+        ? await loadLlmEngine(readEngineSpec(config.engine), deps, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) })
         : null;
       const tools = llmIds.length ? await promptTools(repos) : undefined;
       const wantsVectors = methods.some((m) => methodNeeds(m, opts).vectors !== false);
@@ -180,13 +179,15 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const { dataset, data } = await loadTruth(req.datasetId);
       const stamp = data.length;
       const llmMethod = isLlmMethod(method!);
-      const key = `${req.datasetId}|${method}|${llmMethod ? (req.engine ?? '') : ''}`;
+      // A spec that crossed the worker boundary is checked; its canonical string keys the fitted model.
+      const spec = llmMethod ? checkEngineSpec(req.engine ?? NO_ENGINE) : NO_ENGINE;
+      const key = `${req.datasetId}|${method}|${llmMethod ? formatEngineSpec(spec) : ''}`;
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
         const wantsVectors = methodNeeds(method!).vectors !== false;
         const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
         const predictor = isLlmMethod(method!)
-          ? createLlmPredictor(method, { engine: await resolveEngine(deps.engine, req.engine), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
+          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);
         const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) }));
         await predictor.fit({ scale: dataset.scale, examples });
@@ -242,7 +243,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
  * memory method that found no similar task or applying entry to move it.
  */
 function onlyMean(method: MethodId, p: ScorePrediction): boolean {
-  if (method === 'tool-mean' || method === 'tool-median') return true;
+  if (!methodOf(method).readsTask) return true;
   if (!NEIGHBOUR_METHODS.includes(method)) return false;
   const contributions = explanationOf(p).explanation?.contributions;
   return contributions ? contributions.length === 0 : p.evidence.length === 0;

@@ -1,5 +1,5 @@
 /**
- * The import worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
+ * The data worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
  * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
  */
 import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';

@@ -1,5 +1,6 @@
 import type { QueueFilter } from '../core/label/queue';
 import type { RaterPolicy } from '../core/types';
+import type { EditApi } from './edit-api';
 
 export interface QueueResult {
   /** Item ids (`datasetId|taskId|toolId`) in queue order. */
@@ -31,7 +32,8 @@ export interface AgreementReport {
   policy: RaterPolicy;
 }
 
-export interface LabelApi {
+/** Labelling queries, and the hand edits of the data (edit-api.ts) served beside them. */
+export interface LabelApi extends EditApi {
   labelQueue: { req: { filter: QueueFilter; me: string }; res: QueueResult; progress: never };
   agreement: { req: { datasetId: string }; res: AgreementReport; progress: never };
 }

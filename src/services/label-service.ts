@@ -5,10 +5,15 @@ import type { Repositories } from '../core/repositories';
 import type { Experience } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { LabelApi } from './label-api';
+import { createEditHandlers } from './edit-service';
 
-/** Queue building and agreement read every experience of the chosen datasets: done in the worker. */
+/**
+ * Queue building and agreement read every experience of the chosen datasets: done in the worker.
+ * The hand edits (labels, choices, items, policies) are served here too: the page's one door for writes.
+ */
 export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
   return {
+    ...createEditHandlers(repos),
     async labelQueue({ filter, me }) {
       const experiences: Experience[] = [];
       const created = [];

@@ -1,5 +1,7 @@
-/** The memory worker's protocol: build jobs (resumable Runs) and undo. Entry edits happen in the UI thread. */
-import type { BuildRun } from '../core/types';
+/** The memory worker's protocol: build jobs (resumable Runs), undo, and hand edits of entries. */
+import type { EngineSpec } from '../core/llm/spec';
+import type { EntryPatch } from '../app/edit-entry';
+import type { BuildRun, MemoryEntry } from '../core/types';
 import type { MemoryShareApi } from './memory-share-api';
 
 export interface BuildRequest {
@@ -9,8 +11,8 @@ export interface BuildRequest {
   trainSize?: number;
   seed?: number;
   tools?: string[];
-  /** An engine spec (core/llm/spec): `none` (the capability analysis only, no model), `openai:URL#MODEL`, `wllama:…`, `webllm:…`. */
-  engine: string;
+  /** The engine, parsed (core/llm/spec): none (the capability analysis only), an endpoint, wllama or WebLLM. The Run stores its canonical string. */
+  engine: EngineSpec;
   /** Entries retrieved per level for each update (paper: 6). */
   k?: number;
   clusters?: boolean;
@@ -29,4 +31,8 @@ export interface MemoryApi extends MemoryShareApi {
   attachLlm: { req: { port: MessagePort }; res: null; progress: never };
   /** Reverts the latest change of a memory (optionally of one tool). */
   undo: { req: { memoryId: string; toolId?: string }; res: { undone: boolean; entries: number }; progress: never };
+  /** A hand edit (text, level, pin) as a new version of the entry (src/app/edit-entry.ts); returns it. */
+  reviseEntry: { req: { entry: MemoryEntry; patch: EntryPatch }; res: MemoryEntry; progress: never };
+  /** Retires an entry by hand; `reason` is kept with it. */
+  retireEntry: { req: { entry: MemoryEntry; reason: string }; res: null; progress: never };
 }

@@ -5,7 +5,7 @@
  */
 import { cachedEmbed, rowOf, throwIfCancelled, type Embedder, type EmbeddingStore } from '../core/embed';
 import { dict, own } from '../core/data-keys';
-import { newId } from '../core/ids';
+import { newId, taskOfExperienceKey } from '../core/ids';
 import {
   buildConfig,
   defaultTolerance,
@@ -129,7 +129,7 @@ export function memoryCheckHandlers(deps: MemoryCheckDeps) {
       toolId: e.toolId,
       level: e.level,
       value: e.value,
-      evidenceTasks: own(imported?.entries, e.id)?.evidenceTasks ?? [...new Set(e.evidence.map((x) => x.split('|')[1] ?? x))],
+      evidenceTasks: own(imported?.entries, e.id)?.evidenceTasks ?? [...new Set(e.evidence.map((x) => taskOfExperienceKey(x) ?? x))],
       validFrom: e.validFrom,
     }));
     const tools = new Set(valid.map((e) => e.toolId));

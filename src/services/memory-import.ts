@@ -10,6 +10,7 @@ import { newId, slugify } from '../core/ids';
 import {
   boundIssues,
   canonicalMemoryFile,
+  upgradeEvidenceIds,
   embeddingDimIssues,
   fileEntryIds,
   importedBuildOf,
@@ -96,7 +97,8 @@ export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler
     const parsed = parseMemoryFile(text);
     if (!parsed.ok) return { ok: false, issues: parsed.issues };
     if (!deps.importStore) throw new ValidationError('Importing memories is not available here (no import store).');
-    const file = canonicalMemoryFile(parsed.file);
+    // Evidence ids of files written before schema v6 are put in the store's key order (legacy-evidence.ts).
+    const file = upgradeEvidenceIds(canonicalMemoryFile(parsed.file));
     const storeVectors = !!file.embeddings && modelName(file.embeddings.model) === modelName(await deps.currentModel());
     const vectors = file.embeddings ? (storeVectors ? 'stored' : 'skipped') : 'none';
     const against = await modelIssues(deps, file, storeVectors);

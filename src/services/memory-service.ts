@@ -1,8 +1,9 @@
 import type { Embedder, EmbeddingStore } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { newId } from '../core/ids';
-import { createEngine, formatEngineSpec, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
+import { checkEngineSpec, readEngineSpec, resolveEngine, type EngineHost } from '../core/llm';
 import { buildData, exportBuiltMemory, planBuild, startBuild } from '../app/build-memory';
+import { retireEntry, reviseEntry } from '../app/edit-entry';
 import { buildConfig, runBuild, undoLatest, type BuildConfig } from '../core/memory';
 import { serializeMemoryFile } from '../core/memory-format';
 import { slugify } from '../core/ids';
@@ -14,21 +15,17 @@ import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 import { withMemorySharing } from './memory-share';
 import type { MemoryImportStore } from '../core/memory-format';
 
-export interface MemoryServiceDeps {
+/**
+ * The engine host (core/llm/spec `EngineHost`): `engineOf` serves in-browser models through the llm
+ * worker; `apiKey` is the endpoint's key, kept only in this browser (never in the Run).
+ */
+export interface MemoryServiceDeps extends EngineHost {
   repos: Repositories;
   /** The embedder for a model name (loaded once, lazily, by the host). */
   embedder(model: string): Promise<Embedder>;
   /** Name of the embedding model chosen in Settings. */
   currentModel(): Promise<string>;
   store: EmbeddingStore;
-  /** API key for the endpoint, kept only in this browser (never in the Run). */
-  apiKey(): Promise<string | undefined>;
-  fetch?: typeof fetch;
-  /**
-   * Engines that live elsewhere (in-browser models in the llm worker), by canonical spec. When absent
-   * or when it returns null, the spec is built here (none, OpenAI-compatible endpoints).
-   */
-  browserEngine?(spec: string): LlmEngine | null;
   /** Called with the port the page sends (`attachLlm`); hosts without in-browser engines ignore it. */
   onLlmPort?(port: MessagePort): void;
   /** Writes memory imports in one transaction (Dexie); without it, importMemory refuses. */
@@ -59,13 +56,13 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
     async createBuild(req) {
       const dataset = await repos.datasets.get(req.datasetId);
       if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
-      parseEngineSpec(req.engine); // a malformed endpoint fails here, with its message
+      const engine = checkEngineSpec(req.engine); // a malformed endpoint fails here, with its message
       const embedder = await deps.embedder(await deps.currentModel());
       const plan = planBuild(dataset, await repos.experiences.byDataset(req.datasetId), {
         ...(req.name ? { name: req.name } : {}),
         split: { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 },
         ...(req.tools?.length ? { tools: req.tools } : {}),
-        engine: req.engine,
+        engine,
         embeddingModel: embedder.id,
         ...(req.k !== undefined ? { k: req.k } : {}),
         ...(req.critiques !== undefined ? { critiques: req.critiques } : {}),
@@ -84,9 +81,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       if (start.state === 'completed') return start;
       const config = buildConfig(start);
       const { data, unseen } = await trainingData(repos, config);
-      const apiKey = await deps.apiKey();
-      const spec = parseEngineSpec(config.engine);
-      const engine = (isBrowserEngine(spec) ? deps.browserEngine?.(formatEngineSpec(spec)) : null) ?? createEngine(spec, { ...(apiKey ? { apiKey } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+      const engine = await resolveEngine(readEngineSpec(config.engine), deps);
       const embedder = await deps.embedder(modelOf(config.embeddingModel));
       if (embedder.id !== config.embeddingModel) {
         throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
@@ -126,6 +121,13 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
     async undo({ memoryId, toolId }) {
       const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
       return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
+    },
+
+    reviseEntry: ({ entry, patch }) => reviseEntry(repos.memories, entry, patch),
+
+    async retireEntry({ entry, reason }) {
+      await retireEntry(repos.memories, entry, reason);
+      return null;
     },
   });
 }

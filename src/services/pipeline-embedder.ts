@@ -15,6 +15,7 @@
  */
 import { Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { dict } from '../core/data-keys';
+import { prop } from '../core/props';
 import { normaliseRows, throwIfCancelled, TOKEN_SUM_OUTPUT, type EmbedOptions, type Embedder, type EmbeddingBatch } from '../core/embed';
 
 /** The ONNX Runtime session transformers.js created, as far as we use it. */
@@ -31,6 +32,16 @@ interface TokenizerTensor {
 }
 
 type Tokenize = (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, TokenizerTensor | undefined>;
+
+/** transformers.js keeps the session at `model.sessions.model` (undeclared): checked, not assumed. */
+function isOrtSession(x: unknown): x is OrtSessionLike {
+  return Array.isArray(prop(x, 'inputNames')) && Array.isArray(prop(x, 'outputNames')) && typeof prop(x, 'run') === 'function';
+}
+
+/** The pipeline's tokenizer (undeclared on the pipeline type) is a callable object. */
+function isTokenize(x: unknown): x is Tokenize {
+  return typeof x === 'function';
+}
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -115,12 +126,14 @@ export function meanFromSumsInto(
  * live on the GPU).
  */
 export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: string, dim: number, batchSize = 32, direct = false): Embedder {
-  const session = (extractor.model as unknown as { sessions?: Record<string, OrtSessionLike> }).sessions?.model;
-  const tokenize = (extractor as unknown as { tokenizer?: Tokenize }).tokenizer;
+  const found = prop(prop(extractor.model, 'sessions'), 'model');
+  const session = isOrtSession(found) ? found : undefined;
+  const tokenizer = prop(extractor, 'tokenizer');
+  const tokenize = isTokenize(tokenizer) ? tokenizer : undefined;
   const canDirect =
     direct &&
     !!session &&
-    typeof tokenize === 'function' &&
+    !!tokenize &&
     session.inputNames.every((n) => n === 'input_ids' || n === 'attention_mask' || n === 'token_type_ids');
   const sumOutput = session?.outputNames.includes(TOKEN_SUM_OUTPUT) ? TOKEN_SUM_OUTPUT : null;
   // ONNX Runtime Web runs one session call at a time.

@@ -5,7 +5,8 @@ import type { BuildRequest } from '../services/memory-api';
 import { memoryWorker } from './workers';
 
 /**
- * Memory builds as the UI sees them: every build Run with its live progress. A build left
+ * Memory builds as the UI sees them: every build Run with its live progress (what the build wrote,
+ * its memory and entries, the pages read live themselves: no change callback). A build left
  * `running` by a closed tab resumes by itself when the page opens (its cursor is committed with
  * each step, so nothing is done twice); a paused one waits for the user.
  */
@@ -22,7 +23,6 @@ export class BuildJobs {
 
   constructor(
     private readonly store: Pick<UiStorage, 'repos' | 'watch'>,
-    private readonly onChange: () => void,
     /** Called once per build that ends completed (the Memory page then shows the memory just built). */
     private readonly onCompleted: (run: Run) => void = () => {},
   ) {}
@@ -100,9 +100,8 @@ export class BuildJobs {
       this.active = null;
       this.#abort = null;
       // After a pause the worker finishes its step and commits `paused` a moment later: the live
-      // list brings that commit; wait for it (no polling).
+      // list brings that commit; `run` resolves once it shows (no polling).
       await this.#settled(runId);
-      this.onChange();
     }
   }
 
@@ -110,8 +109,8 @@ export class BuildJobs {
     this.#abort?.abort();
   }
 
+  /** A progress event or the final Run, shown before the live list brings the same commit. */
   #replace(run: Run): void {
     this.runs = this.runs.map((r) => (r.id === run.id ? run : r));
-    this.onChange();
   }
 }

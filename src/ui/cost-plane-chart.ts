@@ -4,7 +4,7 @@
  * Tiny costs (LLM calls at a few millionths of a dollar) are drawn per 1M calls, so the axis never
  * shows a run of zeros.
  */
-import type { ChartConfiguration, TooltipItem } from 'chart.js';
+import type { ChartConfiguration, ChartDataset, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { CsvValue } from '../core/export/csv-cell';
 import type { CostQualityPlane, CostQualityPoint } from '../services/eval-api';
 
@@ -69,7 +69,9 @@ export function costPlaneChart(plane: CostQualityPlane): ChartConfiguration {
   const xy = (p: CostQualityPoint) => ({ x: p.cost * factor, y: p.quality });
   const methods = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
   const of = (kind: CostQualityPoint['kind']) => plane.points.filter((p) => p.kind === kind);
-  const set = (name: string, pts: CostQualityPoint[], extra: Record<string, unknown>) => ({ label: name, data: pts.map(xy), names: pts.map(pointName), ...extra });
+  // `names` (one per point, for the tooltip) rides along with each dataset; the tooltip finds them
+  // by dataset index in this closure, so chart.js's types need no extra field.
+  const set = (name: string, pts: CostQualityPoint[], extra: Partial<ChartDataset<'scatter'>>): ChartDataset<'scatter'> & { names: string[] } => ({ ...extra, label: name, data: pts.map(xy), names: pts.map(pointName) });
   const frontier = frontierOf(plane);
   const datasets = [
     set('frontier', frontier, { showLine: true, stepped: 'after', borderColor: '#5a6370', borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 0, order: 3 }),
@@ -82,16 +84,16 @@ export function costPlaneChart(plane: CostQualityPlane): ChartConfiguration {
     set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: '#999', order: 1 }),
     set('oracle (best true score; a bound)', of('oracle'), { pointStyle: 'rectRot', pointRadius: 7, backgroundColor: '#D55E00', order: 1 }),
   ];
-  const config: ChartConfiguration<'scatter'> = {
+  return {
     type: 'scatter',
-    data: { datasets: datasets as unknown as ChartConfiguration<'scatter'>['data']['datasets'] },
+    data: { datasets } as ChartConfiguration['data'],
     options: {
       plugins: {
         legend: { position: 'bottom' },
         tooltip: {
           callbacks: {
-            label: (item: TooltipItem<'scatter'>) => {
-              const names = (item.dataset as unknown as { names?: string[] }).names;
+            label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
+              const names = datasets[item.datasetIndex]?.names;
               return `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, score ${sig(item.parsed.y ?? 0)}`;
             },
           },
@@ -103,7 +105,6 @@ export function costPlaneChart(plane: CostQualityPlane): ChartConfiguration {
       },
     },
   };
-  return config as unknown as ChartConfiguration;
 }
 
 /** The plane as CSV rows (header first), for core/export/csv-cell toCsv. */

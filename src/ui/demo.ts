@@ -1,7 +1,7 @@
 import type { Client } from '../rpc';
 import type { ImportApi, ImportOutcome } from '../services/import-api';
 import type { ImportProgress } from '../core/import/types';
-import type { ToolRepository } from '../core/repositories';
+import type { EditApi } from '../services/edit-api';
 
 /** The bundled demo: served from public/demo (precached, so it loads offline). */
 export const DEMO_FILES = [
@@ -61,14 +61,7 @@ export const DEMO_EXAMPLE_PRICES: ReadonlyMap<string, number> = new Map([
   ['SDXL_Turbo', 0.001],
 ]);
 
-/** Gives the demo's tools their example price, leaving any price already on a card alone. */
-export async function applyDemoPrices(tools: ToolRepository): Promise<number> {
-  let set = 0;
-  for (const [id, amount] of DEMO_EXAMPLE_PRICES) {
-    const tool = await tools.get(id);
-    if (!tool || tool.price) continue;
-    await tools.put({ ...tool, price: { amount, per: 'call', example: true } });
-    set++;
-  }
-  return set;
+/** Gives the demo's tools their example price (through the data worker), leaving any price already on a card alone. */
+export async function applyDemoPrices(data: Pick<Client<EditApi>, 'call'>): Promise<number> {
+  return (await data.call('setExamplePrices', { prices: [...DEMO_EXAMPLE_PRICES] })).set;
 }

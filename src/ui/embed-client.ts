@@ -1,24 +1,11 @@
 /**
- * The UI's handle on the embedding worker: one worker per tab, started on first use (it loads the
- * model lazily, so starting it is cheap). A crashed worker is replaced on the next call.
+ * The UI's handle on the embedding worker (started lazily by src/ui/workers.ts, the one place that
+ * starts workers; it loads the model lazily, so starting it is cheap), and how embedding facts and
+ * errors read to a person.
  */
-import { createClient, type WorkerClient } from '../rpc';
-import { isModelLoadError, type EmbedApi, type EmbedBackend, type EmbedModelSource } from '../services/embed-api';
-import type { EmbedDatasetApi } from '../services/embed-dataset';
+import { isModelLoadError, type EmbedBackend, type EmbedModelSource } from '../services/embed-api';
 
-let embedClient: WorkerClient<EmbedApi & EmbedDatasetApi> | null = null;
-
-export function embedWorker(): WorkerClient<EmbedApi & EmbedDatasetApi> {
-  if (!embedClient) {
-    const worker = new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' });
-    const client = createClient<EmbedApi & EmbedDatasetApi>(worker);
-    worker.addEventListener('error', () => {
-      if (embedClient === client) embedClient = null;
-    });
-    embedClient = client;
-  }
-  return embedClient;
-}
+export { embedWorker } from './workers';
 
 export const SOURCE_LABEL: Readonly<Record<EmbedModelSource, string>> = {
   bundled: 'Bundled',

@@ -37,7 +37,7 @@ export class ImageGate {
     this.#app = app;
     this.#datasetId = datasetId;
     $effect(() => app.store.watch(() => app.store.get('labelWithoutImages'), (ids) => (this.#skipped = ids)));
-    // A live count: images attached (by the import worker) open the queue by themselves.
+    // A live count: images attached (by the data worker) open the queue by themselves.
     $effect(() => {
       const id = this.#shownId;
       this.#images = null;

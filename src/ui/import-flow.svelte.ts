@@ -20,7 +20,7 @@ export function importErrorMessage(err: unknown): string {
 
 /**
  * State of the import dialog: choose a file → check the preview and settings → import with
- * progress → result. Parsing and writing happen in the import worker; this class only holds
+ * progress → result. Parsing and writing happen in the data worker; this class only holds
  * what the user chose and what the worker reported.
  */
 export class ImportFlow {

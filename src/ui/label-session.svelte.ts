@@ -2,7 +2,7 @@ import { experienceKey } from '../core/ids';
 import type { QueueFilter } from '../core/label/queue';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, LabelItem } from '../core/types';
-import type { SettingsStore } from './storage';
+import type { SettingsStore, UiStorage } from './storage';
 import type { Client } from '../rpc';
 import type { DataApi } from './workers';
 
@@ -14,15 +14,22 @@ export interface ShownItem {
 }
 
 interface UndoStep {
+  /** The label's experience id (core/ids `experienceKey`). */
   id: string;
+  /** The label item it was given on: kept, not parsed back from the experience id (whose parts may hold `|`). */
+  itemKey: string;
   previous: Experience | null;
   position: number;
 }
 
 /**
  * Scoring session: the queue (ids from the worker), the item on screen and an undo stack.
- * Every label is written the moment it is given; the queue position is saved too, so a reload
- * or a crash loses nothing.
+ * Every label is written the moment it is given, through the data worker (one round trip); the
+ * queue position is saved too, so a reload or a crash loses nothing.
+ *
+ * The item on screen is a live read: a label given to it elsewhere (another rater's tab, an
+ * import) shows at once. The queue itself is a snapshot, built when the filter changes: a live
+ * queue would reorder under the labeller's keys, so the position never moves by itself.
  */
 export class LabelSession {
   filter = $state<QueueFilter>({ datasetIds: [], mode: 'unlabelled-by-me', order: 'task' });
@@ -40,8 +47,10 @@ export class LabelSession {
   #undo: UndoStep[] = [];
   canUndo = $state(false);
 
+  #unwatch: (() => void) | null = null;
+
   constructor(
-    private readonly settings: SettingsStore,
+    private readonly settings: SettingsStore & Pick<UiStorage, 'watch'>,
     private readonly repos: Repositories,
     private readonly worker: Client<DataApi>,
     private readonly me: () => string,
@@ -77,37 +86,48 @@ export class LabelSession {
     }
   }
 
-  async show(position: number): Promise<void> {
+  /**
+   * Shows the item at `position` (clamped; past the end: nothing left) and keeps it live until the
+   * next `show` or `stop`. Resolves once the item is on screen.
+   */
+  show(position: number): Promise<void> {
+    this.#unwatch?.();
+    this.#unwatch = null;
     this.position = Math.max(0, Math.min(position, this.ids.length));
     const id = this.ids[this.position];
     if (!id) {
       this.shown = null;
-      await this.persist();
-      return;
+      return this.persist();
     }
     const [datasetId, taskId, toolId] = id.split('|') as [string, string, string];
-    const [dataset, rows, created] = await Promise.all([
-      this.repos.datasets.get(datasetId),
-      this.repos.experiences.byTask(datasetId, taskId),
-      this.repos.labels.items(datasetId),
-    ]);
-    const labels = rows.filter((r) => r.toolId === toolId);
-    const first = labels[0];
-    const item =
-      created.find((i) => i.id === id) ??
-      (first && {
-        id, datasetId, taskId, toolId, prompt: first.prompt, categories: first.categories, createdAt: first.createdAt,
-        ...(first.response !== undefined ? { response: first.response } : {}),
-        ...(first.imageId !== undefined ? { imageId: first.imageId } : {}),
-        ...(first.rubric !== undefined ? { rubric: first.rubric } : {}),
-      });
-    if (!dataset || !item) {
-      // The item vanished (dataset deleted in another tab): drop it from the queue.
-      this.ids = this.ids.filter((x) => x !== id);
-      return this.show(this.position);
-    }
-    this.shown = { item, dataset, labels };
-    await this.persist();
+    return new Promise<void>((resolve, reject) => {
+      let first = true;
+      const stop = this.settings.watch(
+        () => Promise.all([this.repos.datasets.get(datasetId), this.repos.experiences.byTask(datasetId, taskId), this.repos.labels.items(datasetId)]),
+        ([dataset, rows, created]) => {
+          if (this.#unwatch !== stop) return; // another item is on screen by now
+          const shown = shownItem(id, toolId, dataset, rows, created);
+          if (!shown) {
+            // The item vanished (dataset deleted in another tab): drop it from the queue.
+            this.ids = this.ids.filter((x) => x !== id);
+            void this.show(this.position).then(resolve, reject);
+            return;
+          }
+          this.shown = shown;
+          if (!first) return;
+          first = false;
+          void this.persist().then(resolve, reject);
+        },
+        (err) => (first ? reject(err) : undefined),
+      );
+      this.#unwatch = stop;
+    });
+  }
+
+  /** Stops the live read of the item on screen (the page is left). */
+  stop(): void {
+    this.#unwatch?.();
+    this.#unwatch = null;
   }
 
   mine(): Experience | undefined {
@@ -121,25 +141,21 @@ export class LabelSession {
   async score(value: number, feedback: string): Promise<{ item: LabelItem; added: boolean } | null> {
     const shown = this.shown;
     if (!shown) return null;
-    const { item, dataset } = shown;
-    const { min, max, integer } = dataset.scale;
-    if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-      throw new RangeError(`A score for ${dataset.name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`);
-    }
+    const { item } = shown;
     const rater = this.me();
     const id = experienceKey(item.datasetId, item.taskId, item.toolId, rater);
-    const previous = (await this.repos.experiences.get(id)) ?? null;
     const text = feedback.trim();
     const label: Experience = {
       id, datasetId: item.datasetId, taskId: item.taskId, prompt: item.prompt, toolId: item.toolId, score: value, rater,
-      scoreSource: 'human', categories: item.categories, importId: 'manual', createdAt: previous?.createdAt ?? Date.now(),
+      scoreSource: 'human', categories: item.categories, importId: 'manual', createdAt: Date.now(),
       ...(item.response !== undefined ? { response: item.response } : {}),
       ...(item.imageId !== undefined ? { imageId: item.imageId } : {}),
       ...(item.rubric !== undefined ? { rubric: item.rubric } : {}),
       ...(text ? { feedback: text } : {}),
     };
-    await this.repos.experiences.put(label);
-    this.#undo.push({ id, previous, position: this.position });
+    // One round trip: the worker checks the score against the scale, writes, and returns what it replaced.
+    const { previous } = await this.worker.call('saveLabel', { label });
+    this.#undo.push({ id, itemKey: item.id, previous, position: this.position });
     this.canUndo = true;
     this.saved++;
     if (!previous && this.ids.includes(item.id)) this.done++;
@@ -155,11 +171,9 @@ export class LabelSession {
     const step = this.#undo.pop();
     this.canUndo = this.#undo.length > 0;
     if (!step) return null;
-    if (step.previous) await this.repos.experiences.put(step.previous);
-    else await this.repos.experiences.remove(step.id);
+    await this.worker.call('restoreLabel', { id: step.id, previous: step.previous });
     this.saved = Math.max(0, this.saved - 1);
-    const [datasetId, taskId, toolId] = step.id.split('|');
-    const itemKey = `${datasetId}|${taskId}|${toolId}`;
+    const { itemKey } = step;
     const at = this.ids.indexOf(itemKey);
     if (!step.previous && at >= 0) this.done = Math.max(0, this.done - 1);
     await this.show(at >= 0 ? at : step.position);
@@ -169,4 +183,19 @@ export class LabelSession {
   async persist(): Promise<void> {
     await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId: this.shown?.item.id ?? null });
   }
+}
+
+/** The item `id` as the session shows it, from one read of its task; null when it is gone. */
+function shownItem(id: string, toolId: string, dataset: Dataset | undefined, rows: Experience[], created: LabelItem[]): ShownItem | null {
+  const labels = rows.filter((r) => r.toolId === toolId);
+  const first = labels[0];
+  const item: LabelItem | undefined =
+    created.find((i) => i.id === id) ??
+    (first && {
+      id, datasetId: first.datasetId, taskId: first.taskId, toolId, prompt: first.prompt, categories: first.categories, createdAt: first.createdAt,
+      ...(first.response !== undefined ? { response: first.response } : {}),
+      ...(first.imageId !== undefined ? { imageId: first.imageId } : {}),
+      ...(first.rubric !== undefined ? { rubric: first.rubric } : {}),
+    });
+  return dataset && item ? { item, dataset, labels } : null;
 }

@@ -1,16 +1,27 @@
 /**
  * The page's way to reach a language model: in-browser models through the llm worker, endpoints
- * directly (the same OpenAI-compatible engine the build uses). Used by Settings ("try it") and by
- * the build panel to load a model, with progress, before a build starts.
+ * directly (the same OpenAI-compatible engine the build uses), both through the one `resolveEngine`.
+ * Used by Settings ("try it"), and by the build panel and Evaluate to load a model, with progress,
+ * before a job starts.
  */
-import { createEngine, formatEngineSpec, isBrowserEngine, parseEngineSpec, type LlmEngine } from '../core/llm';
-import { WorkerLlmEngine } from '../llm/worker-engine';
+import { NO_ENGINE, readEngineSpec, resolveEngine, type EngineSpec, type LlmEngine } from '../core/llm';
+import { llmWorkerEngines } from '../llm/worker-engine';
 import { llmWorker } from './workers';
 
-export function engineInPage(specText: string, apiKey?: string): LlmEngine {
-  const spec = parseEngineSpec(specText);
-  if (isBrowserEngine(spec)) return new WorkerLlmEngine(llmWorker(), formatEngineSpec(spec));
-  return createEngine(spec, apiKey ? { apiKey } : {});
+export function engineInPage(spec: EngineSpec, apiKey?: string): Promise<LlmEngine> {
+  return resolveEngine(spec, { engineOf: llmWorkerEngines(() => llmWorker()), apiKey: () => apiKey });
+}
+
+/**
+ * A stored engine (Settings' choice, a build's config: canonical strings), parsed once where a page reads it.
+ * A spec this version cannot read counts as no model: Settings shows it with its error.
+ */
+export function storedEngine(stored: string | null | undefined): EngineSpec {
+  try {
+    return readEngineSpec(stored);
+  } catch {
+    return NO_ENGINE;
+  }
 }
 
 /** Whole bytes as "12.3 MB of 1.2 GB". */

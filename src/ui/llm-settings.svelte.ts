@@ -18,7 +18,9 @@ import {
   listModels,
   modelMissingText,
   modelsUrl,
+  NO_ENGINE,
   parseEngineSpec,
+  readEngineSpec,
   type EngineLoadProgress,
   type EngineSpec,
 } from '../core/llm';
@@ -164,26 +166,31 @@ export class LlmSettingsState {
     return this.#trialAbort !== null;
   }
 
-  /** The spec of what the form shows now; throws EngineSpecError with a precise message if invalid. */
-  spec(): string {
+  /** The engine the form shows now, parsed; throws EngineSpecError with a precise message if invalid. */
+  engineSpec(): EngineSpec {
     switch (this.kind) {
       case 'none':
-        return 'none';
+        return NO_ENGINE;
       case 'openai':
-        return formatEngineSpec(parseEngineSpec(`openai:${this.baseUrl.trim()}#${this.model.trim()}`));
+        return parseEngineSpec(`openai:${this.baseUrl.trim()}#${this.model.trim()}`);
       case 'webllm':
-        return formatEngineSpec(parseEngineSpec(`webllm:${this.webllmModel}`));
+        return parseEngineSpec(`webllm:${this.webllmModel}`);
       case 'wllama': {
         const source = this.wllamaSource === 'file' ? `file:${this.ggufFile}` : this.ggufUrl.trim();
         const opts = [this.bias.trim() ? `;bias=${this.bias.trim()}` : '', this.contextSize ? `;ctx=${this.contextSize}` : ''].join('');
-        return formatEngineSpec(parseEngineSpec(`wllama:${source}${opts}`));
+        return parseEngineSpec(`wllama:${source}${opts}`);
       }
     }
   }
 
+  /** The canonical string of what the form shows now (what Settings stores); throws as `engineSpec`. */
+  spec(): string {
+    return formatEngineSpec(this.engineSpec());
+  }
+
   get label(): string {
     try {
-      return describeEngineSpec(parseEngineSpec(this.saved));
+      return describeEngineSpec(readEngineSpec(this.saved));
     } catch {
       return this.saved;
     }
@@ -201,7 +208,7 @@ export class LlmSettingsState {
     if (endpoint) ({ baseUrl: this.baseUrl, model: this.model } = endpoint);
     this.apiKey = key;
     try {
-      this.#adopt(parseEngineSpec(spec));
+      this.#adopt(readEngineSpec(spec));
     } catch (err) {
       this.error = `The stored language model setting is invalid (${message(err)}); choose again.`;
     }
@@ -283,7 +290,7 @@ export class LlmSettingsState {
       this.trialError = problem;
       return;
     }
-    const spec = this.spec();
+    const spec = this.engineSpec();
     const kind = this.kind;
     const abort = new AbortController();
     this.#trialAbort = abort;
@@ -292,7 +299,7 @@ export class LlmSettingsState {
     this.trialText = '';
     this.loadProgress = null;
     try {
-      const engine = engineInPage(spec, this.apiKey.trim() || undefined);
+      const engine = await engineInPage(spec, this.apiKey.trim() || undefined);
       await engine.load?.({ signal: abort.signal, onProgress: (p) => (this.loadProgress = p) });
       const started = performance.now();
       const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.trialText += t) });

@@ -1,16 +1,15 @@
 import { liveQuery } from 'dexie';
 import { ToolMemDB, createRepositories, exportBackup, getSetting, requestPersistence, restoreBackup, setSetting, storageEstimate, type Settings, type StorageInfo } from '../db';
-import { newId } from '../core/ids';
 import type { Repositories } from '../core/repositories';
-import type { MemoryEntry } from '../core/types';
 
 /**
  * The UI's one door to storage (issue #16): no other file under src/ui imports src/db or Dexie
  * (tests/unit/arch/ui-storage.test.ts counts them). Pages and state classes read through
  * `watch` (a Dexie liveQuery: the callback runs again whenever a table the query read changes,
  * in this tab, another tab or a worker), so no write is followed by a manual reload and nothing
- * polls. Data writes go through the workers' handlers or the repositories; settings through
- * `get`/`set` here.
+ * polls. Data writes go through the workers' handlers (the hand edits: services/edit-api.ts and
+ * the memory worker's reviseEntry/retireEntry), one round trip each; settings through `get`/`set`
+ * here. `repos` is for reading.
  */
 export type { Settings, StorageInfo, ToolMemDB };
 
@@ -47,22 +46,6 @@ export class UiStorage implements SettingsStore {
   watch<T>(query: () => Promise<T>, next: (value: T) => void, fail: (err: unknown) => void = () => {}): () => void {
     const sub = liveQuery(query).subscribe({ next, error: fail });
     return () => sub.unsubscribe();
-  }
-
-  /**
-   * A hand edit of a memory entry: a new version (origin as given, valid from now) supersedes the
-   * old one, so the entry's history and the memory's undo keep it. Returns the new version.
-   */
-  async reviseEntry(entry: MemoryEntry, patch: Partial<MemoryEntry>): Promise<MemoryEntry> {
-    const now = Date.now();
-    const next: MemoryEntry = { ...entry, ...patch, id: newId('man-'), origin: patch.origin ?? entry.origin, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now };
-    await this.repos.memories.applyUpdate([{ id: entry.id, supersededBy: next.id }], [next], now);
-    return next;
-  }
-
-  /** Retires a memory entry by hand (no successor); `reason` is kept with it. */
-  async retireEntry(entry: MemoryEntry, reason: string): Promise<void> {
-    await this.repos.memories.applyUpdate([{ id: entry.id, supersededBy: null, reason }], [], Date.now());
   }
 
   /** How many runs are marked running (startup recovery looks only when some are). */

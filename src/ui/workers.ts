@@ -1,9 +1,11 @@
-import { createClient, type ApiSpec, type WorkerClient } from '../rpc';
+import { createClient, type ApiSpec, type Client, type ConnectApi, type PortSpec, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
 import type { MemoryApi } from '../services/memory-api';
 import type { EvalApi } from '../services/eval-api';
 import type { LlmApi } from '../services/llm-api';
+import type { EmbedApi, EmbedPortApi } from '../services/embed-api';
+import type { EmbedDatasetApi } from '../services/embed-dataset';
 
 /** The data worker serves imports and labelling queries. */
 export type DataApi = ImportApi & LabelApi;
@@ -30,44 +32,71 @@ function lazyWorker<A extends ApiSpec<A>>(start: () => Worker, hooks: { started?
   };
 }
 
-/** Workers that call in-browser models: each gets a MessagePort to the llm worker. */
-type LlmConsumer = WorkerClient<{ attachLlm: { req: { port: MessagePort }; res: null; progress: never } }>;
-const llmConsumers = new Set<LlmConsumer>();
+/**
+ * A worker that serves other workers (the llm and embed workers) and the workers it serves. Each
+ * consumer gets a fresh channel when it starts, and all of them again at once when the serving
+ * worker crashes and is replaced (their pending calls through the old channel fail; the next ones
+ * work). Consumers are kept by name, so a restarted consumer replaces its former self.
+ */
+class PortHub {
+  private readonly consumers = new Map<string, (port: MessagePort) => Promise<unknown>>();
 
-/** Gives `consumer` a fresh channel to the (possibly new) llm worker; its old channel is dropped. */
-function attachLlm(consumer: LlmConsumer): void {
-  const channel = new MessageChannel();
-  void llmWorker().call('connect', { port: channel.port1 }, { transfer: [channel.port1] }).catch(() => undefined);
-  void consumer.call('attachLlm', { port: channel.port2 }, { transfer: [channel.port2] }).catch(() => undefined);
+  constructor(private readonly server: () => Client<ConnectApi>) {}
+
+  /** Registers `client` under `name` and sends it a port through its `method` (e.g. `attachLlm`). */
+  serve<M extends string>(name: string, client: Client<Record<M, PortSpec>>, method: M): void {
+    const attach = (port: MessagePort) => client.call(method, { port }, { transfer: [port] });
+    this.consumers.set(name, attach);
+    this.connect(attach);
+  }
+
+  /** The serving worker was replaced: every consumer gets a channel to the new one. */
+  reconnectAll(): void {
+    for (const attach of this.consumers.values()) this.connect(attach);
+  }
+
+  private connect(attach: (port: MessagePort) => Promise<unknown>): void {
+    const channel = new MessageChannel();
+    // A consumer or server that has died meanwhile is restarted, and reconnected, on its next use.
+    void this.server().call('connect', { port: channel.port1 }, { transfer: [channel.port1] }).catch(() => undefined);
+    void attach(channel.port2).catch(() => undefined);
+  }
 }
 
-function consumesLlm<A extends ApiSpec<A>>(): { started: (client: WorkerClient<A>) => void; crashed?: () => void } {
-  let mine: LlmConsumer | null = null;
-  return {
-    started(client) {
-      if (mine) llmConsumers.delete(mine);
-      mine = client as unknown as LlmConsumer;
-      llmConsumers.add(mine);
-      attachLlm(mine);
-    },
+const llmHub = new PortHub(() => llmWorker());
+const embedHub = new PortHub(() => embedWorker());
+
+/** A worker that embeds and may call in-browser models: ports to the embed and llm workers. */
+function consumer(name: string): (client: Client<EmbedPortApi & { attachLlm: PortSpec }>) => void {
+  return (client) => {
+    embedHub.serve(name, client, 'attachEmbed');
+    llmHub.serve(name, client, 'attachLlm');
   };
 }
 
-/**
- * In-browser language models (wllama, WebLLM). When it crashes, the workers that use it are
- * re-attached to a fresh one at once (their pending calls fail; the next ones work).
- */
+/** In-browser language models (wllama, WebLLM), for the page and, through ports, the memory and predictors workers. */
 export const llmWorker: () => WorkerClient<LlmApi> = lazyWorker<LlmApi>(() => new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'llm' }), {
-  crashed: () => {
-    for (const consumer of llmConsumers) attachLlm(consumer);
-  },
+  crashed: () => llmHub.reconnectAll(),
 });
 
+/**
+ * The tab's one embedding model and its cache (the model loads lazily, so starting it is cheap):
+ * Settings and dataset precomputation call it here, the memory and predictors workers through ports.
+ */
+export const embedWorker: () => WorkerClient<EmbedApi & EmbedDatasetApi & ConnectApi> = lazyWorker<EmbedApi & EmbedDatasetApi & ConnectApi>(
+  () => new Worker(new URL('../../workers/embed.worker.ts', import.meta.url), { type: 'module', name: 'embed' }),
+  { crashed: () => embedHub.reconnectAll() },
+);
+
 /** Imports, dataset statistics, exports, image attachment and labelling queues. */
-export const importWorker = lazyWorker<DataApi>(() => new Worker(new URL('../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'import' }));
+export const dataWorker = lazyWorker<DataApi>(() => new Worker(new URL('../../workers/data.worker.ts', import.meta.url), { type: 'module', name: 'data' }));
 
 /** Memory builds (embeddings + LLM calls), undo and export. */
-export const memoryWorker = lazyWorker<MemoryApi>(() => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }), consumesLlm<MemoryApi>());
+export const memoryWorker = lazyWorker<MemoryApi & EmbedPortApi>(() => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }), {
+  started: consumer('memory'),
+});
 
 /** Evaluations and predictions (fits predictors over whole datasets). */
-export const evalWorker = lazyWorker<EvalApi>(() => new Worker(new URL('../../workers/eval.worker.ts', import.meta.url), { type: 'module', name: 'eval' }), consumesLlm<EvalApi>());
+export const predictorsWorker = lazyWorker<EvalApi & EmbedPortApi>(() => new Worker(new URL('../../workers/predictors.worker.ts', import.meta.url), { type: 'module', name: 'predictors' }), {
+  started: consumer('eval'),
+});

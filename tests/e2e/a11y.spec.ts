@@ -1,6 +1,5 @@
 import { test, expect } from './support/fixtures';
 import type { AppPage, PageName } from './support/app-page';
-import { DataPage } from './support/data-page';
 import { axeViolations, blocking, describe } from './support/axe';
 
 // axe-core on every page: no serious or critical violation (and no heading-order one), empty and
@@ -27,11 +26,9 @@ test('every page passes axe-core when empty, wide in light and narrow in dark', 
   expect(found, found.join('\n')).toEqual([]);
 });
 
-test('every page passes axe-core with the demo loaded', async ({ app, page }) => {
+test('every page passes axe-core with the demo loaded', async ({ app, page, demo }) => {
   test.setTimeout(300_000);
-  const data = new DataPage(page);
-  await data.open();
-  await data.loadDemo();
+  void demo;
   const found = await auditAll(app, 'demo 1280 light');
   await page.emulateMedia({ colorScheme: 'dark' });
   found.push(...(await auditAll(app, 'demo 1280 dark')));

@@ -1,12 +1,6 @@
 import type { Locator } from '@playwright/test';
-import { test as base, expect } from './support/fixtures';
-import { CapabilityPage } from './support/capability-page';
-
-const test = base.extend<{ cap: CapabilityPage }>({
-  cap: async ({ app }, use) => {
-    await use(new CapabilityPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
+import type { CapabilityPage } from './support/capability-page';
 
 /**
  * Full-height screenshots (the app scrolls inside <main>, so the viewport is made as tall as the

@@ -1,23 +1,10 @@
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-import { ToolsPage } from './support/tools-page';
+import { test, expect } from './support/fixtures';
 import { axeViolations, blocking, describe } from './support/axe';
-
-const test = base.extend<{ data: DataPage; tools: ToolsPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-  tools: async ({ app }, use) => {
-    await use(new ToolsPage(app.page));
-  },
-});
 
 const PROMPTFOO = 'tests/fixtures/import/promptfoo/results.json';
 
 test('the promptfoo log\'s costs and latencies show on the tool cards; a price set on a card wins, bad input is refused', async ({ data, tools, page }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(PROMPTFOO);
+  await data.startImport(PROMPTFOO);
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('promptfoo');
   await expect((await data.runImport()).getByTestId('count-added')).toHaveText('60');
   await data.dialog.getByRole('button', { name: 'Done' }).click();
@@ -65,23 +52,17 @@ test('the promptfoo log\'s costs and latencies show on the tool cards; a price s
   await expect(again.getByTestId('tool-cost-value')).toContainText('$0.005 per call');
 });
 
-test('the demo\'s evaluation draws the cost–quality plane with its frontier, from example prices', async ({ data, page }) => {
+test('the demo\'s evaluation draws the cost–quality plane with its frontier, from example prices', async ({ demo: data, evaluate, page }) => {
   test.setTimeout(240_000);
-  await data.open('data');
-  await data.loadDemo();
   await data.goTo('Tools');
   const dalle = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: 'DALLE_3', exact: true }) });
   await expect(dalle.getByTestId('tool-cost-value')).toHaveText('$0.04 per call · example price — set your own');
 
   await data.goTo('Evaluate');
-  const form = page.getByRole('form', { name: 'New evaluation' });
-  await form.getByLabel('Dataset to evaluate').selectOption({ label: 'GenAI-Bench demo' });
-  for (const m of ['tool-median', 'knn-difficulty', 'ensemble', 'memory']) await form.getByLabel(m, { exact: true }).uncheck();
-  for (const m of ['tool-mean', 'knn']) await form.getByLabel(m, { exact: true }).check();
-  await form.getByLabel('Training tasks').fill('200');
-  await form.getByLabel('Test tasks').fill('200');
-  await form.getByLabel('Seeds').fill('1');
-  await form.getByRole('button', { name: 'Run evaluation' }).click();
+  await evaluate.form.getByLabel('Dataset to evaluate').selectOption({ label: 'GenAI-Bench demo' });
+  await evaluate.chooseMethods(['tool-mean', 'knn'], ['tool-median', 'knn-difficulty', 'ensemble', 'memory']);
+  await evaluate.fillSplit(200, 200, 1);
+  await evaluate.form.getByRole('button', { name: 'Run evaluation' }).click();
   const plane = page.getByTestId('cost-plane');
   await expect(plane).toBeVisible({ timeout: 180_000 });
   await expect(plane.locator('figure').filter({ hasText: 'Cost–quality plane' }).locator('canvas')).toBeVisible();

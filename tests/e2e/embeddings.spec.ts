@@ -1,14 +1,7 @@
-import { test as base, expect } from './support/fixtures';
-import { SettingsPage } from './support/settings-page';
+import { test, expect } from './support/fixtures';
 
 // Every request outside the app's origin is aborted and fails the test (see the fixtures): these
 // tests prove that embeddings work with no network at all.
-const test = base.extend<{ settings: SettingsPage }>({
-  settings: async ({ app }, use) => {
-    await use(new SettingsPage(app.page));
-  },
-});
-
 test('the bundled model embeds offline in a worker, and a second run is served from the cache', async ({ settings }) => {
   await settings.openSettings();
   await expect(settings.fact('model')).toHaveText('glove-100d');
@@ -68,4 +61,20 @@ test('after a first use online, embeddings work offline: model and onnxruntime W
   await settings.runTest('A quiet street at night', 'An empty road in the dark');
   await expect(settings.cacheReport).toContainText('2 embedded now');
   await context.setOffline(false);
+});
+
+// Evaluate and Predict embed in the embed worker, reached through a port: the vectors an
+// evaluation needed are in the cache the Settings page reads, so embedding the dataset afterwards
+// finds every prompt there.
+test('an evaluation embeds its prompts through the one shared cache', async ({ memory, evaluate, page }) => {
+  await memory.importGenaiSlice();
+  await evaluate.goTo('Evaluate');
+  await evaluate.chooseMethods(['knn'], ['tool-median', 'knn-difficulty', 'ensemble', 'memory']);
+  await evaluate.fillSplit(10, 10, 1);
+  await evaluate.run();
+
+  await evaluate.goTo('Settings');
+  const precompute = page.getByTestId('precompute-embeddings');
+  await precompute.getByRole('button', { name: 'Embed prompts' }).click();
+  await expect(page.getByTestId('precompute-result')).toContainText('Embedded 0 new prompts of GenAI slice; 20 were already cached (20 distinct prompts');
 });

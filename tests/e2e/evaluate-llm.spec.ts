@@ -1,27 +1,18 @@
 import { test, expect } from './support/fixtures';
 import { useFakeLlmServer } from './support/fake-llm-server';
-import { LlmSettingsPage } from './support/llm-page';
-import { MemoryPage } from './support/memory-page';
 
 const { server: fakeServer } = useFakeLlmServer(test, 101);
 
-test('LLM methods: enabled once a model is chosen, limited to N test tasks, calls and parse counts shown', async ({ app, page }) => {
-  const memory = new MemoryPage(page);
+test('LLM methods: enabled once a model is chosen, limited to N test tasks, calls and parse counts shown', async ({ app, page, memory, settings, evaluate }) => {
   await memory.importGenaiSlice();
-  const settings = new LlmSettingsPage(page);
-  await settings.openSettings();
-  await settings.useEndpoint(fakeServer().url, 'fake-model');
+  await settings.connect(fakeServer().url, 'fake-model');
 
   await app.goTo('Evaluate');
-  const form = page.getByRole('form', { name: 'New evaluation' });
-  for (const m of ['tool-median', 'knn', 'knn-difficulty', 'ensemble', 'memory']) await form.getByLabel(m, { exact: true }).uncheck();
-  await form.getByLabel('generic-llm', { exact: true }).check();
-  await form.getByLabel('toolmem-llm', { exact: true }).check();
+  const form = evaluate.form;
+  await evaluate.chooseMethods(['generic-llm', 'toolmem-llm'], ['tool-median', 'knn', 'knn-difficulty', 'ensemble', 'memory']);
   await expect(form.getByText(/scored on the first 50 test tasks/)).toBeVisible();
   await form.getByLabel('Task limit for LLM methods').fill('3');
-  await form.getByLabel('Training tasks').fill('10');
-  await form.getByLabel('Test tasks').fill('10');
-  await form.getByLabel('Seeds').fill('1');
+  await evaluate.fillSplit(10, 10, 1);
   await form.getByRole('button', { name: 'Run evaluation' }).click();
 
   const stats = page.getByTestId('llm-stats');

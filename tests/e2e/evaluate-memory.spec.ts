@@ -1,19 +1,14 @@
 import { test, expect } from './support/fixtures';
 import { useFakeLlmServer } from './support/fake-llm-server';
-import { LlmSettingsPage } from './support/llm-page';
-import { MemoryPage } from './support/memory-page';
 
 const { server: fakeServer } = useFakeLlmServer(test, 102, { scorePrediction: (user) => (/^Tool: .*DALLE_3/m.test(user) ? '{"score": 4.5}' : '{"score": 2.5}') });
 
 /** The task of a prompt line (`Task: …` in build prompts, `New task: …` in predictions). */
 const tasksIn = (prompts: string[], label: RegExp) => new Set(prompts.flatMap((u) => [...u.matchAll(label)].map((m) => m[1]!.trim())));
 
-test('a memory built with the model, evaluated on the tasks it never saw; LLM prediction on the Predict page', async ({ app, page }) => {
-  const memory = new MemoryPage(page);
+test('a memory built with the model, evaluated on the tasks it never saw; LLM prediction on the Predict page', async ({ app, page, memory, settings }) => {
   await memory.importGenaiSlice();
-  const settings = new LlmSettingsPage(page);
-  await settings.openSettings();
-  await settings.useEndpoint(fakeServer().url, 'fake-model');
+  await settings.connect(fakeServer().url, 'fake-model');
 
   // Build on 10 of the 20 tasks (seed 1) with the model: the other 10 stay unseen.
   await app.goTo('Memory');

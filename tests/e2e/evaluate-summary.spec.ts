@@ -1,17 +1,12 @@
 import { test, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-import { EvaluatePage } from './support/evaluate-page';
 import { axeViolations, blocking, describe } from './support/axe';
 
 // Issue #19: after the demo evaluation the page leads with one leaderboard and a verdict, the long
 // tables are folded, numbers are short, every metric is explained, and a row or a chart point
 // leads to the tasks behind it; it fits a phone and stays short.
-test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row or a point, short and phone-wide', async ({ page }) => {
+test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row or a point, short and phone-wide', async ({ page, demo, evaluate }) => {
   test.setTimeout(300_000);
-  const data = new DataPage(page);
-  await data.open();
-  await data.loadDemo();
-  const evaluate = new EvaluatePage(page);
+  void demo;
   await evaluate.goTo('Evaluate');
   await evaluate.run(240_000);
 

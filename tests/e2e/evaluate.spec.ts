@@ -1,11 +1,4 @@
-import { test as base, expect } from './support/fixtures';
-import { MemoryPage } from './support/memory-page';
-
-const test = base.extend<{ memory: MemoryPage }>({
-  memory: async ({ app }, use) => {
-    await use(new MemoryPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
 
 test('build a memory, run an evaluation, see the four charts and export one as PNG', async ({ memory, page }) => {
   await memory.importGenaiSlice();

@@ -4,19 +4,8 @@
  * (`e[n.toolId].push is not a function`) and no tool rows were created. The fixtures fail the test
  * on any uncaught page error or dialog.
  */
-import { test as base, expect } from './support/fixtures';
+import { test, expect } from './support/fixtures';
 import { words, writeTemp } from './support/generated-files';
-import { MemoryPage } from './support/memory-page';
-import { ToolsPage } from './support/tools-page';
-
-const test = base.extend<{ memory: MemoryPage; tools: ToolsPage }>({
-  memory: async ({ app }, use) => {
-    await use(new MemoryPage(app.page));
-  },
-  tools: async ({ app }, use) => {
-    await use(new ToolsPage(app.page));
-  },
-});
 
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const TOOLS = [...HOSTILE, 'gpt-4', 'claude-3', 'DALLE_3', 'SDXL_Turbo', 'llama-3'];

@@ -6,14 +6,7 @@
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-
-const test = base.extend<{ data: DataPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
 
 function temp(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'toolmem-e2e-')), name);
@@ -22,14 +15,10 @@ function temp(name: string, text: string): string {
 }
 
 test('a CSV mixing CR, LF and CRLF line endings imports every good row', async ({ data }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile('tests/fixtures/bad-inputs/mixed-line-endings.csv');
-  await data.dialog.getByLabel('Dataset name').fill('Mixed endings');
-  const result = await data.runImport();
+  const result = await data.importAs('tests/fixtures/bad-inputs/mixed-line-endings.csv', 'Mixed endings');
   await expect(result.getByTestId('count-added')).toHaveText('4');
   await expect(result.getByTestId('count-rejected')).toHaveText('0');
-  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  await data.closeImport();
   await expect(data.datasetCard('Mixed endings')).toContainText('4 experiences');
 });
 
@@ -43,11 +32,7 @@ test('a JSONL value nested 100,000 levels deep is a row error, not an internal p
       '{"prompt":"A dog","model":"gpt-4","score":5}',
     ].join('\n'),
   );
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(path);
-  await data.dialog.getByLabel('Dataset name').fill('Deep');
-  const result = await data.runImport();
+  const result = await data.importAs(path, 'Deep');
   await expect(result.getByTestId('count-added')).toHaveText('2');
   await expect(result.getByTestId('count-rejected')).toHaveText('1');
   await expect(result.getByTestId('row-errors')).toContainText('line 2: the record nests arrays and objects 100,001 levels deep; the limit is 64 levels');
@@ -55,11 +40,7 @@ test('a JSONL value nested 100,000 levels deep is a row error, not an internal p
 });
 
 test('a file whose every row is rejected leaves no empty dataset', async ({ data }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(temp('all-bad.csv', 'prompt,model,score\nWrite a haiku,gpt-4,0x3\nWrite an ode,gpt-4,0b11\n'));
-  await data.dialog.getByLabel('Dataset name').fill('All rejected');
-  const result = await data.runImport();
+  const result = await data.importAs(temp('all-bad.csv', 'prompt,model,score\nWrite a haiku,gpt-4,0x3\nWrite an ode,gpt-4,0b11\n'), 'All rejected');
   await expect(result.getByTestId('count-added')).toHaveText('0');
   await expect(result.getByTestId('count-rejected')).toHaveText('2');
   await expect(result.getByTestId('dataset-not-created')).toContainText('was not created');

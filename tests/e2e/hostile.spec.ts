@@ -1,11 +1,4 @@
-import { test as base, expect } from './support/fixtures';
-import { MemoryPage } from './support/memory-page';
-
-const test = base.extend<{ memory: MemoryPage }>({
-  memory: async ({ app }, use) => {
-    await use(new MemoryPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
 
 // The fixtures fail the test on any dialog (alert/confirm) and any uncaught page error; here we also
 // check that the markup stayed text and that nothing overflows the window.

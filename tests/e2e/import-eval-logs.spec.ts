@@ -1,21 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-
-const test = base.extend<{ data: DataPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
+import { parquetSchema } from '../unit/helpers/parquet-schema';
 
 const PROMPTFOO = 'tests/fixtures/import/promptfoo/results.json';
 const NESTED = 'tests/fixtures/e2e/nested-eval.jsonl';
 
 test('import the promptfoo fixture through the dialog: preset detected, three tools, scores', async ({ data, page }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(PROMPTFOO);
+  await data.startImport(PROMPTFOO);
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('promptfoo');
   const first = data.dialog.getByTestId('preview-table').locator('tbody tr').first();
   await expect(first).toContainText('terse-model');
@@ -64,7 +56,7 @@ test('map nested paths with the tree picker; the preview shows the resolved valu
   await expect(data.datasetCard('Nested log').getByRole('row', { name: /model-b/ })).toHaveText(/model-b\s*2\s*2\.5/);
 });
 
-test('a Parquet file is read in the import worker and mapped through its struct column', async ({ data }, testInfo) => {
+test('a Parquet file is read in the data worker and mapped through its struct column', async ({ data }, testInfo) => {
   // A Hugging Face style file: a text column and a struct (hyparquet-writer, written here).
   const file = testInfo.outputPath('train-00000-of-00001.parquet');
   const rows = [0, 1, 2, 3, 4, 5];
@@ -73,13 +65,7 @@ test('a Parquet file is read in the import worker and mapped through its struct 
       { name: 'instruction', data: rows.map((i) => `Summarise text ${i}`) },
       { name: 'judgement', data: rows.map((i) => ({ model: i % 2 ? 'qwen2-7b' : 'gemma-7b', rating: 1 + (i % 5) })) },
     ],
-    schema: [
-      { name: 'root', num_children: 2 },
-      { name: 'instruction', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'judgement', repetition_type: 'OPTIONAL', num_children: 2 },
-      { name: 'model', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'rating', type: 'INT32', repetition_type: 'OPTIONAL' },
-    ],
+    schema: parquetSchema({ instruction: 'text', judgement: { model: 'text', rating: 'int32' } }),
     rowGroupSize: 2,
   });
   writeFileSync(file, new Uint8Array(buffer));

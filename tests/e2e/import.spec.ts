@@ -1,18 +1,9 @@
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-
-const test = base.extend<{ data: DataPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-});
+import { test, expect } from './support/fixtures';
 
 const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
 
 test('import a generic CSV with a column mapping, see it stored, reload, undo', async ({ data, page }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(LOG);
+  await data.startImport(LOG);
 
   // Detected as a generic file; the obvious columns are mapped already, the task id is not.
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('generic');
@@ -88,9 +79,7 @@ test('the demo data loads with all six GenAI-Bench generators and their histogra
 });
 
 test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in the browser', async ({ data, page }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile('tests/fixtures/import/genai_image_slice.json');
+  await data.startImport('tests/fixtures/import/genai_image_slice.json');
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('genai-bench');
   await data.dialog.getByLabel('Dataset name').fill('GenAI slice');
   await data.runImport();
@@ -118,9 +107,7 @@ test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in
 });
 
 test('a dataset exports as CSV with a human/judge flag', async ({ data, page }) => {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(LOG);
+  await data.startImport(LOG);
   await data.mapColumn('id', 'case');
   await data.dialog.getByLabel('Dataset name').fill('Team eval log');
   await data.runImport();

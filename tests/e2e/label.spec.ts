@@ -1,14 +1,7 @@
-import { test as base, expect } from './support/fixtures';
-import { LabelPage } from './support/label-page';
+import { test, expect } from './support/fixtures';
 import { axeViolations, blocking, describe } from './support/axe';
 
 const ALPACA = 'tests/fixtures/import/alpaca_experiences_slice.csv';
-
-const test = base.extend<{ label: LabelPage }>({
-  label: async ({ app }, use) => {
-    await use(new LabelPage(app.page));
-  },
-});
 
 test('label 10 items with the keyboard only, undo one, reload: every label is intact', async ({ label, page }) => {
   await label.importGenaiSlice();

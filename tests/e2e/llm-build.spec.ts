@@ -1,17 +1,12 @@
 import { test, expect } from './support/fixtures';
 import { useFakeLlmServer } from './support/fake-llm-server';
-import { LlmSettingsPage, TINY_BIAS, TINY_GGUF_URL } from './support/llm-page';
-import { MemoryPage } from './support/memory-page';
+import { TINY_BIAS, TINY_GGUF_URL } from './support/llm-page';
 
 const { port: LLM_PORT, server: fakeServer } = useFakeLlmServer(test, 100);
 
-test('a memory built with an OpenAI-compatible endpoint: feedback, updates and critiques from the model', async ({ app, page }) => {
-  const memory = new MemoryPage(page);
+test('a memory built with an OpenAI-compatible endpoint: feedback, updates and critiques from the model', async ({ app, page, memory, settings }) => {
   await memory.importGenaiSlice();
-
-  const settings = new LlmSettingsPage(page);
-  await settings.openSettings();
-  await settings.useEndpoint(fakeServer().url, 'fake-model');
+  await settings.connect(fakeServer().url, 'fake-model');
   await expect(settings.active).toHaveText(`fake-model at 127.0.0.1:${LLM_PORT}`);
   await settings.tryIt('Say hello');
   await expect(settings.reply).toContainText('Fake feedback');
@@ -36,10 +31,8 @@ test('a memory built with an OpenAI-compatible endpoint: feedback, updates and c
   expect(stored.some((line) => line.includes('|weak|Fake critique:'))).toBe(true);
 });
 
-test('a build with the in-browser wllama model: nonsense replies are refused and the memory stays valid', async ({ app, page }) => {
-  const memory = new MemoryPage(page);
+test('a build with the in-browser wllama model: nonsense replies are refused and the memory stays valid', async ({ app, page, memory, settings }) => {
   await memory.importGenaiSlice();
-  const settings = new LlmSettingsPage(page);
   await settings.serveTinyModel();
   await settings.openSettings();
   await settings.useWllamaUrl(TINY_GGUF_URL, TINY_BIAS);

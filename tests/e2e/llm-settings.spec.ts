@@ -1,6 +1,5 @@
 import { test, expect } from './support/fixtures';
 import { useFakeLlmServer } from './support/fake-llm-server';
-import { LlmSettingsPage } from './support/llm-page';
 
 // Settings → Language model: the form says what is missing before anything is tried, "Test
 // connection" lists the server's models to pick from, errors are in plain language and belong to
@@ -10,8 +9,7 @@ const { port, server: fakeServer } = useFakeLlmServer(test, 103, { models: ['fak
 const DEAD_PORT = port + 1;
 test.use({ allowedOrigins: [`http://127.0.0.1:${port}`, `http://127.0.0.1:${DEAD_PORT}`] });
 
-test('an endpoint without a model name: the buttons are disabled and say why', async ({ app }) => {
-  const settings = new LlmSettingsPage(app.page);
+test('an endpoint without a model name: the buttons are disabled and say why', async ({ settings }) => {
   await settings.openSettings();
   await settings.chooseEngine(/OpenAI-compatible endpoint/);
   await settings.section.getByLabel('Endpoint base URL').fill(fakeServer().url);
@@ -32,8 +30,7 @@ test('an endpoint without a model name: the buttons are disabled and say why', a
   await expect(settings.active).toHaveText('none (capability analysis only)');
 });
 
-test('Test connection lists the server models to pick from, and names a missing one', async ({ app }) => {
-  const settings = new LlmSettingsPage(app.page);
+test('Test connection lists the server models to pick from, and names a missing one', async ({ settings }) => {
   await settings.openSettings();
   await settings.chooseEngine(/OpenAI-compatible endpoint/);
   await settings.section.getByLabel('Endpoint base URL').fill(fakeServer().url);
@@ -53,8 +50,7 @@ test('Test connection lists the server models to pick from, and names a missing 
   await expect(settings.reply).toContainText('Fake feedback');
 });
 
-test('errors in plain language, cleared on switching engine', async ({ app }) => {
-  const settings = new LlmSettingsPage(app.page);
+test('errors in plain language, cleared on switching engine', async ({ settings }) => {
   await settings.openSettings();
   await settings.chooseEngine(/OpenAI-compatible endpoint/);
   const url = settings.section.getByLabel('Endpoint base URL');

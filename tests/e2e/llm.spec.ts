@@ -1,11 +1,9 @@
 import { test, expect } from './support/fixtures';
-import { LlmSettingsPage, TINY_BIAS, TINY_GGUF_PATH, TINY_GGUF_URL } from './support/llm-page';
+import { TINY_BIAS, TINY_GGUF_PATH, TINY_GGUF_URL } from './support/llm-page';
 
 // The real wllama path (llama.cpp compiled to WebAssembly) in Chromium, with a 1.7 MB random-weight
 // llama: the model is fetched from the app's origin, loaded in the llm worker, and generates tokens.
-test('wllama loads a GGUF from a URL and generates tokens in the llm worker', async ({ app }) => {
-  void app;
-  const settings = new LlmSettingsPage(app.page);
+test('wllama loads a GGUF from a URL and generates tokens in the llm worker', async ({ app, settings }) => {
   const served = await settings.serveTinyModel();
   await settings.openSettings();
   await settings.useWllamaUrl(TINY_GGUF_URL, TINY_BIAS);
@@ -28,8 +26,7 @@ test('wllama loads a GGUF from a URL and generates tokens in the llm worker', as
   expect(served.fetches()).toBe(downloads);
 });
 
-test('wllama loads a GGUF file the user picks, kept in the browser for later', async ({ app }) => {
-  const settings = new LlmSettingsPage(app.page);
+test('wllama loads a GGUF file the user picks, kept in the browser for later', async ({ settings }) => {
   await settings.openSettings();
   await settings.chooseEngine(/on the CPU/);
   await settings.section.getByRole('radio', { name: 'A file on this computer' }).check();
@@ -49,8 +46,7 @@ test('wllama loads a GGUF file the user picks, kept in the browser for later', a
 // WebLLM needs WebGPU and weights from the model hub, neither of which exists here: what can be
 // proved is that the app notices the missing adapter, says what to do instead, and offers nothing
 // that would fail later.
-test('choosing WebLLM without a WebGPU adapter explains why it cannot run', async ({ app }) => {
-  const settings = new LlmSettingsPage(app.page);
+test('choosing WebLLM without a WebGPU adapter explains why it cannot run', async ({ settings }) => {
   await settings.openSettings();
   await settings.chooseEngine(/on the GPU/);
   await expect(settings.section.getByTestId('webgpu-missing')).toContainText('Use wllama (CPU) or an endpoint instead');

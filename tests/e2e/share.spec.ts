@@ -1,16 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect } from './support/fixtures';
-import { MemoryPage } from './support/memory-page';
-import { SettingsPage } from './support/settings-page';
-import { ToolsPage } from './support/tools-page';
-
-const test = base.extend<{ memory: MemoryPage; settings: SettingsPage; tools: ToolsPage }>({
-  memory: async ({ app }, use) => use(new MemoryPage(app.page)),
-  settings: async ({ app }, use) => use(new SettingsPage(app.page)),
-  tools: async ({ app }, use) => use(new ToolsPage(app.page)),
-});
+import { test, expect } from './support/fixtures';
 
 interface FileEntry { id: string; text: string; value: number; evidenceTasks: string[]; facet?: { rule: { type: string; value?: string } } }
 interface FileTool { id: string; entries: FileEntry[] }

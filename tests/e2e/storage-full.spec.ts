@@ -1,15 +1,8 @@
 import type { Page } from '@playwright/test';
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
+import { test, expect } from './support/fixtures';
 import { countStoreScript, generatedCsv, writeTemp } from './support/generated-files';
 
-const test = base.extend<{ data: DataPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-});
-
-// The trap is prepended to the import worker's script as it is served; a service worker would serve
+// The trap is prepended to the data worker's script as it is served; a service worker would serve
 // that script from its cache instead, past the route.
 test.use({ serviceWorkers: 'block' });
 
@@ -19,11 +12,11 @@ test.use({ serviceWorkers: 'block' });
  * exhausted). The first batch of 2,000 rows is committed before that, so the rollback is exercised.
  */
 /**
- * Serves the import worker with TRAP in front. A request the page abandons (a navigation while the
+ * Serves the data worker with TRAP in front. A request the page abandons (a navigation while the
  * script is fetched: the route is then disposed) is not an error of the test; anything else is.
  */
 async function trapImportWorker(page: Page): Promise<void> {
-  await page.route(/\/assets\/import\.worker-[^/]*\.js$/, async (route) => {
+  await page.route(/\/assets\/data\.worker-[^/]*\.js$/, async (route) => {
     try {
       const response = await route.fetch();
       await route.fulfill({ response, body: TRAP + (await response.text()) });
@@ -55,9 +48,7 @@ test('storage full during an import: a clear message with usage and what to dele
   const seed = writeTemp('seed.csv', generatedCsv(0, 12, { prefix: 'seed' }));
   const big = writeTemp('big.csv', generatedCsv(0, 6000, { prefix: 'quota' }));
 
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(seed);
+  await data.startImport(seed);
   await data.dialog.getByLabel('Dataset name').fill('Quota test');
   await expect(data.dialog.getByTestId('preview-table')).toBeVisible();
   const seeded = await data.runImport();
@@ -93,9 +84,7 @@ test('storage full during an import: a clear message with usage and what to dele
 
 test('the storage-full message links to the storage usage in Settings', async ({ data, page }) => {
   await trapImportWorker(page);
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(writeTemp('quota.csv', generatedCsv(0, 3000, { prefix: 'quota' })));
+  await data.startImport(writeTemp('quota.csv', generatedCsv(0, 3000, { prefix: 'quota' })));
   await data.dialog.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(data.dialog.getByTestId('import-error')).toContainText('Storage is full', { timeout: 60_000 });
   // A new dataset is not created at all.

@@ -1,29 +1,15 @@
-import { test as base, expect } from './support/fixtures';
-import { DataPage } from './support/data-page';
-import { ToolsPage } from './support/tools-page';
+import { test, expect } from './support/fixtures';
+import type { DataPage } from './support/data-page';
 
 // Issue #14 class 8: a file tool `dalle` beside a stored DALLE_3 is neither refused without a way
 // out nor silently merged: the dialog asks, per name, "new tool" or "same as DALLE_3".
-const test = base.extend<{ data: DataPage; tools: ToolsPage }>({
-  data: async ({ app }, use) => {
-    await use(new DataPage(app.page));
-  },
-  tools: async ({ app }, use) => {
-    await use(new ToolsPage(app.page));
-  },
-});
-
 const KNOWN = 'tests/fixtures/e2e/tool-mapping-known.csv';
 const LOOKALIKE = 'tests/fixtures/e2e/tool-mapping-lookalike.jsonl';
 
 async function importKnown(data: DataPage) {
-  await data.open('data');
-  await data.openImport();
-  await data.chooseFile(KNOWN);
-  await data.dialog.getByLabel('Dataset name').fill('Shapes');
-  const result = await data.runImport();
+  const result = await data.importAs(KNOWN, 'Shapes');
   await expect(result.getByTestId('count-added')).toHaveText('3');
-  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  await data.closeImport();
 }
 
 async function chooseLookalike(data: DataPage) {

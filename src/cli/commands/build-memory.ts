@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { buildMemoryFile, planBuild } from '../../app/build-memory';
 import { ToolMemError, ValidationError } from '../../core/errors';
-import { createEngine, parseEngineSpec } from '../../core/llm';
+import { resolveEngine } from '../../core/llm';
 import { buildMetrics } from '../../core/memory';
 import { serializeMemoryFile } from '../../core/memory-format';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
@@ -20,12 +20,11 @@ import { FileReadError } from '../node-files';
 import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
 import { parse, USAGE, type ParsedArgs } from '../build-memory-args';
 import { buildSummaryJson, buildSummaryText } from '../build-memory-report';
+import { CLI_ENGINES } from '../llm-arg';
 
 async function build(opts: ParsedArgs, io: Io): Promise<number> {
   const { dataset, experiences } = await loadData(opts);
-  const spec = parseEngineSpec(opts.llm);
-  const apiKey = process.env.TOOLMEM_LLM_API_KEY;
-  const engine = createEngine(spec, apiKey ? { apiKey } : {});
+  const engine = await resolveEngine(opts.llm, CLI_ENGINES);
   const embedder = createTransformersEmbedder();
   const now = Date.now();
   let plan;
@@ -33,7 +32,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     plan = planBuild(dataset, experiences, {
       split: { ...(opts.train !== undefined ? { train: opts.train } : {}), seed: opts.seed },
       ...(opts.tools ? { tools: opts.tools } : {}),
-      engine: engine.id,
+      engine: opts.llm,
       embeddingModel: embedder.id,
       k: opts.k,
       critiques: opts.critiques,

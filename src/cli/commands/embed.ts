@@ -7,7 +7,7 @@ import { cosine, rowOf, type EmbeddingBatch } from '../../core/embed';
 import { createTransformersEmbedder, DEFAULT_LOCAL_MODEL, DEFAULT_MODELS_DIR } from '../../node/transformers-embedder';
 import { normaliseModelId } from '../../services/embed-api';
 import { toModelLoadError } from '../../services/embed-errors';
-import { EXIT, parseOrExit, strictArgs, UsageError, processIo, type Command, type Io } from '../io';
+import { EXIT, command, strictArgs, UsageError, processIo, type Io } from '../io';
 
 const USAGE = `Usage: toolmem embed --text TEXT [--text TEXT ...] [options]
 
@@ -96,9 +96,7 @@ export function formatEmbedSummary(id: string, texts: readonly string[], batch: 
   return lines.join('\n');
 }
 
-async function run(args: string[], io: Io): Promise<number> {
-  const opts = parseOrExit('embed', USAGE, args, parse, io);
-  if (typeof opts === 'number') return opts;
+async function run(opts: ParsedArgs, io: Io): Promise<number> {
   const hubId = opts.model.includes('/');
   let embedder;
   let batch: EmbeddingBatch;
@@ -128,15 +126,10 @@ async function run(args: string[], io: Io): Promise<number> {
   return EXIT.ok;
 }
 
+/** The subcommand entry for the registry in ./index.ts. */
+export const embedCommandSpec = command('embed', 'embed texts with the bundled (or a chosen) sentence-embedding model', USAGE, parse, run);
+
 /** `toolmem embed …`; returns the exit code. `io` defaults to stdout/stderr. */
 export async function embedCommand(argv: string[], io: Io = processIo): Promise<number> {
-  return run(argv, io);
+  return embedCommandSpec.run(argv, io);
 }
-
-/** The subcommand entry for the registry in ./index.ts. */
-export const embedCommandSpec: Command = {
-  name: 'embed',
-  summary: 'embed texts with the bundled (or a chosen) sentence-embedding model',
-  usage: USAGE,
-  run,
-};

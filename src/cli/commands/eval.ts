@@ -3,7 +3,7 @@
  * the same side), fits each offline method on the training tasks and scores its predictions on the
  * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
  * With `--llm openai:URL#MODEL` the LLM methods run too, through the same use case as the app's
- * eval worker (src/app/evaluate-methods.ts): same split, seeds and engine give the same numbers.
+ * predictors worker (src/app/evaluate-methods.ts): same split, seeds and engine give the same numbers.
  * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
  * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
@@ -102,7 +102,7 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
   }, stop);
   if (typeof outcome === 'number') return outcome;
   const { report, partial } = outcome;
-  // Paired-bootstrap 95% intervals, the same function as the app's eval worker (not on partial
+  // Paired-bootstrap 95% intervals, the same function as the app's predictors worker (not on partial
   // results); with an LLM run a Ctrl-C while they are computed skips them.
   const signal = opts.methods.some(isLlmMethod) ? stop.signal : undefined;
   const intervals = partial ? null : await evalIntervals(report, { ...(signal ? { signal } : {}), skipOnStop: true });

@@ -6,7 +6,7 @@
 import { ToolMemError } from '../../core/errors';
 import { clipInput } from '../../core/text/quote';
 import { formatSummary } from '../format-import';
-import { EXIT, parseOrExit, strictArgs, type Command, type Io } from '../io';
+import { EXIT, command, strictArgs, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 import { describeNearMisses } from '../tool-choices';
@@ -45,9 +45,7 @@ function parse(args: string[]): ParsedArgs {
   return { ...dataArgs(values, !help), dryRun: values['dry-run'] === true, json: values.json === true, help };
 }
 
-async function run(args: string[], io: Io): Promise<number> {
-  const opts = parseOrExit('import', USAGE, args, parse, io);
-  if (typeof opts === 'number') return opts;
+async function run(opts: ParsedArgs, io: Io): Promise<number> {
   try {
     const { summary } = await loadData(opts);
     io.out(opts.json ? JSON.stringify({ ...summary, dryRun: opts.dryRun, stored: false }, null, 2) : formatSummary(summary, { dryRun: opts.dryRun }));
@@ -67,9 +65,4 @@ async function run(args: string[], io: Io): Promise<number> {
   }
 }
 
-export const importCommand: Command = {
-  name: 'import',
-  summary: 'read an evaluation log and report accepted/rejected rows per tool',
-  usage: USAGE,
-  run,
-};
+export const importCommand = command('import', 'read an evaluation log and report accepted/rejected rows per tool', USAGE, parse, run);

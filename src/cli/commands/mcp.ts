@@ -12,7 +12,7 @@ import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { createToolMemMcp } from '../mcp/server';
 import { GuardedStdioTransport } from '../mcp/stdio-transport';
 import { readMemoryArg } from '../memory-arg';
-import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
+import { EXIT, command, strictArgs, UsageError, type Io } from '../io';
 
 const USAGE = `Usage: toolmem mcp --memory MEMORY.json
 
@@ -25,15 +25,18 @@ Options:
 
 Exit codes: 0 the client disconnected, 1 usage error, 2 the memory could not be read or is invalid.`;
 
-function parse(args: string[]): { memory: string; help: boolean } {
+interface McpArgs {
+  memory: string;
+  help: boolean;
+}
+
+function parse(args: string[]): McpArgs {
   const values = strictArgs(args, { memory: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } });
   if (!values.help && !values.memory) throw new UsageError('--memory FILE is required.');
   return { memory: values.memory ?? '', help: values.help === true };
 }
 
-async function run(args: string[], io: Io): Promise<number> {
-  const opts = parseOrExit('mcp', USAGE, args, parse, io);
-  if (typeof opts === 'number') return opts;
+async function run(opts: McpArgs, io: Io): Promise<number> {
   const file = await readMemoryArg('mcp', opts.memory, io);
   if (typeof file === 'number') return file;
   let embedder;
@@ -62,4 +65,4 @@ async function run(args: string[], io: Io): Promise<number> {
   return EXIT.ok;
 }
 
-export const mcpCommand: Command = { name: 'mcp', summary: 'serve a memory file as an MCP server (stdio): list_tools, recall, predict_score, select_tool', usage: USAGE, run };
+export const mcpCommand = command('mcp', 'serve a memory file as an MCP server (stdio): list_tools, recall, predict_score, select_tool', USAGE, parse, run);

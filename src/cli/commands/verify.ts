@@ -10,7 +10,7 @@ import { ToolMemError } from '../../core/errors';
 import { clipInput, quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../node/transformers-embedder';
 import { readMemoryArg } from '../memory-arg';
-import { EXIT, parseOrExit, strictArgs, UsageError, type Command, type Io } from '../io';
+import { EXIT, command, strictArgs, UsageError, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';
 import { FileReadError } from '../node-files';
 
@@ -44,9 +44,7 @@ function parse(args: string[]): ParsedArgs {
 
 const fmt = (x: number | null) => (x === null ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`);
 
-async function run(args: string[], io: Io): Promise<number> {
-  const opts = parseOrExit('verify', USAGE, args, parse, io);
-  if (typeof opts === 'number') return opts;
+async function run(opts: ParsedArgs, io: Io): Promise<number> {
   const file = await readMemoryArg('verify', opts.memory, io);
   if (typeof file === 'number') return file;
   let loaded;
@@ -77,9 +75,4 @@ async function run(args: string[], io: Io): Promise<number> {
   return EXIT.ok;
 }
 
-export const verifyCommand: Command = {
-  name: 'verify',
-  summary: "check a memory's claims on tasks it never saw (verdicts and precision)",
-  usage: USAGE,
-  run,
-};
+export const verifyCommand = command('verify', "check a memory's claims on tasks it never saw (verdicts and precision)", USAGE, parse, run);

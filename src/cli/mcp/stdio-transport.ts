@@ -20,17 +20,21 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Longest error message or tool-error text sent back. */
 const REPLY_TEXT_MAX = 1000;
 
+/** A text content item of a tool result, or anything else left as it is. */
+function clipContent(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || !('text' in item) || typeof item.text !== 'string') return item;
+  return { ...item, text: clipInput(item.text, REPLY_TEXT_MAX) };
+}
+
 /** Error messages and tool-error texts clipped; error `data` dropped when large. */
 export function boundReply(message: JSONRPCMessage): JSONRPCMessage {
-  const m = message as Record<string, unknown>;
-  if (m.error && typeof m.error === 'object') {
-    const e = m.error as { code: number; message?: unknown; data?: unknown };
+  if ('error' in message) {
+    const e = message.error;
     const data = e.data !== undefined && JSON.stringify(e.data).length <= 200 ? { data: e.data } : {};
-    return { ...m, error: { code: e.code, message: clipInput(String(e.message ?? ''), REPLY_TEXT_MAX), ...data } } as JSONRPCMessage;
+    return { ...message, error: { code: e.code, message: clipInput(String(e.message ?? ''), REPLY_TEXT_MAX), ...data } };
   }
-  const result = m.result as { isError?: boolean; content?: { type: string; text?: string }[] } | undefined;
-  if (result?.isError && Array.isArray(result.content)) {
-    return { ...m, result: { ...result, content: result.content.map((c) => (typeof c.text === 'string' ? { ...c, text: clipInput(c.text, REPLY_TEXT_MAX) } : c)) } } as unknown as JSONRPCMessage;
+  if ('result' in message && message.result.isError === true && Array.isArray(message.result.content)) {
+    return { ...message, result: { ...message.result, content: message.result.content.map(clipContent) } };
   }
   return message;
 }

@@ -10,6 +10,9 @@ import type { EmbeddingRecord, EmbeddingStore } from './embedding-cache';
 export class WriteBehind {
   private queued: EmbeddingRecord[] = [];
   private inFlight: Promise<void> | null = null;
+  /** The `put` now running and how many records it holds (0 when none runs). */
+  private writing: Promise<unknown> = Promise.resolve();
+  private writingCount = 0;
   private failed: { error: unknown } | null = null;
 
   constructor(private readonly store: EmbeddingStore) {}
@@ -29,6 +32,19 @@ export class WriteBehind {
     this.inFlight ??= this.pump();
   }
 
+  /** Records added and not yet written: queued plus the ones in the running `put`. */
+  get backlog(): number {
+    return this.queued.length + this.writingCount;
+  }
+
+  /**
+   * Resolves once fewer than `max` records are unwritten (or a write has failed); never rejects.
+   * Waits on the running `put` only, so whatever queued meanwhile then goes as one write.
+   */
+  async waitForRoom(max: number): Promise<void> {
+    while (this.backlog >= max && this.inFlight && !this.failed) await this.writing.then(noop, noop);
+  }
+
   /** Resolves once every added record is written or a write has failed; never rejects. */
   async drain(): Promise<void> {
     while (this.inFlight) await this.inFlight;
@@ -41,13 +57,19 @@ export class WriteBehind {
       while (this.queued.length > 0 && !this.failed) {
         const records = this.queued;
         this.queued = [];
-        await this.store.put(records);
+        this.writingCount = records.length;
+        this.writing = this.store.put(records);
+        await this.writing;
+        this.writingCount = 0;
       }
     } catch (error) {
       this.failed = { error };
       this.queued = [];
     } finally {
+      this.writingCount = 0;
       this.inFlight = null;
     }
   }
 }
+
+function noop(): void {}

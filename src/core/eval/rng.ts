@@ -19,15 +19,26 @@ function mixSeed(seed: number): number {
   return (z ^ (z >>> 16)) >>> 0;
 }
 
-export function createRng(seed: number): Rng {
-  let state = mixSeed(seed);
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
+/**
+ * The bare mulberry32 generator over a 32-bit state, uniform in [0, 1). The one PRNG of the tree:
+ * k-means seeding, the benches' generated inputs and `createRng` all draw from it, so a seed means
+ * the same sequence everywhere. The state is used as given (no mixing): k-means and the benches
+ * pass small seeds and their recorded figures depend on exactly this sequence.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The splits' generator: mulberry32 over a mixed seed, so nearby seeds give unrelated orders. */
+export function createRng(seed: number): Rng {
+  const next = mulberry32(mixSeed(seed));
   return {
     next,
     int: (n) => Math.floor(next() * n),

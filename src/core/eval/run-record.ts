@@ -67,7 +67,7 @@ export interface LlmMethodStats extends LlmPredictStats {
 
 /**
  * Paired-bootstrap 95% intervals (by task, the same resampled test tasks for every method per seed,
- * seeded), computed in the eval worker after the run: defined with the computation in
+ * seeded), computed in the predictors worker after the run: defined with the computation in
  * bootstrap.ts (`Interval`, `IntervalMetric`, `Verdict`, `MethodIntervals`, `EvalIntervals`).
  */
 export type { EvalIntervals, Interval, IntervalMetric, MethodIntervals, Verdict } from './bootstrap';

@@ -1,5 +1,5 @@
 /**
- * Public API of the streaming import pipeline (pure: runs in the import worker, the CLI and tests).
+ * Public API of the streaming import pipeline (pure: runs in the data worker, the CLI and tests).
  * Input is bytes or text (`ImportInput`: `AsyncIterable<string | Uint8Array>`); storage is the caller's `ImportSink`.
  */
 export { runImport, previewRows, inferScale } from './pipeline';

@@ -1,5 +1,5 @@
 /**
- * Types of the streaming import pipeline. Pure TypeScript: shared by the import worker (browser),
+ * Types of the streaming import pipeline. Pure TypeScript: shared by the data worker (browser),
  * the CLI (Node) and the tests, so nothing here may depend on a runtime.
  */
 import type { Dict } from '../data-keys';
@@ -210,7 +210,7 @@ export interface ImportOptions {
 /**
  * The user's answer for file tool names that look like a known tool (issue #14). Tool names are
  * data, so these are a Map and a Set (core/data-keys), never objects keyed by name; both survive
- * the structured clone to the import worker.
+ * the structured clone to the data worker.
  */
 export interface ToolChoices {
   /** Tool name as in the file → the known tool its rows are stored under. */

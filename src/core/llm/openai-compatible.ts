@@ -11,16 +11,7 @@
  *   LlmResponseError (2xx but not the expected JSON/SSE), CancelledError (signal aborted).
  */
 import { CancelledError } from '../errors';
-import {
-  estimateChatTokens,
-  estimateTokens,
-  throwIfAborted,
-  type ChatMessage,
-  type ChatOptions,
-  type ChatResult,
-  type EngineCapabilities,
-  type LlmEngine,
-} from './engine';
+import { estimateChatTokens, estimateTokens, throwIfAborted, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type LlmEngine } from './engine';
 import { LlmConnectionError, LlmHttpError, LlmResponseError } from './errors';
 import { SseParser } from './sse';
 

@@ -11,6 +11,11 @@
  * - `webllm:MODEL_ID` — a WebLLM prebuilt model on WebGPU (browser only).
  * The browser engines are constructed by the llm worker (src/llm); `createEngine` here builds only
  * the ones that run anywhere.
+ *
+ * A spec is parsed once, where it enters (a Settings read, a CLI flag, a stored Run's config), and
+ * travels as an `EngineSpec`; the canonical string (`formatEngineSpec`) is kept only where it is
+ * stored or sent as an id (Settings, Run configs, memory files, the llm worker's wire). Every host
+ * turns a spec into an engine with the one `resolveEngine`.
  */
 import {
   estimateTokens,
@@ -31,6 +36,16 @@ export type EngineSpec =
   | { kind: 'openai'; baseUrl: string; model: string }
   | { kind: 'wllama'; source: string; bias?: TokenBias; contextSize?: number }
   | { kind: 'webllm'; model: string };
+
+export type BrowserEngineSpec = Extract<EngineSpec, { kind: 'wllama' | 'webllm' }>;
+
+/** No language model: builds run the capability analysis alone; the LLM methods are refused. */
+export const NO_ENGINE: EngineSpec = Object.freeze({ kind: 'none' });
+
+/** Whether a spec names no model (instead of comparing strings with 'none'). */
+export function isNoEngine(spec: EngineSpec | null | undefined): boolean {
+  return !spec || spec.kind === 'none';
+}
 
 const USAGE = "use 'none', 'openai:URL#MODEL', 'wllama:URL' (a GGUF file) or 'webllm:MODEL_ID'";
 
@@ -68,7 +83,16 @@ export function parseEngineSpec(text: string): EngineSpec {
   }
   const m = /^openai:(https?:\/\/[^#\s]+)#(.+)$/.exec(t);
   if (!m) throw new EngineSpecError(`Unknown LLM engine '${text}': ${USAGE} (e.g. openai:http://127.0.0.1:8080/v1#my-model).`);
-  return { kind: 'openai', baseUrl: m[1]!, model: m[2]! };
+  // Trailing slashes dropped: the canonical string is then the engine's own id (OpenAiCompatibleEngine).
+  return { kind: 'openai', baseUrl: m[1]!.replace(/\/+$/, ''), model: m[2]! };
+}
+
+/**
+ * A spec as stored (Settings, a Run's config, a memory's build settings): absent or empty is no
+ * model. The one reader of persisted spec strings; throws EngineSpecError on a malformed one.
+ */
+export function readEngineSpec(stored: string | null | undefined): EngineSpec {
+  return parseEngineSpec(stored ?? '');
 }
 
 /** The canonical string of a spec (inverse of {@link parseEngineSpec}). */
@@ -83,6 +107,16 @@ export function formatEngineSpec(spec: EngineSpec): string {
     case 'wllama':
       return `wllama:${spec.source}${spec.bias ? `;bias=${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : ''}${spec.contextSize ? `;ctx=${spec.contextSize}` : ''}`;
   }
+}
+
+/**
+ * A spec that crossed a thread boundary, checked: the round trip through its canonical string
+ * rejects what parsing would have (a bad endpoint URL, an unknown kind).
+ */
+export function checkEngineSpec(spec: EngineSpec): EngineSpec {
+  const text = formatEngineSpec(spec) as string | undefined;
+  if (typeof text !== 'string') throw new EngineSpecError(`Unknown LLM engine kind ${JSON.stringify(String((spec as { kind?: unknown }).kind)).slice(0, 40)}: ${USAGE}.`);
+  return parseEngineSpec(text);
 }
 
 /** A short human label: "none", "qwen2.5:7b at localhost:11434", "tiny.gguf (wllama, CPU)". */
@@ -109,7 +143,7 @@ export function describeEngineSpec(spec: EngineSpec): string {
 }
 
 /** Engines that exist only inside a browser (they need WebAssembly threads or WebGPU and a worker). */
-export function isBrowserEngine(spec: EngineSpec): spec is Extract<EngineSpec, { kind: 'wllama' | 'webllm' }> {
+export function isBrowserEngine(spec: EngineSpec): spec is BrowserEngineSpec {
   return spec.kind === 'wllama' || spec.kind === 'webllm';
 }
 
@@ -136,4 +170,30 @@ export function createEngine(spec: EngineSpec, opts: { apiKey?: string; fetch?: 
     throw new LlmUnavailableError(`The ${spec.kind === 'wllama' ? 'wllama' : 'WebLLM'} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
   }
   return new OpenAiCompatibleEngine({ baseUrl: spec.baseUrl, model: spec.model, ...opts });
+}
+
+/** What a host offers `resolveEngine` beyond the engines that run anywhere. */
+export interface EngineHost {
+  /**
+   * Engines the host supplies itself: the in-browser models of the llm worker (reached by a port),
+   * or a scripted engine in tests. Returns null for a spec it does not serve; it may throw when it
+   * serves the spec but cannot now (the llm worker not connected yet).
+   */
+  engineOf?(spec: EngineSpec): LlmEngine | null;
+  /** The key for an OpenAI-compatible endpoint (kept by the host, never stored with a Run). */
+  apiKey?(): string | undefined | Promise<string | undefined>;
+  fetch?: typeof fetch;
+}
+
+/**
+ * The engine of a spec, for every caller (build, evaluate, predict, Settings' trial, the CLI): the
+ * host's own engine when it has one for the spec, else `createEngine` (none, or an endpoint with the
+ * host's key). Not loaded yet: callers that show progress call `engine.load` themselves.
+ */
+export async function resolveEngine(spec: EngineSpec, host: EngineHost = {}): Promise<LlmEngine> {
+  if (spec.kind === 'none') return new NoneEngine();
+  const own = host.engineOf?.(spec);
+  if (own) return own;
+  const apiKey = spec.kind === 'openai' ? await host.apiKey?.() : undefined;
+  return createEngine(spec, { ...(apiKey ? { apiKey } : {}), ...(host.fetch ? { fetch: host.fetch } : {}) });
 }

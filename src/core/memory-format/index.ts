@@ -9,3 +9,4 @@ export * from './import-plan';
 export * from './file-parts';
 export * from './records';
 export * from './sanity';
+export * from './legacy-evidence';

@@ -6,6 +6,7 @@
  * such a memory (`storedMemoryToFile`) then gives back the imported file byte for byte.
  */
 import type { Memory, MemoryEntry, Tool } from '../types';
+import { taskOfExperienceKey } from '../ids';
 import type { CapabilitySnapshot } from '../capability/types';
 import type { MemoryFile, MemoryFileCapability, MemoryFileEntry } from './schema';
 import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from './file-parts';
@@ -111,7 +112,7 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
     if (own) return [...own.evidenceTasks];
     const before = entries.find((p) => p.supersededBy === e.id && extras.has(p.id) && sameList(p.evidence, e.evidence));
     if (before) return evidenceTasks(before);
-    return [...new Set(e.evidence.map((x) => taskOf(x) ?? x.split('|')[1] ?? x))];
+    return [...new Set(e.evidence.map((x) => taskOf(x) ?? taskOfExperienceKey(x) ?? x))];
   };
   const fileEntry = (e: MemoryEntry): MemoryFileEntry => toFileEntry(e, evidenceTasks(e), extras.get(e.id)?.stats);
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));

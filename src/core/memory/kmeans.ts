@@ -4,17 +4,10 @@
  * Vectors are expected unit-length (zero vectors are the caller's to drop).
  */
 
-/** mulberry32: small, fast, seedable PRNG returning [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../eval/rng';
+
+/** k-means++ draws from the tree's one PRNG (core/eval/rng.ts); the old name stays for callers. */
+export { mulberry32 as seededRandom };
 
 export interface KMeansResult {
   k: number;
@@ -42,7 +35,7 @@ export function kmeans(vectors: readonly ArrayLike<number>[], k: number, opts: {
   if (n === 0) return { k: 0, assignment: new Int32Array(0), centroids: new Float32Array(0) };
   const dim = vectors[0]!.length;
   const kk = Math.max(1, Math.min(Math.floor(k), n));
-  const rand = seededRandom(opts.seed ?? 0);
+  const rand = mulberry32(opts.seed ?? 0);
   const centroids = new Float32Array(kk * dim);
   // k-means++: first centre at random, then proportional to squared cosine distance.
   const first = Math.floor(rand() * n);

@@ -16,11 +16,11 @@
  */
 import { evidenceClusters, type ClusterSettings, type GroupCache } from '../memory/clusters';
 import { newEntry } from '../memory/plan';
-import type { Evidence, MemoryEntry } from '../types';
-import { memorySignal, SnapshotRetriever, type MemorySnapshot } from './memory';
+import type { MemoryEntry } from '../types';
+import { fitSlopes, memorySignal, slopePrediction, SnapshotRetriever, type MemorySnapshot } from './memory';
 import type { NeighbourCut } from './knn';
 import { buildTable, exampleKey, type TrainingTable } from './training-table';
-import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingExample, type TrainingSet } from './types';
+import type { Predictor, PredictTask, ScorePrediction, TrainingExample, TrainingSet } from './types';
 
 export interface InduceOptions {
   settings?: ClusterSettings;
@@ -122,30 +122,14 @@ export class InducedMemoryPredictor implements Predictor {
         });
       }
     }
-    const fallback = (table.scale.max - table.scale.min) / 4;
-    this.slope = table.tools.map((_, j) => {
-      let sxy = 0;
-      let sxx = 0;
-      table.tasks.forEach((_t, i) => {
-        const y = table.truth[j]![i]!;
-        if (Number.isNaN(y)) return;
-        const s = signal[j]![i]!;
-        sxy += s * (y - table.mean[j]!);
-        sxx += s * s;
-      });
-      // No signal at all (no entries): the slope is irrelevant; keep the stored-memory fallback.
-      return sxx > 1e-9 ? Math.max(0, sxy / sxx) : fallback;
-    });
+    // No signal at all (no entries): the slope is irrelevant; fitSlopes keeps the stored-memory fallback.
+    this.slope = fitSlopes(table, (j, i) => signal[j]![i]!);
   }
 
   predict(task: PredictTask, toolId: string): ScorePrediction {
     const table = this.table;
     if (!table || !this.retriever) throw new Error('memory: predict before fit');
     if (!task.vector) throw new Error("method 'memory' needs the task's prompt vector");
-    const j = table.toolIndex.get(toolId);
-    const hits = this.retriever.retrieve(task, toolId);
-    const evidence: Evidence[] = hits.slice(0, this.opts.evidence ?? 5).map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity }));
-    if (j === undefined) return toPrediction(table.globalMean, table.scale, evidence);
-    return toPrediction(table.mean[j]! + this.slope[j]! * memorySignal(hits), table.scale, evidence);
+    return slopePrediction(table, this.slope, toolId, this.retriever.retrieve(task, toolId), this.opts.evidence ?? 5);
   }
 }

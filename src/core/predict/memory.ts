@@ -88,6 +88,37 @@ export function memorySignal(hits: readonly RetrievedEntry[]): number {
   return den > 0 ? num / den : 0;
 }
 
+/**
+ * Per tool, the least-squares slope of (true score − the tool's mean) on the memory signal, through
+ * the origin and never negative: a memory that points the wrong way is ignored, not inverted. A tool
+ * with no signal keeps a quarter of the scale (irrelevant while its signal stays 0). `signalAt`
+ * answers undefined for a task it has no signal for; it is asked only where the truth is known.
+ */
+export function fitSlopes(table: TrainingTable, signalAt: (tool: number, task: number) => number | undefined): number[] {
+  const fallback = (table.scale.max - table.scale.min) / 4;
+  return table.tools.map((_tool, j) => {
+    let sxy = 0;
+    let sxx = 0;
+    table.tasks.forEach((_task, i) => {
+      const y = table.truth[j]![i]!;
+      if (Number.isNaN(y)) return;
+      const s = signalAt(j, i);
+      if (s === undefined) return;
+      sxy += s * (y - table.mean[j]!);
+      sxx += s * s;
+    });
+    return sxx > 1e-9 ? Math.max(0, sxy / sxx) : fallback;
+  });
+}
+
+/** The tool's mean moved by its slope × the signal of the retrieved entries, which are its evidence. */
+export function slopePrediction(table: TrainingTable, slope: readonly number[], toolId: string, hits: readonly RetrievedEntry[], evidence: number): ScorePrediction {
+  const j = table.toolIndex.get(toolId);
+  const shown: Evidence[] = hits.slice(0, evidence).map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity }));
+  if (j === undefined) return toPrediction(table.globalMean, table.scale, shown);
+  return toPrediction(table.mean[j]! + slope[j]! * memorySignal(hits), table.scale, shown);
+}
+
 export class MemoryPredictor implements Predictor {
   readonly id = 'memory';
   readonly needs = { vectors: true, memory: true };
@@ -102,28 +133,15 @@ export class MemoryPredictor implements Predictor {
   fit(train: TrainingSet): void {
     const table = buildTable(train, { useAllRaters: false });
     this.table = table;
-    const fallback = (table.scale.max - table.scale.min) / 4;
-    this.slope = table.tools.map((tool, j) => {
-      let sxy = 0;
-      let sxx = 0;
-      table.tasks.forEach((task, i) => {
-        const y = table.truth[j]![i]!;
-        if (Number.isNaN(y) || !task.vector) return;
-        const s = memorySignal(this.retriever.retrieve(task, tool));
-        sxy += s * (y - table.mean[j]!);
-        sxx += s * s;
-      });
-      return sxx > 1e-9 ? Math.max(0, sxy / sxx) : fallback;
+    this.slope = fitSlopes(table, (j, i) => {
+      const task = table.tasks[i]!;
+      return task.vector ? memorySignal(this.retriever.retrieve(task, table.tools[j]!)) : undefined;
     });
   }
 
   predict(task: PredictTask, toolId: string): ScorePrediction {
     const table = this.table;
     if (!table) throw new Error('memory: predict before fit');
-    const j = table.toolIndex.get(toolId);
-    const hits = this.retriever.retrieve(task, toolId);
-    const evidence: Evidence[] = hits.slice(0, this.opts.evidence ?? 5).map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity }));
-    if (j === undefined) return toPrediction(table.globalMean, table.scale, evidence);
-    return toPrediction(table.mean[j]! + this.slope[j]! * memorySignal(hits), table.scale, evidence);
+    return slopePrediction(table, this.slope, toolId, this.retriever.retrieve(task, toolId), this.opts.evidence ?? 5);
   }
 }

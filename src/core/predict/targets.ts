@@ -15,19 +15,24 @@ export interface SubsetTargets {
   difficulty: Float64Array;
 }
 
+/** Mean of the `n` values `at(0…n−1)` that are not NaN, summed in order, and their count; 0 when none. */
+function presentMean(n: number, at: (i: number) => number): { mean: number; count: number } {
+  let s = 0;
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    const v = at(i);
+    if (Number.isNaN(v)) continue;
+    s += v;
+    c++;
+  }
+  return { mean: c > 0 ? s / c : 0, count: c };
+}
+
 export function subsetTargets(table: TrainingTable, tasks: readonly number[]): SubsetTargets {
   const m = tasks.length;
   const floor = 1e-3 * (table.scale.max - table.scale.min);
   const z = table.target.map((col) => {
-    let s = 0;
-    let c = 0;
-    for (const t of tasks) {
-      const v = col[t]!;
-      if (Number.isNaN(v)) continue;
-      s += v;
-      c++;
-    }
-    const mean = c > 0 ? s / c : 0;
+    const { mean, count: c } = presentMean(m, (a) => col[tasks[a]!]!);
     let ss = 0;
     for (const t of tasks) {
       const v = col[t]!;
@@ -37,17 +42,7 @@ export function subsetTargets(table: TrainingTable, tasks: readonly number[]): S
     return Float64Array.from(tasks, (t) => (Number.isNaN(col[t]!) ? NaN : (col[t]! - mean) / sd));
   });
   const difficulty = new Float64Array(m);
-  for (let a = 0; a < m; a++) {
-    let s = 0;
-    let c = 0;
-    for (const col of z) {
-      const v = col[a]!;
-      if (Number.isNaN(v)) continue;
-      s += v;
-      c++;
-    }
-    difficulty[a] = c > 0 ? s / c : 0;
-  }
+  for (let a = 0; a < m; a++) difficulty[a] = presentMean(z.length, (j) => z[j]![a]!).mean;
   return { tasks: [...tasks], z, difficulty };
 }
 

@@ -9,7 +9,10 @@
  *   x(d)      = tf·idf, scaled to unit L2 norm
  */
 
-import { STOPWORDS } from '../retrieval/text-tokens';
+import { STOPWORDS, wordTokens } from '../retrieval/text-tokens';
+
+/** One tokenizer for the lexical features and BM25 (core/retrieval/text-tokens.ts). */
+export { wordTokens };
 
 export interface SparseVector {
   /** Feature indices, strictly increasing. */
@@ -18,16 +21,6 @@ export interface SparseVector {
 }
 
 export const EMPTY_SPARSE: SparseVector = { indices: new Int32Array(0), values: new Float64Array(0) };
-
-/** Lower-cased, accents stripped, split on anything not a letter or digit; nothing dropped. */
-export function wordTokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
-}
 
 /** Unigrams … n-grams of a token list (n-grams joined with a space). */
 export function nGrams(tokens: readonly string[], n: number): string[] {

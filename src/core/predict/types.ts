@@ -69,7 +69,14 @@ export interface PredictorNeeds {
   llm?: boolean;
 }
 
-/** Synchronous, offline predictor (every method shipped in this module). */
+/**
+ * Synchronous, offline predictor (every method that needs no LLM). Kept apart from
+ * `AsyncPredictor` on purpose: offline predictors are called synchronously inside other ones (the
+ * ensemble's members, hybrid's numeric side, the residual bank's folds, tool selection over every
+ * candidate), where a Promise per prediction would turn pure arithmetic asynchronous and allocate
+ * one per call. The harnesses (evaluate, residualBank, the eval service) take `AnyPredictor` and
+ * await it, which reads a synchronous value unchanged, so both kinds give the same numbers there.
+ */
 export interface Predictor {
   readonly id: string;
   readonly needs: PredictorNeeds;
@@ -96,9 +103,9 @@ export type AnyPredictor = Predictor | AsyncPredictor;
  * The LLM methods (llm.ts, hybrid.ts): `generic-llm` (tool name + description only),
  * `fewshot-llm` (the most similar training experiences in the prompt), `toolmem-llm` (memory
  * entries retrieved per level in the prompt) and `hybrid` (toolmem-llm blended with the ensemble).
+ * Their list, labels and constructors are the registry's (registry.ts checks it names exactly these).
  */
-export const LLM_METHODS = ['generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid'] as const;
-export type LlmMethodId = (typeof LLM_METHODS)[number];
+export type LlmMethodId = 'generic-llm' | 'fewshot-llm' | 'toolmem-llm' | 'hybrid';
 
 /** Counts of an LLM predictor's calls. */
 export interface LlmPredictStats {

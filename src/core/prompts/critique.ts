@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, JsonSchemaSpec } from '../llm/engine';
 import type { ScoreScale } from '../types';
-import { describeEntries, describeExperience, describeTool, MAX_ENTRY_CHARS, type PromptEntry, type PromptExperience, type PromptTool } from './shared';
+import { describeEntries, describeExperience, describeTool, MAX_ENTRY_CHARS, type PromptEntry, type PromptExperience, type PromptTool, systemAndUser } from './shared';
 
 export interface CritiquePromptInput {
   tool: PromptTool;
@@ -23,7 +23,7 @@ const SYSTEM = `You study the failures of one AI tool. Given an example that sco
 Answer with JSON only: {"critique": {"level": "bad", "text": "…"}} or {"critique": null}`;
 
 export function critiqueMessages(input: CritiquePromptInput): ChatMessage[] {
-  const user = [
+  return systemAndUser(SYSTEM, [
     `Tool: ${describeTool(input.tool)}`,
     '',
     'Known weaknesses related to this example:',
@@ -33,11 +33,7 @@ export function critiqueMessages(input: CritiquePromptInput): ChatMessage[] {
     describeExperience(input.experience, input.scale),
     '',
     'Return the critique as JSON.',
-  ].join('\n');
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: user },
-  ];
+  ]);
 }
 
 export const CRITIQUE_JSON_SCHEMA: JsonSchemaSpec = {

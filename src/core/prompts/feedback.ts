@@ -5,7 +5,7 @@
  */
 import type { ChatMessage } from '../llm/engine';
 import type { ScoreScale } from '../types';
-import { clipBlock, describeExperience, describeTool, PROMPT_LIMITS, type PromptExperience, type PromptTool } from './shared';
+import { clipBlock, describeExperience, describeTool, PROMPT_LIMITS, type PromptExperience, type PromptTool, systemAndUser } from './shared';
 
 export interface FeedbackPromptInput {
   tool: PromptTool;
@@ -25,9 +25,5 @@ export const FEEDBACK_MAX_TOKENS = 220;
 export function feedbackMessages(input: FeedbackPromptInput): ChatMessage[] {
   const { feedback: _omit, feedbackGenerated: _g, ...experience } = input.experience;
   const meaning = input.scaleMeaning ? ['', `What the scores mean:\n${clipBlock(input.scaleMeaning, PROMPT_LIMITS.rubric)}`] : [];
-  const user = [`Tool: ${describeTool(input.tool)}`, ...meaning, '', describeExperience(experience, input.scale), '', 'Explain this score.'].join('\n');
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: user },
-  ];
+  return systemAndUser(SYSTEM, [`Tool: ${describeTool(input.tool)}`, ...meaning, '', describeExperience(experience, input.scale), '', 'Explain this score.']);
 }

@@ -11,7 +11,7 @@
  */
 import type { ChatMessage, JsonSchemaSpec } from '../llm/engine';
 import { LEVELS, type Level, type ScoreScale } from '../types';
-import { clip, clipBlock, describeScale, describeTool, LEVEL_MEANINGS, PROMPT_LIMITS, type PromptTool } from './shared';
+import { clip, clipBlock, describeScale, describeTool, LEVEL_MEANINGS, PROMPT_LIMITS, type PromptTool, systemAndUser } from './shared';
 
 /** Character caps for the parts of a prediction prompt. */
 export const PREDICT_LIMITS = {
@@ -97,8 +97,5 @@ export function predictMessages(input: PredictPromptInput): ChatMessage[] {
   lines.push(`New task: ${clip(task, PREDICT_LIMITS.task)}`);
   if (input.rubric) lines.push(`Rubric the output will be scored by:\n${clipBlock(input.rubric, PROMPT_LIMITS.rubric)}`);
   lines.push('', `What score will ${tool.name || tool.id} most likely get on this task? Reply with {"score": <number between ${scale.min} and ${scale.max}>}.`);
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: lines.join('\n') },
-  ];
+  return systemAndUser(SYSTEM, lines);
 }

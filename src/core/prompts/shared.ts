@@ -4,6 +4,7 @@
  * size of a prompt depends only on the number of entries shown (k per level) and never on the
  * size of the memory or of the data.
  */
+import type { ChatMessage } from '../llm/engine';
 import type { Level, Modality, ScoreScale } from '../types';
 
 /** Character caps for each part of an example shown to a model. */
@@ -101,6 +102,14 @@ export function describeEntries(entries: readonly PromptEntry[]): string {
 }
 
 /** The follow-up message when a reply could not be used. */
+/** The two messages of every prompt here: the fixed instructions, and the user's part as lines. */
+export function systemAndUser(system: string, userLines: readonly string[]): ChatMessage[] {
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: userLines.join('\n') },
+  ];
+}
+
 export function repairMessage(error: string): string {
   return `That reply could not be used: ${clip(error, PROMPT_LIMITS.errorMessage)}\nAnswer again with the JSON object only, in the shape described before.`;
 }

@@ -8,7 +8,7 @@
  */
 import type { ChatMessage, JsonSchemaSpec } from '../llm/engine';
 import { LEVELS, type ScoreScale } from '../types';
-import { clip, clipBlock, describeEntries, describeExperience, describeTool, levelGuide, MAX_ENTRY_CHARS, PROMPT_LIMITS, type PromptEntry, type PromptExperience, type PromptTool } from './shared';
+import { clip, clipBlock, describeEntries, describeExperience, describeTool, levelGuide, MAX_ENTRY_CHARS, PROMPT_LIMITS, type PromptEntry, type PromptExperience, type PromptTool, systemAndUser } from './shared';
 
 export interface UpdatePromptInput {
   tool: PromptTool;
@@ -107,7 +107,7 @@ export function describeContext(context: UpdateContext | undefined, score: numbe
 
 export function updateMessages(input: UpdatePromptInput): ChatMessage[] {
   const comparison = describeContext(input.context, input.experience.score, input.scale);
-  const user = [
+  return systemAndUser(SYSTEM, [
     `Tool: ${describeTool(input.tool)}`,
     ...(input.scaleMeaning ? ['', `What the scores mean:\n${clipBlock(input.scaleMeaning, PROMPT_LIMITS.rubric)}`] : []),
     '',
@@ -119,11 +119,7 @@ export function updateMessages(input: UpdatePromptInput): ChatMessage[] {
     ...(comparison ? ['', comparison] : []),
     '',
     'Return the operations as JSON.',
-  ].join('\n');
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: user },
-  ];
+  ]);
 }
 
 /**

@@ -16,11 +16,17 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-export function lexicalTokens(text: string): string[] {
+/** Lower-cased, accents stripped, split on anything not a letter or digit; nothing dropped. */
+export function wordTokens(text: string): string[] {
   return text
     .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0 && !STOPWORDS.has(t));
+    .filter((t) => t.length > 0);
+}
+
+/** BM25's tokens: the word tokens without the stopwords. */
+export function lexicalTokens(text: string): string[] {
+  return wordTokens(text).filter((t) => !STOPWORDS.has(t));
 }

@@ -1,37 +1,17 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { MemoryPage } from './memory-page';
 
 /** Page object for the capability parts of the Memory, Predict and Tools pages (issue #15). */
 export class CapabilityPage extends MemoryPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   /** The Memory page's "Build a memory" panel. */
-  get buildPanel(): Locator {
-    return this.page.getByRole('region', { name: 'Build a memory' });
-  }
-
-  get matrix(): Locator {
-    return this.page.getByTestId('capability-matrix');
-  }
+  readonly buildPanel = this.page.getByRole('region', { name: 'Build a memory' });
+  readonly matrix = this.page.getByTestId('capability-matrix');
 
   /** The focusable matrix (arrow keys move a cell cursor, Enter opens the cell). */
-  get grid(): Locator {
-    return this.page.getByRole('application', { name: 'Capability matrix' });
-  }
-
-  get tooltip(): Locator {
-    return this.page.getByRole('tooltip');
-  }
-
-  get cellPanel(): Locator {
-    return this.page.getByTestId('cell-panel');
-  }
-
-  get sharedNote(): Locator {
-    return this.page.getByTestId('shared-note');
-  }
+  readonly grid = this.page.getByRole('application', { name: 'Capability matrix' });
+  readonly tooltip = this.page.getByRole('tooltip');
+  readonly cellPanel = this.page.getByTestId('cell-panel');
+  readonly sharedNote = this.page.getByTestId('shared-note');
 
   /** How long the canvas took to paint, as the component measured it (ms). */
   async drawMs(): Promise<number> {

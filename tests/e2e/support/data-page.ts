@@ -1,12 +1,8 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { AppPage } from './app-page';
 
 /** Page object for the Data page and its import dialog. */
 export class DataPage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   get dialog(): Locator {
     return this.page.getByRole('dialog', { name: 'Import experiences' });
   }
@@ -44,6 +40,28 @@ export class DataPage extends AppPage {
     const result = this.dialog.getByTestId('import-result');
     await expect(result).toBeVisible();
     return result;
+  }
+
+  /** From the Data page, opens the import dialog and chooses `path`; resolves once the preview shows. */
+  async startImport(path: string): Promise<void> {
+    await this.open('data');
+    await this.openImport();
+    await this.chooseFile(path);
+  }
+
+  /**
+   * Imports a file that needs no column mapping as dataset `name`, from the Data page; returns the
+   * result panel (the dialog stays open: {@link closeImport} closes it).
+   */
+  async importAs(path: string, name: string): Promise<Locator> {
+    await this.startImport(path);
+    await this.dialog.getByLabel('Dataset name').fill(name);
+    return this.runImport();
+  }
+
+  /** Closes the import dialog once its result is shown. */
+  async closeImport(): Promise<void> {
+    await this.dialog.getByRole('button', { name: 'Done' }).click();
   }
 
   async loadDemo(): Promise<void> {

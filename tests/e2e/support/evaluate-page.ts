@@ -1,35 +1,34 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { AppPage } from './app-page';
 
 /** The Evaluate page: the form, the leaderboard and verdict, the charts and the task list (drill-down). */
 export class EvaluatePage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
-  get form(): Locator {
-    return this.page.getByRole('form', { name: 'New evaluation' });
-  }
-
-  get summary(): Locator {
-    return this.page.getByTestId('eval-summary');
-  }
-
-  get verdict(): Locator {
-    return this.page.getByTestId('eval-verdict');
-  }
+  readonly form = this.page.getByRole('form', { name: 'New evaluation' });
+  readonly summary = this.page.getByTestId('eval-summary');
+  readonly verdict = this.page.getByTestId('eval-verdict');
 
   /** The leaderboard row of a method (its accessible name starts with the method). */
   row(method: string): Locator {
     return this.summary.getByRole('row', { name: new RegExp(`^${method} `) });
   }
 
-  get drilldown(): Locator {
-    return this.page.getByRole('dialog', { name: /^Tasks behind/ });
-  }
+  readonly drilldown = this.page.getByRole('dialog', { name: /^Tasks behind/ });
 
   chart(title: string | RegExp): Locator {
     return this.page.locator('figure').filter({ hasText: title });
+  }
+
+  /** Ticks the methods in `on` and unticks those in `off` (checkbox labels are the method ids). */
+  async chooseMethods(on: string[], off: string[] = []): Promise<void> {
+    for (const m of off) await this.form.getByLabel(m, { exact: true }).uncheck();
+    for (const m of on) await this.form.getByLabel(m, { exact: true }).check();
+  }
+
+  /** Fills the split: training and test tasks per seed, and how many seeds. */
+  async fillSplit(train: number, test: number, seeds: number): Promise<void> {
+    await this.form.getByLabel('Training tasks').fill(String(train));
+    await this.form.getByLabel('Test tasks').fill(String(test));
+    await this.form.getByLabel('Seeds').fill(String(seeds));
   }
 
   /** Runs the evaluation with the form as it is, and waits for the leaderboard. */

@@ -1,30 +1,17 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { DataPage } from './data-page';
 
 /** Page object for the Label page (scoring, pairwise, agreement). */
 export class LabelPage extends DataPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   /** Imports the 20-prompt GenAI-Bench slice (6 tools × 3 raters) as dataset "GenAI slice". */
   async importGenaiSlice(): Promise<void> {
-    await this.open('data');
-    await this.openImport();
-    await this.chooseFile('tests/fixtures/import/genai_image_slice.json');
-    await this.dialog.getByLabel('Dataset name').fill('GenAI slice');
-    await this.runImport();
-    await this.dialog.getByRole('button', { name: 'Done' }).click();
+    await this.importFile('tests/fixtures/import/genai_image_slice.json', 'GenAI slice');
   }
 
-  /** Imports a file that needs no column mapping as dataset `name`. */
+  /** Imports a file that needs no column mapping as dataset `name`, and closes the dialog. */
   async importFile(path: string, name: string): Promise<void> {
-    await this.open('data');
-    await this.openImport();
-    await this.chooseFile(path);
-    await this.dialog.getByLabel('Dataset name').fill(name);
-    await this.runImport();
-    await this.dialog.getByRole('button', { name: 'Done' }).click();
+    await this.importAs(path, name);
+    await this.closeImport();
   }
 
   /** The notice an image dataset without images shows instead of its queue. */

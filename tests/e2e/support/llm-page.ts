@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SettingsPage } from './settings-page';
@@ -12,10 +12,6 @@ export const TINY_BIAS = '3-258:-100';
 
 /** Page object for Settings → Language model. */
 export class LlmSettingsPage extends SettingsPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   get section(): Locator {
     return this.page.getByRole('region', { name: 'Language model' });
   }
@@ -42,6 +38,12 @@ export class LlmSettingsPage extends SettingsPage {
     await this.section.getByText('Advanced').click();
     await this.section.getByLabel('Token bias').fill(bias);
     await this.save();
+  }
+
+  /** Opens Settings and makes the endpoint at `baseUrl` with `model` the active language model. */
+  async connect(baseUrl: string, model: string): Promise<void> {
+    await this.openSettings();
+    await this.useEndpoint(baseUrl, model);
   }
 
   async useEndpoint(baseUrl: string, model: string): Promise<void> {

@@ -1,12 +1,8 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { LabelPage } from './label-page';
 
 /** Page object for the Memory page. */
 export class MemoryPage extends LabelPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   level(level: 'proficient' | 'good' | 'bad' | 'weak'): Locator {
     return this.page.getByTestId(`level-${level}`);
   }

@@ -1,12 +1,8 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { AppPage } from './app-page';
 
 /** Page object for the Settings page, in particular its Embeddings section. */
 export class SettingsPage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   async openSettings(): Promise<void> {
     await this.open('settings');
     await expect(this.heading).toHaveText('Settings');

@@ -1,12 +1,8 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { AppPage } from './app-page';
 
 /** Page object for the Tools page: one card per tool. */
 export class ToolsPage extends AppPage {
-  constructor(page: Page) {
-    super(page);
-  }
-
   card(toolName: string): Locator {
     return this.page.getByTestId('tool-card').filter({ has: this.page.getByRole('heading', { name: toolName, exact: true }) });
   }

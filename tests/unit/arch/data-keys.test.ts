@@ -42,7 +42,7 @@ describe('the data-keys lint rule', () => {
     expect(await dataKeyErrors(code)).toBe(0);
   });
 
-  it.each(['src/core/import/pipeline.ts', 'src/services/import-service.ts', 'src/db/dataset-counts.ts', 'src/ui/pages/ToolsPage.svelte', 'src/ui/tool-cards.ts', 'src/cli/format-import.ts', 'workers/import.worker.ts'])(
+  it.each(['src/core/import/pipeline.ts', 'src/services/import-service.ts', 'src/db/dataset-counts.ts', 'src/ui/pages/ToolsPage.svelte', 'src/ui/tool-cards.ts', 'src/cli/format-import.ts', 'workers/data.worker.ts'])(
     'applies to %s',
     async (file) => {
       const config = (await eslint.calculateConfigForFile(file)) as { rules?: Record<string, unknown[]> };

@@ -1,12 +1,13 @@
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories, exportBackup, restoreBackup } from '../../../src/db';
+import { describe, expect, it } from 'vitest';
+import { exportBackup, restoreBackup, type ToolMemDB } from '../../../src/db';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import type { ImportApi } from '../../../src/services/import-api';
 import type { Repositories } from '../../../src/core/repositories';
+import { experienceKey } from '../../../src/core/ids';
 import type { Experience, ScoreScale } from '../../../src/core/types';
 import { countExperiences, datasetStats, statsFromCounts, type DatasetCounts } from '../../../src/core/stats/dataset-stats';
 
@@ -19,16 +20,9 @@ const DS = 'team-log';
 let db: ToolMemDB;
 let repos: Repositories;
 let client: Client<ImportApi>;
-let n = 0;
-
-beforeEach(async () => {
-  db = new ToolMemDB(`counts-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
+withDb('counts', (t) => {
+  ({ db, repos } = t);
   client = createInThreadClient(createImportHandlers(repos));
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 /** Order-free form of counts, to compare stored with recomputed. */
@@ -42,7 +36,7 @@ function norm(c: DatasetCounts) {
 
 /** The stored counts and the statistics served from them equal a full recomputation over every row. */
 async function expectConsistent(datasetId = DS) {
-  const rows = await db.experiences.where('[datasetId+toolId]').between([datasetId, ''], [datasetId, '\uffff']).toArray();
+  const rows = await repos.experiences.byDataset(datasetId);
   const stored = await repos.experiences.counts(datasetId);
   expect(norm(stored)).toEqual(norm(countExperiences(rows)));
   const scale: ScoreScale = (await repos.datasets.get(datasetId))?.scale ?? { min: 1, max: 5, direction: 'higher-better', integer: true };
@@ -56,7 +50,7 @@ async function expectConsistent(datasetId = DS) {
 }
 
 const exp = (task: string, tool: string, score: number, rater = 'default'): Experience => ({
-  id: `${DS}|${task}|${tool}|${rater}`, datasetId: DS, taskId: task, prompt: `p${task}`, toolId: tool, response: 'r', score, rater,
+  id: experienceKey(DS, task, tool, rater), datasetId: DS, taskId: task, prompt: `p${task}`, toolId: tool, response: 'r', score, rater,
   scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1,
 });
 
@@ -76,7 +70,7 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     await repos.experiences.put(exp('1', 'assistant-a', 5, 'alice'));
     await repos.experiences.put(exp('99', 'assistant-c', 1, 'alice'));
     await expectConsistent();
-    await repos.experiences.remove(`${DS}|99|assistant-c|alice`);
+    await repos.experiences.remove(experienceKey(DS, '99', 'assistant-c', 'alice'));
     await expectConsistent();
 
     // Undo the second import (restores the replaced row), then the first.
@@ -99,12 +93,12 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     await expectConsistent();
     // A bulkAdd outside a transaction keeps the rows that worked: only those are counted.
     await db.experiences.bulkAdd([exp('8', 'x', 5), exp('9', 'x', 4)]).catch(() => undefined);
-    expect((await db.experiences.get(`${DS}|8|x|default`))?.score).toBe(2.5);
+    expect((await db.experiences.get(experienceKey(DS, '8', 'x', 'default')))?.score).toBe(2.5);
     await expectConsistent();
     // A delete through an index (Collection.delete) and a primary-key range delete.
-    await db.experiences.where('[datasetId+toolId]').equals([DS, 'x']).filter((e) => e.taskId === '7').delete();
+    await db.experiences.where('importId').equals('manual').filter((e) => e.toolId === 'x' && e.taskId === '7').delete();
     await expectConsistent();
-    await db.experiences.where('id').between(`${DS}|8`, `${DS}|9`).delete();
+    await db.experiences.where('id').between(`${DS}|x|8`, `${DS}|x|9`).delete();
     await expectConsistent();
 
     // Backup and restore: counts are left out of the file and rebuilt from the experiences.

@@ -1,6 +1,5 @@
-import 'fake-indexeddb/auto';
+import { dropDbs, freshDb } from '../helpers/db';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ToolMemDB } from '../../../src/db';
 import { DexieMemoryRepository } from '../../../src/db/memory-repo';
 import { InMemoryMemoryRepository, type BuildMemoryRepository } from '../../../src/core/memory/repository';
 import type { BuildRun, MemoryEntry } from '../../../src/core/types';
@@ -13,19 +12,12 @@ const entry = (id: string, over: Partial<MemoryEntry> = {}): MemoryEntry => ({
 });
 const run = (cursor: number): BuildRun => ({ id: 'build-1', kind: 'build', state: 'running', config: buildConfigFor(['T']), cursor, startedAt: 0 });
 
-let db: ToolMemDB | null = null;
-let n = 0;
-afterEach(async () => {
-  await db?.delete();
-  db = null;
-});
+afterEach(dropDbs);
 
 const stores: [string, () => Promise<BuildMemoryRepository>][] = [
   ['in-memory', async () => new InMemoryMemoryRepository()],
   ['dexie', async () => {
-    db = new ToolMemDB(`mem-contract-${++n}`);
-    await db.open();
-    return new DexieMemoryRepository(db);
+    return new DexieMemoryRepository((await freshDb('mem-contract')).db);
   }],
 ];
 

@@ -1,8 +1,8 @@
 /** Storage full: how a QuotaExceededError, however wrapped, becomes a StorageFullError that leaves nothing behind. */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StorageFullError } from '../../../src/core/errors';
 import { ToolMemDB, createRepositories, isQuotaError, storageFullMessage, withQuotaCheck } from '../../../src/db';
 import { createInThreadClient } from '../../../src/rpc';
@@ -59,16 +59,12 @@ describe('withQuotaCheck', () => {
 
 describe('a quota failure in IndexedDB (fake-indexeddb with a full disk)', () => {
   let db: ToolMemDB;
-  let n = 0;
   let restore: (() => void) | null = null;
-  beforeEach(async () => {
-    db = new ToolMemDB(`quota-${++n}`);
-    await db.open();
-  });
-  afterEach(async () => {
+  withDb('quota', (t) => void (db = t.db));
+  // Vitest runs after-hooks last-registered first: the disk is restored before the database is dropped.
+  afterEach(() => {
     restore?.();
     restore = null;
-    await db.delete();
   });
 
   /** From now on, the `after`-th and later writes of experience rows throw QuotaExceededError (like a full disk). */

@@ -1,10 +1,12 @@
-import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withDb } from '../helpers/db';
+import { describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
 import { ToolMemDB, createRepositories } from '../../../src/db';
+import { SCAN_PAGE } from '../../../src/db/experience-repo';
+import { datasetCountsMiddleware } from '../../../src/db/dataset-counts';
 import type { Repositories } from '../../../src/core/repositories';
 import type { Experience, MemoryEntry } from '../../../src/core/types';
-import { experienceKey } from '../../../src/core/ids';
+import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
 import { StorageFullError } from '../../../src/core/errors';
 
 function exp(task: string, tool: string, score: number, over: Partial<Experience> = {}): Experience {
@@ -47,16 +49,10 @@ function entry(id: string, level: MemoryEntry['level'], over: Partial<MemoryEntr
 
 let db: ToolMemDB;
 let repos: Repositories;
+/** Numbers the databases the migration tests open by name at an older schema. */
 let n = 0;
 
-beforeEach(async () => {
-  db = new ToolMemDB(`test-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
-});
-afterEach(async () => {
-  await db.delete();
-});
+withDb('test', (t) => ({ db, repos } = t));
 
 describe('experience repository', () => {
   it('writes an import batch and answers the indexed queries', async () => {
@@ -79,6 +75,41 @@ describe('experience repository', () => {
     expect(await repos.experiences.byTask('ds', 'zz')).toEqual([]);
   });
 
+  it("reads a dataset's and a tool's rows by key range (schema v6): exactly those, whatever '|' the parts hold", async () => {
+    // Ids are dataset|tool|task|rater. Tool 'A|x' and dataset 'ds|A' (tool '0', first in that range)
+    // lie inside tool A's range 'ds|A|…'; dataset 'ds|a' lies inside dataset ds's range: each is left
+    // out where it does not belong, and a page's offset counts only the rows that belong.
+    const other = (datasetId: string, task: string, tool: string, score: number) => exp(task, tool, score, { id: experienceKey(datasetId, task, tool, 'r1'), datasetId });
+    await repos.experiences.writeImportBatch('imp1', [
+      exp('a', 'A', 1), exp('a', 'B', 2), exp('a|b', 'A', 3), exp('a0', 'A', 4), exp('b', 'A', 5), other('ds|a', 'b', 'C', 6), exp('x', 'A|x', 7), other('ds|A', 't', '0', 8),
+    ]);
+    const scores = (rows: Experience[]) => rows.map((e) => e.score).sort((a, b) => a - b);
+    expect(scores(await repos.experiences.byDatasetAndTool('ds', 'A'))).toEqual([1, 3, 4, 5]);
+    expect(scores(await repos.experiences.byDatasetAndTool('ds', 'A|x'))).toEqual([7]);
+    expect(scores(await repos.experiences.byDatasetAndTool('ds|A', '0'))).toEqual([8]);
+    expect(scores(await repos.experiences.byDataset('ds'))).toEqual([1, 2, 3, 4, 5, 7]);
+    expect(scores(await repos.experiences.byDataset('ds|a'))).toEqual([6]);
+    expect(await repos.experiences.count('ds')).toBe(6);
+    expect(await repos.experiences.count('ds|A')).toBe(1);
+    // Key order within tool A: 'a0' < 'a|b' < 'a' < 'b' (by code unit: '0' < '|'; 'b' < 'r' after 'a|').
+    expect((await repos.experiences.page('ds', { toolId: 'A', offset: 1, limit: 2 })).map((e) => e.score)).toEqual([3, 1]);
+    expect((await repos.experiences.page('ds', { offset: 4, limit: 10 })).map((e) => e.score)).toEqual([7, 2]);
+    expect((await repos.experiences.byTask('ds', 'x')).map((e) => e.toolId)).toEqual(['A|x']);
+    // Deleting dataset ds leaves the datasets whose ids start with 'ds|'.
+    await repos.datasets.remove('ds');
+    expect((await db.experiences.toArray()).map((e) => e.datasetId).sort()).toEqual(['ds|A', 'ds|a']);
+    expect(await repos.experiences.count('ds')).toBe(0);
+    expect(await repos.experiences.count('ds|a')).toBe(1);
+  });
+
+  it('reads a dataset larger than one scan page, every row once, in key order', async () => {
+    const rows = Array.from({ length: SCAN_PAGE + 7 }, (_, i) => exp(`t${String(i).padStart(6, '0')}`, i % 2 ? 'B' : 'A', 1 + (i % 5)));
+    await repos.experiences.writeImportBatch('imp1', rows, { fresh: true });
+    const read = await repos.experiences.byDataset('ds');
+    expect(read).toHaveLength(SCAN_PAGE + 7);
+    expect(read.map((e) => e.id)).toEqual(rows.map((e) => e.id).sort());
+  });
+
   it('upgrades a version-2 database: the task index is dropped, rows and task reads stay', async () => {
     const name = `v2-${++n}`;
     const old = new Dexie(name);
@@ -90,12 +121,15 @@ describe('experience repository', () => {
       predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
       datasetCounts: '[datasetId+kind+key+score]',
     });
-    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)]);
+    // Ids in the order of versions 1–5 (v6 re-keys them: migrate-v6.test.ts); the counts as the app kept them.
+    old.use(datasetCountsMiddleware);
+    const legacy = (e: Experience) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) });
+    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)].map(legacy));
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(4); // through v3 to the latest
-    expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual(['[datasetId+toolId]', 'importId']);
+    expect(upgraded.verno).toBe(6); // through v3 to the latest
+    expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual(['importId']);
     expect((await createRepositories(upgraded).experiences.byTask('ds', 't1')).map((e) => e.toolId)).toEqual(['A', 'B']);
     expect(await upgraded.experiences.count()).toBe(3);
     await upgraded.delete();
@@ -115,14 +149,14 @@ describe('experience repository', () => {
     const run = { id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'ds', seeds: 1, methods: ['tool-mean'] }, startedAt: 5 };
     await old.table('runs').put(run);
     await old.table('memories').put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: { build: 'build-1', engine: 'none' }, createdAt: 1, updatedAt: 2 });
-    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t2', 'A', 5)]);
+    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t2', 'A', 5)].map((e) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) })));
     await old.table('predictions').put({ id: 'p1', runId: 'eval-1', taskId: 't1', toolId: 'A', method: 'knn', predicted: 3, evidence: [] });
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(4);
+    expect(upgraded.verno).toBe(6);
     expect(upgraded.tables.map((t) => t.name)).not.toContain('predictions');
-    expect(upgraded.tables).toHaveLength(14);
+    expect(upgraded.tables).toHaveLength(15); // v5: the embedding cache is two tables (blocks, keys) instead of one
     const repos2 = createRepositories(upgraded);
     expect(await repos2.runs.list('eval')).toEqual([run]);
     expect((await upgraded.memories.get('m1'))?.settings).toEqual({ build: 'build-1', engine: 'none' });

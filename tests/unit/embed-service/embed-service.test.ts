@@ -2,14 +2,14 @@
  * The embed service as the worker runs it, in-thread: real model (glove-100d through
  * transformers.js on onnxruntime-node), real Dexie store (fake-indexeddb), no network.
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cosine, rowOf, type ModelLoadProgress } from '../../../src/core/embed';
 import { CancelledError } from '../../../src/core/errors';
-import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY, ToolMemDB, embeddingModelSetting } from '../../../src/db';
+import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY, embeddingModelSetting, type ToolMemDB } from '../../../src/db';
 import { DEFAULT_MODELS_DIR } from '../../../src/node/transformers-embedder';
 import { createClient, createInThreadClient, expose, isTransferred, type Client } from '../../../src/rpc';
 import { isModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/services/embed-api';
@@ -21,7 +21,6 @@ const GLOVE_ID = /^glove-100d@[0-9a-f]{8}$/;
 let db: ToolMemDB;
 let store: DexieEmbeddingStore;
 let client: Client<EmbedApi>;
-let n = 0;
 let guard: { attempts: string[] };
 let modelsDir: string;
 
@@ -41,14 +40,10 @@ afterAll(() => {
   rmSync(modelsDir, { recursive: true, force: true });
   expect(guard.attempts).toEqual([]);
 });
-beforeEach(async () => {
-  db = new ToolMemDB(`embed-svc-${++n}`);
-  await db.open();
+withDb('embed-svc', (t) => {
+  db = t.db;
   store = new DexieEmbeddingStore(db);
   client = createInThreadClient(service());
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 const TEXTS = ['A red apple on a wooden table.', 'An apple sits on a table made of wood.', 'The stock market fell sharply.'];

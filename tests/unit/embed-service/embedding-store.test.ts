@@ -1,19 +1,20 @@
-import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withDb } from '../helpers/db';
+import { describe, expect, it } from 'vitest';
 import { cachedEmbed, type Embedder } from '../../../src/core/embed';
 import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY, ToolMemDB, embeddingModelSetting } from '../../../src/db';
 
 let db: ToolMemDB;
-let store: DexieEmbeddingStore;
-let n = 0;
 
-beforeEach(async () => {
-  db = new ToolMemDB(`embed-store-${++n}`);
-  await db.open();
+/** Blocks in the order they were written: their key rows' auto-increment order (block ids are random). */
+async function blocksInWriteOrder(d: ToolMemDB) {
+  const keys = await d.embeddingKeys.toArray();
+  return (await d.embeddingBlocks.bulkGet(keys.map((k) => k.block))).map((b) => b!);
+}
+let store: DexieEmbeddingStore;
+
+withDb('embed-store', (t) => {
+  db = t.db;
   store = new DexieEmbeddingStore(db);
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 describe('DexieEmbeddingStore', () => {
@@ -37,26 +38,55 @@ describe('DexieEmbeddingStore', () => {
     expect(await store.count('m@')).toBe(0);
   });
 
-  it('stores only a view’s own bytes, and replaces an entry with the same key', async () => {
+  it('packs each put into one block (its own bytes, hashes in row order); a later put of a key wins', async () => {
     const pool = new Float32Array(1000).fill(0.5);
-    await store.put([{ modelId: 'm', hash: 'h', vector: pool.subarray(10, 12) }]);
-    const [row] = await db.embeddings.bulkGet([['m', 'h']]);
-    expect(row!.vector.buffer.byteLength).toBe(8);
+    await store.put([
+      { modelId: 'm', hash: 'h', vector: pool.subarray(10, 12) },
+      { modelId: 'm', hash: 'g', vector: new Float32Array([1, 2]) },
+    ]);
+    const [block] = await db.embeddingBlocks.toArray();
+    expect(block).toMatchObject({ model: 'm', dim: 2, hashes: ['h', 'g'] });
+    expect(Array.from(block!.vectors)).toEqual([0.5, 0.5, 1, 2]);
+    expect(block!.vectors.buffer.byteLength).toBe(16);
+    expect(await db.embeddingKeys.toArray()).toEqual([{ id: 1, block: block!.id, model: 'm', hashes: ['h', 'g'] }]);
     await store.put([{ modelId: 'm', hash: 'h', vector: new Float32Array([3, 4]) }]);
-    expect(Array.from((await store.get([{ modelId: 'm', hash: 'h' }]))[0]!)).toEqual([3, 4]);
+    expect((await store.get([{ modelId: 'm', hash: 'h' }, { modelId: 'm', hash: 'g' }])).map((v) => Array.from(v!))).toEqual([[3, 4], [1, 2]]);
+    expect(await store.count('m')).toBe(2);
   });
 
-  it('answers the same whether it scans the model’s keys (small cache) or fetches each key (large cache)', async () => {
-    const row = (hash: string, x: number) => ({ modelId: 'm@1', hash, vector: new Float32Array([x, 1]) });
-    await store.put([row('a', 1), row('b', 2), row('c', 3), row('d', 4)]);
-    await store.put([{ modelId: 'm@2', hash: 'a', vector: new Float32Array([9, 9]) }]);
-    const ask = ['c', 'zz', 'a', 'c'].map((hash) => ({ modelId: 'm@1', hash }));
-    const values = async () => (await store.get(ask)).map((v) => (v ? Array.from(v) : undefined));
-    // 4 stored ≤ 4 × 4 asked: the key scan; another model's 'a' is not a hit for m@1.
-    expect(await values()).toEqual([[3, 1], undefined, [1, 1], [3, 1]]);
-    // 4 + 20 stored > 4 × 4 asked: one get per key, same answers.
-    await store.put(Array.from({ length: 20 }, (_, i) => row(`x${i}`, 0)));
-    expect(await values()).toEqual([[3, 1], undefined, [1, 1], [3, 1]]);
+  it('splits a put into blocks of at most 512 vectors, one vector length per block', async () => {
+    const recs = Array.from({ length: 1030 }, (_, i) => ({ modelId: 'm', hash: `h${i}`, vector: new Float32Array(i === 1029 ? [i, 0, 0] : [i, 0]) }));
+    await store.put(recs);
+    expect((await blocksInWriteOrder(db)).map((b) => [b.hashes.length, b.dim])).toEqual([[512, 2], [512, 2], [5, 2], [1, 3]]);
+    const got = await store.get([{ modelId: 'm', hash: 'h1028' }, { modelId: 'm', hash: 'h1029' }, { modelId: 'm', hash: 'h513' }]);
+    expect(got.map((v) => Array.from(v!))).toEqual([[1028, 0], [1029, 0, 0], [513, 0]]);
+  });
+
+  it('sees what another store (another worker) writes, reading only the new key rows', async () => {
+    const other = new DexieEmbeddingStore(db);
+    await store.put([{ modelId: 'm', hash: 'a', vector: new Float32Array([1, 1]) }]);
+    expect(Array.from((await other.get([{ modelId: 'm', hash: 'a' }]))[0]!)).toEqual([1, 1]);
+    await store.put([{ modelId: 'm', hash: 'b', vector: new Float32Array([2, 2]) }]);
+    const ask = ['a', 'b', 'c'].map((hash) => ({ modelId: 'm', hash }));
+    expect((await other.get(ask)).map((v) => (v ? Array.from(v) : undefined))).toEqual([[1, 1], [2, 2], undefined]);
+    // A cleared cache (e.g. by the bench, or a reset) is noticed: its key count no longer adds up.
+    await db.embeddingKeys.clear();
+    await db.embeddingBlocks.clear();
+    expect(await other.get(ask)).toEqual([undefined, undefined, undefined]);
+    expect(await other.count()).toBe(0);
+  });
+
+  it('never answers another text’s vector when the database was deleted and refilled under it', async () => {
+    await store.put([{ modelId: 'm', hash: 'a', vector: new Float32Array([1, 1]) }]);
+    expect(await store.count()).toBe(1); // this store now knows: block 1 holds 'a'
+    const ui = new ToolMemDB(db.name);
+    await ui.delete();
+    await ui.open();
+    // Block 1 of the new database holds 'b', and the key count (1) is what this store expects.
+    await new DexieEmbeddingStore(ui).put([{ modelId: 'm', hash: 'b', vector: new Float32Array([2, 2]) }]);
+    expect(await store.get([{ modelId: 'm', hash: 'a' }])).toEqual([undefined]);
+    expect(Array.from((await store.get([{ modelId: 'm', hash: 'b' }]))[0]!)).toEqual([2, 2]);
+    ui.close();
   });
 
   it('serves cachedEmbed: the second run makes no model call', async () => {

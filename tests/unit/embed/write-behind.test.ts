@@ -111,9 +111,10 @@ describe('cachedEmbed writes behind the model', () => {
     const g = gatedStore();
     const { embedder, stats } = fakeModel();
     let settled = false;
-    const run = cachedEmbed(embedder, g.store, texts, { batchSize: 10 }).then((r) => ((settled = true), r));
+    const run = cachedEmbed(embedder, g.store, texts, { batchSize: 10, maxUnwritten: 10 }).then((r) => ((settled = true), r));
     await tick();
-    // Batch 2 was embedded while batch 1's write is held, and batch 2 waits for it: one write in flight at most.
+    // Batch 2 was embedded while batch 1's write is held, and batch 2 waits for it: with maxUnwritten
+    // equal to the batch size the model is at most one batch ahead of storage.
     expect(stats.calls).toBe(2);
     expect(g.puts).toEqual([10]);
     for (let i = 0; i < 3; i++) {
@@ -130,6 +131,26 @@ describe('cachedEmbed writes behind the model', () => {
     const again = await cachedEmbed(embedder, g.inner, texts);
     expect(again.modelCalls).toBe(0);
     expect(Array.from(again.batch.data)).toEqual(Array.from(res.batch.data));
+  });
+
+  it('runs the model ahead of a held write up to maxUnwritten vectors, then sends what waited as one write', async () => {
+    const g = gatedStore();
+    const { embedder, stats } = fakeModel();
+    const run = cachedEmbed(embedder, g.store, texts, { batchSize: 10, maxUnwritten: 30 });
+    await tick();
+    // Batch 1 is being written; batches 2 and 3 wait behind it (30 unwritten); batch 4 is embedded and waits.
+    expect(stats.calls).toBe(4);
+    expect(g.puts).toEqual([10]);
+    g.release();
+    await tick();
+    // Batches 2 and 3 went as one write; batch 4 queued behind it.
+    expect(g.puts).toEqual([10, 20]);
+    g.release();
+    await tick();
+    expect(g.puts).toEqual([10, 20, 10]);
+    g.release();
+    await run;
+    expect(g.inner.size).toBe(40);
   });
 
   it('keeps finished batches when cancelled while their writes are in flight', async () => {

@@ -3,7 +3,7 @@
  * app's eval handler for the same split, seed and engine (issue #17), the `llm` stats in the JSON,
  * progress on stderr, and a stopped run reporting what it finished, marked partial.
  */
-import 'fake-indexeddb/auto';
+import { dropDbs, newDb } from '../helpers/db';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEval } from '../../../src/cli/commands/eval';
 import { main } from '../../../src/cli/main';
 import { duration, llmProgress, progressLine } from '../../../src/cli/llm-progress';
-import { createEngine, parseEngineSpec } from '../../../src/core/llm';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { createRepositories } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import type { EvalResult } from '../../../src/services/eval-api';
@@ -44,7 +43,7 @@ let spec: string;
 /** Stops a run (as Ctrl-C would) once the server has answered `calls` more score predictions. */
 let abortAfter: { calls: number; controller: AbortController } | null = null;
 let served = 0;
-const db = new ToolMemDB('eval-cli-llm');
+const db = newDb('eval-cli-llm');
 const repos = createRepositories(db);
 const embedder = createTransformersEmbedder();
 
@@ -70,12 +69,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await db.delete();
+  await dropDbs();
 });
 
 describe('toolmem eval --llm', { timeout: 120_000 }, () => {
   it("gives the app's numbers for the same split, seed and engine (5 test tasks, every LLM method)", async () => {
-    const app = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder, engine: async (s) => createEngine(parseEngineSpec(s)) }));
+    const app = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
     const run = await app.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 1, methods: METHODS, engine: spec, llmMaxTest: 5 });
     const result = run.metrics as unknown as EvalResult;
     const before = server.requests.length;

@@ -1,5 +1,5 @@
 /**
- * The evaluation pieces `toolmem eval` and the eval worker share (src/app/eval-run.ts): prompt
+ * The evaluation pieces `toolmem eval` and the predictors worker share (src/app/eval-run.ts): prompt
  * vectors, the bootstrap intervals under a stop signal, and a run stopped part-way.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,10 +1,10 @@
-/** The eval service with the memory and LLM methods (ScriptedEngine behind the `engine` dependency). */
-import 'fake-indexeddb/auto';
+/** The eval service with the memory and LLM methods (ScriptedEngine as the host's `engineOf`). */
+import { dropDbs, newDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptedEngine } from '../../../src/core/llm';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { formatEngineSpec, parseEngineSpec, ScriptedEngine } from '../../../src/core/llm';
+import { createRepositories } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import { main } from '../../../src/cli/main';
@@ -14,7 +14,7 @@ import { createImportHandlers } from '../../../src/services/import-service';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
-const db = new ToolMemDB('eval-llm-svc');
+const db = newDb('eval-llm-svc');
 const repos = createRepositories(db);
 const embedder = createTransformersEmbedder();
 const specs: string[] = [];
@@ -23,8 +23,9 @@ const client = createInThreadClient(
   createEvalHandlers({
     repos,
     embedder: async () => embedder,
-    engine: async (spec) => {
-      specs.push(spec);
+    // The scripted engine stands in for every spec (as the llm worker's engines do in the app).
+    engineOf: (spec) => {
+      specs.push(formatEngineSpec(spec));
       return engine;
     },
   }),
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
 });
 afterAll(async () => {
-  await db.delete();
+  await dropDbs();
 });
 
 describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
@@ -81,7 +82,7 @@ describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
   });
 
   it('predicts with toolmem-llm from the capability analysis of the data (entries cited with their text)', async () => {
-    const res = await client.call('predict', { datasetId: 'g', method: 'toolmem-llm', prompt: 'A cat asleep under a wooden table', engine: 'openai:http://127.0.0.1:9/v1#m' });
+    const res = await client.call('predict', { datasetId: 'g', method: 'toolmem-llm', prompt: 'A cat asleep under a wooden table', engine: parseEngineSpec('openai:http://127.0.0.1:9/v1#m') });
     expect(res.predictions).toHaveLength(6);
     // On the 20-prompt slice, with theme facets tested too, no tool × facet effect is clear (BH at
     // q ≤ 0.10): no entry applies, and the prompt says so instead of inventing one.

@@ -1,5 +1,5 @@
 /** Evaluating a STORED memory (EvalConfig.memoryId): its own split, its own entries. */
-import 'fake-indexeddb/auto';
+import { dropDbs, newDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { ScriptedEngine } from '../../../src/core/llm';
 import { newEntry } from '../../../src/core/memory';
 import { readMemoryFile } from '../../../src/core/memory-format';
 import type { Embedder } from '../../../src/core/embed';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { createRepositories } from '../../../src/db';
 import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
@@ -20,7 +20,7 @@ import { createImportHandlers } from '../../../src/services/import-service';
 import { createMemoryHandlers } from '../../../src/services/memory-service';
 
 const REPO = resolve(import.meta.dirname, '../../..');
-const db = new ToolMemDB('eval-stored-memory');
+const db = newDb('eval-stored-memory');
 const repos = createRepositories(db);
 const embedder = createTransformersEmbedder();
 const prompts: string[] = [];
@@ -28,7 +28,7 @@ const engine = new ScriptedEngine((messages) => {
   prompts.push(messages.at(-1)!.content);
   return '{"score": 3}';
 });
-const evalWith = (e: Embedder) => createInThreadClient(createEvalHandlers({ repos, embedder: async () => e, engine: async () => engine }));
+const evalWith = (e: Embedder) => createInThreadClient(createEvalHandlers({ repos, embedder: async () => e, engineOf: () => engine }));
 const client = evalWith(embedder);
 const memory = createInThreadClient(
   createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
@@ -39,7 +39,7 @@ let memoryId = '';
 let buildTrain: string[] = [];
 
 async function build(req: { trainSize?: number; seed?: number; name: string }): Promise<string> {
-  const run = await memory.call('createBuild', { datasetId: 'g', engine: 'none', ...req });
+  const run = await memory.call('createBuild', { datasetId: 'g', engine: { kind: 'none' }, ...req });
   await memory.call('runBuild', { runId: run.id });
   return (run.config as { memoryId: string }).memoryId;
 }
@@ -60,7 +60,7 @@ beforeAll(async () => {
   buildTrain = readMemoryFile((await memory.call('exportMemory', { memoryId })).text).build.split.trainTasks;
 });
 afterAll(async () => {
-  await db.delete();
+  await dropDbs();
 });
 
 describe('evaluating a stored memory', { timeout: 60_000 }, () => {
@@ -124,7 +124,7 @@ describe('evaluating a stored memory', { timeout: 60_000 }, () => {
   });
 
   it('lists the completed builds of the dataset with engine and split, not unfinished ones', async () => {
-    await memory.call('createBuild', { datasetId: 'g', engine: 'none', name: 'Queued' });
+    await memory.call('createBuild', { datasetId: 'g', engine: { kind: 'none' }, name: 'Queued' });
     const listed = await evaluableMemories(repos, 'g');
     expect(listed.find((m) => m.id === memoryId)).toEqual({ id: memoryId, name: 'Ten', engine: 'none', embeddingModel: embedder.id, source: 'build', train: 10, seed: 1 });
     expect(listed.some((m) => m.name === 'Queued')).toBe(false);

@@ -3,15 +3,14 @@
  * "CSV formulas and look-alike tools"): every CSV we write neutralises spreadsheet formulas and reads
  * back losslessly; a tool name that looks like a stored one is mapped or accepted per name.
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Papa from 'papaparse';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { findNearMissTools, rejectedRowsCsv } from '../../../src/core/import';
 import type { Repositories } from '../../../src/core/repositories';
-import { ToolMemDB, createRepositories } from '../../../src/db';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import type { ImportApi } from '../../../src/services/import-api';
 import { createImportHandlers } from '../../../src/services/import-service';
@@ -61,18 +60,11 @@ describe('formula cells in the rejected-rows download', () => {
 });
 
 describe('services: export and import through the real import service', () => {
-  let db: ToolMemDB;
   let repos: Repositories;
   let client: Client<ImportApi>;
-  let n = 0;
-  beforeEach(async () => {
-    db = new ToolMemDB(`csv-export-${++n}`);
-    await db.open();
-    repos = createRepositories(db);
+  withDb('csv-export', (t) => {
+    repos = t.repos;
     client = createInThreadClient(createImportHandlers(repos, undefined, { locks: null }));
-  });
-  afterEach(async () => {
-    await db.delete();
   });
   const file = (name: string, text = readFileSync(bad(name))) => new File([text], name);
 
@@ -107,7 +99,7 @@ describe('services: export and import through the real import service', () => {
     expect(out.summary).toMatchObject({ accepted: 5, rejected: 0 });
     expect(out.summary.nearMissTools).toBeUndefined();
     expect(out.summary.tools.DALLE_3).toMatchObject({ accepted: 3 });
-    expect((await repos.experiences.get('shapes|2|DALLE_3|default'))?.prompt).toBe('A blue sphere');
+    expect((await repos.experiences.get('shapes|DALLE_3|2|default'))?.prompt).toBe('A blue sphere');
     expect((await repos.tools.list()).map((t) => t.id).sort()).toEqual(['DALLE_3', 'Midjourney_6', 'SDXL_Turbo', 'midjourney-6']);
     // Decided names are no longer look-alikes.
     expect(await client.call('nearMissTools', { ...req, toolChoices: { map: new Map([['dalle', 'DALLE_3']]), newTools: new Set(['midjourney-6']) } })).toEqual([]);
@@ -151,13 +143,13 @@ describe('look-alike tools in the core import', () => {
     });
     expect(summary).toMatchObject({ accepted: 5, rejected: 0 });
     expect(Object.entries(summary.tools).map(([t, v]) => [t, v.accepted])).toEqual([['DALLE_3', 3], ['midjourney-6', 1], ['SDXL_Turbo', 1]]);
-    expect(sink.rows.map((r) => r.id)).toEqual(['test|1|DALLE_3|default', 'test|2|DALLE_3|default', 'test|3|DALLE_3|default', 'test|4|midjourney-6|default', 'test|5|SDXL_Turbo|default']);
+    expect(sink.rows.map((r) => r.id)).toEqual(['test|DALLE_3|1|default', 'test|DALLE_3|2|default', 'test|DALLE_3|3|default', 'test|midjourney-6|4|default', 'test|SDXL_Turbo|5|default']);
   });
 
   it('near-miss-collision.csv: a mapped row that repeats a row of the known tool is a duplicate; as a new tool it is not', async () => {
     const mapped = await importFile(bad('near-miss-collision.csv'), { knownTools: KNOWN, toolChoices: { map: new Map([['dalle', 'DALLE_3']]) } });
     expect(mapped.summary.errors.map((e) => [e.row, e.reason])).toEqual([[2, "duplicate of row 1: same task '1', tool 'DALLE_3' and rater 'default'"]]);
-    expect(mapped.sink.rows.map((r) => r.id)).toEqual(['test|1|DALLE_3|default', 'test|2|DALLE_3|default']);
+    expect(mapped.sink.rows.map((r) => r.id)).toEqual(['test|DALLE_3|1|default', 'test|DALLE_3|2|default']);
     const asNew = await importFile(bad('near-miss-collision.csv'), { knownTools: KNOWN, toolChoices: { newTools: new Set(['dalle']) } });
     expect(asNew.summary).toMatchObject({ accepted: 3, rejected: 0 });
   });

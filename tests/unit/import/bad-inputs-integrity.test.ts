@@ -6,12 +6,12 @@
  * - a file with row errors adds exactly its good rows (and the tools they introduce), changes no stored
  *   row, and leaves every other table byte-for-byte as it was.
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { describe, expect, it } from 'vitest';
+import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import type { ImportApi, ImportOutcome } from '../../../src/services/import-api';
@@ -154,22 +154,16 @@ async function seed(): Promise<void> {
   ]);
   await db.runs.put({ id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'g', seeds: 1, methods: ['knn'] }, startedAt: now, finishedAt: now + 1 });
   await db.settings.bulkPut([{ key: 'raterName', value: 'ann' }, { key: 'embeddingModel', value: 'glove-100d' }]);
-  await db.embeddings.put({ model: 'glove-100d@x', hash: 'ab'.repeat(32), vector: new Float32Array([0.6, 0.8]) });
+  await new DexieEmbeddingStore(db).put([{ modelId: 'glove-100d@x', hash: 'ab'.repeat(32), vector: new Float32Array([0.6, 0.8]) }]);
   await db.items.put({ id: 'manual|t1|gpt-4', datasetId: 'manual', taskId: 't1', prompt: 'p', toolId: 'gpt-4', response: 'r', categories: [], createdAt: now });
   await db.preferences.put({ id: 'g|00000|DALLE_3|SDXL_Turbo|ann', datasetId: 'g', taskId: '00000', toolA: 'DALLE_3', toolB: 'SDXL_Turbo', winner: 'A', rater: 'ann', shownLeft: 'DALLE_3', createdAt: now });
 }
 
-let n = 0;
 // A fresh seeded database per file, so each file meets the same stored state.
-beforeEach(async () => {
-  db = new ToolMemDB(`bad-inputs-integrity-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
+withDb('bad-inputs-integrity', async (t) => {
+  ({ db, repos } = t);
   client = createInThreadClient(createImportHandlers(repos));
   await seed();
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 describe('bad inputs never change what is stored', () => {

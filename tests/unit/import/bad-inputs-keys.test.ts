@@ -4,18 +4,16 @@
  * every count right, nothing left on `Object.prototype`. Corpus and expected results:
  * tests/fixtures/bad-inputs/README.md, section "Data keys (issue #14 class 1)".
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { own } from '../../../src/core/data-keys';
 import type { ImportSummary } from '../../../src/core/import/types';
-import type { Repositories } from '../../../src/core/repositories';
-import { ToolMemDB, createRepositories } from '../../../src/db';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import type { ImportApi, ImportOutcome } from '../../../src/services/import-api';
+import { createInThreadClient } from '../../../src/rpc';
+import type { ImportOutcome } from '../../../src/services/import-api';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { BAD, importFile, REPO } from './helpers';
 
@@ -129,27 +127,15 @@ describe('data keys: toolmem import --json', () => {
 });
 
 describe('data keys: the import service (fake-indexeddb)', () => {
-  let db: ToolMemDB;
-  let repos: Repositories;
-  let client: Client<ImportApi>;
-  let n = 0;
-  beforeEach(async () => {
-    db = new ToolMemDB(`bad-inputs-keys-${++n}`);
-    await db.open();
-    repos = createRepositories(db);
-    client = createInThreadClient(createImportHandlers(repos));
-  });
-  afterEach(async () => {
-    await db.delete();
-  });
+  const ctx = withDb('bad-inputs-keys', ({ repos }) => ({ client: createInThreadClient(createImportHandlers(repos)) }));
   const fileOf = (name: string) => new File([readFileSync(resolve(BAD, name))], name);
   const importOf = (name: string, extra: { datasetName?: string } = {}) =>
-    client.call('import', { file: fileOf(name), datasetName: 'Keys', preset: 'generic', ...extra });
+    ctx.client.call('import', { file: fileOf(name), datasetName: 'Keys', preset: 'generic', ...extra });
 
   /** SHA-256 of every table but `imports` (a refused file adds one failed record there). */
   async function digests(): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    for (const t of db.tables) {
+    for (const t of ctx.db.tables) {
       if (t.name === 'imports') continue;
       const rows = await t.toArray();
       out.set(t.name, createHash('sha256').update(JSON.stringify(rows.map((r) => JSON.stringify(Object.entries(r as object)))).concat(String(rows.length))).digest('hex'));
@@ -160,18 +146,18 @@ describe('data keys: the import service (fake-indexeddb)', () => {
   it('proto-tools.csv: 11 tool rows, 21 experiences, and dataset counts for all 11 tools', async () => {
     const { summary } = (await importOf('proto-tools.csv')) as ImportOutcome;
     expect(Object.keys(summary.tools)).toHaveLength(11);
-    expect((await repos.tools.list()).map((t) => t.id).sort()).toEqual(Object.keys(PROTO_TOOLS).sort());
-    expect(await repos.experiences.count('keys')).toBe(21);
-    const byTool = await repos.experiences.countsByTool('keys');
+    expect((await ctx.repos.tools.list()).map((t) => t.id).sort()).toEqual(Object.keys(PROTO_TOOLS).sort());
+    expect(await ctx.repos.experiences.count('keys')).toBe(21);
+    const byTool = await ctx.repos.experiences.countsByTool('keys');
     expect(Object.fromEntries(byTool)).toEqual(Object.fromEntries(Object.entries(PROTO_TOOLS).map(([t, [k]]) => [t, k])));
-    const stats = await client.call('stats', { datasetId: 'keys' });
+    const stats = await ctx.client.call('stats', { datasetId: 'keys' });
     expect(Object.fromEntries(stats.tools.map((t) => [t.toolId, [t.n, t.mean]]))).toEqual(Object.fromEntries(Object.entries(PROTO_TOOLS)));
     expect(stats.tasks).toBe(21); // no id column: each row is its own task
   });
 
   it('keys-raters.csv and keys-task-ids.csv: the stored counts name every rater and task', async () => {
     await importOf('keys-raters.csv');
-    const raters = await client.call('stats', { datasetId: 'keys' });
+    const raters = await ctx.client.call('stats', { datasetId: 'keys' });
     expect(raters.raters).toEqual([
       { rater: '__proto__', n: 2 },
       { rater: 'constructor', n: 1 },
@@ -179,17 +165,17 @@ describe('data keys: the import service (fake-indexeddb)', () => {
       { rater: 'valueOf', n: 1 },
     ]);
     await importOf('keys-task-ids.csv', { datasetName: 'Tasks' });
-    expect((await client.call('stats', { datasetId: 'tasks' })).tasks).toBe(5);
+    expect((await ctx.client.call('stats', { datasetId: 'tasks' })).tasks).toBe(5);
   });
 
   it('a re-import of proto-tools.csv changes nothing, and undo removes it all', async () => {
     const first = (await importOf('proto-tools.csv')) as ImportOutcome;
     const again = (await importOf('proto-tools.csv')) as ImportOutcome;
     expect(again.summary).toMatchObject({ added: 0, unchanged: 21 });
-    await client.call('undo', { importId: again.record.id });
-    await client.call('undo', { importId: first.record.id });
-    expect(await repos.experiences.count('keys')).toBe(0);
-    expect((await repos.experiences.countsByTool('keys')).size).toBe(0);
+    await ctx.client.call('undo', { importId: again.record.id });
+    await ctx.client.call('undo', { importId: first.record.id });
+    expect(await ctx.repos.experiences.count('keys')).toBe(0);
+    expect((await ctx.repos.experiences.countsByTool('keys')).size).toBe(0);
   });
 
   it.each(['keys-header-columns.csv', 'keys-only-hostile-headers.csv'])('%s (fatal): nothing stored changes', async (name) => {
@@ -201,7 +187,7 @@ describe('data keys: the import service (fake-indexeddb)', () => {
     );
     expect(failed?.name).toBe('ValidationError');
     expect(await digests()).toEqual(before);
-    const records = await repos.imports.list();
+    const records = await ctx.repos.imports.list();
     expect(records.filter((r) => r.state === 'failed')).toHaveLength(1);
   });
 });

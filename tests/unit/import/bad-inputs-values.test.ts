@@ -4,13 +4,13 @@
  * endings and message size". Large inputs (100,000 levels, 20 MB lines, 100,000 columns) are
  * generated here rather than checked in.
  */
-import 'fake-indexeddb/auto';
+import { dropDbs, freshDb } from '../helpers/db';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { toolmem as cli } from '../helpers/cli';
 import { ParseError, ValidationError } from '../../../src/core/errors';
 import { boundRaw, clipList } from '../../../src/core/import/bounded';
 import { CsvNewlines } from '../../../src/core/import/csv-newlines';
@@ -20,7 +20,6 @@ import { parseDecimal } from '../../../src/core/import/score-number';
 import { sniffEncoding } from '../../../src/core/import/sniff';
 import { Utf8Decoder } from '../../../src/core/import/utf8-decode';
 import type { ImportSummary } from '../../../src/core/import/types';
-import { ToolMemDB, createRepositories } from '../../../src/db';
 import { createInThreadClient } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import type { ImportApi } from '../../../src/services/import-api';
@@ -55,13 +54,6 @@ function tmpFile(name: string, content: string | Uint8Array): string {
   const path = join(mkdtempSync(join(tmpdir(), 'toolmem-values-')), name);
   writeFileSync(path, content);
   return path;
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
-  return { code, stdout, stderr };
 }
 
 describe('class 2: deep nesting', () => {
@@ -207,7 +199,8 @@ describe('class 5: CSV line endings', () => {
   it('a CR-only file imports; line breaks inside quotes are data and kept as they are', async () => {
     const cr = await importFile(bad('cr-only.csv'));
     expect(cr.summary).toMatchObject({ accepted: 3, rejected: 0 });
-    expect(cr.sink.rows[0]?.prompt).toBe('Line one\r\nline two');
+    // Every bare CR ends a record; the quoted CRLF stays inside the first prompt.
+    expect(cr.sink.rows.map((r) => [r.prompt, r.score])).toEqual([['Line one\r\nline two', 3], ['Write a limerick', 4], ['Write an ode', 5]]);
     const q = await importFile(bad('crlf-in-quotes.csv'));
     expect(q.sink.rows.map((r) => r.prompt)).toEqual(['First line\r\nsecond line\rthird', 'He said "hi"\nthen left']);
   });
@@ -350,10 +343,9 @@ describe('class 5: text fields, encodings, JSON', () => {
 
 describe('an import that accepts no row leaves no empty dataset', () => {
   it('all rows rejected into a NEW dataset → no dataset, and the outcome says so', async () => {
-    const db = new ToolMemDB('values-empty-dataset');
-    await db.open();
+    const { db, repos } = await freshDb('values-empty-dataset');
     try {
-      const client = createInThreadClient<ImportApi>(createImportHandlers(createRepositories(db), undefined, { locks: null }));
+      const client = createInThreadClient<ImportApi>(createImportHandlers(repos, undefined, { locks: null }));
       const file = new File([readFileSync(bad('hex-scores.csv')).toString('utf8').replace('Write a sonnet,gpt-4,3', 'Write a sonnet,gpt-4,0x9')], 'all-bad.csv');
       const outcome = await client.call('import', { file, datasetName: 'All bad', preset: 'generic' });
       expect(outcome.summary).toMatchObject({ accepted: 0, rejected: 4 });
@@ -366,7 +358,7 @@ describe('an import that accepts no row leaves no empty dataset', () => {
       expect(good.datasetNotCreated).toBeUndefined();
       expect(await db.experiences.count()).toBe(4);
     } finally {
-      await db.delete();
+      await dropDbs();
     }
   });
 });

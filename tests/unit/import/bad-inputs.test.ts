@@ -14,25 +14,31 @@ async function failure(name: string, extra = {}): Promise<Error> {
 }
 
 describe('bad inputs', () => {
+  // Files refused as a whole: the error's class and its whole message (a RegExp where only the
+  // start of the message is fixed).
+  it.each<[string, string, typeof ParseError | typeof ValidationError, string | RegExp]>([
+    ['missing required column → ValidationError naming the field', 'missing-column.csv', ValidationError, "No column for the required field 'score': none of the columns (prompt, model, response) looks like it. Map it explicitly (CLI: --map score=COLUMN)."],
+    ['empty file → ParseError', 'empty.csv', ParseError, 'The file is empty: there is nothing to import.'],
+    ['truncated JSON → ParseError with the position', 'truncated.json', ParseError, 'Truncated JSON: the file ends inside member 2 (line 3, column 28, character 90); the top-level array is never closed.'],
+    ['JSON that is neither array nor object → ParseError', 'scalar.json', ParseError, 'A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).'],
+    ['binary file renamed .csv (NUL bytes) → ParseError saying it is binary, with the position', 'binary-nul.csv', ParseError, 'The file is binary, not text: it contains a NUL byte at line 3, column 1. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).'],
+    ['gzip file named .csv → ParseError saying to decompress it', 'gzipped.csv', ParseError, 'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.'],
+    ['UTF-16 file → ParseError saying to save it as UTF-8', 'utf16.csv', ParseError, /^The file is UTF-16 encoded \(every other byte is 0\), but imports must be UTF-8\. Save it as UTF-8/],
+    ['only blank lines → ParseError that says the lines are blank', 'blank-lines.csv', ParseError, 'The file holds only blank lines (6 lines of whitespace, no header): there is nothing to import.'],
+    ['JSON object whose "records" member is not a record → ParseError naming the member', 'records-not-array.json', ParseError, "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found a string."],
+    ['JSON wrapper object {"records": [...]} → ParseError telling to import the array itself', 'wrapped-array.json', ParseError, "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found an array; if the records are in this array, import a file whose top level is the array itself."],
+  ])('%s', async (_title, name, errorClass, message) => {
+    const err = await failure(name);
+    expect(err).toBeInstanceOf(errorClass);
+    if (typeof message === 'string') expect(err.message).toBe(message);
+    else expect(err.message).toMatch(message);
+  });
+
   it('unclosed quote → ParseError with the row', async () => {
     const err = await failure('unclosed-quote.csv');
     expect(err).toBeInstanceOf(ParseError);
     expect((err as ParseError).row).toBe(2);
     expect(err.message).toBe('Unclosed quote: row 2 opens a quoted field ("A blue sphere,gpt-4,3…") that is never closed before the end of the file.');
-  });
-
-  it('missing required column → ValidationError naming the field', async () => {
-    const err = await failure('missing-column.csv');
-    expect(err).toBeInstanceOf(ValidationError);
-    expect(err.message).toBe(
-      "No column for the required field 'score': none of the columns (prompt, model, response) looks like it. Map it explicitly (CLI: --map score=COLUMN).",
-    );
-  });
-
-  it('empty file → ParseError', async () => {
-    const err = await failure('empty.csv');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe('The file is empty: there is nothing to import.');
   });
 
   it('semicolon file read as comma with a mapping → says which delimiter it looks like', async () => {
@@ -88,24 +94,12 @@ describe('bad inputs', () => {
     ]);
   });
 
-  it('truncated JSON → ParseError with the position', async () => {
-    const err = await failure('truncated.json');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe('Truncated JSON: the file ends inside member 2 (line 3, column 28, character 90); the top-level array is never closed.');
-  });
-
   it('JSONL bad line → row error with the line number', async () => {
     const { summary } = await importFile(bad('bad-line.jsonl'));
     expect(summary.accepted).toBe(3);
     expect(summary.errors).toHaveLength(1);
     expect(summary.errors[0]?.row).toBe(3);
     expect(summary.errors[0]?.reason).toMatch(/^line 3: invalid JSON: Expected ',' or '}' after property value/);
-  });
-
-  it('JSON that is neither array nor object → ParseError', async () => {
-    const err = await failure('scalar.json');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe('A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).');
   });
 
   it('row with an extra field → row error', async () => {
@@ -144,52 +138,26 @@ describe('bad inputs', () => {
     expect(summary.accepted).toBe(3);
     expect(sink.rows[1]?.prompt).toBe('A "blue" sphere');
   });
-  it('binary file renamed .csv (NUL bytes) → ParseError saying it is binary, with the position', async () => {
-    const err = await failure('binary-nul.csv');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe(
-      'The file is binary, not text: it contains a NUL byte at line 3, column 1. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).',
-    );
-  });
 
-  it('gzip file named .csv → ParseError saying to decompress it', async () => {
-    const err = await failure('gzipped.csv');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe(
-      'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.',
-    );
-  });
-
-  it('UTF-16 file → ParseError saying to save it as UTF-8', async () => {
-    const err = await failure('utf16.csv');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toMatch(/^The file is UTF-16 encoded \(every other byte is 0\), but imports must be UTF-8\. Save it as UTF-8/);
-  });
-
-  it('only blank lines → ParseError that says the lines are blank', async () => {
-    const err = await failure('blank-lines.csv');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe('The file holds only blank lines (6 lines of whitespace, no header): there is nothing to import.');
-  });
-
-  it('duplicate header names on a needed column → ValidationError naming both columns', async () => {
-    const err = await failure('duplicate-header.csv');
-    expect(err).toBeInstanceOf(ValidationError);
-    expect(err.message).toBe(
+  // A header that leaves a needed column unclear is refused with the way out; that explicit mapping then imports both rows.
+  it.each([
+    [
+      'duplicate header names on a needed column → ValidationError naming both columns',
+      'duplicate-header.csv',
       "Column 'score' appears 2 times in the header (columns 3 and 4), so it is unclear which one holds the score. Rename the duplicates in the file, or map score explicitly: 'score' is column 3, 'score_2' is column 4 (CLI: --map score=score).",
-    );
-    // An explicit mapping settles it.
-    const { summary } = await importFile(bad('duplicate-header.csv'), { mapping: { score: 'score_2' } });
-    expect(summary.accepted).toBe(2);
-  });
-
-  it('empty header cell where the tool column is → ValidationError pointing at the unnamed column', async () => {
-    const err = await failure('empty-header-cell.csv');
-    expect(err).toBeInstanceOf(ValidationError);
-    expect(err.message).toBe(
+      { score: 'score_2' },
+    ],
+    [
+      'empty header cell where the tool column is → ValidationError pointing at the unnamed column',
+      'empty-header-cell.csv',
       "No column for the required field 'tool': none of the columns (prompt, column_2, score) looks like it. Map it explicitly (CLI: --map tool=COLUMN). The header has no name for column 2 (shown as 'column_2'); name it in the file, or map the field to 'column_2'.",
-    );
-    const { summary } = await importFile(bad('empty-header-cell.csv'), { mapping: { tool: 'column_2' } });
+      { tool: 'column_2' },
+    ],
+  ])('%s', async (_title, name, message, mapping) => {
+    const err = await failure(name);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(message);
+    const { summary } = await importFile(bad(name), { mapping });
     expect(summary.accepted).toBe(2);
   });
 
@@ -224,19 +192,4 @@ describe('bad inputs', () => {
     expect(summary.errors).toMatchObject([{ row: 2, reason: 'line 2: expected a JSON object, found an array' }]);
   });
 
-  it('JSON object whose "records" member is not a record → ParseError naming the member', async () => {
-    const err = await failure('records-not-array.json');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe(
-      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found a string.",
-    );
-  });
-
-  it('JSON wrapper object {"records": [...]} → ParseError telling to import the array itself', async () => {
-    const err = await failure('wrapped-array.json');
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe(
-      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found an array; if the records are in this array, import a file whose top level is the array itself.",
-    );
-  });
 });

@@ -4,15 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { main } from '../../../src/cli/main';
+import { toolmem as run } from '../helpers/cli';
 import { FIXTURES } from './helpers';
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
-  return { code, stdout, stderr };
-}
 
 const PROMPTFOO = join(FIXTURES, 'promptfoo/results.json');
 

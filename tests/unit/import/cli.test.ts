@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main';
+// `inProcess` runs the same entry in-process (fast); spawning the bin is kept for the cases that test the bin itself.
+import { toolmem as inProcess } from '../helpers/cli';
 import type { ImportSummary } from '../../../src/core/import/types';
 import { REPO } from './helpers';
 
@@ -24,14 +25,6 @@ function toolmem(args: string[], cwd = REPO): Promise<Run> {
       done({ code, stdout, stderr });
     });
   });
-}
-
-/** In-process run of the same entry (fast; spawning is kept for the cases that test the bin itself). */
-async function inProcess(args: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
-  return { code, stdout, stderr };
 }
 
 type CliSummary = ImportSummary & { dryRun: boolean; stored: boolean };

@@ -44,7 +44,7 @@ describe('promptfoo preset (fixture written by promptfoo 0.123.1)', () => {
     const { sink } = await importFile(FILE);
     const peru = sink.rows.find((r) => r.toolId === 'sloppy-model' && r.prompt.includes('Canada'));
     expect(peru).toMatchObject({
-      id: 'test|4-7b4abdf2|sloppy-model|promptfoo',
+      id: 'test|sloppy-model|4-7b4abdf2|promptfoo',
       taskId: '4-7b4abdf2',
       prompt: 'What is the capital of Canada? Answer briefly.',
       response: 'Toronto',
@@ -53,7 +53,7 @@ describe('promptfoo preset (fixture written by promptfoo 0.123.1)', () => {
       scoreSource: 'judge',
       feedback: 'Expected output to contain "Ottawa"',
     });
-    expect(sink.rows.find((r) => r.id === 'test|0-7b4abdf2|terse-model|promptfoo')?.feedback).toBe('All assertions passed');
+    expect(sink.rows.find((r) => r.id === 'test|terse-model|0-7b4abdf2|promptfoo')?.feedback).toBe('All assertions passed');
     // The same task id across providers: one task, three tools.
     expect(new Set(sink.rows.map((r) => r.taskId)).size).toBe(20);
   });

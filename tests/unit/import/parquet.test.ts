@@ -8,6 +8,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { previewRows, runImport } from '../../../src/core/import';
 import { bytesSource, openParquet, plainValue } from '../../../src/core/import/parquet-reader';
 import { MemorySink, chunked, options } from './helpers';
+import { parquetSchema } from '../helpers/parquet-schema';
 
 function hfFile(rows = 25, group = 10): Uint8Array {
   const data = Array.from({ length: rows }, (_, i) => i);
@@ -18,15 +19,7 @@ function hfFile(rows = 25, group = 10): Uint8Array {
       { name: 'meta', data: data.map((i) => ({ model: i % 2 ? 'mistral-7b' : 'llama-3-8b', score: i % 5 === 4 ? null : 1 + (i % 5) })) },
       { name: 'answers', data: data.map((i) => [`${2 * i}`, `twice ${i} is ${2 * i}`]) },
     ],
-    schema: [
-      { name: 'root', num_children: 4 },
-      { name: 'id', type: 'INT64', repetition_type: 'REQUIRED' },
-      { name: 'question', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'meta', repetition_type: 'OPTIONAL', num_children: 2 },
-      { name: 'model', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      { name: 'score', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
-      { name: 'answers', type: 'BYTE_ARRAY', converted_type: 'JSON', repetition_type: 'OPTIONAL' },
-    ],
+    schema: parquetSchema({ id: 'int64', question: 'text', meta: { model: 'text', score: 'double' }, answers: 'json' }, ['id']),
     rowGroupSize: group,
   });
   return new Uint8Array(buffer);

@@ -30,7 +30,7 @@ describe('genai-bench preset', () => {
     expect(mean(rater1.map((r) => r.score))).toBe(4);
     const first = sink.rows[0];
     expect(first).toEqual({
-      id: 'test|00000|DALLE_3|rater1',
+      id: 'test|DALLE_3|00000|rater1',
       datasetId: 'test',
       taskId: '00000',
       prompt: 'A baker pulling freshly baked bread out of an oven in a bakery.',
@@ -59,7 +59,7 @@ describe('genai-bench-long preset', () => {
     expect(summary.rowsRead).toBe(90);
     expect(summary.accepted).toBe(89);
     expect(summary.errors.map((e) => [e.row, e.column, e.reason])).toEqual([[25, 'rater2', 'score 41 is outside the scale 1–5']]);
-    const row = sink.rows.find((r) => r.id === 'test|00000|DALLE_3|rater1');
+    const row = sink.rows.find((r) => r.id === 'test|DALLE_3|00000|rater1');
     expect(row?.prompt).toBe('A baker pulling freshly baked bread out of an oven in a bakery.');
     expect(row?.categories).toEqual(['basic', 'attribute', 'scene', 'spatial relation', 'action relation']);
   });
@@ -94,10 +94,7 @@ describe('alpaca-eval preset', () => {
 describe('prometheus preset', () => {
   it('imports one row per GPT-4 score with its own feedback', async () => {
     const { summary, sink } = await importFile(fx('vicuna_judged_slice.jsonl'));
-    expect(summary.preset).toBe('prometheus');
-    expect(summary.format).toBe('jsonl');
-    expect(summary.rowsRead).toBe(24);
-    expect(summary.accepted).toBe(24);
+    expect(summary).toMatchObject({ preset: 'prometheus', format: 'jsonl', rowsRead: 24, accepted: 24 });
     expect(summary.tools.vicuna).toEqual({ accepted: 6, rejected: 0, meanScore: 29 / 6 });
     const rows = sink.rows.filter((r) => r.taskId === '2' && r.toolId === 'vicuna');
     expect(rows.map((r) => [r.rater, r.score])).toEqual([

@@ -28,7 +28,7 @@ describe('row validation', () => {
   it('builds an experience with a deterministic id', () => {
     const checked = validator().check(row({ response: 'r', feedback: 'f', rubric: 'ru', image: 'cat.png', categories: ['a'] }));
     expect(checked.experience).toEqual({
-      id: 'ds|1|DALLE_3|rater1',
+      id: 'ds|DALLE_3|1|rater1',
       datasetId: 'ds',
       taskId: '1',
       prompt: 'Draw a cat',

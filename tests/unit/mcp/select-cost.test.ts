@@ -6,16 +6,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { mcpServers } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const PROMPTFOO = resolve(REPO, 'tests/fixtures/import/promptfoo/results.json');
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-mcp-cost-'));
 const quiet = { out: () => {}, err: () => {} };
-const clients: Client[] = [];
 const TOOLS = ['chatty-model', 'sloppy-model', 'terse-model'];
 const COST = new Map([['chatty-model', 0.000084], ['terse-model', 0.000002], ['sloppy-model', 0.000001]]);
 
@@ -25,13 +24,7 @@ interface Selected {
   excluded?: { tool: string; reason: string; value?: number; limit: number }[];
 }
 
-async function connect(memory: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', memory], cwd: REPO, stderr: 'pipe' });
-  const client = new Client({ name: 'toolmem-test', version: '0.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = mcpServers();
 
 async function select(client: Client, args: Record<string, unknown>): Promise<Selected> {
   const res = (await client.callTool({ name: 'select_tool', arguments: { task: 'What is the capital of France?', candidates: TOOLS, ...args } })) as { content: { text: string }[]; isError?: boolean };
@@ -44,10 +37,6 @@ beforeAll(async () => {
   memory = join(dir, 'promptfoo.json');
   expect(await main(['build-memory', '--data', PROMPTFOO, '--out', memory, '--llm', 'none'], quiet)).toBe(0);
 }, 60_000);
-
-afterAll(async () => {
-  for (const c of clients) await c.close();
-});
 
 describe('select_tool with max_cost, cost_weight and max_latency_ms', { timeout: 60_000 }, () => {
   it('the memory file carries each tool\'s median cost and latency; list_tools shows them', async () => {

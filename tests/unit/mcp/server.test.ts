@@ -5,10 +5,10 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
+import { mcpServers } from './helpers';
 import { readMemoryFile } from '../../../src/core/memory-format';
 
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -17,30 +17,19 @@ const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
 const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-mcp-'));
 const quiet = { out: () => {}, err: () => {} };
-const clients: Client[] = [];
 
 async function buildMemory(data: string, out: string, extra: string[] = []): Promise<string> {
   expect(await main(['build-memory', '--data', data, '--out', out, '--llm', 'none', ...extra], quiet)).toBe(0);
   return out;
 }
 
-async function connect(memory: string): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', memory], cwd: REPO, stderr: 'pipe' });
-  const client = new Client({ name: 'toolmem-test', version: '0.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const connect = mcpServers();
 
 async function call<T>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
   const res = (await client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
   if (res.isError) throw new Error(res.content[0]!.text);
   return JSON.parse(res.content[0]!.text) as T;
 }
-
-afterAll(async () => {
-  for (const c of clients) await c.close();
-});
 
 interface Ranked {
   choice: string | null;

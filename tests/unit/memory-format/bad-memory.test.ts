@@ -5,14 +5,12 @@
  * (`toolmem mcp --memory FILE` exits 2 listing every problem with its JSON path) and the app's
  * memory import service (every table unchanged, new and merge).
  */
-import 'fake-indexeddb/auto';
+import { dropDbs } from '../helpers/db';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main';
 import { ParseError } from '../../../src/core/errors';
 import { assertTextFile } from '../../../src/core/import/sniff';
@@ -20,6 +18,7 @@ import { formatIssues, MemoryFilePredictor, parseMemoryFile, readMemoryFile, ser
 import type { ToolMemDB } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
 import { memoryApps } from '../helpers/memory-app';
+import { mcpServers } from '../mcp/helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');
@@ -126,7 +125,7 @@ async function cli(file: string): Promise<{ code: number; err: string }> {
 }
 
 // --- the app's memory import service on fake-indexeddb ---
-const { app, open } = memoryApps('bad-memory', embedder);
+const app = memoryApps('bad-memory', embedder);
 /** Every table's row count and SHA-256 of its rows (as memory-import.test.ts's dump, hashed). */
 async function digest(db: ToolMemDB): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -136,14 +135,9 @@ async function digest(db: ToolMemDB): Promise<Record<string, string>> {
   }
   return out;
 }
-afterEach(async () => {
-  for (const db of open.splice(0)) await db.delete();
-});
+afterEach(dropDbs);
 
-const mcpClients: McpClient[] = [];
-afterAll(async () => {
-  for (const c of mcpClients) await c.close();
-});
+const connectMcp = mcpServers();
 
 describe('memory files that cannot work are refused at load', () => {
   it.each(PARSE_CASES)('%s: the parser lists every problem with its path', (name, expected) => {
@@ -249,10 +243,7 @@ describe('ids that are Object.prototype names keep their data', () => {
   });
 
   it('toolmem mcp: predict_score for tool `__proto__` uses its calibration', async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', join(BAD, 'memory-proto-tool.json')], cwd: REPO, stderr: 'pipe' });
-    const client = new McpClient({ name: 'toolmem-test', version: '0.0.0' });
-    await client.connect(transport);
-    mcpClients.push(client);
+    const client = await connectMcp(join(BAD, 'memory-proto-tool.json'));
     const res = (await client.callTool({ name: 'predict_score', arguments: { tool: '__proto__', task: 'a red fox by a fence' } })) as { content: { text: string }[]; isError?: boolean };
     expect(res.isError).toBeUndefined();
     const p = JSON.parse(res.content[0]!.text) as { mean: number; slope: number; score: number };

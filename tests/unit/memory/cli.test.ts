@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { toolmem } from '../helpers/cli';
 import { existsSync } from 'node:fs';
 import type { MemoryFileV1 } from '../../../src/core/memory';
 import { readMemoryFile, serializeMemoryFile } from '../../../src/core/memory-format';
@@ -16,13 +16,6 @@ const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
 const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
 const TOOLS = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-build-'));
-
-async function toolmem(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
-  return { code, stdout, stderr };
-}
 
 describe('toolmem build-memory', { timeout: 90_000 }, () => {
   it('writes a version-2 memory: facets, effects, the matrix and the fitted predictor (no LLM)', async () => {

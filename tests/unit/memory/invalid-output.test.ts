@@ -4,24 +4,19 @@
  * what they were (0 corrupted, 0 lost). Also checks the validator on each kind directly.
  */
 import { describe, expect, it } from 'vitest';
-import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
+import type { ChatMessage } from '../../../src/core/llm';
 import { buildMetrics, createBuildRun, InMemoryMemoryRepository, parseOperations, runBuild } from '../../../src/core/memory';
 import { rng } from '../retrieval/rng';
-import { buildConfigFor, experience, hashEmbedder } from './helpers';
-import { KINDS, SEED } from './malformed-replies';
+import { buildConfigFor, hashEmbedder } from './helpers';
+import { KINDS, malformedBuild, SEED } from './malformed-replies';
 
 describe('invalid model output', () => {
   it('100 malformed replies leave the memory exactly as it was', async () => {
     const repo = new InMemoryMemoryRepository();
     await repo.applyUpdate([], SEED, 1);
     const before = await repo.allEntries('m1');
-    const names = Object.keys(KINDS);
-    const r = rng(7);
-    const chosen = Array.from({ length: 100 }, (_, i) => names[i < names.length ? i : Math.floor(r() * names.length)]!);
     // Each experience gets two replies (the first and the retry); both of the chosen kind.
-    const engine = new ScriptedEngine((messages, call) => KINDS[chosen[call >> 1]!]!(messages, r));
-    const exps = Array.from({ length: 100 }, (_, i) => experience(i + 1));
-    const data = new Map([['ToolA', exps]]);
+    const { engine, exps, data } = malformedBuild(rng(7));
     const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
 
     expect(run.state).toBe('completed');

@@ -5,8 +5,8 @@
  * then invalid, an id twice, too many) are in the reply corpus, tests/fixtures/llm/replies/.
  * Shared by invalid-output.test.ts (InMemoryMemoryRepository) and bench/memory-bench.ts (Dexie).
  */
-import type { ChatMessage } from '../../../src/core/llm';
-import { aliasOf, entry } from './helpers';
+import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
+import { aliasOf, entry, experience } from './helpers';
 
 export const SEED = [
   entry('A', 'proficient', 'Photorealistic landscapes with clear light'),
@@ -47,3 +47,16 @@ export const KINDS: Record<string, Maker> = {
   wrongTypes: (m) => ops({ op: 'update', id: aliasOf(m, 'Counting'), level: 'bad', text: 12 }),
   mergeUnknown: (m) => ops({ op: 'merge', ids: [aliasOf(m, 'Counting'), 'E42'], level: 'bad', text: 'x' }),
 };
+
+/**
+ * The fuzz build's input: 100 experiences of ToolA, and an engine that answers each of them twice
+ * (the first try and the retry) with a malformed reply of one kind — every kind once, then kinds
+ * drawn with `r` (which the makers also use).
+ */
+export function malformedBuild(r: () => number) {
+  const names = Object.keys(KINDS);
+  const chosen = Array.from({ length: 100 }, (_, i) => names[i < names.length ? i : Math.floor(r() * names.length)]!);
+  const engine = new ScriptedEngine((messages, call) => KINDS[chosen[call >> 1]!]!(messages, r));
+  const exps = Array.from({ length: 100 }, (_, i) => experience(i + 1));
+  return { engine, exps, data: new Map([['ToolA', exps]]) };
+}

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main';
+import { toolmem } from '../helpers/cli';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
@@ -11,13 +11,6 @@ const ALPACA = resolve(REPO, 'tests/fixtures/import/alpaca_experiences_slice.csv
 const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
 const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-verify-'));
-
-async function toolmem(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
-  return { code, stdout, stderr };
-}
 
 interface VerifyJson {
   precision: number | null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cosine } from '../../../src/core/embed';
 import { compareScored, topK, topKIndices, VectorIndex, type VectorHit } from '../../../src/core/retrieval';
 import { LEVELS, type Level } from '../../../src/core/types';
 import { randomVector, rng } from './rng';
@@ -13,23 +14,11 @@ interface Row {
   vector: Float32Array;
 }
 
-function cos(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return dot / Math.sqrt(na * nb);
-}
-
-/** Reference: score everything, full sort, take k. */
+/** Reference: score everything with the plain cosine (the index packs unit vectors instead), full sort, take k. */
 function bruteForce(rows: Iterable<Row>, q: Float32Array, k: number, tool?: string, level?: Level) {
   return [...rows]
     .filter((r) => (tool === undefined || r.tool === tool) && (level === undefined || r.level === level))
-    .map((r) => ({ id: r.id, score: cos(r.vector, q) }))
+    .map((r) => ({ id: r.id, score: cosine(r.vector, q) }))
     .sort(compareScored)
     .slice(0, k);
 }

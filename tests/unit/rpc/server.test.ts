@@ -21,7 +21,7 @@ function rawServer() {
     port1.close();
     port2.close();
   });
-  return { port: port1, received, probe, server };
+  return { port: port1, serverEnd: port2, received, probe, server };
 }
 
 describe('expose', () => {
@@ -111,11 +111,15 @@ describe('expose', () => {
   });
 
   it('dispose() aborts in-flight calls and stops answering', async () => {
-    const { port, received, probe, server } = rawServer();
+    const { port, serverEnd, received, probe, server } = rawServer();
     port.postMessage({ type: 'rpc:request', id: 1, method: 'slow', req: { steps: 100, stepMs: 10 } });
     await vi.waitFor(() => expect(probe.calls.slow).toBe(1));
     server.dispose();
     await vi.waitFor(() => expect(probe.slowAbortReason).toBeDefined());
+    // Progress posted just before dispose() may still be in the channel: a marker sent after it
+    // arrives after all of them (a channel keeps order), so what follows the marker came later.
+    serverEnd.postMessage('marker');
+    await vi.waitFor(() => expect(received).toContain('marker'));
     const countAtDispose = received.length;
     port.postMessage({ type: 'rpc:request', id: 2, method: 'add', req: { a: 1, b: 1 } });
     await new Promise((resolve) => setTimeout(resolve, 30));

@@ -4,11 +4,11 @@
  * written, its Web Lock is free (MemoryLocks stands in for navigator.locks), and — for work behind a
  * worker — the pending call rejects with WorkerCrashedError.
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, DexieEmbeddingStore, createRepositories } from '../../../src/db';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
 import { createClient, createInThreadClient, expose, WorkerCrashedError, type Endpoint } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { createEvalHandlers } from '../../../src/services/eval-service';
@@ -17,7 +17,7 @@ import { createEmbedHandlers, type EmbedHost } from '../../../src/services/embed
 import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../../../src/services/embed-dataset';
 import { heldLocks, holdLock, importLockName, MemoryLocks, runLockName, whenFree } from '../../../src/services/liveness';
 import { INTERRUPTED_REASON, recoverInterruptedRuns, wasInterrupted, withRunLocks } from '../../../src/services/run-recovery';
-import type { Embedder } from '../../../src/core/embed';
+import type { Embedder, EmbeddingStore } from '../../../src/core/embed';
 import type { Experience, ImportRecord, Run } from '../../../src/core/types';
 import type { Repositories } from '../../../src/core/repositories';
 import { buildConfigFor } from '../memory/helpers';
@@ -27,15 +27,7 @@ const SLICE = () => new File([readFileSync(resolve(REPO, 'tests/fixtures/import/
 
 let db: ToolMemDB;
 let repos: Repositories;
-let n = 0;
-beforeEach(async () => {
-  db = new ToolMemDB(`crash-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
-});
-afterEach(async () => {
-  await db.delete();
-});
+withDb('crash', (t) => ({ db, repos } = t));
 
 describe('Web Locks liveness', () => {
   it('a held lock is listed until released; a second holder waits for it', async () => {
@@ -214,7 +206,19 @@ describe('bulk embedding killed mid-way', () => {
 
   /** The embed worker behind a real RPC client; `kill()` is what the browser does when the worker dies. */
   function worker(state: { calls: number; crashAfter: number; onCrash: () => void }) {
-    const store = new DexieEmbeddingStore(db);
+    // A dead worker starts no write; one it had started lands or not as IndexedDB decides (here: lands).
+    const dexie = new DexieEmbeddingStore(db);
+    let dead = false;
+    const started = new Set<Promise<void>>();
+    const store: EmbeddingStore = {
+      get: (keys) => dexie.get(keys),
+      put(records) {
+        if (dead) return new Promise<void>(() => undefined);
+        const p = dexie.put(records);
+        started.add(p);
+        return p;
+      },
+    };
     const embed = createEmbedHandlers({ host: host(state), store, setting: { get: async () => 'fake', set: async () => undefined } });
     const handlers = { ...embed, ...createEmbedDatasetHandlers({ embed: embed.embed, prompts: async (id) => distinctPrompts(await repos.experiences.byDataset(id)) }) };
     const { port1, port2 } = new MessageChannel();
@@ -226,11 +230,14 @@ describe('bulk embedding killed mid-way', () => {
     port1.start();
     const client = createClient<EmbedDatasetApi>(endpoint);
     const kill = () => {
+      dead = true;
       endpoint.dispatchEvent(Object.assign(new Event('error'), { message: 'killed' }));
       server.dispose();
       port1.close();
     };
-    return { client, kill };
+    /** Resolves once the writes the worker started before it died have landed. */
+    const settled = () => Promise.allSettled([...started]);
+    return { client, kill, settled };
   }
 
   it('keeps only complete vectors; a rerun embeds exactly the missing prompts', async () => {
@@ -240,24 +247,28 @@ describe('bulk embedding killed mid-way', () => {
     const prompts = distinctPrompts(await repos.experiences.byDataset('g'));
     expect(prompts.length).toBe(150);
 
-    // Dies in its 3rd model batch (batches of 32): two batches are committed.
+    // Dies in its 3rd model batch (batches of 32). Batch 1's write had started; batch 2 waited behind
+    // it (up to DEFAULT_MAX_UNWRITTEN vectors may wait), so one or both batches are committed, whole.
     const first = worker({ calls: 0, crashAfter: 2, onCrash: () => queueMicrotask(() => first.kill()) });
     const err = await first.client.call('embedDataset', { datasetId: 'g' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkerCrashedError);
-    const rows = await db.embeddings.toArray();
-    expect(rows).toHaveLength(64);
-    for (const row of rows) {
-      expect(row.vector).toBeInstanceOf(Float32Array);
-      expect(row.vector.length).toBe(DIM);
-      expect([...row.vector].every(Number.isFinite)).toBe(true);
+    await first.settled();
+    // The cache stores blocks of vectors (schema v5): whole batches of complete vectors only.
+    const blocks = await db.embeddingBlocks.toArray();
+    const kept = blocks.reduce((sum, b) => sum + b.hashes.length, 0);
+    expect([32, 64]).toContain(kept);
+    for (const block of blocks) {
+      expect(block.vectors).toBeInstanceOf(Float32Array);
+      expect(block.vectors.length).toBe(block.hashes.length * DIM);
+      expect([...block.vectors].every(Number.isFinite)).toBe(true);
     }
 
     const state = { calls: 0, crashAfter: Infinity, onCrash: () => undefined };
     const second = worker(state);
     const res = await second.client.call('embedDataset', { datasetId: 'g' });
-    expect(res).toMatchObject({ model: 'fake@1', texts: prompts.length, hits: 64, misses: prompts.length - 64 });
-    expect(state.calls).toBe(Math.ceil((prompts.length - 64) / 32));
-    expect(await db.embeddings.count()).toBe(prompts.length);
+    expect(res).toMatchObject({ model: 'fake@1', texts: prompts.length, hits: kept, misses: prompts.length - kept });
+    expect(state.calls).toBe(Math.ceil((prompts.length - kept) / 32));
+    expect(await new DexieEmbeddingStore(db).count()).toBe(prompts.length);
     // And a third run finds everything cached.
     expect(await second.client.call('embedDataset', { datasetId: 'g' })).toMatchObject({ hits: prompts.length, misses: 0, modelCalls: 0 });
   });

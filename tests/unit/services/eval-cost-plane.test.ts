@@ -1,35 +1,34 @@
 /**
  * Cost and latency through the services: the promptfoo fixture (cost and latencyMs per call)
- * imported, its medians read by the import worker's `toolCosts`, the cost–quality plane filled by
+ * imported, its medians read by the data worker's `toolCosts`, the cost–quality plane filled by
  * `evaluate`, a card price taking over from the data, and the predict handler's limits.
  * Medians per call in the fixture: chatty-model $0.000084, terse-model $0.000002, sloppy-model $0.000001.
  */
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
-import { createInThreadClient } from '../../../src/rpc';
+import { describe, expect, it } from 'vitest';
+import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalResult } from '../../../src/services/eval-api';
+import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
+import type { ImportApi } from '../../../src/services/import-api';
+import type { Repositories } from '../../../src/core/repositories';
 
 const REPO = resolve(import.meta.dirname, '../../..');
-const db = new ToolMemDB('eval-cost-plane');
-const repos = createRepositories(db);
-const imports = createInThreadClient(createImportHandlers(repos));
-const evals = createInThreadClient(createEvalHandlers({ repos, embedder: async () => null }));
+let repos: Repositories;
+let imports: Client<ImportApi>;
+let evals: Client<EvalApi>;
 let datasetId = '';
 
-beforeAll(async () => {
-  await db.open();
+withDb('eval-cost-plane', async (t) => {
+  repos = t.repos;
+  imports = createInThreadClient(createImportHandlers(repos));
+  evals = createInThreadClient(createEvalHandlers({ repos, embedder: async () => null }));
   const out = await imports.call('import', { file: new File([readFileSync(resolve(REPO, 'tests/fixtures/import/promptfoo/results.json'))], 'results.json'), datasetName: 'pf' });
   datasetId = out.record.datasetId;
   expect(out.summary.added).toBe(60);
-});
-afterAll(async () => {
-  await db.delete();
-});
+}, { scope: 'file' });
 
 const plane = async () => {
   const run = await evals.call('evaluate', { datasetId, train: 10, test: 10, seeds: 1, methods: ['tool-mean', 'knn'] });

@@ -1,37 +1,27 @@
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
-import { createInThreadClient } from '../../../src/rpc';
+import { describe, expect, it } from 'vitest';
+import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalResult } from '../../../src/services/eval-api';
+import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
-import { main } from '../../../src/cli/main';
+import { toolmem } from '../helpers/cli';
 
 /** The CLI in-process (same entry as the bin), returning what it printed. */
-async function runCli(args: string[]): Promise<string> {
-  let out = '';
-  await main(args, { out: (t) => void (out += `${t}\n`), err: () => undefined });
-  return out;
-}
+const runCli = async (args: string[]) => (await toolmem(args)).stdout;
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
-const db = new ToolMemDB('eval-svc');
-const repos = createRepositories(db);
 const embedder = createTransformersEmbedder();
-const client = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
+let client: Client<EvalApi>;
 
-beforeAll(async () => {
-  await db.open();
+withDb('eval-svc', async ({ repos }) => {
+  client = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
   const imports = createInThreadClient(createImportHandlers(repos));
   await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
-});
-afterAll(async () => {
-  await db.delete();
-});
+}, { scope: 'file' });
 
 describe('eval service', () => {
   it('gives the same numbers as `toolmem eval` for the same config and seeds', async () => {

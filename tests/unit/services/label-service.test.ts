@@ -1,32 +1,24 @@
-import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { withDb } from '../helpers/db';
+import { describe, expect, it } from 'vitest';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createLabelHandlers } from '../../../src/services/label-service';
 import type { LabelApi } from '../../../src/services/label-api';
 import type { Repositories } from '../../../src/core/repositories';
 import type { Experience } from '../../../src/core/types';
 
-let db: ToolMemDB;
 let repos: Repositories;
 let client: Client<LabelApi>;
-let n = 0;
 
 const exp = (taskId: string, toolId: string, rater: string, score: number): Experience => ({
   id: `d|${taskId}|${toolId}|${rater}`, datasetId: 'd', taskId, prompt: `prompt ${taskId}`, toolId, score, rater,
   scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1,
 });
 
-beforeEach(async () => {
-  db = new ToolMemDB(`label-svc-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
+withDb('label-svc', async (t) => {
+  repos = t.repos;
   client = createInThreadClient(createLabelHandlers(repos));
   // 2 tasks × 2 tools = 4 items; "me" has labelled t1/a and t2/b, "other" has labelled t1/a and t1/b.
   for (const e of [exp('t1', 'a', 'me', 3), exp('t2', 'b', 'me', 4), exp('t1', 'a', 'other', 2), exp('t1', 'b', 'other', 5), exp('t2', 'a', 'judge', 1)]) await repos.experiences.put(e);
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 describe('labelQueue', () => {

@@ -1,8 +1,8 @@
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { describe, expect, it } from 'vitest';
+import type { ToolMemDB } from '../../../src/db';
 import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
 import { createInThreadClient, type Client } from '../../../src/rpc';
@@ -16,24 +16,18 @@ const VALID = readFileSync(resolve(import.meta.dirname, '../../fixtures/bad-inpu
 let db: ToolMemDB;
 let repos: Repositories;
 let memory: Client<MemoryApi>;
-let n = 0;
 
 const exp = (taskId: string, toolId: string, score: number): Experience => ({
-  id: `d|${taskId}|${toolId}|r1`, datasetId: 'd', taskId, prompt: `a red fox number ${taskId}`, toolId, score, rater: 'r1', scoreSource: 'human', categories: [], importId: 'manual', createdAt: Date.now(),
+  id: `d|${toolId}|${taskId}|r1`, datasetId: 'd', taskId, prompt: `a red fox number ${taskId}`, toolId, score, rater: 'r1', scoreSource: 'human', categories: [], importId: 'manual', createdAt: Date.now(),
 });
 
-beforeEach(async () => {
-  db = new ToolMemDB(`mem-checks-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
+withDb('mem-checks', async (t) => {
+  ({ db, repos } = t);
   const embedder = hashEmbedder(64); // id 'hash-64': the embedding model of memory-valid.json
   memory = createInThreadClient(
     createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'hash-64', embedder: async () => embedder, apiKey: async () => undefined }),
   );
   await memory.call('importMemory', { text: VALID, mode: 'new' });
-});
-afterEach(async () => {
-  await db.delete();
 });
 
 /** Experiences that arrive after the memory: its "good" tasks now score low, its "bad" ones high. */
@@ -52,10 +46,10 @@ describe('drift over the app store', () => {
     const report = await memory.call('drift', { memoryId: 'mem-test' });
     // Tool mean 3; threshold 0.8: scores 1 contradict "good" (−2), scores 5 contradict "bad" (+2).
     expect(report.flags.map((f) => [f.entryId, f.contradicting.sort()])).toEqual([
-      ['a1', ['d|00001|ToolA|r1', 'd|00002|ToolA|r1']],
-      ['a2', ['d|00003|ToolA|r1', 'd|00004|ToolA|r1']],
+      ['a1', ['d|ToolA|00001|r1', 'd|ToolA|00002|r1']],
+      ['a2', ['d|ToolA|00003|r1', 'd|ToolA|00004|r1']],
     ]);
-    expect(report.experiences['d|00001|ToolA|r1']).toMatchObject({ taskId: '00001', score: 1, prompt: 'a red fox number 00001' });
+    expect(report.experiences['d|ToolA|00001|r1']).toMatchObject({ taskId: '00001', score: 1, prompt: 'a red fox number 00001' });
   });
 });
 
@@ -85,7 +79,7 @@ describe('drift reads only what arrived after the memory', () => {
     const report = await memory.call('drift', { memoryId: 'mem-test' });
     expect(read).toEqual(['imp-new']);
     // Tool mean (all six rows) 14/6: the new 1s contradict "good" a1; the old 5s on "bad" a2's tasks arrived before it.
-    expect(report.flags.map((f) => [f.entryId, f.contradicting.sort()])).toEqual([['a1', ['d|00001|ToolA|r1', 'd|00002|ToolA|r1']]]);
+    expect(report.flags.map((f) => [f.entryId, f.contradicting.sort()])).toEqual([['a1', ['d|ToolA|00001|r1', 'd|ToolA|00002|r1']]]);
   });
 
   it('stops between reads when cancelled', async () => {

@@ -1,8 +1,8 @@
-import 'fake-indexeddb/auto';
+import { dropDbs } from '../helpers/db';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolMemDB } from '../../../src/db';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
 import { createInThreadClient } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { memoryApps } from '../helpers/memory-app';
@@ -12,7 +12,7 @@ import { createTransformersEmbedder } from '../../../src/node/transformers-embed
 const REPO = resolve(import.meta.dirname, '../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');
 const embedder = createTransformersEmbedder();
-const { app, open } = memoryApps('mem-import', embedder);
+const app = memoryApps('mem-import', embedder);
 
 /** Every table's rows, for "nothing changed" checks. */
 async function dump(db: ToolMemDB) {
@@ -24,10 +24,7 @@ async function dump(db: ToolMemDB) {
 const validText = readFileSync(resolve(BAD, 'memory-valid.json'), 'utf8');
 const canonicalValid = serializeMemoryFile(readMemoryFile(validText));
 
-beforeEach(() => undefined);
-afterEach(async () => {
-  for (const db of open.splice(0)) await db.delete();
-});
+afterEach(dropDbs);
 
 describe('memory import: new', () => {
   it('creates the memory, its entries with evidence and the missing tools; export gives the same bytes back', async () => {
@@ -87,12 +84,12 @@ describe('memory import: new', () => {
     const a = await app();
     const skipped = await a.memory.call('importMemory', { text: withVectors('hash-64'), mode: 'new' });
     expect(skipped).toMatchObject({ ok: true, vectors: 'skipped' });
-    expect(await a.db.embeddings.count()).toBe(0);
+    expect(await new DexieEmbeddingStore(a.db).count()).toBe(0);
     const b = await app();
     const text = withVectors('glove-100d@2790b023');
     const stored = await b.memory.call('importMemory', { text, mode: 'new' });
     expect(stored).toMatchObject({ ok: true, vectors: 'stored' });
-    expect(await b.db.embeddings.count()).toBe(3);
+    expect(await new DexieEmbeddingStore(b.db).count()).toBe(3);
     // Round trip with the vectors: they come back from the cache.
     expect((await b.memory.call('exportMemory', { memoryId: 'mem-test' })).text).toBe(text);
   });
@@ -179,7 +176,7 @@ describe('round trip of a built memory', () => {
     const imports = createInThreadClient(createImportHandlers(source.repos));
     const data = new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json');
     await imports.call('import', { file: data, datasetName: 'G' });
-    const run = await source.memory.call('createBuild', { datasetId: 'g', engine: 'none' });
+    const run = await source.memory.call('createBuild', { datasetId: 'g', engine: { kind: 'none' } });
     await source.memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;
     for (const history of [false, true]) {

@@ -1,8 +1,7 @@
-import 'fake-indexeddb/auto';
+import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolMemDB, createRepositories } from '../../../src/db';
+import { describe, expect, it } from 'vitest';
 import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
@@ -15,15 +14,11 @@ import { CAPABILITY_TOOLS, capabilityCsv } from './capability-fixture';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const embedder = createTransformersEmbedder();
-let db: ToolMemDB;
 let repos: Repositories;
 let memory: Client<MemoryApi>;
-let n = 0;
 
-beforeEach(async () => {
-  db = new ToolMemDB(`mem-svc-${++n}`);
-  await db.open();
-  repos = createRepositories(db);
+withDb('mem-svc', async ({ db, repos: r }) => {
+  repos = r;
   memory = createInThreadClient(
     createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
   );
@@ -33,16 +28,13 @@ beforeEach(async () => {
   // A dataset with clear effects (the 20-prompt slice is too small for any): capability-fixture.ts.
   await imports.call('import', { file: new File([capabilityCsv()], 'capability.csv'), datasetName: 'Cap', scale: { min: 1, max: 5, direction: 'higher-better', integer: true } });
 });
-afterEach(async () => {
-  await db.delete();
-});
 
 const shape = (entries: MemoryEntry[]) =>
   entries.filter((e) => e.validTo === null).map((e) => `${e.toolId}|${e.level}|${e.text}|${[...e.evidence].sort().join(',')}`).sort();
 
 describe('memory service (engine none)', () => {
   it('builds capability entries (facet, effect, evidence) and stores the snapshot on the memory', async () => {
-    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none' });
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' } });
     expect(run.state).toBe('queued');
     const done = await memory.call('runBuild', { runId: run.id });
     expect(done.state).toBe('completed');
@@ -65,10 +57,10 @@ describe('memory service (engine none)', () => {
   });
 
   it('a build stopped before its step resumes to the same memory as an uninterrupted build', async () => {
-    const full = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'full' });
+    const full = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'full' });
     await memory.call('runBuild', { runId: full.id });
 
-    const part = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'part' });
+    const part = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'part' });
     const abort = new AbortController();
     const stopped = memory.call('runBuild', { runId: part.id }, { signal: abort.signal }).catch((e: Error) => e);
     abort.abort();
@@ -94,7 +86,7 @@ describe('memory service (engine none)', () => {
   });
 
   it('undo reverts the latest change of a tool', async () => {
-    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none' });
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' } });
     await memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const before = (await repos.memories.validEntries(memoryId, 'A')).length;
@@ -106,7 +98,7 @@ describe('memory service (engine none)', () => {
   });
 
   it('refuses a malformed endpoint before creating anything', async () => {
-    await expect(memory.call('createBuild', { datasetId: 'g', engine: 'openai:not a url' })).rejects.toThrow();
+    await expect(memory.call('createBuild', { datasetId: 'g', engine: { kind: 'openai', baseUrl: 'not a url', model: 'm' } })).rejects.toThrow();
     expect(await repos.memories.list()).toEqual([]);
   });
 });
@@ -114,7 +106,7 @@ describe('memory service (engine none)', () => {
 describe('memory export', () => {
   it('writes a valid toolmem-memory file whose canonical text round-trips byte for byte', async () => {
     const { parseMemoryFile, serializeMemoryFile } = await import('../../../src/core/memory-format');
-    const run = await memory.call('createBuild', { datasetId: 'cap', engine: 'none', name: 'Slice memory' });
+    const run = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'Slice memory' });
     await memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const out = await memory.call('exportMemory', { memoryId });

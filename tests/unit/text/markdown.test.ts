@@ -6,30 +6,17 @@ import { safeHref } from '../../../src/core/text/markdown-inline';
 const A = 'rel="noopener noreferrer nofollow" target="_blank"';
 
 describe('markdown blocks', () => {
-  it('paragraphs split on blank lines; single line breaks are kept', () => {
-    expect(html('One\ntwo\n\nThree')).toBe('<p>One<br>two</p><p>Three</p>');
+  it.each<[string, [string, string][]]>([
+    ['paragraphs split on blank lines; single line breaks are kept', [['One\ntwo\n\nThree', '<p>One<br>two</p><p>Three</p>']]],
+    ['ATX and setext headings', [['# Title #\n## Sub\nText\n===\n\nMore\n---', '<h1>Title</h1><h2>Sub</h2><h1>Text</h1><h2>More</h2>'], ['#hashtag', '<p>#hashtag</p>']]],
+    ['fenced code keeps its text verbatim, escaped, with the language', [['```js\nif (a < b) **x**\n  <b>\n```', '<pre><code data-lang="js">if (a &#60; b) **x**\n  &#60;b&#62;</code></pre>'], ['~~~\nopen to the end', '<pre><code>open to the end</code></pre>']]],
+    ['tight and loose bullet lists, nested lists, ordered lists with a start', [['* a\n* **b**\n    - c\n    - d\n* e', '<ul><li>a</li><li><strong>b</strong><ul><li>c</li><li>d</li></ul></li><li>e</li></ul>'], ['- a\n\n- b', '<ul><li><p>a</p></li><li><p>b</p></li></ul>'], ['3. three\n4. four', '<ol start="3"><li>three</li><li>four</li></ol>'], ['1) x\n- y', '<ol><li>x</li></ol><ul><li>y</li></ul>']]],
+    ['a list item continues lazily; a year with a dot does not start a list mid-paragraph', [['- item\ncontinued', '<ul><li>item<br>continued</li></ul>'], ['Founded in\n2024. Then', '<p>Founded in<br>2024. Then</p>']]],
+    ['block quotes and rules', [['> quoted\n> **line**\n\n---\n\n* * *', '<blockquote><p>quoted<br><strong>line</strong></p></blockquote><hr><hr>']]],
+  ])('%s', (_title, pairs) => {
+    for (const [md, out] of pairs) expect(html(md), md).toBe(out);
   });
-  it('ATX and setext headings', () => {
-    expect(html('# Title #\n## Sub\nText\n===\n\nMore\n---')).toBe('<h1>Title</h1><h2>Sub</h2><h1>Text</h1><h2>More</h2>');
-    expect(html('#hashtag')).toBe('<p>#hashtag</p>');
-  });
-  it('fenced code keeps its text verbatim, escaped, with the language', () => {
-    expect(html('```js\nif (a < b) **x**\n  <b>\n```')).toBe('<pre><code data-lang="js">if (a &#60; b) **x**\n  &#60;b&#62;</code></pre>');
-    expect(html('~~~\nopen to the end')).toBe('<pre><code>open to the end</code></pre>');
-  });
-  it('tight and loose bullet lists, nested lists, ordered lists with a start', () => {
-    expect(html('* a\n* **b**\n    - c\n    - d\n* e')).toBe('<ul><li>a</li><li><strong>b</strong><ul><li>c</li><li>d</li></ul></li><li>e</li></ul>');
-    expect(html('- a\n\n- b')).toBe('<ul><li><p>a</p></li><li><p>b</p></li></ul>');
-    expect(html('3. three\n4. four')).toBe('<ol start="3"><li>three</li><li>four</li></ol>');
-    expect(html('1) x\n- y')).toBe('<ol><li>x</li></ol><ul><li>y</li></ul>');
-  });
-  it('a list item continues lazily; a year with a dot does not start a list mid-paragraph', () => {
-    expect(html('- item\ncontinued')).toBe('<ul><li>item<br>continued</li></ul>');
-    expect(html('Founded in\n2024. Then')).toBe('<p>Founded in<br>2024. Then</p>');
-  });
-  it('block quotes and rules', () => {
-    expect(html('> quoted\n> **line**\n\n---\n\n* * *')).toBe('<blockquote><p>quoted<br><strong>line</strong></p></blockquote><hr><hr>');
-  });
+
   it('GFM tables with alignment, short rows padded', () => {
     expect(html('| Tool | Score |\n|:-----|------:|\n| a | 1 |\n| b |')).toBe(
       '<table><thead><tr><th style="text-align:left">Tool</th><th style="text-align:right">Score</th></tr></thead>' +
@@ -42,17 +29,14 @@ describe('markdown blocks', () => {
 });
 
 describe('markdown inline', () => {
-  it('emphasis, strong, both, strike, code spans', () => {
-    expect(html('*a* **b** ***c*** ~~d~~ `e *f*`')).toBe('<p><em>a</em> <strong>b</strong> <em><strong>c</strong></em> <del>d</del> <code>e *f*</code></p>');
-    expect(html('**a *b* c**')).toBe('<p><strong>a <em>b</em> c</strong></p>');
+  it.each<[string, [string, string][]]>([
+    ['emphasis, strong, both, strike, code spans', [['*a* **b** ***c*** ~~d~~ `e *f*`', '<p><em>a</em> <strong>b</strong> <em><strong>c</strong></em> <del>d</del> <code>e *f*</code></p>'], ['**a *b* c**', '<p><strong>a <em>b</em> c</strong></p>']]],
+    ['no emphasis inside words with _, or around spaced stars', [['snake_case_name and 2 * 3 * 4', '<p>snake_case_name and 2 * 3 * 4</p>'], ['**unclosed and *half', '<p>**unclosed and *half</p>']]],
+    ['backslash escapes and hard breaks', [['\\*not em\\* a\\\nb', '<p>*not em* a<br>b</p>']]],
+  ])('%s', (_title, pairs) => {
+    for (const [md, out] of pairs) expect(html(md), md).toBe(out);
   });
-  it('no emphasis inside words with _, or around spaced stars', () => {
-    expect(html('snake_case_name and 2 * 3 * 4')).toBe('<p>snake_case_name and 2 * 3 * 4</p>');
-    expect(html('**unclosed and *half')).toBe('<p>**unclosed and *half</p>');
-  });
-  it('backslash escapes and hard breaks', () => {
-    expect(html('\\*not em\\* a\\\nb')).toBe('<p>*not em* a<br>b</p>');
-  });
+
   it('http(s) links get rel and target; bare and angle URLs become links', () => {
     expect(html('[docs](https://example.com/a_(b) "T")')).toBe(`<p><a href="https://example.com/a_(b)" ${A}>docs</a></p>`);
     expect(html('see https://example.com/x. or <http://a.org>')).toBe(
@@ -63,26 +47,21 @@ describe('markdown inline', () => {
 });
 
 describe('hostile input comes out as text', () => {
-  it('raw HTML is escaped, never an element', () => {
-    expect(html('<script>alert(1)</script>')).toBe('<p>&#60;script&#62;alert(1)&#60;/script&#62;</p>');
-    expect(html('<img src=x onerror=alert(1)>')).toBe('<p>&#60;img src=x onerror=alert(1)&#62;</p>');
-    expect(html('**<b onclick="x()">hi</b>**')).toBe('<p><strong>&#60;b onclick=&#34;x()&#34;&#62;hi&#60;/b&#62;</strong></p>');
+  it.each<[string, [string, string][]]>([
+    ['raw HTML is escaped, never an element', [['<script>alert(1)</script>', '<p>&#60;script&#62;alert(1)&#60;/script&#62;</p>'], ['<img src=x onerror=alert(1)>', '<p>&#60;img src=x onerror=alert(1)&#62;</p>'], ['**<b onclick="x()">hi</b>**', '<p><strong>&#60;b onclick=&#34;x()&#34;&#62;hi&#60;/b&#62;</strong></p>']]],
+    ['images are not loaded: their syntax is text', [['![cat](https://evil.example/track.png)', '<p>![cat](https://evil.example/track.png)</p>']]],
+    ['quotes in a link address cannot break out of the attribute', [['[a](https://x.org/"onmouseover="alert(1))', `<p><a href="https://x.org/%22onmouseover=%22alert(1)" ${A}>a</a></p>`]]],
+    ['a code fence language cannot inject an attribute', [['```"><script>\nx\n```', '<pre><code data-lang="&#34;&#62;&#60;script&#62;">x</code></pre>']]],
+  ])('%s', (_title, pairs) => {
+    for (const [md, out] of pairs) expect(html(md), md).toBe(out);
   });
+
   it('links other than http(s) stay as written', () => {
     expect(html('[click](javascript:alert(1))')).toBe('<p>[click](javascript:alert(1))</p>');
     expect(html('[x](JaVaScRiPt:alert(1)) [y](data:text/html,<b>) [z](/relative) [w](java\\\tscript:a)')).toBe(
       '<p>[x](JaVaScRiPt:alert(1)) [y](data:text/html,&#60;b&#62;) [z](/relative) [w](java\\\tscript:a)</p>',
     );
     expect(html('<javascript:alert(1)>')).toBe('<p>&#60;javascript:alert(1)&#62;</p>');
-  });
-  it('images are not loaded: their syntax is text', () => {
-    expect(html('![cat](https://evil.example/track.png)')).toBe('<p>![cat](https://evil.example/track.png)</p>');
-  });
-  it('quotes in a link address cannot break out of the attribute', () => {
-    expect(html('[a](https://x.org/"onmouseover="alert(1))')).toBe(`<p><a href="https://x.org/%22onmouseover=%22alert(1)" ${A}>a</a></p>`);
-  });
-  it('a code fence language cannot inject an attribute', () => {
-    expect(html('```"><script>\nx\n```')).toBe('<pre><code data-lang="&#34;&#62;&#60;script&#62;">x</code></pre>');
   });
   it('deep nesting and long unmatched runs finish fast and stay bounded', () => {
     const nested = `${'> '.repeat(500)}deep`;

@@ -3,8 +3,8 @@
  * preference_raw, win, judge, reference_model, response_chars. Scores are P(beats the reference),
  * continuous in [0, 1]; the rater is the judge named in the row.
  */
-import type { DetectSample, Preset } from '../types';
-import { cell, headerCoverage, optional, requireColumns, scoreCell, uniqueNonEmpty } from './shared';
+import type { DetectSample, Preset, RowMapper } from '../types';
+import { UNIT_CONTINUOUS, cell, headerCoverage, judgedRow, requireColumns, textDefaults, uniqueNonEmpty, type RowColumns } from './shared';
 
 const DEFAULT_JUDGE = 'alpaca-eval-judge';
 
@@ -15,39 +15,19 @@ function detect(sample: DetectSample): number {
   return marks === 0 ? 0 : 0.6 + 0.35 * marks;
 }
 
+const COLUMNS: RowColumns = { id: 'id', prompt: 'prompt', tool: 'model', score: 'score', response: 'response', feedback: 'feedback', rater: 'judge' };
+
 export const alpacaEval: Preset = {
   id: 'alpaca-eval',
   label: 'AlpacaEval 2.0 experiences',
-  defaults: {
-    name: 'AlpacaEval 2.0',
-    scale: { min: 0, max: 1, direction: 'higher-better', integer: false },
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('AlpacaEval 2.0', UNIT_CONTINUOUS),
   detect,
   async prepare(ctx) {
     requireColumns('alpaca-eval', ctx.headers, ['prompt', 'model', 'score']);
-    return {
-      map(record) {
-        const d = record.data;
-        const row = {
-          taskId: cell(d, 'id').trim() || String(record.row),
-          prompt: cell(d, 'prompt'),
-          tool: cell(d, 'model'),
-          score: scoreCell(d, 'score'),
-          rater: cell(d, 'judge').trim() || DEFAULT_JUDGE,
-          response: optional(d, 'response'),
-          feedback: optional(d, 'feedback'),
-          categories: uniqueNonEmpty([cell(d, 'category')]),
-          scoreSource: 'judge' as const,
-          source: {
-            row: record.row,
-            columns: { id: 'id', prompt: 'prompt', tool: 'model', score: 'score', response: 'response', feedback: 'feedback', rater: 'judge' },
-            raw: d,
-          },
-        };
-        return { rows: [row], errors: [] };
-      },
+    const map: RowMapper = (record) => {
+      const rater = cell(record.data, 'judge').trim() || DEFAULT_JUDGE;
+      return { rows: [judgedRow(record, COLUMNS, rater, uniqueNonEmpty([cell(record.data, 'category')]))], errors: [] };
     };
+    return { map };
   },
 };

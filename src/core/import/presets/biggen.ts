@@ -4,9 +4,8 @@
  * (e.g. gpt4_04_turbo_score). The rater is the judge's name; categories are [capability, task].
  */
 import { ValidationError } from '../../errors';
-import { renderRubric } from '../rubric';
-import type { DetectSample, Preset } from '../types';
-import { LIKERT_1_5, cell, headerCoverage, optional, requireColumns, scoreCell, uniqueNonEmpty } from './shared';
+import type { DetectSample, Preset, RowMapper } from '../types';
+import { LIKERT_1_5, cell, headerCoverage, judgedRow, textDefaults, requireColumns, uniqueNonEmpty, type RowColumns } from './shared';
 import { clipList } from '../bounded';
 import { quote } from '../../text/quote';
 
@@ -29,12 +28,7 @@ function detect(sample: DetectSample): number {
 export const biggen: Preset = {
   id: 'biggen',
   label: 'BiGGen-Bench results',
-  defaults: {
-    name: 'BiGGen-Bench',
-    scale: LIKERT_1_5,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('BiGGen-Bench', LIKERT_1_5),
   detect,
   async prepare(ctx) {
     requireColumns('biggen', ctx.headers, ['input', 'response', 'model_name']);
@@ -52,31 +46,8 @@ export const biggen: Preset = {
       }
       judge = wanted;
     }
-    const scoreColumn = `${judge}${SCORE_SUFFIX}`;
-    const feedbackColumn = `${judge}_feedback`;
-    return {
-      judge,
-      map(record) {
-        const d = record.data;
-        const row = {
-          taskId: cell(d, 'id').trim() || String(record.row),
-          prompt: cell(d, 'input'),
-          tool: cell(d, 'model_name'),
-          score: scoreCell(d, scoreColumn),
-          rater: judge,
-          response: optional(d, 'response'),
-          feedback: optional(d, feedbackColumn),
-          rubric: renderRubric(d.score_rubric),
-          categories: uniqueNonEmpty([cell(d, 'capability'), cell(d, 'task')]),
-          scoreSource: 'judge' as const,
-          source: {
-            row: record.row,
-            columns: { id: 'id', prompt: 'input', tool: 'model_name', score: scoreColumn, response: 'response', feedback: feedbackColumn, rubric: 'score_rubric' },
-            raw: d,
-          },
-        };
-        return { rows: [row], errors: [] };
-      },
-    };
+    const columns: RowColumns = { id: 'id', prompt: 'input', tool: 'model_name', score: `${judge}${SCORE_SUFFIX}`, response: 'response', feedback: `${judge}_feedback`, rubric: 'score_rubric' };
+    const map: RowMapper = (record) => ({ rows: [judgedRow(record, columns, judge, uniqueNonEmpty([cell(record.data, 'capability'), cell(record.data, 'task')]))], errors: [] });
+    return { judge, map };
   },
 };

@@ -6,7 +6,8 @@
 import { ValidationError } from '../../errors';
 import { readAllRecords } from '../readers';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { LIKERT_1_5, cell, headerCoverage, requireColumns, scoreCell, splitList, uniqueNonEmpty } from './shared';
+import { GENAI_BENCH_DEFAULTS } from './genai-bench';
+import { cell, headerCoverage, requireColumns, scoreCell, splitList, uniqueNonEmpty } from './shared';
 import { clipList } from '../bounded';
 import { quote } from '../../text/quote';
 
@@ -44,12 +45,7 @@ function detect(sample: DetectSample): number {
 export const genaiBenchLong: Preset = {
   id: 'genai-bench-long',
   label: 'GenAI-Bench long form (ratings.csv + prompts.csv)',
-  defaults: {
-    name: 'GenAI-Bench',
-    scale: LIKERT_1_5,
-    raterPolicy: { kind: 'rater', rater: 'rater1' },
-    modality: 'text→image',
-  },
+  defaults: GENAI_BENCH_DEFAULTS,
   detect,
   async prepare(ctx) {
     requireColumns('genai-bench-long', ctx.headers, ['id', 'model']);

@@ -100,16 +100,19 @@ function mapMember(record: SourceRecord, skills: Map<number, string[]> | undefin
   return { rows, errors: [] };
 }
 
+/** Both GenAI-Bench forms (this one and genai-bench-long): 1–5 ratings of generated images. */
+export const GENAI_BENCH_DEFAULTS: Preset['defaults'] = {
+  name: 'GenAI-Bench',
+  scale: LIKERT_1_5,
+  // The ToolMem paper uses rater 1 as ground truth.
+  raterPolicy: { kind: 'rater', rater: 'rater1' },
+  modality: 'text→image',
+};
+
 export const genaiBench: Preset = {
   id: 'genai-bench',
   label: 'GenAI-Bench (genai_image.json)',
-  defaults: {
-    name: 'GenAI-Bench',
-    scale: LIKERT_1_5,
-    // The ToolMem paper uses rater 1 as ground truth.
-    raterPolicy: { kind: 'rater', rater: 'rater1' },
-    modality: 'text→image',
-  },
+  defaults: GENAI_BENCH_DEFAULTS,
   detect,
   async prepare(ctx) {
     const skills = ctx.sidecars?.skills ? await readSkills(ctx.sidecars.skills) : undefined;

@@ -9,7 +9,7 @@ import { CANONICAL_FIELDS, REQUIRED_FIELDS, suggestMapping } from '../mapping';
 import type { CanonicalField, DetectSample, FieldMapping, Preset, PresetContext } from '../types';
 import { quote } from '../../text/quote';
 import { clipList } from '../bounded';
-import { cell, optional, scoreCell, splitList } from './shared';
+import { cell, optional, scoreCell, splitList, textDefaults } from './shared';
 import { PathSyntaxError, checkPath } from '../record-path';
 
 const DEFAULT_RATER = 'default';
@@ -110,12 +110,7 @@ function baseName(fileName: string): string {
 export const generic: Preset = {
   id: 'generic',
   label: 'Generic (map your columns)',
-  defaults: {
-    name: 'Imported data',
-    scale: null,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('Imported data', null),
   detect,
   async prepare(ctx) {
     const mapping = resolveMapping(ctx.headers, ctx.mapping);

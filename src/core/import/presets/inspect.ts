@@ -17,6 +17,7 @@
 import { own } from '../../data-keys';
 import { quote } from '../../text/quote';
 import { resolvePath } from '../record-path';
+import { textDefaults } from './shared';
 import type { RowError } from '../../types';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
 import { contentText, isRecord, messagesText, numberOf } from './messages';
@@ -70,13 +71,8 @@ function costOf(usage: unknown): number | undefined {
 export const inspect: Preset = {
   id: 'inspect',
   label: 'Inspect AI eval log (JSON)',
-  defaults: {
-    name: 'Inspect eval',
-    // Scorers differ (accuracy 0/1, model-graded 0–10, …): the import infers the scale.
-    scale: null,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  // Scorers differ (accuracy 0/1, model-graded 0–10, …): the import infers the scale.
+  defaults: textDefaults('Inspect eval', null),
   detect,
   container: { path: CONTAINER, sniff },
   async prepare(ctx) {

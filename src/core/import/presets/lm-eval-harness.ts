@@ -17,7 +17,7 @@ import { ValidationError } from '../../errors';
 import { quote } from '../../text/quote';
 import { resolvePath } from '../record-path';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { cell } from './shared';
+import { cell, textDefaults } from './shared';
 
 const FILE = /(?:^|[\\/])samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?)\.jsonl$/;
 const FILE_NO_DATE = /(?:^|[\\/])samples_(.+)\.jsonl$/;
@@ -64,12 +64,7 @@ function responseOf(d: Record<string, unknown>): string | undefined {
 export const lmEvalHarness: Preset = {
   id: 'lm-eval-harness',
   label: 'lm-evaluation-harness samples (samples_<task>_*.jsonl)',
-  defaults: {
-    name: 'lm-eval-harness',
-    scale: null,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('lm-eval-harness', null),
   detect,
   async prepare(ctx) {
     const tool = ctx.defaultTool?.trim() || lmEvalModelDir(ctx.fileName);

@@ -16,6 +16,7 @@
  */
 import { own } from '../../data-keys';
 import { quote } from '../../text/quote';
+import { textDefaults } from './shared';
 import type { RowError } from '../../types';
 import type { CanonicalRow, DetectSample, MapResult, Preset } from '../types';
 import { isRecord, messagesText, numberOf } from './messages';
@@ -50,12 +51,7 @@ function text(value: unknown): string {
 export const openaiEvals: Preset = {
   id: 'openai-evals',
   label: 'OpenAI Evals event log (oaieval JSONL)',
-  defaults: {
-    name: 'OpenAI Evals',
-    scale: null,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('OpenAI Evals', null),
   detect,
   async prepare(ctx) {
     let tool = '';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { renderRubric } from '../rubric';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { LIKERT_1_5, cell, headerCoverage, optional, requireColumns, uniqueNonEmpty } from './shared';
+import { LIKERT_1_5, cell, headerCoverage, textDefaults, optional, requireColumns, uniqueNonEmpty } from './shared';
 
 const Scores = z.array(z.union([z.number(), z.string(), z.null()]));
 const Feedbacks = z.array(z.union([z.string(), z.null()])).optional();
@@ -20,12 +20,7 @@ function detect(sample: DetectSample): number {
 export const prometheus: Preset = {
   id: 'prometheus',
   label: 'Prometheus judged set (GPT-4 scores + feedback)',
-  defaults: {
-    name: 'Prometheus GPT-4 judged',
-    scale: LIKERT_1_5,
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('Prometheus GPT-4 judged', LIKERT_1_5),
   detect,
   async prepare(ctx) {
     requireColumns('prometheus', ctx.headers, ['task_input', 'model', 'gpt4_scores']);

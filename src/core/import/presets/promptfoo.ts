@@ -13,11 +13,11 @@
  *   cost      cost, else response.cost        latencyMs  latencyMs, else response.latencyMs
  *   rater     `promptfoo` (the assertions grade every row)
  */
-import type { CanonicalRow, DetectSample, FieldMapping, Preset } from '../types';
+import type { CanonicalRow, DetectSample, FieldMapping, MapResult, Preset, SourceRecord } from '../types';
 import { own } from '../../data-keys';
 import { resolvePath } from '../record-path';
 import { isRecord, numberOf } from './messages';
-import { cell, optional } from './shared';
+import { cell, textDefaults, optional, UNIT_CONTINUOUS } from './shared';
 
 const RATER = 'promptfoo';
 const CONTAINER = ['results', 'results'] as const;
@@ -56,42 +56,36 @@ function taskOf(d: Record<string, unknown>, row: number): string {
   return isRecord(vars) ? `${JSON.stringify(vars)}${suffix}` : String(row);
 }
 
+/** One element of `results.results`: one test × prompt × provider. */
+function mapResult(record: SourceRecord): MapResult {
+  const d = record.data;
+  const label = cell(d, 'provider.label').trim();
+  const score = own(d, 'score');
+  const success = own(d, 'success');
+  const row: CanonicalRow = {
+    taskId: taskOf(d, record.row),
+    prompt: cell(d, 'prompt.raw'),
+    tool: label || cell(d, 'provider.id'),
+    score: typeof score === 'number' ? score : typeof success === 'boolean' ? (success ? 1 : 0) : cell(d, 'score'),
+    rater: RATER,
+    response: optional(d, 'response.output'),
+    feedback: optional(d, 'gradingResult.reason') ?? optional(d, 'error'),
+    categories: [],
+    scoreSource: 'judge',
+    source: { row: record.row, columns: { ...COLUMNS, tool: label ? 'provider.label' : 'provider.id' }, raw: d },
+  };
+  const cost = numberOf(own(d, 'cost')) ?? numberOf(resolvePath(d, 'response.cost'));
+  const latency = numberOf(own(d, 'latencyMs')) ?? numberOf(resolvePath(d, 'response.latencyMs'));
+  if (cost !== undefined) row.cost = cost;
+  if (latency !== undefined) row.latencyMs = latency;
+  return { rows: [row], errors: [] };
+}
+
 export const promptfoo: Preset = {
   id: 'promptfoo',
   label: 'promptfoo results (promptfoo eval -o results.json)',
-  defaults: {
-    name: 'promptfoo eval',
-    scale: { min: 0, max: 1, direction: 'higher-better', integer: false },
-    raterPolicy: { kind: 'mean' },
-    modality: 'text→text',
-  },
+  defaults: textDefaults('promptfoo eval', UNIT_CONTINUOUS),
   detect,
   container: { path: CONTAINER, sniff },
-  async prepare() {
-    return {
-      map(record) {
-        const d = record.data;
-        const label = cell(d, 'provider.label').trim();
-        const score = own(d, 'score');
-        const success = own(d, 'success');
-        const row: CanonicalRow = {
-          taskId: taskOf(d, record.row),
-          prompt: cell(d, 'prompt.raw'),
-          tool: label || cell(d, 'provider.id'),
-          score: typeof score === 'number' ? score : typeof success === 'boolean' ? (success ? 1 : 0) : cell(d, 'score'),
-          rater: RATER,
-          response: optional(d, 'response.output'),
-          feedback: optional(d, 'gradingResult.reason') ?? optional(d, 'error'),
-          categories: [],
-          scoreSource: 'judge',
-          source: { row: record.row, columns: { ...COLUMNS, tool: label ? 'provider.label' : 'provider.id' }, raw: d },
-        };
-        const cost = numberOf(own(d, 'cost')) ?? numberOf(resolvePath(d, 'response.cost'));
-        const latency = numberOf(own(d, 'latencyMs')) ?? numberOf(resolvePath(d, 'response.latencyMs'));
-        if (cost !== undefined) row.cost = cost;
-        if (latency !== undefined) row.latencyMs = latency;
-        return { rows: [row], errors: [] };
-      },
-    };
-  },
+  prepare: async () => ({ map: mapResult }),
 };

@@ -2,9 +2,13 @@
 import { ValidationError } from '../../errors';
 import { clipList } from '../bounded';
 import { resolvePath } from '../record-path';
+import { renderRubric } from '../rubric';
+import type { CanonicalRow, FieldMapping, Preset, SourceRecord } from '../types';
 import type { ScoreScale } from '../../types';
 
 export const LIKERT_1_5: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: true };
+/** A probability or pass rate: continuous in [0, 1]. */
+export const UNIT_CONTINUOUS: ScoreScale = { min: 0, max: 1, direction: 'higher-better', integer: false };
 
 /**
  * A cell as text: strings as they are, numbers printed, objects as JSON, missing as ''. `column` is
@@ -32,6 +36,35 @@ export function scoreCell(data: Record<string, unknown>, column: string): string
   const value = resolvePath(data, column);
   if (typeof value === 'number' || value === null || value === undefined) return value;
   return cell(data, column);
+}
+
+/** Defaults of a text→text export: the raters' mean is the ground truth unless the user picks one; `scale: null` is inferred. */
+export function textDefaults(name: string, scale: ScoreScale | null): Preset['defaults'] {
+  return { name, scale, raterPolicy: { kind: 'mean' }, modality: 'text→text' };
+}
+
+/** Where each field of a one-experience-per-record export is read; the map is kept as provenance. */
+export type RowColumns = FieldMapping & { id: string; prompt: string; tool: string; score: string };
+
+/**
+ * One judged experience read from named columns (the task id falls back to the row number). The
+ * rater and categories are the preset's to say: each export names its judge and topics its own way.
+ */
+export function judgedRow(record: SourceRecord, columns: RowColumns, rater: string, categories: string[]): CanonicalRow {
+  const d = record.data;
+  return {
+    taskId: cell(d, columns.id).trim() || String(record.row),
+    prompt: cell(d, columns.prompt),
+    tool: cell(d, columns.tool),
+    score: scoreCell(d, columns.score),
+    rater,
+    response: optional(d, columns.response),
+    feedback: optional(d, columns.feedback),
+    rubric: columns.rubric === undefined ? undefined : renderRubric(resolvePath(d, columns.rubric)),
+    categories,
+    scoreSource: 'judge',
+    source: { row: record.row, columns: { ...columns }, raw: d },
+  };
 }
 
 /** Splits `a;b; c` lists, dropping blanks and repeats. */

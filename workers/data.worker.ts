@@ -1,8 +1,7 @@
 /// <reference lib="webworker" />
-// Thin host for the data services. The import service (core parsing + validation, Dexie writes) runs here so that
-// parsing a 100k-row file never blocks the UI thread. Dexie works in workers; the UI re-reads
-// the database when a call resolves. Labelling queries (queue, agreement) scan whole datasets, so
-// they run here too.
+// Thin host for the data services: imports (core parsing + validation, Dexie writes), dataset
+// statistics and exports, image attachment, and labelling queries (queue, agreement), which scan
+// whole datasets. They run here so that a 100k-row file never blocks the UI thread.
 import { expose, workerScopeEndpoint } from '../src/rpc';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { createImportHandlers } from '../src/services/import-service';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { datasetStats } from '../../src/core/stats/dataset-stats';
-import type { Experience } from '../../src/core/types';
+import { datasetStats } from '../../../src/core/stats/dataset-stats';
+import type { Experience } from '../../../src/core/types';
 
 const e = (taskId: string, toolId: string, score: number, rater = 'r1'): Experience => ({
   id: `${taskId}|${toolId}|${rater}`, datasetId: 'd', taskId, prompt: 'p', toolId, score, rater,

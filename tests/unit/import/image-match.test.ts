@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileImagePattern, mimeForExtension } from '../../src/core/import/image-match';
-import { ValidationError } from '../../src/core/errors';
+import { compileImagePattern, mimeForExtension } from '../../../src/core/import/image-match';
+import { ValidationError } from '../../../src/core/errors';
 
 describe('image pattern matching', () => {
   it('matches the default <tool>/<id>.<ext> at the end of any relative path', () => {

@@ -1,0 +1,106 @@
+import { NotFoundError, ValidationError } from '../core/errors';
+import { toggleCase } from '../core/memory/test-cases';
+import type { Repositories } from '../core/repositories';
+import { quote } from '../core/text/quote';
+import type { ScoreScale } from '../core/types';
+import type { Handlers } from '../rpc';
+import type { EditApi } from './edit-api';
+
+/** Why `value` is not a score on `scale`, or null when it is one. */
+export function scoreProblem(value: number, scale: ScoreScale, datasetName: string): string | null {
+  const { min, max, integer } = scale;
+  if (Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value))) return null;
+  return `A score for ${quote(datasetName)} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`;
+}
+
+/**
+ * The hand edits (edit-api.ts). Each is one repository write (or one transaction), checked here
+ * rather than in the page so that every caller gets the same rules. The undo of a label or a
+ * choice is the caller's: it keeps what `save…` returned and hands it to `restore…`.
+ */
+export function createEditHandlers(repos: Repositories): Handlers<EditApi> {
+  async function dataset(id: string) {
+    const found = await repos.datasets.get(id);
+    if (!found) throw new NotFoundError(`The dataset ${quote(id)} does not exist (deleted in another tab?).`);
+    return found;
+  }
+
+  return {
+    async saveLabel({ label }) {
+      const d = await dataset(label.datasetId);
+      const problem = scoreProblem(label.score, d.scale, d.name);
+      if (problem) throw new ValidationError(problem);
+      const previous = (await repos.experiences.get(label.id)) ?? null;
+      // A changed score keeps when the label was first given.
+      await repos.experiences.put(previous ? { ...label, createdAt: previous.createdAt } : label);
+      return { previous };
+    },
+
+    async restoreLabel({ id, previous }) {
+      if (previous) await repos.experiences.put(previous);
+      else await repos.experiences.remove(id);
+      return null;
+    },
+
+    async savePreference({ preference }) {
+      await dataset(preference.datasetId);
+      const previous = (await repos.labels.preferences(preference.datasetId)).find((p) => p.id === preference.id) ?? null;
+      await repos.labels.putPreference(preference);
+      return { previous };
+    },
+
+    async restorePreference({ id, previous }) {
+      if (previous) await repos.labels.putPreference(previous);
+      else await repos.labels.removePreference(id);
+      return null;
+    },
+
+    async addItem({ item, tool, dataset: fresh, image }) {
+      if (fresh && fresh.id !== item.datasetId) throw new ValidationError(`The item belongs to ${quote(item.datasetId)}, not to the new dataset ${quote(fresh.id)}.`);
+      if (fresh && !(await repos.datasets.get(fresh.id))) await repos.datasets.put(fresh);
+      else await dataset(item.datasetId);
+      if (tool.id !== item.toolId) throw new ValidationError(`The item is an output of ${quote(item.toolId)}, not of ${quote(tool.id)}.`);
+      await repos.tools.ensure([tool]);
+      await repos.labels.putItem(item, image);
+      return null;
+    },
+
+    async setRaterPolicy({ datasetId, policy }) {
+      await repos.datasets.put({ ...(await dataset(datasetId)), raterPolicy: policy });
+      return null;
+    },
+
+    async removeDataset({ datasetId }) {
+      await repos.datasets.remove(datasetId);
+      return null;
+    },
+
+    async saveTool({ tool }) {
+      const previous = await repos.tools.get(tool.id);
+      if (!previous) throw new NotFoundError(`There is no tool ${quote(tool.id)} (deleted in another tab?).`);
+      await repos.tools.put(tool);
+      return { previous };
+    },
+
+    async setExamplePrices({ prices }) {
+      let set = 0;
+      for (const [id, amount] of prices) {
+        if (!Number.isFinite(amount) || amount < 0) throw new ValidationError(`An example price must be a number of at least 0, not ${quote(String(amount))}.`);
+        const tool = await repos.tools.get(id);
+        if (!tool || tool.price) continue;
+        await repos.tools.put({ ...tool, price: { amount, per: 'call', example: true } });
+        set++;
+      }
+      return { set };
+    },
+
+    async toggleTestCase({ toolId, datasetId, taskId }) {
+      const tool = await repos.tools.get(toolId);
+      if (!tool) throw new NotFoundError(`There is no tool ${quote(toolId)}.`);
+      const testCases = toggleCase(tool.testCases ?? [], { datasetId, taskId });
+      await repos.tools.put({ ...tool, testCases });
+      return { pinned: testCases.length > (tool.testCases?.length ?? 0) };
+    },
+  };
+}
+

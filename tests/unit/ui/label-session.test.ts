@@ -1,0 +1,89 @@
+import { dropDbs, newDb } from '../helpers/db';
+import { until } from '../helpers/until';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInThreadClient } from '../../../src/rpc';
+import { createImportHandlers } from '../../../src/services/import-service';
+import { createLabelHandlers } from '../../../src/services/label-service';
+import type { Dataset, Experience } from '../../../src/core/types';
+import { LabelSession } from '../../../src/ui/label-session.svelte';
+import { UiStorage } from '../../../src/ui/storage';
+import type { DataApi } from '../../../src/ui/workers';
+
+const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
+const judge = (taskId: string, toolId: string, score = 3): Experience => ({
+  id: `d|${toolId}|${taskId}|judge`, datasetId: 'd', taskId, prompt: `prompt ${taskId}`, toolId, score, rater: 'judge', scoreSource: 'judge', categories: [], importId: 'i1', createdAt: 1,
+});
+
+afterEach(dropDbs);
+
+/** A session over a fresh database: 3 tasks × 1 tool, each scored by a judge; "me" labels them. */
+async function session() {
+  const store = new UiStorage(newDb('label-session'));
+  await store.repos.datasets.put(DATASET);
+  for (const t of ['t1', 't2', 't3']) await store.repos.experiences.put(judge(t, 'a'));
+  const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) });
+  const s = new LabelSession(store, store.repos, worker, () => 'me');
+  await s.restore('d');
+  return { s, store };
+}
+
+
+describe('LabelSession (the Score tab)', () => {
+  it('starts on the first dataset with the items not labelled by me, and saves where it is', async () => {
+    const { s, store } = await session();
+    expect(s.ids).toEqual(['d|t1|a', 'd|t2|a', 'd|t3|a']);
+    expect([s.total, s.done, s.position]).toEqual([3, 0, 0]);
+    expect(s.shown?.item).toMatchObject({ id: 'd|t1|a', prompt: 'prompt t1' });
+    expect(s.shown?.labels.map((l) => l.rater)).toEqual(['judge']);
+    expect(await store.get('labelSession')).toEqual({ filter: { datasetIds: ['d'], mode: 'unlabelled-by-me', order: 'task' }, itemId: 'd|t1|a' });
+    s.stop();
+  });
+
+  it('a score is written, counted and moves on; undo removes it and goes back, counting down', async () => {
+    const { s, store } = await session();
+    await s.score(4, '  right ');
+    await s.score(2, '');
+    expect([s.position, s.done, s.saved, s.canUndo]).toEqual([2, 2, 2, true]);
+    expect(await store.repos.experiences.get('d|a|t1|me')).toMatchObject({ score: 4, feedback: 'right', scoreSource: 'human', importId: 'manual' });
+    expect(await s.undo()).toEqual({ itemKey: 'd|t2|a', removed: true });
+    expect(await store.repos.experiences.get('d|a|t2|me')).toBeUndefined();
+    expect([s.position, s.done, s.saved]).toEqual([1, 1, 1]);
+    expect(s.shown?.item.id).toBe('d|t2|a');
+    s.stop();
+  });
+
+  it('changing a score keeps it one label: undo restores the earlier score and the count stays', async () => {
+    const { s, store } = await session();
+    await s.score(4, '');
+    await s.show(0);
+    await s.score(1, '');
+    expect(s.done).toBe(1);
+    expect(await s.undo()).toEqual({ itemKey: 'd|t1|a', removed: false });
+    expect((await store.repos.experiences.get('d|a|t1|me'))?.score).toBe(4);
+    expect([s.done, s.position]).toEqual([1, 0]);
+    s.stop();
+  });
+
+  it('refuses a score off the scale with the scale in the message, and stays on the item', async () => {
+    const { s } = await session();
+    await expect(s.score(7, '')).rejects.toThrow("A score for 'Sums' must be a whole number from 1 to 5.");
+    expect([s.position, s.done, s.canUndo]).toEqual([0, 0, false]);
+    s.stop();
+  });
+
+  it('the item on screen is live: another rater’s label shows without a reload, and the queue does not move', async () => {
+    const { s, store } = await session();
+    await store.repos.experiences.put({ ...judge('t1', 'a', 5), id: 'd|a|t1|ana', rater: 'ana', scoreSource: 'human' });
+    await until(() => (s.shown?.labels.length ?? 0) === 2);
+    expect(s.shown?.labels.map((l) => l.rater).sort()).toEqual(['ana', 'judge']);
+    expect([s.position, s.ids.length]).toEqual([0, 3]);
+    s.stop();
+  });
+
+  it('an item whose dataset goes (another tab) leaves the queue', async () => {
+    const { s, store } = await session();
+    await store.repos.datasets.remove('d');
+    await until(() => s.shown === null);
+    expect(s.ids).toEqual([]);
+  });
+});
