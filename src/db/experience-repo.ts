@@ -95,10 +95,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
 
   /** The dataset's tools, from its stored (tool, score) count rows: keys only, a few dozen. */
   private async toolIds(datasetId: string): Promise<string[]> {
-    const keys = (await this.db.datasetCounts
+    const keys: readonly (readonly [string, string, string, number | string])[] = await this.db.datasetCounts
       .where('[datasetId+kind+key+score]')
       .between([datasetId, 'score'], [datasetId, 'score', Dexie.maxKey])
-      .primaryKeys()) as unknown as [string, string, string, number | string][];
+      .primaryKeys();
     return [...new Set(keys.map((k) => k[2]))];
   }
 
