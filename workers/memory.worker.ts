@@ -6,7 +6,8 @@ import { PortClient, expose, workerScopeEndpoint } from '../src/rpc';
 import { llmWorkerEngines } from '../src/llm/worker-engine';
 import type { LlmApi } from '../src/services/llm-api';
 import { ToolMemDB, createRepositories } from '../src/db';
-import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY } from '../src/db/embedding-store';
+import { DexieEmbeddingStore, embeddingModelSetting } from '../src/db/embedding-store';
+import { getSetting } from '../src/db/settings';
 import { DexieMemoryImportStore } from '../src/db/memory-import-store';
 import { BUNDLED_EMBED_MODEL, type EmbedApi, type EmbedPortApi } from '../src/services/embed-api';
 import { remoteEmbedder } from '../src/services/embed-remote';
@@ -17,10 +18,7 @@ const db = new ToolMemDB();
 const embed = new PortClient<EmbedApi>('The embed worker');
 const llm = new PortClient<LlmApi>('The llm worker');
 
-async function setting(key: string): Promise<string | undefined> {
-  const row = await db.settings.get(key);
-  return typeof row?.value === 'string' && row.value ? row.value : undefined;
-}
+const model = embeddingModelSetting(db);
 
 expose<MemoryApi & EmbedPortApi>(
   {
@@ -29,19 +27,16 @@ expose<MemoryApi & EmbedPortApi>(
       // The same IndexedDB cache as the embed worker's: the build and the checks look vectors up
       // here (cachedEmbed over this store), so the embed worker only runs the model for them.
       store: new DexieEmbeddingStore(db),
-      currentModel: async () => (await setting(EMBEDDING_MODEL_KEY)) ?? BUNDLED_EMBED_MODEL,
+      currentModel: async () => (await model.get()) || BUNDLED_EMBED_MODEL,
       // The embed worker's active model whatever is asked for: the callers compare its id with the
       // memory's model and say which model to choose in Settings when they differ.
       embedder: () => remoteEmbedder(embed, { cache: false }),
-      apiKey: () => setting('llmApiKey'),
+      apiKey: async () => (await getSetting(db, 'llmApiKey')) || undefined,
       importStore: new DexieMemoryImportStore(db),
       engineOf: llmWorkerEngines(() => llm.current),
       onLlmPort: (port) => llm.attach(port),
     }),
-    attachEmbed({ port }) {
-      embed.attach(port);
-      return null;
-    },
+    attachEmbed: embed.handler,
   },
   workerScopeEndpoint(),
 );

@@ -32,10 +32,7 @@ expose<EvalApi & EmbedPortApi>(
       apiKey: async () => (await getSetting(db, 'llmApiKey')) || undefined,
       onLlmPort: (port) => llm.attach(port),
     }),
-    attachEmbed({ port }) {
-      embed.attach(port);
-      return null;
-    },
+    attachEmbed: embed.handler,
   },
   workerScopeEndpoint(),
 );

@@ -70,6 +70,17 @@ export function packBlocks(model: string, vectors: readonly BlockVector[]): NewB
   return out;
 }
 
+/** Vectors of several models (a cache write, the upgrade's old rows) as blocks: grouped by model, then packed. */
+export function packByModel(vectors: Iterable<BlockVector & { model: string }>): NewBlock[] {
+  const byModel = new Map<string, BlockVector[]>();
+  for (const { model, hash, vector } of vectors) {
+    const list = byModel.get(model) ?? [];
+    list.push({ hash, vector });
+    byModel.set(model, list);
+  }
+  return [...byModel].flatMap(([model, list]) => packBlocks(model, list));
+}
+
 export interface BlockTables {
   blocks: Table<EmbeddingBlockRow, string>;
   keys: Table<EmbeddingKeysRow, number, Omit<EmbeddingKeysRow, 'id'>>;
@@ -91,14 +102,8 @@ export async function addBlocks(tables: BlockTables, blocks: readonly NewBlock[]
  */
 export async function upgradeEmbeddingsToBlocks(tx: Transaction): Promise<void> {
   const old = (await tx.table('embeddings').toArray()) as EmbeddingRow[];
-  const byModel = new Map<string, BlockVector[]>();
-  for (const row of old) {
-    // A row without a usable vector was a miss before the upgrade and stays one.
-    if (typeof row?.model !== 'string' || typeof row.hash !== 'string' || !(row.vector instanceof Float32Array)) continue;
-    const list = byModel.get(row.model) ?? [];
-    list.push({ hash: row.hash, vector: row.vector });
-    byModel.set(row.model, list);
-  }
-  const blocks = [...byModel].flatMap(([model, vectors]) => packBlocks(model, vectors));
+  // A row without a usable vector was a miss before the upgrade and stays one.
+  const usable = old.filter((row) => typeof row?.model === 'string' && typeof row.hash === 'string' && row.vector instanceof Float32Array);
+  const blocks = packByModel(usable);
   await addBlocks({ blocks: tx.table('embeddingBlocks'), keys: tx.table('embeddingKeys') }, blocks);
 }

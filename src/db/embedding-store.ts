@@ -5,7 +5,7 @@
  * (`settings.embeddingModel`).
  */
 import type { EmbeddingKey, EmbeddingRecord, EmbeddingStore } from '../core/embed';
-import { addBlocks, packBlocks, type BlockVector } from './embedding-blocks';
+import { addBlocks, packByModel } from './embedding-blocks';
 import { withQuotaCheck } from './quota';
 import type { EmbeddingBlockRow, EmbeddingKeysRow, ToolMemDB } from './schema';
 
@@ -105,13 +105,7 @@ export class DexieEmbeddingStore implements EmbeddingStore {
    */
   async put(records: readonly EmbeddingRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const byModel = new Map<string, BlockVector[]>();
-    for (const r of records) {
-      const list = byModel.get(r.modelId) ?? [];
-      list.push({ hash: r.hash, vector: r.vector });
-      byModel.set(r.modelId, list);
-    }
-    const blocks = [...byModel].flatMap(([model, vectors]) => packBlocks(model, vectors));
+    const blocks = packByModel(records.map((r) => ({ model: r.modelId, hash: r.hash, vector: r.vector })));
     const db = this.db;
     await withQuotaCheck(() =>
       db.transaction('rw', [db.embeddingBlocks, db.embeddingKeys], () => addBlocks({ blocks: db.embeddingBlocks, keys: db.embeddingKeys }, blocks)),

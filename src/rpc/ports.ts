@@ -48,6 +48,12 @@ export class PortClient<A extends ApiSpec<A>> implements Client<A> {
     return this.latest;
   }
 
+  /** The consumer's `attach…` handler (e.g. `attachEmbed`): keeps the port it is sent. */
+  readonly handler = ({ port }: PortSpec['req']): null => {
+    this.attach(port);
+    return null;
+  };
+
   attach(port: MessagePort): void {
     this.latest?.dispose(`${this.serves} was restarted while this call was waiting on it; try again.`);
     const client = createClient<A>(port);

@@ -98,5 +98,5 @@ export const memoryWorker = lazyWorker<MemoryApi & EmbedPortApi>(() => new Worke
 
 /** Evaluations and predictions (fits predictors over whole datasets). */
 export const predictorsWorker = lazyWorker<EvalApi & EmbedPortApi>(() => new Worker(new URL('../../workers/predictors.worker.ts', import.meta.url), { type: 'module', name: 'predictors' }), {
-  started: consumer('eval'),
+  started: consumer('predictors'),
 });

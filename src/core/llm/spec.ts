@@ -24,6 +24,7 @@ import {
 } from './engine';
 import { EngineSpecError, LlmUnavailableError } from './errors';
 import { OpenAiCompatibleEngine } from './openai-compatible';
+import { quote } from '../text/quote';
 
 export interface TokenBias {
   from: number;
@@ -115,7 +116,7 @@ export function formatEngineSpec(spec: EngineSpec): string {
  */
 export function checkEngineSpec(spec: EngineSpec): EngineSpec {
   const text = formatEngineSpec(spec) as string | undefined;
-  if (typeof text !== 'string') throw new EngineSpecError(`Unknown LLM engine kind ${JSON.stringify(String((spec as { kind?: unknown }).kind)).slice(0, 40)}: ${USAGE}.`);
+  if (typeof text !== 'string') throw new EngineSpecError(`Unknown LLM engine kind ${quote(String((spec as { kind?: unknown }).kind), 40)}: ${USAGE}.`);
   return parseEngineSpec(text);
 }
 

@@ -47,7 +47,7 @@ describe('parsed engine specs', () => {
   it('checks a spec that crossed a thread: what parsing would refuse, and unknown kinds', () => {
     expect(checkEngineSpec({ kind: 'openai', baseUrl: 'http://h:1/v1', model: 'm' })).toEqual({ kind: 'openai', baseUrl: 'http://h:1/v1', model: 'm' });
     expect(() => checkEngineSpec({ kind: 'openai', baseUrl: 'not a url', model: 'm' })).toThrow(/Unknown LLM engine/);
-    expect(() => checkEngineSpec({ kind: 'magic' } as unknown as EngineSpec)).toThrow(/Unknown LLM engine kind "magic"/);
+    expect(() => checkEngineSpec({ kind: 'magic' } as unknown as EngineSpec)).toThrow(/Unknown LLM engine kind 'magic'/);
   });
 });
 
