@@ -9,9 +9,10 @@ class BaselineDB extends Dexie {
   rows!: EntityTable<Row, 'id'>;
   constructor(schema: 'key' | 'app') {
     super(`bench-baseline-${schema}`);
-    // 'app': the experiences table's indexes (src/db/schema.ts, v6: `importId` only; by dataset and
-    // tool the app reads key ranges), which IndexedDB maintains on every put.
-    this.version(1).stores({ rows: schema === 'app' ? 'id, importId' : 'id' });
+    // Both a primary key only: since schema v7 the app's experiences table has no index either (by
+    // dataset, tool and task it reads key ranges, by import its key lists: db/import-keys.ts), so
+    // 'app' differs from 'key' only in the rows' shape and keys.
+    this.version(1).stores({ rows: 'id' });
   }
 }
 

@@ -5,6 +5,7 @@ import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 import { readDatasetCounts, replacingRows } from './dataset-counts';
+import { ImportKeyLists } from './import-keys';
 import { prefixRange } from '../core/ids';
 
 /** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
@@ -27,7 +28,10 @@ export const SCAN_PAGE = 10_000;
 export const SCAN_CHUNK = 2_000;
 
 export class DexieExperienceRepository implements ExperienceRepository {
-  constructor(private readonly db: ToolMemDB) {}
+  private readonly lists: ImportKeyLists;
+  constructor(private readonly db: ToolMemDB) {
+    this.lists = new ImportKeyLists(db);
+  }
 
   get(id: string) {
     return this.db.experiences.get(id);
@@ -123,23 +127,19 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return readDatasetCounts(this.db, datasetId);
   }
 
-  /** A `nextunique` key cursor over the `importId` index: one key per import, no row read. */
-  async importIds(): Promise<string[]> {
-    return (await this.db.experiences.orderBy('importId').uniqueKeys()) as string[];
+  /** Every import id that has written rows, from the import key lists (db/import-keys.ts), no row read. */
+  importIds(): Promise<string[]> {
+    return this.lists.importIds();
   }
 
   /**
-   * Keys first (an index scan), then the rows in chunks of {@link SCAN_CHUNK}, each its own short
-   * transaction: one read of a 200k-row import would hold the origin's IndexedDB backend, and every
-   * other read (a page opening), until it ends. Not a snapshot across chunks.
+   * The import's listed rows that are still its own, in chunks, each its own short transaction: one
+   * read of a 200k-row import would hold the origin's IndexedDB backend, and every other read (a page
+   * opening), until it ends. Not a snapshot across chunks.
    */
   async byImport(importId: string, signal?: AbortSignal): Promise<Experience[]> {
-    const keys = await this.db.experiences.where('importId').equals(importId).primaryKeys();
     const out: Experience[] = [];
-    for (let start = 0; start < keys.length; start += SCAN_CHUNK) {
-      throwIfCancelled(signal);
-      for (const row of await this.db.experiences.bulkGet(keys.slice(start, start + SCAN_CHUNK))) if (row) out.push(row);
-    }
+    await this.lists.rowsOf(importId, (rows) => out.push(...rows), () => throwIfCancelled(signal), SCAN_CHUNK);
     return out;
   }
 
@@ -210,13 +210,17 @@ export class DexieExperienceRepository implements ExperienceRepository {
   }
 
   async undoImport(importId: string): Promise<void> {
-    await this.db.transaction('rw', this.db.experiences, this.db.importBackups, async () => {
-      const backups = await this.db.importBackups.where('importId').equals(importId).toArray();
+    const db = this.db;
+    await db.transaction('rw', db.experiences, db.importBackups, db.importKeys, async () => {
+      const backups = await db.importBackups.where('importId').equals(importId).toArray();
       const restored = new Set(backups.map((b) => b.experienceId));
-      const ownKeys = await this.db.experiences.where('importId').equals(importId).primaryKeys();
-      await this.db.experiences.bulkDelete(ownKeys.filter((k) => !restored.has(k)));
-      await this.db.experiences.bulkPut(backups.map((b) => b.previous));
-      await this.db.importBackups.where('importId').equals(importId).delete();
+      const own: string[] = [];
+      await this.lists.rowsOf(importId, (_, keys) => own.push(...keys.filter((k) => !restored.has(k))));
+      await db.experiences.bulkDelete(own);
+      await db.experiences.bulkPut(backups.map((b) => b.previous));
+      await db.importBackups.where('importId').equals(importId).delete();
+      // The import has no rows left: its lists go too (the restored rows are listed under their own imports).
+      await this.lists.forget([importId]);
     });
   }
 }

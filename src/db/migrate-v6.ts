@@ -17,7 +17,8 @@ import type { ImportBackup } from './schema';
 /** Rows re-keyed per read (one `getAll` of the key range after the previous page). */
 const PAGE = 2_000;
 
-function done<T>(req: IDBRequest<T>): Promise<T> {
+/** A raw IndexedDB request as a promise (the upgrades below Dexie's middleware use it). */
+export function done<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));

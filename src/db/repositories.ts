@@ -9,6 +9,7 @@ import type {
 } from '../core/repositories';
 import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, RunKind, RunOf, StoredImage, Tool } from '../core/types';
 import { DexieExperienceRepository } from './experience-repo';
+import { ImportKeyLists } from './import-keys';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
 import type { EntityTable, IDType } from 'dexie';
@@ -57,9 +58,11 @@ class DexieDatasetRepository extends TableRepository<Dataset> implements Dataset
   }
   async remove(id: string) {
     const db = this.db;
-    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.images, db.items, db.preferences], async () => {
+    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.images, db.items, db.preferences], async () => {
       const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
       await db.importBackups.where('importId').anyOf(importIds).delete();
+      // Their key lists (db/import-keys.ts); labels' rows ('manual') stay listed, checked on read.
+      await new ImportKeyLists(db).forget(importIds);
       await db.imports.where('datasetId').equals(id).delete();
       await new DexieExperienceRepository(db).inDataset(id).delete();
       await db.images.where('datasetId').equals(id).delete();

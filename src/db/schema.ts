@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
 import { datasetCountsMiddleware, type DatasetCountRow } from './dataset-counts';
 import { upgradeEmbeddingsToBlocks } from './embedding-blocks';
+import { importKeysMiddleware, listStoredImportKeys, type ImportKeysRow } from './import-keys';
 import { rekeyExperienceIds } from './migrate-v6';
 import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
 
@@ -72,6 +73,8 @@ export class ToolMemDB extends Dexie {
   preferences!: EntityTable<Preference, 'id'>;
   /** Derived: per-dataset counts kept by {@link datasetCountsMiddleware} (see dataset-counts.ts). */
   datasetCounts!: Table<DatasetCountRow, [string, string, string, number | string]>;
+  /** Derived: the keys each import wrote, kept by {@link importKeysMiddleware} (see import-keys.ts). */
+  importKeys!: Table<ImportKeysRow, number>;
 
   constructor(name = 'toolmem') {
     super(name);
@@ -123,6 +126,14 @@ export class ToolMemDB extends Dexie {
     this.version(6)
       .stores({ experiences: 'id, importId' })
       .upgrade((tx) => rekeyExperienceIds(tx.idbtrans));
+    // v7: the last index of `experiences` (`importId`) goes. Its readers (an import's undo and
+    // rollback, the drift check's per-import reads) read the `importKeys` lists instead: one record
+    // per write request rather than one index entry per row (import-keys.ts; docs/reliability.md,
+    // "Fifth pass"). The upgrade lists the rows already stored; the rows themselves do not change.
+    this.version(7)
+      .stores({ experiences: 'id', importKeys: '++seq, importId' })
+      .upgrade((tx) => listStoredImportKeys(tx.idbtrans));
     this.use(datasetCountsMiddleware);
+    this.use(importKeysMiddleware);
   }
 }

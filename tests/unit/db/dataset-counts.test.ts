@@ -96,7 +96,7 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     expect((await db.experiences.get(experienceKey(DS, '8', 'x', 'default')))?.score).toBe(2.5);
     await expectConsistent();
     // A delete through an index (Collection.delete) and a primary-key range delete.
-    await db.experiences.where('importId').equals('manual').filter((e) => e.toolId === 'x' && e.taskId === '7').delete();
+    await db.experiences.filter((e) => e.importId === 'manual' && e.toolId === 'x' && e.taskId === '7').delete();
     await expectConsistent();
     await db.experiences.where('id').between(`${DS}|x|8`, `${DS}|x|9`).delete();
     await expectConsistent();

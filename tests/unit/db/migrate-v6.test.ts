@@ -59,8 +59,8 @@ describe('schema v6: experience ids re-keyed to dataset|tool|task|rater', () => 
 
     const db = new ToolMemDB('mig-v6-a');
     await db.open();
-    expect(db.verno).toBe(6);
-    expect(db.experiences.schema.indexes.map((i) => i.name)).toEqual(['importId']);
+    expect(db.verno).toBe(7); // through v6 to the latest
+    expect(db.experiences.schema.indexes.map((i) => i.name)).toEqual([]);
     // Every row, same fields, new id; nothing added or lost.
     expect(byId(await db.experiences.toArray())).toEqual(byId(experiences.map(rekeyed)));
     expect((await db.experiences.get('ds|x|y|r'))?.taskId).toBe('y'); // the old id of (x, y) now names (y, x)

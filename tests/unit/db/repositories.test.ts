@@ -128,8 +128,8 @@ describe('experience repository', () => {
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(6); // through v3 to the latest
-    expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual(['importId']);
+    expect(upgraded.verno).toBe(7); // through v3 to the latest
+    expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual([]);
     expect((await createRepositories(upgraded).experiences.byTask('ds', 't1')).map((e) => e.toolId)).toEqual(['A', 'B']);
     expect(await upgraded.experiences.count()).toBe(3);
     await upgraded.delete();
@@ -154,9 +154,9 @@ describe('experience repository', () => {
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
-    expect(upgraded.verno).toBe(6);
+    expect(upgraded.verno).toBe(7);
     expect(upgraded.tables.map((t) => t.name)).not.toContain('predictions');
-    expect(upgraded.tables).toHaveLength(15); // v5: the embedding cache is two tables (blocks, keys) instead of one
+    expect(upgraded.tables).toHaveLength(16); // v5: the embedding cache is two tables (blocks, keys) instead of one; v7: the import key lists
     const repos2 = createRepositories(upgraded);
     expect(await repos2.runs.list('eval')).toEqual([run]);
     expect((await upgraded.memories.get('m1'))?.settings).toEqual({ build: 'build-1', engine: 'none' });

@@ -224,8 +224,12 @@ describe('bad inputs never change what is stored', () => {
     const newTools = tools.rows.filter((r) => !before.get('tools')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.key) as string);
     const knownTools = new Set(before.get('tools')!.rows.map((r) => JSON.parse(r.key) as string));
     expect(newTools.sort()).toEqual(Object.keys(summary.tools).filter((t) => summary.tools[t]!.accepted > 0 && !knownTools.has(t)).sort());
+    // The import's key lists (db/import-keys.ts) name exactly the rows it added.
+    const lists = after.get('importKeys')!.rows.filter((r) => !before.get('importKeys')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; keys: string[] });
+    expect(lists.every((l) => l.importId === record.id)).toBe(true);
+    expect(lists.flatMap((l) => l.keys).sort()).toEqual(exp.rows.filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.key) as string).sort());
     // Every other table is byte-for-byte what it was.
     // (datasetCounts: the derived counts of the added experiences; tests/unit/db/dataset-counts.test.ts checks them.)
-    for (const t of changed) expect(['experiences', 'datasetCounts', 'tools', 'imports']).toContain(t);
+    for (const t of changed) expect(['experiences', 'datasetCounts', 'importKeys', 'tools', 'imports']).toContain(t);
   });
 });

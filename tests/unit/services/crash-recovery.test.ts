@@ -94,8 +94,8 @@ describe('an import interrupted by a reload', () => {
     expect(await client.call('recover', { graceMs: 30 })).toEqual({ rolledBack: 0, files: [] });
     expect((await repos.imports.get('imp-dead'))?.state).toBe('failed');
     expect((await repos.imports.get('imp-live'))?.state).toBe('running');
-    expect(await db.experiences.where('importId').equals('imp-dead').count()).toBe(0);
-    expect(await db.experiences.where('importId').equals('imp-live').count()).toBe(1);
+    expect((await repos.experiences.byImport('imp-dead')).length).toBe(0);
+    expect((await repos.experiences.byImport('imp-live')).length).toBe(1);
     // Nothing that was stored before the interrupted import changed.
     expect((await db.experiences.toArray()).filter((e) => e.importId !== 'imp-live')).toEqual(stored);
     release();
