@@ -12,14 +12,14 @@ import { withQuotaCheck } from './quota';
 
 export const BACKUP_FORMAT = 'toolmem-backup';
 export const BACKUP_VERSION = 1;
-// Derived data: `datasetCounts` and `importKeys` are rebuilt from the restored experiences
+// Derived data: `countLog` (before v7 `datasetCounts`) and `importKeys` are rebuilt from the restored experiences
 // (db/dataset-counts.ts, db/import-keys.ts: both middlewares see the restore's writes); the
 // embedding cache (v5: `embeddingBlocks` + `embeddingKeys`) is recomputed on demand.
-const SKIPPED = new Set(['embeddingBlocks', 'embeddingKeys', 'datasetCounts', 'importKeys']);
+const SKIPPED = new Set(['embeddingBlocks', 'embeddingKeys', 'countLog', 'importKeys']);
 // Tables a later schema version dropped (v4: `predictions`, never written; v5: `embeddings`, the
-// cache's old layout, never backed up). Backups made before may list them, so a restore passes over
+// cache's old layout, never backed up; v7: `datasetCounts`, derived, never backed up). Backups made before may list them, so a restore passes over
 // them instead of refusing the file.
-const RETIRED = new Set(['predictions', 'embeddings']);
+const RETIRED = new Set(['predictions', 'embeddings', 'datasetCounts']);
 
 interface EncodedBlob {
   $blob: string;

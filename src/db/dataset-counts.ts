@@ -5,126 +5,87 @@
  * read these few rows instead of every experience of a 200k-row dataset.
  *
  * A Dexie DBCore middleware maintains them, so no write path can forget to: every read-write
- * transaction that includes `experiences` also includes `datasetCounts`, and every mutation of
+ * transaction that includes `experiences` also includes the count log, and every mutation of
  * `experiences` (add, put, delete, range delete, clear — imports, undo, labels, dataset deletion,
- * backup restore, the scale bench's seeder) applies its exact difference to the counts in the same
- * transaction. The counts are derived data: backups leave them out and restoring rebuilds them.
+ * backup restore, the scale bench's seeder) appends its exact difference to it in the same
+ * transaction (count-log.ts: the log, its fold and its compaction). The counts are derived data:
+ * backups leave them out and restoring rebuilds them.
  */
-import Dexie, { type DBCore, type DBCoreMutateRequest, type DBCoreMutateResponse, type DBCoreTable, type DBCoreTransaction, type Middleware } from 'dexie';
-import type { DatasetCounts } from '../core/stats/dataset-stats';
+import type { DBCore, DBCoreIndex, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import type { Experience } from '../core/types';
+import { COMPACT_AT, COUNT_LOG_TABLE, CountSum, type CountKind, type CountLogRow } from './count-log';
 
-export const COUNTS_TABLE = 'datasetCounts';
+export { readDatasetCounts, readDatasetSummary, forgetDatasetCounts } from './count-log';
 
-/** `score`: one (tool, score) pair, `key` = tool id; `rater` and `task`: `key` = rater / task id, `score` = 0. */
-export interface DatasetCountRow {
-  datasetId: string;
-  kind: 'score' | 'rater' | 'task';
-  key: string;
-  /** A score, or 'NaN' (NaN is no IndexedDB key). */
-  score: number | string;
-  n: number;
-}
-
-type CountKey = [string, DatasetCountRow['kind'], string, number | string];
-
-const scoreKey = (s: number): number | string => (Number.isNaN(s) ? 'NaN' : s);
-const scoreOf = (k: number | string): number => (typeof k === 'number' ? k : NaN);
-
-function keysOf(e: Experience): CountKey[] {
-  return [
-    [e.datasetId, 'score', e.toolId, scoreKey(e.score)],
-    [e.datasetId, 'rater', e.rater, 0],
-    [e.datasetId, 'task', e.taskId, 0],
-  ];
-}
-
-/** The count rows one write changes: key (as JSON) → key and difference. A Map: keys come from data. */
-type Delta = Map<string, { key: CountKey; d: number }>;
-
-function bump(delta: Delta, e: Experience, d: number) {
-  for (const key of keysOf(e)) {
-    const id = JSON.stringify(key);
-    const cur = delta.get(id);
-    if (cur) cur.d += d;
-    else delta.set(id, { key, d });
-  }
-}
-
-const rowOf = (key: CountKey, n: number): DatasetCountRow => ({ datasetId: key[0], kind: key[1], key: key[2], score: key[3], n });
-
-/** Throws the first failure of a count write (the caller aborts the transaction): counts never go wrong silently. */
+/** Throws the first failure of a log write (the caller aborts the transaction): counts never go wrong silently. */
 function throwIfFailed(res: DBCoreMutateResponse) {
   if (!res.numFailures) return;
   const first = Object.values(res.failures).find((f) => f != null);
-  throw first instanceof Error ? first : new Error(`datasetCounts: ${res.numFailures} count writes failed`);
+  throw first instanceof Error ? first : new Error(`countLog: ${res.numFailures} count writes failed`);
+}
+
+/** Differences per dataset of one write. A Map: dataset ids come from data. */
+type Deltas = Map<string, CountSum>;
+function bump(deltas: Deltas, e: Experience, d: number) {
+  let sum = deltas.get(e.datasetId);
+  if (!sum) deltas.set(e.datasetId, (sum = new CountSum()));
+  sum.experience(e, d);
+}
+
+const equal = (key: unknown[]) => ({ type: 1 /* Equal */ as const, lower: key, upper: key });
+
+/**
+ * Appends `deltas` to the log inside `trans`, with no read first. The rows and, in the same turn,
+ * one count per (dataset, kind) written are issued together (IndexedDB runs a transaction's
+ * requests in order, so each count includes the rows just added); a (dataset, kind) that reached
+ * {@link COMPACT_AT} rows is folded into one.
+ */
+async function appendDeltas(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBCoreTransaction, deltas: Deltas) {
+  const rows = [...deltas].flatMap(([datasetId, sum]) => sum.rows(datasetId));
+  if (!rows.length) return;
+  const added = log.mutate({ type: 'add', trans, values: rows });
+  const sizes = Promise.all(rows.map((r) => log.count({ trans, query: { index: byDataset, range: equal([r.datasetId, r.kind]) } })));
+  throwIfFailed(await added);
+  const n = await sizes;
+  for (const [i, r] of rows.entries()) if (n[i]! >= COMPACT_AT) await compact(log, byDataset, trans, r.datasetId, r.kind);
+}
+
+/** Folds one (dataset, kind)'s log rows into one row (none when they sum to nothing). */
+async function compact(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBCoreTransaction, datasetId: string, kind: CountKind) {
+  const stored = (await log.query({ trans, values: true, query: { index: byDataset, range: equal([datasetId, kind]) } })).result as CountLogRow[];
+  const sum = new CountSum();
+  for (const row of stored) sum.row(row);
+  throwIfFailed(await log.mutate({ type: 'delete', trans, keys: stored.map((r) => r.seq) }));
+  const folded = sum.rows(datasetId, [kind]);
+  if (folded.length) throwIfFailed(await log.mutate({ type: 'add', trans, values: folded }));
 }
 
 /**
- * Applies `delta` to the stored counts, inside `trans`: one `getMany` of the changed count rows, then
- * one `put` (n > 0) and one `delete` (n reaches 0) request batch. Whatever else happened in `trans`
- * before is seen: the read is in the same transaction.
+ * An `add` of experiences (a fresh dataset's import batch, a backup restore, a label) writes rows
+ * that did not exist: its difference is +1 for each, known before anything is written, so it is
+ * appended in the same turn as the rows. A row whose `add` failed (its key was taken; only a bare
+ * bulkAdd outside a transaction goes on after that) takes its +1 back in a second row.
  */
-async function applyDelta(counts: DBCoreTable, trans: DBCoreTransaction, delta: Delta) {
-  const todo = [...delta.values()].filter((x) => x.d !== 0);
-  if (!todo.length) return;
-  const stored = (await counts.getMany({ trans, keys: todo.map((x) => x.key) })) as (DatasetCountRow | undefined)[];
-  const puts: DatasetCountRow[] = [];
-  const deletes: CountKey[] = [];
-  todo.forEach(({ key, d }, i) => {
-    const n = (stored[i]?.n ?? 0) + d;
-    if (n > 0) puts.push(rowOf(key, n));
-    else if (stored[i]) deletes.push(key);
-  });
-  if (puts.length) throwIfFailed(await counts.mutate({ type: 'put', trans, values: puts }));
-  if (deletes.length) throwIfFailed(await counts.mutate({ type: 'delete', trans, keys: deletes }));
-}
-
-/**
- * An `add` of experiences (a fresh dataset's import batch, a backup restore) writes rows that did not
- * exist, and most of their count rows (above all one per task) do not exist either. Reading each of
- * them first (a `get` per count row: about 2,000 per 10,000-row batch, then as many `put`s) was most
- * of the counts' cost on imports (docs/reliability.md, "Import throughput"). So the count rows are
- * `add`ed with n = the batch's difference, without a read, sent in the same turn as the rows
- * themselves (IndexedDB runs a transaction's requests in order, so the backend goes on to them
- * without waiting for this worker). Exact whatever exists: a count row that does exist (written by an
- * earlier batch, another import, an earlier write in this transaction) fails its `add` with a
- * ConstraintError — Dexie's DBCore cancels that request's error event, so the transaction goes on —
- * and takes the read path with its whole difference; an experience whose `add` failed (its key was
- * taken) takes back its +1 there too.
- */
-async function addWithCounts(table: DBCoreTable, counts: DBCoreTable, req: DBCoreMutateRequest & { type: 'add' }): Promise<DBCoreMutateResponse> {
+async function addWithCounts(table: DBCoreTable, log: DBCoreTable, byDataset: DBCoreIndex, req: DBCoreMutateRequest & { type: 'add' }): Promise<DBCoreMutateResponse> {
   const { trans } = req;
   const values = req.values as Experience[];
-  const delta: Delta = new Map();
-  for (const v of values) bump(delta, v, +1);
-  const todo = [...delta.values()];
+  const deltas: Deltas = new Map();
+  for (const v of values) bump(deltas, v, +1);
   const rowsDone = table.mutate(req);
-  // Issued before the rows' requests complete, awaited after them.
-  const countsDone = counts.mutate({ type: 'add', trans, values: todo.map(({ key, d }) => rowOf(key, d)) });
+  const countsDone = appendDeltas(log, byDataset, trans, deltas);
   let res: DBCoreMutateResponse;
-  let added: DBCoreMutateResponse;
   try {
-    [res, added] = await Promise.all([rowsDone, countsDone]);
+    [res] = await Promise.all([rowsDone, countsDone]);
+    if (res.numFailures) {
+      const back: Deltas = new Map();
+      values.forEach((v, i) => {
+        if (res.failures[i] != null) bump(back, v, -1);
+      });
+      await appendDeltas(log, byDataset, trans, back);
+    }
   } catch (err) {
     // Some rows or counts may be written already, and which is not known: nothing of this
     // transaction may commit.
-    abort(trans);
-    throw err;
-  }
-  try {
-    const rest: Delta = new Map();
-    todo.forEach((x, i) => {
-      const failure = added.failures[i];
-      if (failure == null) return;
-      if ((failure as { name?: string }).name !== 'ConstraintError') throw failure;
-      rest.set(JSON.stringify(x.key), { key: x.key, d: x.d });
-    });
-    values.forEach((v, i) => {
-      if (res.failures[i] != null) bump(rest, v, -1);
-    });
-    await applyDelta(counts, trans, rest);
-  } catch (err) {
     abort(trans);
     throw err;
   }
@@ -142,9 +103,9 @@ function abort(trans: DBCoreTransaction) {
 }
 
 /**
- * The writes to `experiences` of one transaction, one after another: each reads the count rows (and
- * the rows it replaces) that the one before has written, so two writes issued together in one
- * transaction (Promise.all) cannot lose each other's differences.
+ * The writes to `experiences` of one transaction, one after another: each reads the rows it replaces
+ * as the one before left them (and a compaction reads the log it wrote), so two writes issued
+ * together in one transaction (Promise.all) cannot count one replaced row twice.
  */
 const lastWrite = new WeakMap<object, Promise<unknown>>();
 function inTurn<T>(trans: DBCoreTransaction, write: () => Promise<T>): Promise<T> {
@@ -176,57 +137,50 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
     return {
       ...down,
       transaction(stores, mode, options) {
-        const scope = mode === 'readwrite' && stores.includes('experiences') && !stores.includes(COUNTS_TABLE) ? [...stores, COUNTS_TABLE] : stores;
+        const scope = mode === 'readwrite' && stores.includes('experiences') && !stores.includes(COUNT_LOG_TABLE) ? [...stores, COUNT_LOG_TABLE] : stores;
         return down.transaction(scope, mode, options);
       },
       table(name) {
         const table = down.table(name);
-        if (name !== 'experiences') return table;
-        const counts = down.table(COUNTS_TABLE);
+        // Before v7 (an older version's upgrade step) there is no log; v7's upgrade converts the count rows.
+        if (name !== 'experiences' || !down.schema.tables.some((t) => t.name === COUNT_LOG_TABLE)) return table;
+        const log = down.table(COUNT_LOG_TABLE);
+        const byDataset = log.schema.getIndexByKeyPath(['datasetId', 'kind'])!;
         const pk = table.schema.primaryKey;
         const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
           const { trans } = req;
           const known = knownBefore.get(trans);
           knownBefore.delete(trans);
-          if (req.type === 'add') return addWithCounts(table, counts, req);
-          if (req.type === 'deleteRange') {
-            if (req.range.type === 3 /* Any: clear() */) {
-              const res = await table.mutate(req);
-              await counts.mutate({ type: 'deleteRange', trans, range: req.range });
-              return res;
-            }
-            const before = (await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[];
+          if (req.type === 'add') return addWithCounts(table, log, byDataset, req);
+          if (req.type === 'deleteRange' && req.range.type === 3 /* Any: clear() */) {
             const res = await table.mutate(req);
-            try {
-              const delta: Delta = new Map();
-              for (const e of before) bump(delta, e, -1);
-              await applyDelta(counts, trans, delta);
-            } catch (err) {
-              abort(trans);
-              throw err;
-            }
+            await log.mutate({ type: 'deleteRange', trans, range: req.range });
             return res;
           }
-          const values = req.type === 'delete' ? undefined : (req.values as Experience[]);
-          const keys: unknown[] = req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
+          const values = req.type === 'put' ? (req.values as Experience[]) : undefined;
+          const keys: unknown[] =
+            req.type === 'deleteRange' ? [] : req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
           const old =
-            req.type === 'put' && known && keys.every((k) => typeof k === 'string' && known.has(k))
-              ? keys.map((k) => known.get(k as string))
-              : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
+            req.type === 'deleteRange'
+              ? ((await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[])
+              : req.type === 'put' && known && keys.every((k) => typeof k === 'string' && known.has(k))
+                ? keys.map((k) => known.get(k as string))
+                : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
           const res = await table.mutate(req);
           try {
+            const deltas: Deltas = new Map();
+            if (req.type === 'deleteRange') for (const e of old) if (e) bump(deltas, e, -1);
             // Within one request a key may come twice: the second write replaces the first.
             const latest = new Map<unknown, Experience | undefined>();
-            const delta: Delta = new Map();
             keys.forEach((key, i) => {
               if (res.failures[i] != null) return;
               const before = latest.has(key) ? latest.get(key) : old[i];
               const after = values?.[i];
               latest.set(key, after);
-              if (before) bump(delta, before, -1);
-              if (after) bump(delta, after, +1);
+              if (before) bump(deltas, before, -1);
+              if (after) bump(deltas, after, +1);
             });
-            await applyDelta(counts, trans, delta);
+            await appendDeltas(log, byDataset, trans, deltas);
           } catch (err) {
             abort(trans);
             throw err;
@@ -238,19 +192,3 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
     };
   },
 };
-
-/** The stored counts of one dataset (one short read transaction; a handful of rows plus one count). */
-export async function readDatasetCounts(db: Dexie, datasetId: string): Promise<DatasetCounts> {
-  const table = db.table<DatasetCountRow, CountKey>(COUNTS_TABLE);
-  const range = (kind: DatasetCountRow['kind']) =>
-    // [datasetId, kind] sorts before every key it prefixes; [datasetId, kind, maxKey] after them.
-    table.where('[datasetId+kind+key+score]').between([datasetId, kind], [datasetId, kind, Dexie.maxKey]);
-  return db.transaction('r', table, async () => {
-    const [scores, raters, tasks] = await Promise.all([range('score').toArray(), range('rater').toArray(), range('task').count()]);
-    return {
-      scores: scores.map((r) => ({ toolId: r.key, score: scoreOf(r.score), n: r.n })),
-      raters: raters.map((r) => ({ rater: r.key, n: r.n })),
-      tasks,
-    };
-  });
-}

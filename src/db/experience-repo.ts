@@ -4,7 +4,7 @@ import { throwIfCancelled } from '../core/embed';
 import type { Experience } from '../core/types';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
-import { readDatasetCounts, replacingRows } from './dataset-counts';
+import { readDatasetCounts, readDatasetSummary, replacingRows } from './dataset-counts';
 import { ImportKeyLists } from './import-keys';
 import { prefixRange } from '../core/ids';
 
@@ -85,7 +85,7 @@ export class DexieExperienceRepository implements ExperienceRepository {
    * and task are checked on each row.
    */
   async byTask(datasetId: string, taskId: string): Promise<Experience[]> {
-    return this.db.transaction('r', this.db.experiences, this.db.datasetCounts, async () => {
+    return this.db.transaction('r', this.db.experiences, this.db.countLog, async () => {
       const tools = await this.toolIds(datasetId);
       const perTool = await Promise.all(
         tools.map((toolId) => {
@@ -97,13 +97,10 @@ export class DexieExperienceRepository implements ExperienceRepository {
     });
   }
 
-  /** The dataset's tools, from its stored (tool, score) count rows: keys only, a few dozen. */
-  private async toolIds(datasetId: string): Promise<string[]> {
-    const keys: readonly (readonly [string, string, string, number | string])[] = await this.db.datasetCounts
-      .where('[datasetId+kind+key+score]')
-      .between([datasetId, 'score'], [datasetId, 'score', Dexie.maxKey])
-      .primaryKeys();
-    return [...new Set(keys.map((k) => k[2]))];
+  /** The dataset's tools, from its stored (tool, score) counts (db/count-log: a few rows). */
+  private toolIds(datasetId: string): Promise<string[]> {
+    // `.then`, not `await`: this runs inside byTask's transaction (see db/count-log `logRows`).
+    return readDatasetSummary(this.db, datasetId).then((c) => [...new Set(c.scores.map((s) => s.toolId))]);
   }
 
   /**
@@ -112,8 +109,7 @@ export class DexieExperienceRepository implements ExperienceRepository {
    */
   async count(datasetId?: string) {
     if (datasetId === undefined) return this.db.experiences.count();
-    const scores = await this.db.datasetCounts.where('[datasetId+kind+key+score]').between([datasetId, 'score'], [datasetId, 'score', Dexie.maxKey]).toArray();
-    return scores.reduce((sum, r) => sum + r.n, 0);
+    return (await readDatasetSummary(this.db, datasetId)).scores.reduce((sum, r) => sum + r.n, 0);
   }
 
   async countsByTool(datasetId: string): Promise<Map<string, number>> {

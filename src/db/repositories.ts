@@ -10,6 +10,7 @@ import type {
 import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, RunKind, RunOf, StoredImage, Tool } from '../core/types';
 import { DexieExperienceRepository } from './experience-repo';
 import { ImportKeyLists } from './import-keys';
+import { forgetDatasetCounts } from './count-log';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
 import type { EntityTable, IDType } from 'dexie';
@@ -58,13 +59,15 @@ class DexieDatasetRepository extends TableRepository<Dataset> implements Dataset
   }
   async remove(id: string) {
     const db = this.db;
-    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.images, db.items, db.preferences], async () => {
+    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.countLog, db.images, db.items, db.preferences], async () => {
       const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
       await db.importBackups.where('importId').anyOf(importIds).delete();
       // Their key lists (db/import-keys.ts); labels' rows ('manual') stay listed, checked on read.
       await new ImportKeyLists(db).forget(importIds);
       await db.imports.where('datasetId').equals(id).delete();
       await new DexieExperienceRepository(db).inDataset(id).delete();
+      // The count log's differences of the dataset now sum to nothing: they go (db/count-log.ts).
+      await forgetDatasetCounts(db, id);
       await db.images.where('datasetId').equals(id).delete();
       await db.items.where('datasetId').equals(id).delete();
       await db.preferences.where('datasetId').equals(id).delete();

@@ -1,7 +1,9 @@
 import Dexie, { type EntityTable, type Table } from 'dexie';
-import { datasetCountsMiddleware, type DatasetCountRow } from './dataset-counts';
+import { datasetCountsMiddleware } from './dataset-counts';
+import type { CountLogRow } from './count-log';
+import { upgradeToV7 } from './migrate-v7';
 import { upgradeEmbeddingsToBlocks } from './embedding-blocks';
-import { importKeysMiddleware, listStoredImportKeys, type ImportKeysRow } from './import-keys';
+import { importKeysMiddleware, type ImportKeysRow } from './import-keys';
 import { rekeyExperienceIds } from './migrate-v6';
 import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
 
@@ -71,8 +73,8 @@ export class ToolMemDB extends Dexie {
   embeddingKeys!: Table<EmbeddingKeysRow, number, Omit<EmbeddingKeysRow, 'id'>>;
   items!: EntityTable<LabelItem, 'id'>;
   preferences!: EntityTable<Preference, 'id'>;
-  /** Derived: per-dataset counts kept by {@link datasetCountsMiddleware} (see dataset-counts.ts). */
-  datasetCounts!: Table<DatasetCountRow, [string, string, string, number | string]>;
+  /** Derived: per-dataset counts kept by {@link datasetCountsMiddleware} (v7: a log, see count-log.ts). */
+  countLog!: Table<CountLogRow, number>;
   /** Derived: the keys each import wrote, kept by {@link importKeysMiddleware} (see import-keys.ts). */
   importKeys!: Table<ImportKeysRow, number>;
 
@@ -126,13 +128,15 @@ export class ToolMemDB extends Dexie {
     this.version(6)
       .stores({ experiences: 'id, importId' })
       .upgrade((tx) => rekeyExperienceIds(tx.idbtrans));
-    // v7: the last index of `experiences` (`importId`) goes. Its readers (an import's undo and
-    // rollback, the drift check's per-import reads) read the `importKeys` lists instead: one record
-    // per write request rather than one index entry per row (import-keys.ts; docs/reliability.md,
-    // "Fifth pass"). The upgrade lists the rows already stored; the rows themselves do not change.
+    // v7 (import throughput, docs/reliability.md "Fifth pass"): the last index of `experiences`
+    // (`importId`) goes. Its readers (an import's undo and rollback, the drift check's per-import
+    // reads) read the `importKeys` lists instead: one record per write request rather than one index
+    // entry per row (import-keys.ts). And the dataset counts become a log of differences per
+    // dataset (count-log.ts) instead of a row per (tool, score), rater and task rewritten by every
+    // write. The upgrade lists the stored rows and converts the count rows (migrate-v7.ts).
     this.version(7)
-      .stores({ experiences: 'id', importKeys: '++seq, importId' })
-      .upgrade((tx) => listStoredImportKeys(tx.idbtrans));
+      .stores({ experiences: 'id', importKeys: '++seq, importId', datasetCounts: null, countLog: '++seq, [datasetId+kind]' })
+      .upgrade((tx) => upgradeToV7(tx.idbtrans));
     this.use(datasetCountsMiddleware);
     this.use(importKeysMiddleware);
   }

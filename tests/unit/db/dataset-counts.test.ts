@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportBackup, restoreBackup, type ToolMemDB } from '../../../src/db';
+import { COMPACT_AT } from '../../../src/db/count-log';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import type { ImportApi } from '../../../src/services/import-api';
@@ -82,7 +83,7 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
 
     // Delete the dataset: nothing of it is left in the counts.
     await repos.datasets.remove(DS);
-    expect(await db.datasetCounts.filter((r) => r.datasetId === DS).count()).toBe(0);
+    expect(await db.countLog.filter((r) => r.datasetId === DS).count()).toBe(0);
     expect(await repos.experiences.counts(DS)).toEqual({ scores: [], raters: [], tasks: 0 });
   });
 
@@ -104,24 +105,49 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     // Backup and restore: counts are left out of the file and rebuilt from the experiences.
     const before = norm(await repos.experiences.counts(DS));
     const text = await (await exportBackup(db)).text();
-    expect(Object.keys(JSON.parse(text).tables)).not.toContain('datasetCounts');
+    expect(Object.keys(JSON.parse(text).tables)).not.toContain('countLog');
     await db.experiences.clear();
-    expect(await db.datasetCounts.count()).toBe(0);
+    expect(await db.countLog.count()).toBe(0);
     await restoreBackup(db, text);
     expect(norm(await repos.experiences.counts(DS))).toEqual(before);
     await expectConsistent();
   });
 
+  it('the count log: one summary and one tasks row per write, folded into one at COMPACT_AT rows, exact throughout', async () => {
+    await repos.datasets.put({ id: DS, name: 'Team log', source: 'hand', preset: 'manual', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
+    // One write appends its differences without reading anything (schema v7, db/count-log.ts).
+    await db.experiences.bulkAdd([exp('1', 'x', 3), exp('2', 'x', 4), exp('1', 'y', 1, 'ann')]);
+    const first = await db.countLog.toArray();
+    expect(first.map(({ seq: _seq, ...r }) => r)).toEqual([
+      { datasetId: DS, kind: 'summary', tools: ['x', 'x', 'y'], scores: [3, 4, 1], n: [1, 1, 1], raters: ['default', 'ann'], raterN: [2, 1] },
+      { datasetId: DS, kind: 'tasks', tasks: ['1', '2'], n: [2, 1] },
+    ]);
+    // A put that changes only a score: the tasks do not move, so no tasks row.
+    await db.experiences.put(exp('2', 'x', 5));
+    expect((await db.countLog.toArray()).slice(2).map((r) => [r.kind, r.kind === 'summary' ? [r.scores, r.n] : null])).toEqual([['summary', [[4, 5], [-1, 1]]]]);
+    // Many small writes (a labelling session): the log never holds more than COMPACT_AT rows of a kind.
+    for (let i = 0; i < 3 * COMPACT_AT; i++) {
+      await db.experiences.put(exp(String(100 + (i % 7)), 'z', 1 + (i % 5), `r${i % 3}`));
+      if (i % 4 === 3) await db.experiences.delete(experienceKey(DS, String(100 + (i % 7)), 'z', `r${i % 3}`));
+      const rows = await db.countLog.toArray();
+      for (const kind of ['summary', 'tasks']) expect(rows.filter((r) => r.kind === kind).length).toBeLessThan(COMPACT_AT);
+    }
+    await expectConsistent();
+    // Every row of the dataset deleted: the differences sum to nothing and the counts are empty.
+    await db.experiences.where('id').between(`${DS}|`, `${DS}|\uffff`).delete();
+    expect(await repos.experiences.counts(DS)).toEqual({ scores: [], raters: [], tasks: 0 });
+  });
+
   it('a failed write changes neither the rows nor the counts', async () => {
     await client.call('import', { file: csv(LOG), ...opts });
-    const before = await db.datasetCounts.toArray();
+    const before = await db.countLog.toArray();
     await expect(
       db.transaction('rw', db.experiences, async () => {
         await db.experiences.put(exp('50', 'y', 3));
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await db.datasetCounts.toArray()).toEqual(before);
+    expect(await db.countLog.toArray()).toEqual(before);
     await expectConsistent();
   });
 

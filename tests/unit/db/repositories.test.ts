@@ -1,9 +1,9 @@
-import { withDb } from '../helpers/db';
+import { legacyCountRows, withDb } from '../helpers/db';
 import { describe, expect, it } from 'vitest';
 import Dexie from 'dexie';
 import { ToolMemDB, createRepositories } from '../../../src/db';
 import { SCAN_PAGE } from '../../../src/db/experience-repo';
-import { datasetCountsMiddleware } from '../../../src/db/dataset-counts';
+import { countExperiences } from '../../../src/core/stats/dataset-stats';
 import type { Repositories } from '../../../src/core/repositories';
 import type { Experience, MemoryEntry } from '../../../src/core/types';
 import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
@@ -122,9 +122,10 @@ describe('experience repository', () => {
       datasetCounts: '[datasetId+kind+key+score]',
     });
     // Ids in the order of versions 1–5 (v6 re-keys them: migrate-v6.test.ts); the counts as the app kept them.
-    old.use(datasetCountsMiddleware);
     const legacy = (e: Experience) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) });
-    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)].map(legacy));
+    const rows = [exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)];
+    await old.table('experiences').bulkAdd(rows.map(legacy));
+    await old.table('datasetCounts').bulkAdd(legacyCountRows(rows));
     old.close();
     const upgraded = new ToolMemDB(name);
     await upgraded.open();
@@ -132,6 +133,8 @@ describe('experience repository', () => {
     expect(upgraded.experiences.schema.indexes.map((i) => i.name).sort()).toEqual([]);
     expect((await createRepositories(upgraded).experiences.byTask('ds', 't1')).map((e) => e.toolId)).toEqual(['A', 'B']);
     expect(await upgraded.experiences.count()).toBe(3);
+    // v7 converted the count rows into the count log: the same counts.
+    expect(await createRepositories(upgraded).experiences.counts('ds')).toEqual(countExperiences(rows));
     await upgraded.delete();
   });
 

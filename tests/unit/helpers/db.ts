@@ -10,6 +10,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Repositories } from '../../../src/core/repositories';
+import type { Experience } from '../../../src/core/types';
 import { ToolMemDB, createRepositories } from '../../../src/db';
 
 export interface TestDb {
@@ -29,6 +30,26 @@ export const SCHEMA_V4 = {
   settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
   datasetCounts: '[datasetId+kind+key+score]',
 };
+
+/**
+ * The count rows schemas v1–v6 kept in `datasetCounts` (one per (tool, score), rater and task), as
+ * that version's middleware wrote them: upgrade tests seed an old database's counts with them.
+ */
+export function legacyCountRows(experiences: readonly Experience[]) {
+  const rows = new Map<string, { datasetId: string; kind: 'score' | 'rater' | 'task'; key: string; score: number | string; n: number }>();
+  const bump = (datasetId: string, kind: 'score' | 'rater' | 'task', key: string, score: number | string) => {
+    const id = JSON.stringify([datasetId, kind, key, score]);
+    const row = rows.get(id);
+    if (row) row.n++;
+    else rows.set(id, { datasetId, kind, key, score, n: 1 });
+  };
+  for (const e of experiences) {
+    bump(e.datasetId, 'score', e.toolId, Number.isNaN(e.score) ? 'NaN' : e.score);
+    bump(e.datasetId, 'rater', e.rater, 0);
+    bump(e.datasetId, 'task', e.taskId, 0);
+  }
+  return [...rows.values()];
+}
 
 let serial = 0;
 const opened = new Set<ToolMemDB>();
