@@ -13,6 +13,7 @@
  */
 import type { DBCore, DBCoreIndex, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import type { Experience } from '../core/types';
+import { keepInStep } from './derived-tables';
 import { COMPACT_AT, COUNT_LOG_TABLE, CountSum, type CountKind, type CountLogRow } from './count-log';
 
 export { readDatasetCounts, readDatasetSummary, forgetDatasetCounts } from './count-log';
@@ -134,17 +135,7 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
   stack: 'dbcore',
   name: 'datasetCounts',
   create(down) {
-    return {
-      ...down,
-      transaction(stores, mode, options) {
-        const scope = mode === 'readwrite' && stores.includes('experiences') && !stores.includes(COUNT_LOG_TABLE) ? [...stores, COUNT_LOG_TABLE] : stores;
-        return down.transaction(scope, mode, options);
-      },
-      table(name) {
-        const table = down.table(name);
-        // Before v7 (an older version's upgrade step) there is no log; v7's upgrade converts the count rows.
-        if (name !== 'experiences' || !down.schema.tables.some((t) => t.name === COUNT_LOG_TABLE)) return table;
-        const log = down.table(COUNT_LOG_TABLE);
+    return keepInStep(down, COUNT_LOG_TABLE, (table, log) => {
         const byDataset = log.schema.getIndexByKeyPath(['datasetId', 'kind'])!;
         const pk = table.schema.primaryKey;
         const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
@@ -188,7 +179,6 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
           return res;
         };
         return { ...table, mutate: (req: DBCoreMutateRequest) => inTurn(req.trans, () => mutate(req)) };
-      },
-    };
+    });
   },
 };

@@ -18,6 +18,7 @@
 import type Dexie from 'dexie';
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
 import type { Experience } from '../core/types';
+import { keepInStep } from './derived-tables';
 import { done } from './migrate-v6';
 
 export const IMPORT_KEYS_TABLE = 'importKeys';
@@ -46,17 +47,7 @@ export const importKeysMiddleware: Middleware<DBCore> = {
   stack: 'dbcore',
   name: 'importKeys',
   create(down) {
-    return {
-      ...down,
-      transaction(stores, mode, options) {
-        const scope = mode === 'readwrite' && stores.includes('experiences') && !stores.includes(IMPORT_KEYS_TABLE) ? [...stores, IMPORT_KEYS_TABLE] : stores;
-        return down.transaction(scope, mode, options);
-      },
-      table(name) {
-        const table = down.table(name);
-        // Before v7 (an older version's upgrade step) there are no lists; v7's upgrade lists every row.
-        if (name !== 'experiences' || !down.schema.tables.some((t) => t.name === IMPORT_KEYS_TABLE)) return table;
-        const lists = down.table(IMPORT_KEYS_TABLE);
+    return keepInStep(down, IMPORT_KEYS_TABLE, (table, lists) => {
         const pk = table.schema.primaryKey;
         return {
           ...table,
@@ -82,8 +73,7 @@ export const importKeysMiddleware: Middleware<DBCore> = {
             return res;
           },
         };
-      },
-    };
+    });
   },
 };
 
