@@ -122,6 +122,20 @@ export class ImportKeyLists {
     }
   }
 
+  /**
+   * Rewrites the lists of `importId` as the keys of its rows that are still its own (in lists of at
+   * most {@link CHECK_CHUNK} keys): for ids without an import record (labels, `manual`), whose lists
+   * no undo or dataset deletion drops, once a dataset's rows are gone.
+   */
+  async prune(importId: string): Promise<void> {
+    const own: string[] = [];
+    await this.rowsOf(importId, (_, keys) => own.push(...keys));
+    await this.forget([importId]);
+    const rows: ImportKeysRow[] = [];
+    for (let start = 0; start < own.length; start += CHECK_CHUNK) rows.push({ importId, keys: own.slice(start, start + CHECK_CHUNK) });
+    await this.lists.bulkAdd(rows);
+  }
+
   /** Drops the lists of these imports (their rows are gone: the import was undone, its dataset deleted). */
   async forget(importIds: readonly string[]): Promise<void> {
     if (importIds.length) await this.lists.where('importId').anyOf([...importIds]).delete();

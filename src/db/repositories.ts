@@ -62,12 +62,16 @@ class DexieDatasetRepository extends TableRepository<Dataset> implements Dataset
     await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.countLog, db.images, db.items, db.preferences], async () => {
       const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
       await db.importBackups.where('importId').anyOf(importIds).delete();
-      // Their key lists (db/import-keys.ts); labels' rows ('manual') stay listed, checked on read.
-      await new ImportKeyLists(db).forget(importIds);
+      // Their key lists (db/import-keys.ts) go with them; lists of ids with no import record
+      // (labels: 'manual') are rewritten without the keys of the rows deleted below.
+      const lists = new ImportKeyLists(db);
+      await lists.forget(importIds);
       await db.imports.where('datasetId').equals(id).delete();
       await new DexieExperienceRepository(db).inDataset(id).delete();
       // The count log's differences of the dataset now sum to nothing: they go (db/count-log.ts).
       await forgetDatasetCounts(db, id);
+      const recorded = new Set((await db.imports.toCollection().primaryKeys()) as string[]);
+      for (const importId of await lists.importIds()) if (!recorded.has(importId)) await lists.prune(importId);
       await db.images.where('datasetId').equals(id).delete();
       await db.items.where('datasetId').equals(id).delete();
       await db.preferences.where('datasetId').equals(id).delete();

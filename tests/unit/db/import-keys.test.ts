@@ -66,16 +66,23 @@ describe('import key lists (schema v7: no importId index)', () => {
     ] as never[]);
     await repos.experiences.writeImportBatch('imp1', [row('ds', 't1', 'A', 3, 'imp1'), row('ds', 't2', 'A', 4, 'imp1')], { fresh: true });
     await repos.experiences.writeImportBatch('imp2', [row('ds2', 't1', 'A', 3, 'imp2')], { fresh: true });
+    // Labels in both datasets: 'manual' has no import record, so no undo ever drops its lists.
+    await repos.experiences.put(row('ds', 't1', 'A', 5, 'manual', { rater: 'ann' }));
+    await repos.experiences.put(row('ds2', 't1', 'A', 1, 'manual', { rater: 'ann' }));
     const text = await (await exportBackup(db)).text();
     expect(JSON.parse(text).tables).not.toHaveProperty('importKeys');
 
+    // Deleting ds drops its import's lists and takes its labels' keys out of 'manual''s.
     await repos.datasets.remove('ds');
-    expect((await db.importKeys.toArray()).map((l) => l.importId)).toEqual(['imp2']);
+    expect((await db.importKeys.toArray()).map((l) => [l.importId, l.keys])).toEqual([
+      ['imp2', [experienceKey('ds2', 't1', 'A', 'r')]],
+      ['manual', [experienceKey('ds2', 't1', 'A', 'ann')]],
+    ]);
     await db.experiences.clear();
     expect(await db.importKeys.count()).toBe(0);
 
     await restoreBackup(db, text);
-    expect((await repos.experiences.importIds()).sort()).toEqual(['imp1', 'imp2']);
+    expect((await repos.experiences.importIds()).sort()).toEqual(['imp1', 'imp2', 'manual']);
     expect(ids(await repos.experiences.byImport('imp1'))).toEqual([experienceKey('ds', 't1', 'A', 'r'), experienceKey('ds', 't2', 'A', 'r')]);
     expect(ids(await repos.experiences.byImport('imp2'))).toEqual([experienceKey('ds2', 't1', 'A', 'r')]);
   });
