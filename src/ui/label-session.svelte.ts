@@ -100,6 +100,10 @@ export class LabelSession {
       return this.persist();
     }
     const [datasetId, taskId, toolId] = id.split('|') as [string, string, string];
+    // The restore point moves with the position, before the item is read: a reload right after a
+    // key press (or an undo) resumes on the item the counter already shows.
+    const saving = this.persist(id);
+    saving.catch(() => undefined); // awaited below once the item is on screen; not unhandled if the read fails first
     return new Promise<void>((resolve, reject) => {
       let first = true;
       const stop = this.settings.watch(
@@ -116,7 +120,7 @@ export class LabelSession {
           this.shown = shown;
           if (!first) return;
           first = false;
-          void this.persist().then(resolve, reject);
+          void saving.then(resolve, reject);
         },
         (err) => (first ? reject(err) : undefined),
       );
@@ -180,8 +184,8 @@ export class LabelSession {
     return { itemKey, removed: !step.previous };
   }
 
-  async persist(): Promise<void> {
-    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId: this.shown?.item.id ?? null });
+  async persist(itemId: string | null = this.shown?.item.id ?? null): Promise<void> {
+    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId });
   }
 }
 

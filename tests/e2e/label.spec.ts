@@ -20,6 +20,7 @@ test('label 10 items with the keyboard only, undo one, reload: every label is in
   await expect(label.position).toHaveText(`Item 11 of ${total}`);
   await label.press('u');
   await expect(label.position).toHaveText(`Item 10 of ${total}`);
+  await expect(label.prompt).toHaveText(prompts[9]!);
   await expect(page.getByText('9 labelled this session')).toBeVisible();
 
   await page.reload();
