@@ -53,10 +53,14 @@ export class CountSum {
   readonly raters = new Map<string, number>();
   readonly tasks = new Map<string, number>();
 
+  private byScore(tool: string): Map<number | string, number> {
+    let byScore = this.scores.get(tool);
+    if (!byScore) this.scores.set(tool, (byScore = new Map()));
+    return byScore;
+  }
+
   experience(e: Experience, d: number): void {
-    let byScore = this.scores.get(e.toolId);
-    if (!byScore) this.scores.set(e.toolId, (byScore = new Map()));
-    add(byScore, scoreKey(e.score), d);
+    add(this.byScore(e.toolId), scoreKey(e.score), d);
     add(this.raters, e.rater, d);
     add(this.tasks, e.taskId, d);
   }
@@ -66,11 +70,7 @@ export class CountSum {
       r.tasks.forEach((t, i) => add(this.tasks, t, r.n[i]!));
       return;
     }
-    r.tools.forEach((t, i) => {
-      let byScore = this.scores.get(t);
-      if (!byScore) this.scores.set(t, (byScore = new Map()));
-      add(byScore, r.scores[i]!, r.n[i]!);
-    });
+    r.tools.forEach((t, i) => add(this.byScore(t), r.scores[i]!, r.n[i]!));
     r.raters.forEach((x, i) => add(this.raters, x, r.raterN[i]!));
   }
 
@@ -123,6 +123,10 @@ export class CountSum {
   }
 }
 
+/** Every log row of a dataset, whatever its kind. */
+const ofDataset = (db: Dexie, datasetId: string) =>
+  db.table<CountLogRow, number>(COUNT_LOG_TABLE).where('[datasetId+kind]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]);
+
 /**
  * A dataset's log rows of the given kinds (all by default), read in the caller's transaction if any.
  * The reads below chain with `.then` instead of `await`: Dexie keeps a transaction's zone across
@@ -130,12 +134,11 @@ export class CountSum {
  * otherwise commit before the read that follows (PrematureCommitError).
  */
 function logRows(db: Dexie, datasetId: string, kind?: CountKind): Promise<CountLogRow[]> {
-  const table = db.table<CountLogRow, number>(COUNT_LOG_TABLE);
-  const range = kind ? table.where('[datasetId+kind]').equals([datasetId, kind]) : table.where('[datasetId+kind]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]);
-  return range.toArray();
+  return (kind ? db.table<CountLogRow, number>(COUNT_LOG_TABLE).where('[datasetId+kind]').equals([datasetId, kind]) : ofDataset(db, datasetId)).toArray();
 }
 
-const fold = (rows: CountLogRow[]): CountSum => {
+/** The sum of log rows (a dataset's counts when they are all of its rows). */
+export const fold = (rows: readonly CountLogRow[]): CountSum => {
   const sum = new CountSum();
   for (const row of rows) sum.row(row);
   return sum;
@@ -156,5 +159,5 @@ export function readDatasetSummary(db: Dexie, datasetId: string): Promise<Omit<D
 
 /** Drops a dataset's log rows (the dataset is deleted: they sum to nothing). */
 export async function forgetDatasetCounts(db: Dexie, datasetId: string): Promise<void> {
-  await db.table(COUNT_LOG_TABLE).where('[datasetId+kind]').between([datasetId, Dexie.minKey], [datasetId, Dexie.maxKey]).delete();
+  await ofDataset(db, datasetId).delete();
 }

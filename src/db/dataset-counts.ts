@@ -13,17 +13,10 @@
  */
 import type { DBCore, DBCoreIndex, DBCoreMutateRequest, DBCoreMutateResponse, DBCoreTable, DBCoreTransaction, Middleware } from 'dexie';
 import type { Experience } from '../core/types';
-import { keepInStep } from './derived-tables';
-import { COMPACT_AT, COUNT_LOG_TABLE, CountSum, type CountKind, type CountLogRow } from './count-log';
+import { abort, keepInStep, throwIfFailed } from './derived-tables';
+import { COMPACT_AT, COUNT_LOG_TABLE, CountSum, fold, type CountKind, type CountLogRow } from './count-log';
 
 export { readDatasetCounts, readDatasetSummary, forgetDatasetCounts } from './count-log';
-
-/** Throws the first failure of a log write (the caller aborts the transaction): counts never go wrong silently. */
-function throwIfFailed(res: DBCoreMutateResponse) {
-  if (!res.numFailures) return;
-  const first = Object.values(res.failures).find((f) => f != null);
-  throw first instanceof Error ? first : new Error(`countLog: ${res.numFailures} count writes failed`);
-}
 
 /** Differences per dataset of one write. A Map: dataset ids come from data. */
 type Deltas = Map<string, CountSum>;
@@ -46,7 +39,7 @@ async function appendDeltas(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBC
   if (!rows.length) return;
   const added = log.mutate({ type: 'add', trans, values: rows });
   const sizes = Promise.all(rows.map((r) => log.count({ trans, query: { index: byDataset, range: equal([r.datasetId, r.kind]) } })));
-  throwIfFailed(await added);
+  throwIfFailed(await added, COUNT_LOG_TABLE);
   const n = await sizes;
   for (const [i, r] of rows.entries()) if (n[i]! >= COMPACT_AT) await compact(log, byDataset, trans, r.datasetId, r.kind);
 }
@@ -54,11 +47,10 @@ async function appendDeltas(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBC
 /** Folds one (dataset, kind)'s log rows into one row (none when they sum to nothing). */
 async function compact(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBCoreTransaction, datasetId: string, kind: CountKind) {
   const stored = (await log.query({ trans, values: true, query: { index: byDataset, range: equal([datasetId, kind]) } })).result as CountLogRow[];
-  const sum = new CountSum();
-  for (const row of stored) sum.row(row);
-  throwIfFailed(await log.mutate({ type: 'delete', trans, keys: stored.map((r) => r.seq) }));
+  const sum = fold(stored);
+  throwIfFailed(await log.mutate({ type: 'delete', trans, keys: stored.map((r) => r.seq) }), COUNT_LOG_TABLE);
   const folded = sum.rows(datasetId, [kind]);
-  if (folded.length) throwIfFailed(await log.mutate({ type: 'add', trans, values: folded }));
+  if (folded.length) throwIfFailed(await log.mutate({ type: 'add', trans, values: folded }), COUNT_LOG_TABLE);
 }
 
 /**
@@ -91,16 +83,6 @@ async function addWithCounts(table: DBCoreTable, log: DBCoreTable, byDataset: DB
     throw err;
   }
   return res;
-}
-
-function abort(trans: DBCoreTransaction) {
-  try {
-    // Dexie's DBCore transaction is the IndexedDB transaction itself, which its type does not show.
-    const abortTx: unknown = Reflect.get(trans, 'abort');
-    if (typeof abortTx === 'function') abortTx.call(trans);
-  } catch {
-    // already finished or aborted
-  }
 }
 
 /**
@@ -136,49 +118,49 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
   name: 'datasetCounts',
   create(down) {
     return keepInStep(down, COUNT_LOG_TABLE, (table, log) => {
-        const byDataset = log.schema.getIndexByKeyPath(['datasetId', 'kind'])!;
-        const pk = table.schema.primaryKey;
-        const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
-          const { trans } = req;
-          const known = knownBefore.get(trans);
-          knownBefore.delete(trans);
-          if (req.type === 'add') return addWithCounts(table, log, byDataset, req);
-          if (req.type === 'deleteRange' && req.range.type === 3 /* Any: clear() */) {
-            const res = await table.mutate(req);
-            await log.mutate({ type: 'deleteRange', trans, range: req.range });
-            return res;
-          }
-          const values = req.type === 'put' ? (req.values as Experience[]) : undefined;
-          const keys: unknown[] =
-            req.type === 'deleteRange' ? [] : req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
-          const old =
-            req.type === 'deleteRange'
-              ? ((await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[])
-              : req.type === 'put' && known && keys.every((k) => typeof k === 'string' && known.has(k))
-                ? keys.map((k) => known.get(k as string))
-                : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
+      const byDataset = log.schema.getIndexByKeyPath(['datasetId', 'kind'])!;
+      const pk = table.schema.primaryKey;
+      const mutate = async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
+        const { trans } = req;
+        const known = knownBefore.get(trans);
+        knownBefore.delete(trans);
+        if (req.type === 'add') return addWithCounts(table, log, byDataset, req);
+        if (req.type === 'deleteRange' && req.range.type === 3 /* Any: clear() */) {
           const res = await table.mutate(req);
-          try {
-            const deltas: Deltas = new Map();
-            if (req.type === 'deleteRange') for (const e of old) if (e) bump(deltas, e, -1);
-            // Within one request a key may come twice: the second write replaces the first.
-            const latest = new Map<unknown, Experience | undefined>();
-            keys.forEach((key, i) => {
-              if (res.failures[i] != null) return;
-              const before = latest.has(key) ? latest.get(key) : old[i];
-              const after = values?.[i];
-              latest.set(key, after);
-              if (before) bump(deltas, before, -1);
-              if (after) bump(deltas, after, +1);
-            });
-            await appendDeltas(log, byDataset, trans, deltas);
-          } catch (err) {
-            abort(trans);
-            throw err;
-          }
+          await log.mutate({ type: 'deleteRange', trans, range: req.range });
           return res;
-        };
-        return { ...table, mutate: (req: DBCoreMutateRequest) => inTurn(req.trans, () => mutate(req)) };
+        }
+        const values = req.type === 'put' ? (req.values as Experience[]) : undefined;
+        const keys: unknown[] =
+          req.type === 'deleteRange' ? [] : req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
+        const old =
+          req.type === 'deleteRange'
+            ? ((await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[])
+            : req.type === 'put' && known && keys.every((k) => typeof k === 'string' && known.has(k))
+              ? keys.map((k) => known.get(k as string))
+              : ((await table.getMany({ trans, keys })) as (Experience | undefined)[]);
+        const res = await table.mutate(req);
+        try {
+          const deltas: Deltas = new Map();
+          if (req.type === 'deleteRange') for (const e of old) if (e) bump(deltas, e, -1);
+          // Within one request a key may come twice: the second write replaces the first.
+          const latest = new Map<unknown, Experience | undefined>();
+          keys.forEach((key, i) => {
+            if (res.failures[i] != null) return;
+            const before = latest.has(key) ? latest.get(key) : old[i];
+            const after = values?.[i];
+            latest.set(key, after);
+            if (before) bump(deltas, before, -1);
+            if (after) bump(deltas, after, +1);
+          });
+          await appendDeltas(log, byDataset, trans, deltas);
+        } catch (err) {
+          abort(trans);
+          throw err;
+        }
+        return res;
+      };
+      return { ...table, mutate: (req: DBCoreMutateRequest) => inTurn(req.trans, () => mutate(req)) };
     });
   },
 };

@@ -113,9 +113,9 @@ export class DexieExperienceRepository implements ExperienceRepository {
   }
 
   async countsByTool(datasetId: string): Promise<Map<string, number>> {
-    // From the stored counts (db/dataset-counts.ts): a few rows, whatever the dataset's size.
+    // From the stored (tool, score) counts (db/count-log.ts): a few rows, no per-task rows.
     const counts = new Map<string, number>();
-    for (const { toolId, n } of (await this.counts(datasetId)).scores) counts.set(toolId, (counts.get(toolId) ?? 0) + n);
+    for (const { toolId, n } of (await readDatasetSummary(this.db, datasetId)).scores) counts.set(toolId, (counts.get(toolId) ?? 0) + n);
     return new Map([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 

@@ -18,8 +18,8 @@
 import type Dexie from 'dexie';
 import type { DBCore, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
 import type { Experience } from '../core/types';
-import { keepInStep } from './derived-tables';
-import { done } from './migrate-v6';
+import { abort, keepInStep, throwIfFailed } from './derived-tables';
+import { done } from './idb-request';
 
 export const IMPORT_KEYS_TABLE = 'importKeys';
 
@@ -48,31 +48,31 @@ export const importKeysMiddleware: Middleware<DBCore> = {
   name: 'importKeys',
   create(down) {
     return keepInStep(down, IMPORT_KEYS_TABLE, (table, lists) => {
-        const pk = table.schema.primaryKey;
-        return {
-          ...table,
-          mutate: async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
-            const { trans } = req;
-            if (req.type === 'deleteRange' && req.range.type === 3 /* Any: clear() */) {
-              const res = await table.mutate(req);
-              await lists.mutate({ type: 'deleteRange', trans, range: req.range });
-              return res;
-            }
-            if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
-            const values = req.values as Experience[];
-            const rows = listsOf(values, req.keys ?? values.map((v) => pk.extractKey!(v)));
-            // Both issued in this turn: the backend writes them in order, without a round trip between.
-            const listed = rows.length ? lists.mutate({ type: 'add', trans, values: rows }) : undefined;
+      const pk = table.schema.primaryKey;
+      return {
+        ...table,
+        mutate: async (req: DBCoreMutateRequest): Promise<DBCoreMutateResponse> => {
+          const { trans } = req;
+          if (req.type === 'deleteRange' && req.range.type === 3 /* Any: clear() */) {
             const res = await table.mutate(req);
-            const added = await listed;
-            if (added?.numFailures) {
-              // A row without its list would be missed by its import's undo: nothing of this may commit.
-              const first = Object.values(added.failures).find((f) => f != null);
-              throw first instanceof Error ? first : new Error(`importKeys: ${added.numFailures} list writes failed`);
-            }
+            await lists.mutate({ type: 'deleteRange', trans, range: req.range });
             return res;
-          },
-        };
+          }
+          if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
+          const values = req.values as Experience[];
+          const rows = listsOf(values, req.keys ?? values.map((v) => pk.extractKey!(v)));
+          // Both issued in this turn: the backend writes them in order, without a round trip between.
+          const listed = rows.length ? lists.mutate({ type: 'add', trans, values: rows }) : undefined;
+          const res = await table.mutate(req);
+          const added = await listed;
+          if (added?.numFailures) {
+            // A row without its list would be missed by its import's undo: nothing of this may commit.
+            abort(trans);
+            throwIfFailed(added, IMPORT_KEYS_TABLE);
+          }
+          return res;
+        },
+      };
     });
   },
 };

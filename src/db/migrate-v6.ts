@@ -13,17 +13,11 @@
 import { experienceKey } from '../core/ids';
 import type { Experience, MemoryEntry } from '../core/types';
 import type { ImportBackup } from './schema';
+import { done } from './idb-request';
 
 /** Rows re-keyed per read (one `getAll` of the key range after the previous page). */
 const PAGE = 2_000;
 
-/** A raw IndexedDB request as a promise (the upgrades below Dexie's middleware use it). */
-export function done<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
 
 const newKeyOf = (e: Experience) => experienceKey(e.datasetId, e.taskId, e.toolId, e.rater);
 

@@ -7,7 +7,7 @@
  */
 import { CountSum, COUNT_LOG_TABLE } from './count-log';
 import { listStoredImportKeys } from './import-keys';
-import { done } from './migrate-v6';
+import { done } from './idb-request';
 
 /** A count row of schemas v1–v6 (`key` = tool id for `score`, rater or task id otherwise; a score NaN is 'NaN'). */
 interface LegacyCountRow {
