@@ -2,7 +2,7 @@
  * Domain types shared by the browser app, the workers, the Node CLI and the tests.
  * Constraint: this module (and all of src/core) must not import DOM, Dexie, Svelte or model libraries.
  */
-import type { CapabilitySnapshot, Effect, Facet, Verdict } from './capability/types';
+import type { CapabilitySnapshot, Effect, Facet, ToolProfile, Verdict } from './capability/types';
 // Type-only imports of the record shapes each kind of Run, and a Memory, stores (all within core).
 import type { EvalConfig, EvalResult } from './eval/run-record';
 import type { BuildConfig, BuildMetrics, BuildSettings } from './memory/job';
@@ -173,6 +173,8 @@ export interface MemoryEntry {
   effect?: Effect;
   /** Set once the claim was checked on tasks the memory never saw. */
   verdict?: Verdict;
+  /** The tool's overall entry of a capability build (issue #25): a description, not a facet claim. */
+  profile?: ToolProfile;
   createdAt: number;
   updatedAt: number;
 }

@@ -59,10 +59,33 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   predictor.fit(set);
   const facets = predictor.facets;
   const entryOf = new Map(predictor.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e.id]));
+  // Matrix columns: every facet but the twins merged into another (facet-merge.ts).
+  const column = new Map<number, number>();
+  facets.forEach((_, f) => {
+    if (!predictor.twins.has(f)) column.set(f, column.size);
+  });
   const cells: CapabilityCell[] = predictor.effects.effects
-    .filter((c) => c.tested)
-    .map((c) => ({ toolId: c.toolId, facet: c.facet, effect: c.effect, entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null }));
-  const entries: MemoryEntry[] = predictor.entries.map((e) => ({
+    .filter((c) => c.tested && column.has(c.facet))
+    .map((c) => ({ toolId: c.toolId, facet: column.get(c.facet)!, effect: c.effect, entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null }));
+  const profiles: MemoryEntry[] = predictor.profiles.map((p) => ({
+    id: p.id,
+    memoryId: input.memoryId,
+    toolId: p.toolId,
+    level: p.level,
+    value: p.value,
+    text: p.text,
+    evidence: p.evidence,
+    support: p.evidence.length,
+    origin: 'stats',
+    pinned: false,
+    validFrom: input.at,
+    validTo: null,
+    supersededBy: null,
+    profile: p.profile,
+    createdAt: input.at,
+    updatedAt: input.at,
+  }));
+  const facetEntries: MemoryEntry[] = predictor.entries.map((e) => ({
     id: e.id,
     memoryId: input.memoryId,
     toolId: e.toolId,
@@ -81,21 +104,27 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
     createdAt: input.at,
     updatedAt: input.at,
   }));
+  const entries = [...profiles, ...facetEntries];
   const hard = predictor.notes.filter((n) => n.kind === 'difficulty').map((n) => n.facet.name);
   const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
   const snapshot: CapabilitySnapshot = {
-    facets: facets.map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
+    facets: facets.filter((_, f) => column.has(f)).map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
     tools: [...(predictor.model?.tools ?? [])],
     cells,
     note: predictor.note
       ? { text: predictor.note, hard, easy, items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })) }
       : null,
     report: {
-      facetsTested: facets.length,
+      facetsTested: column.size,
       cellsTested: cells.length,
       entries: entries.length,
       belowMinN: discovery.belowMinN ?? 0,
-      notes: discovery.notes,
+      notes: [
+        ...discovery.notes,
+        ...predictor.merged.map((m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it.`),
+      ],
+      claims: predictor.entries.filter((e) => e.status === 'claim').length,
+      tentative: predictor.entries.filter((e) => e.status === 'tentative').length,
     },
     ...(predictor.model ? { model: predictor.toModel() } : {}),
   };

@@ -10,7 +10,7 @@ import { scoreTableFromSet } from './effects';
 import { applies } from './facets';
 import { dot } from './themes';
 import type { Effect, Facet, Verdict } from './types';
-import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry } from './verify';
+import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry, type VerificationSummary } from './verify';
 
 /** Unseen tasks a retrieval rule takes for an entry without a facet. */
 export const RETRIEVAL_N = 30;
@@ -38,12 +38,8 @@ export interface EntryCheck {
   claimed: number | null;
 }
 
-export interface CheckReport {
+export interface CheckReport extends VerificationSummary {
   checks: EntryCheck[];
-  /** Share of tested entries whose direction held; null when none was tested. */
-  precision: number | null;
-  tested: number;
-  counts: Record<Verdict['verdict'], number>;
   /** Tools of the memory the unseen data does not score, or scores with no other tool, and why. */
   untestedTools: { toolId: string; why: string }[];
 }
@@ -64,7 +60,8 @@ export function checkMemory(input: CheckInput): CheckReport {
   const verifiable: VerifiableEntry[] = [];
   const claimed = new Map<string, number | null>();
   for (const e of input.entries) {
-    if (e.validTo !== null) continue;
+    // Profiles are descriptions, tentative entries are not claims: neither is checked as one.
+    if (e.validTo !== null || e.profile || e.effect?.status === 'tentative') continue;
     if (e.facet && e.effect) {
       const facet = e.facet;
       if (!members.has(facet.name)) {
@@ -111,6 +108,7 @@ export function checkMemory(input: CheckInput): CheckReport {
     if (!scored.has(t)) untestedTools.push({ toolId: t, why: 'the unseen data has no score of this tool' });
     else if (table.toolIds.length === 1) untestedTools.push({ toolId: t, why: 'no other tool is scored on the unseen tasks: contrasts between tools cannot be tested' });
   }
-  const tested = report.counts.holds + report.counts.weaker + report.counts.contradicted;
-  return { checks, precision: report.precision, tested, counts: report.counts, untestedTools };
+  const { verdicts: _verdicts, ...summary } = report;
+  void _verdicts;
+  return { checks, ...summary, untestedTools };
 }

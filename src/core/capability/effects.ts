@@ -177,6 +177,18 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
         toolMean: sign * toolMean[j]!,
         of: ranked.length,
       };
+      // The others' level on the same tasks, defined so that mean − othersMean is exactly the
+      // tool's mean advantage over the other tools on the facet's paired tasks (what the text's
+      // "above / below the other tools" is decided by).
+      if (nTools > 1 && !Number.isNaN(means[j]!)) {
+        let s = 0;
+        let c = 0;
+        for (let t = 0; t < nTasks; t++) if (member[t] && !Number.isNaN(adv[j]![t]!)) {
+            s += adv[j]![t]!;
+            c++;
+          }
+        if (c > 0) effect.othersMean = sign * (means[j]! - s / c);
+      }
       if (!Number.isNaN(means[j]!)) effect.rank = 1 + ranked.filter((m) => m > means[j]!).length;
       effects.push({ toolId: table.toolIds[j]!, facet: f, tested: head.tested, effect });
       pHead.push(head.tested ? head.p : NaN);

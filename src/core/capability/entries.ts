@@ -1,31 +1,30 @@
 /**
- * Entries: which tool × facet effects become memory entries, at which level, and which facets
- * become the dataset-level note instead (issue #15, part 3).
+ * Entries: which tool × facet cells become memory entries, at which level, the overall profile of
+ * every tool, and which facets become the dataset-level note instead (issues #15, #25).
  *
- * Sizes are standardised by the tool's own sd of (oriented) scores, d = delta / sd_tool, so the
- * same rule serves a 1–5 rating and a 0–1 win probability. "Clear" = q ≤ `alpha` (BH, default
- * 0.10) AND the 95% interval excludes 0 AND |d| ≥ `minD` (default 0.2).
- *
- * Per tool × facet, at most one entry:
- *  - kind 'own' (the tool's own deviation, "weak at negation"): deltaOwn clear (qOwn) AND the
- *    contrast against the other tools points the same way with p ≤ alpha — otherwise the dip is
- *    (mostly) difficulty every tool shares, which is not a trait of this tool. Level: weak /
- *    proficient when |dOwn| ≥ `strongD` (default 0.5), else bad / good. In a one-tool table there
- *    is no contrast, and a clear deltaOwn suffices.
- *  - kind 'relative' ("holds up better than the others on negation"): deltaVsOthers clear while no
- *    'own' entry was made. Level from |dVsOthers| the same way.
- * Dataset-level notes: a facet whose shared effect (mean deviation over all tools) is clear, and
- * on which EVERY tool deviates from its own mean the same way, becomes ONE note,
- * `dataset:<facet name>`, difficulty when negative and ease when positive — never an entry of
- * each tool (one tool's failure alone is that tool's entry, not a note).
+ * Cells were shrunk and classified by claims.ts: a cell of status `claim` or `tentative` becomes one
+ * entry (tentative ones are labelled as such), every other cell none. With ≥ 2 tools the entry's
+ * claim is the relative contrast (vs the other tools, paired by task, beyond the tool's usual
+ * margin); with one tool it is the tool's own deviation. Level from the shrunk size in units of the
+ * tool's own sd of (oriented) scores, d = delta / sd_tool: proficient / weak when |d| ≥ `strongD`
+ * (default 0.5), else good / bad.
+ * Every tool also gets one profile entry (`<prefix>:<tool>:overall`): its mean, rank among the
+ * tools with a bootstrap interval, and the share of tasks where it scores best — so no tool is ever
+ * blank. Its level follows its mean advantage over the other tools (proficient / weak only when the
+ * rank interval is the first / last place alone).
+ * Dataset-level notes: a facet whose shared effect (mean deviation over all tools) is clear (BH q ≤
+ * `alpha`, interval excludes 0, |d| ≥ `minD`) and on which EVERY tool deviates from its own mean
+ * the same way becomes ONE note, `dataset:<facet name>`, never an entry of each tool.
  * Evidence: the tool's experiences on the facet's tasks. Typical member: the member task whose
- * score for the tool is nearest the tool's facet mean (ties: smaller task id); its prompt is the
- * entry's example. Texts: templates.ts (`entryText`, `sharedDifficultyNote` / `sharedEaseNote`).
+ * score for the tool is nearest the tool's facet mean (ties: smaller task id) — for a cue facet,
+ * among members whose prompt shows one of the cue's words. Texts: templates.ts.
  */
 import { LEVEL_VALUE, type Level } from '../types';
 import type { EffectTable, ScoreTable } from './effects';
-import { entryText, sharedDifficultyNote, sharedEaseNote } from './templates';
-import type { DiscoveredFacet, Effect, Facet } from './types';
+import { cueMatches } from './cues';
+import { profileOf } from './profile';
+import { entryText, profileText, sharedDifficultyNote, sharedEaseNote } from './templates';
+import type { ClaimStatus, DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
 
 export type EntryKind = 'own' | 'relative';
 
@@ -40,8 +39,9 @@ export interface CapabilityEntry {
   /** Theme facets: the centroid their rule needs. */
   centroid?: Float32Array;
   effect: Effect;
-  /** The claim verification checks: the headline delta (deltaVsOthers with ≥ 2 tools, else deltaOwn). */
+  /** The claim verification checks: the headline delta (deltaVsOthers with ≥ 2 tools, else deltaOwn), shrunk. */
   claim: { measure: 'vsOthers' | 'own'; delta: number; ci95: [number, number] };
+  status: Exclude<ClaimStatus, 'none'>;
   evidence: string[];
   evidenceTasks: string[];
   typical: { taskId: string; score: number; prompt?: string };
@@ -57,6 +57,17 @@ export interface DatasetNote {
   delta: number;
   ci95: [number, number];
   q: number;
+  text: string;
+}
+
+/** A tool's overall entry (no facet). */
+export interface ProfileEntry {
+  id: string;
+  toolId: string;
+  level: Level;
+  value: 2 | 1 | -1 | -2;
+  profile: ToolProfile;
+  evidence: string[];
   text: string;
 }
 
@@ -84,6 +95,7 @@ function level(d: number, strongD: number): Level {
 
 export interface BuiltEntries {
   entries: CapabilityEntry[];
+  profiles: ProfileEntry[];
   /** Per facet of the dataset-level note (contributions point here). */
   notes: DatasetNote[];
   /** The dataset-level note as one text ('' when no facet is shared): hardest / easiest first. */
@@ -109,38 +121,20 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
   const excludes0 = (c: [number, number]) => c[0] > 0 || c[1] < 0;
   const entries: CapabilityEntry[] = [];
   for (const { toolId, facet: f, tested, effect } of input.effects.effects) {
-    if (!tested) continue;
+    const status = effect.status;
+    if (!tested || (status !== 'claim' && status !== 'tentative')) continue;
     const j = toolIndex.get(toolId)!;
-    const dOwn = effect.deltaOwn / sd[j]!;
-    const ownClear = (effect.qOwn ?? 1) <= alpha && excludes0(effect.ci95Own ?? effect.ci95) && Math.abs(dOwn) >= minD;
-    let kind: EntryKind | null = null;
-    let d = 0;
-    if (effect.deltaVsOthers === null) {
-      if (ownClear) {
-        kind = 'own';
-        d = dOwn;
-      }
-    } else {
-      const dRel = effect.deltaVsOthers / sd[j]!;
-      const relClear = effect.q <= alpha && excludes0(effect.ci95) && Math.abs(dRel) >= minD;
-      if (ownClear && Math.sign(dRel) === Math.sign(dOwn) && (effect.p ?? 1) <= alpha) {
-        kind = 'own';
-        d = dOwn;
-      } else if (relClear) {
-        kind = 'relative';
-        d = dRel;
-      }
-    }
-    if (!kind) continue;
+    const own = effect.deltaVsOthers === null;
+    const delta = own ? effect.deltaOwn : effect.deltaVsOthers!;
+    if (delta === 0) continue;
+    const kind: EntryKind = own ? 'own' : 'relative';
     const disc = facets[f]!;
-    const lv = level(d, strongD);
+    const lv = level(delta / sd[j]!, strongD);
     const members = disc.taskIds
       .map((id) => taskIndex.get(id))
       .filter((t): t is number => t !== undefined && !Number.isNaN(table.scores[j]![t]!))
       .sort((a, b) => (table.taskIds[a]! < table.taskIds[b]! ? -1 : 1));
-    const mean = effect.mean ?? NaN;
-    let typical = members[0]!;
-    for (const t of members) if (Math.abs(table.scores[j]![t]! - mean) < Math.abs(table.scores[j]![typical]! - mean)) typical = t;
+    const typical = typicalMember(members, disc, table.scores[j]!, effect.mean ?? NaN, (t) => input.prompt?.(table.taskIds[t]!));
     const typicalTask = table.taskIds[typical]!;
     const prompt = input.prompt?.(typicalTask);
     const base: Omit<CapabilityEntry, 'text'> = {
@@ -152,15 +146,24 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
       facet: disc.facet,
       ...(disc.centroid ? { centroid: disc.centroid } : {}),
       effect,
-      claim: effect.deltaVsOthers === null ? { measure: 'own', delta: effect.deltaOwn, ci95: effect.ci95Own ?? effect.ci95 } : { measure: 'vsOthers', delta: effect.deltaVsOthers, ci95: effect.ci95 },
+      claim: own ? { measure: 'own', delta: effect.deltaOwn, ci95: effect.ci95Own ?? effect.ci95 } : { measure: 'vsOthers', delta: effect.deltaVsOthers!, ci95: effect.ci95 },
+      status,
       evidence: members.map((t) => expId(j, t)),
       evidenceTasks: members.map((t) => table.taskIds[t]!),
       typical: { taskId: typicalTask, score: table.scores[j]![typical]!, ...(prompt !== undefined ? { prompt } : {}) },
     };
-    const textKind = `${kind}-${lv === 'proficient' || lv === 'good' ? 'strength' : 'weakness'}` as const;
-    const text = entryText(textKind, disc, effect, toolId, { level: lv, direction: table.scale.direction, scaleWidth, ...(prompt !== undefined ? { example: prompt } : { showExample: false }) });
+    const textKind = `${kind}-${delta > 0 ? 'strength' : 'weakness'}` as const;
+    const text = entryText(textKind, disc, effect, toolId, { level: lv, direction: table.scale.direction, scaleWidth, tentative: status === 'tentative', ...(prompt !== undefined ? { example: prompt } : { showExample: false }) });
     entries.push({ ...base, text });
   }
+  const profiles: ProfileEntry[] = table.toolIds.map((toolId, j) => {
+    const profile = profileOf(table, j);
+    const lv: Level = profile.of >= 2 && profile.rankCi95[1] === 1 ? 'proficient' : profile.of >= 2 && profile.rankCi95[0] === profile.of ? 'weak' : profile.advantage >= 0 ? 'good' : 'bad';
+    const evidence: string[] = [];
+    for (let t = 0; t < table.taskIds.length; t++) if (!Number.isNaN(table.scores[j]![t]!)) evidence.push(expId(j, t));
+    const text = profileText(profile, { direction: table.scale.direction, scaleWidth, scale: `the ${formatScale(table.scale.min)}–${formatScale(table.scale.max)} scale` });
+    return { id: `${prefix}:${toolId}:overall`, toolId, level: lv, value: LEVEL_VALUE[lv], profile, evidence, text };
+  });
   const pooledSd = sd.reduce((a, b) => a + b, 0) / Math.max(1, sd.length);
   const notes: DatasetNote[] = [];
   for (const s of input.effects.shared) {
@@ -176,5 +179,27 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
   }
   const list = (k: DatasetNote['kind']) => notes.filter((n) => n.kind === k).sort((a, b) => a.delta - b.delta).map((n) => ({ facet: n.facet, delta: n.delta }));
   const note = [sharedDifficultyNote(list('difficulty'), { scaleWidth }), sharedEaseNote(list('ease').reverse(), { scaleWidth })].filter((x): x is string => x !== null).join(' ');
-  return { entries, notes, note };
+  return { entries, profiles, notes, note };
+}
+
+const formatScale = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2)).replace('-', '−');
+
+/**
+ * The member quoted as the example: nearest the tool's facet mean (ties: earlier task). For a cue
+ * facet, only members whose prompt shows one of the cue's words qualify (a reader checks the claim
+ * against the example), when any does.
+ */
+function typicalMember(members: readonly number[], disc: DiscoveredFacet, scores: ArrayLike<number>, mean: number, prompt: (t: number) => string | undefined): number {
+  const rule = disc.facet.rule;
+  let pool = members;
+  if (rule.type === 'cue') {
+    const showing = members.filter((t) => {
+      const p = prompt(t);
+      return p !== undefined && cueMatches(rule.cue, p).some((w) => w !== 'quoted text');
+    });
+    if (showing.length) pool = showing;
+  }
+  let best = pool[0]!;
+  for (const t of pool) if (Math.abs(scores[t]! - mean) < Math.abs(scores[best]! - mean)) best = t;
+  return best;
 }

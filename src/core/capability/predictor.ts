@@ -11,7 +11,9 @@
  * They sum to raw prediction − μ_tool exactly (before clamping to the scale).
  */
 import { computeEffects, type EffectTable, type ScoreTable } from './effects';
-import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules } from './entries';
+import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, type ProfileEntry } from './entries';
+import { classifyClaims, type ClaimRules } from './claims';
+import { mergeSameFacets } from './facet-merge';
 import { facetPoints, fitJoint, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
 import { buildTable, taskKey } from '../predict/training-table';
@@ -36,6 +38,7 @@ export interface SerializedCapabilityModel {
 export const OTHER_ID = 'other';
 export const ABSENT_ID = 'absent';
 export const ORDER_ID = 'order';
+export const SHARED_ID = 'shared';
 
 export interface MemoryPrediction extends ScorePrediction {
   /** Score points per entry / note / group; Σ points = raw prediction − tool mean. */
@@ -53,6 +56,8 @@ export interface CapabilityMemoryOptions {
   /** Whether the rule of a facet applies to a task (default: `applies` of facets.ts). */
   applies?: (facet: DiscoveredFacet, task: FacetTask) => boolean;
   rules?: EntryRules;
+  /** Which cells are claims (lfsr and evidence thresholds, claims.ts). */
+  claims?: ClaimRules;
   lambda?: { beta: number; gamma: number };
   /** Penalty multiplier per facet kind (default 1 each). */
   kindPenalty?: Partial<Record<FacetKind, number>>;
@@ -68,6 +73,12 @@ export class CapabilityMemoryPredictor implements Predictor {
   private state: { scale: ScoreScale; globalMean: number; toolIndex: Map<string, number> } | null = null;
   facets: DiscoveredFacet[] = [];
   entries: CapabilityEntry[] = [];
+  /** One overall entry per tool (every tool has one). */
+  profiles: ProfileEntry[] = [];
+  /** Facets dropped because another facet selects (nearly) the same training tasks, with the kept one's name. */
+  merged: { dropped: string; kept: string }[] = [];
+  /** Indices of those facets (no entry, no matrix column). */
+  twins: ReadonlySet<number> = new Set();
   notes: DatasetNote[] = [];
   /** Every tool × facet effect of the last fit (the capability matrix is drawn from it). */
   effects: EffectTable = { effects: [], shared: [] };
@@ -88,8 +99,22 @@ export class CapabilityMemoryPredictor implements Predictor {
     const found = this.opts.discover ? this.opts.discover(train, tasks) : discoverFacets(tasks, this.opts.discoverOptions).facets;
     const kinds = this.opts.kinds;
     this.facets = kinds ? found.filter((d) => kinds.includes(d.facet.kind)) : found;
+    // Twins (facets selecting nearly the same tasks) stay in the regression — dropping them was
+    // measured to cost accuracy — but make no entry and no matrix column of their own.
+    const merged = mergeSameFacets(this.facets);
+    this.merged = merged.dropped;
+    const twins = new Set(merged.dropped.map((m) => m.dropped));
+    this.twins = new Set(this.facets.flatMap((d, f) => (twins.has(d.facet.name) ? [f] : [])));
     const scores: ScoreTable = { taskIds: tasks.map((t) => t.taskId), toolIds: table.tools, scores: table.truth, scale: table.scale };
+    // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
+    const applies = this.opts.applies;
+    const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
+    this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
     const effects = computeEffects(scores, this.facets);
+    // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
+    // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
+    const targets: ScoreTable = { ...scores, scores: table.target };
+    classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, this.twins);
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
@@ -97,15 +122,13 @@ export class CapabilityMemoryPredictor implements Predictor {
       this.opts.rules,
     );
     this.entries = built.entries;
+    this.profiles = built.profiles;
     this.notes = built.notes;
     this.note = built.note;
-    // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
-    const applies = this.opts.applies;
-    const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
-    this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
-    const entryOf = new Map(this.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
+    // Predictions use claims only: a tentative entry's share goes to "other facets".
+    const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
     const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
     this.labels = table.tools.map((tool) =>
       this.facets.map((d) => {
@@ -190,13 +213,22 @@ export class CapabilityMemoryPredictor implements Predictor {
     };
     points.forEach((p, f) => {
       const label = x[f] ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
+      if (x[f] && label.id !== OTHER_ID && !label.id.startsWith('dataset:')) {
+        // A claim: the entry gets the tool's deviation from the average tool (γ_jf − γ̄_f), the sign
+        // its words say; what every tool shares on the facet (β_f + γ̄_f) is its own line.
+        const col = model.gamma.map((g) => g[f]!);
+        const own = (x[f]! - model.freq[f]!) * (col[j]! - col.reduce((a, b) => a + b, 0) / col.length);
+        add(label.id, label.text, own);
+        add(SHARED_ID, "what every tool shares on this task's facets", p - own);
+        return;
+      }
       add(label.id, label.text, p);
     });
     if (guard[j] !== 0) add(ORDER_ID, "kept in the tools' training order", guard[j]!);
     const contributions = [...byId.values()].sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.entryId < b.entryId ? -1 : 1));
     const base = model.mu[j]!;
     const raw = base + points.reduce((s, p) => s + p, 0) + guard[j]!;
-    const evidence = contributions.filter((c) => c.entryId !== OTHER_ID && c.entryId !== ABSENT_ID && c.entryId !== ORDER_ID).map((c) => ({ kind: 'entry' as const, id: c.entryId, similarity: 1 }));
+    const evidence = contributions.filter((c) => c.entryId !== OTHER_ID && c.entryId !== ABSENT_ID && c.entryId !== ORDER_ID && c.entryId !== SHARED_ID).map((c) => ({ kind: 'entry' as const, id: c.entryId, similarity: 1 }));
     return { ...toPrediction(raw, table.scale, evidence), contributions, base };
   }
 }

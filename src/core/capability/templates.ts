@@ -11,7 +11,7 @@
 import { quote } from '../text/quote';
 import type { Level, ScoreDirection } from '../types';
 import { cueById, cueMatches } from './cues';
-import type { DiscoveredFacet, Effect, Facet } from './types';
+import type { DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
 
 export type EntryKind = 'own-strength' | 'own-weakness' | 'relative-strength' | 'relative-weakness';
 
@@ -97,36 +97,85 @@ function ordinal(k: number): string {
   return `${k}${suffix}`;
 }
 
-function rankText(effect: Effect, direction: ScoreDirection): string {
-  const { rank, of } = effect;
+/**
+ * The rank as words. "highest"/"best" only for rank 1 and "lowest"/"worst" only for the last, and
+ * only when the absolute standing agrees (`above`: the tool's mean is at least the others' there),
+ * so a rank word can never contradict the sentence it sits in.
+ */
+function rankWords(rank: number | undefined, of: number | undefined, direction: ScoreDirection, above: boolean | null): string {
   if (rank === undefined || of === undefined || of < 2) return '';
   const higher = direction === 'higher-better';
-  const word = rank === 1 ? (higher ? 'highest' : 'best') : rank === of ? (higher ? 'lowest' : 'worst') : ordinal(rank);
-  return `; ${word} of ${formatCount(of)} tools here`;
+  if (rank === 1 && above !== false) return `${higher ? 'highest' : 'best'} of ${formatCount(of)} tools`;
+  if (rank === of && above !== true) return `${higher ? 'lowest' : 'worst'} of ${formatCount(of)} tools`;
+  return `${ordinal(rank)} of ${formatCount(of)} tools`;
 }
 
-/** One entry's text: own strength/weakness (vs the tool's own mean) or relative (vs the other tools). */
-export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: Effect, tool: string, opts: EntryTextOptions): string {
+/**
+ * Whether the tool does at least as well as the other tools on the facet's tasks (oriented), from
+ * the numbers the text prints: its mean there and the others' mean on the same tasks.
+ */
+export function aboveOthers(effect: Effect, direction: ScoreDirection = 'higher-better'): boolean | null {
+  if (effect.mean === undefined || effect.othersMean === undefined) return null;
+  const diff = effect.mean - effect.othersMean;
+  return direction === 'lower-better' ? diff <= 0 : diff >= 0;
+}
+
+const STRONG_WORD: Readonly<Record<Level, string>> = OWN_VERB;
+
+/**
+ * The lead of an entry: the level word only where the absolute standing agrees with it. A relative
+ * strength of a tool still below the others is "Better than usual at …, though below the other
+ * tools" — never "Good at … lowest of 10 tools" (issue #25).
+ */
+function lead(strength: boolean, level: Level, subject: string, above: boolean | null): string {
+  if (above === null || above === strength) return `${STRONG_WORD[level]} ${subject}`;
+  return strength ? `Better than usual at ${subject}, though below the other tools` : `Worse than usual at ${subject}, though above the other tools`;
+}
+
+/**
+ * One entry's text. With ≥ 2 tools the claim is the relative one (vs the other tools, beyond the
+ * tool's usual margin), followed by the absolute level (its mean there vs the others'); with one
+ * tool it is the tool's mean on the facet vs its own mean. `tentative` prefixes the text.
+ */
+export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: Effect, tool: string, opts: EntryTextOptions & { tentative?: boolean }): string {
   void tool; // entries sit under their tool; the name is not repeated in each sentence
   const decimals = (opts.scaleWidth ?? 4) <= 1 ? 2 : 1;
+  const direction = opts.direction ?? 'higher-better';
   const rawExample = opts.showExample === false ? undefined : (opts.example ?? asFacet(f).disc?.example);
   const example = rawExample?.replace(/\s+/g, ' ').trim() || undefined;
   const shownExample = example === undefined ? undefined : example.replace(/[.。]$/, '');
   const subject = facetSubject(f, shownExample);
-  const n = `n = ${formatCount(effect.n)}`;
-  const tail = `${rankText(effect, opts.direction ?? 'higher-better')}${shownExample ? `; e.g. ${quoteExample(shownExample)}` : ''}.`;
+  const exampleTail = shownExample ? `; e.g. ${quoteExample(shownExample)}` : '';
+  const pre = opts.tentative ? 'Tentative: ' : '';
+  const strength = kind === 'own-strength' || kind === 'relative-strength';
+  const fmt = (x: number, signed = false) => formatNumber(x, decimals, signed);
   if (kind === 'own-strength' || kind === 'own-weakness') {
     const ci = effect.ci95Own ?? effect.ci95;
-    const ciText = `95% CI ${formatNumber(ci[0], decimals)} to ${formatNumber(ci[1], decimals)}`;
-    const means =
-      effect.mean !== undefined && effect.toolMean !== undefined
-        ? `${formatNumber(effect.mean, decimals)} vs its ${formatNumber(effect.toolMean, decimals)}`
-        : `${formatNumber(effect.deltaOwn, decimals, true)} vs its mean`;
-    return `${OWN_VERB[opts.level]} ${subject}: ${means} (${n}, ${ciText})${tail}`;
+    const means = effect.mean !== undefined && effect.toolMean !== undefined ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}` : `${fmt(effect.deltaOwn, true)} vs its mean`;
+    const rank = rankWords(effect.rank, effect.of, direction, null);
+    return `${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${fmt(ci[0])} to ${fmt(ci[1])})${rank ? `; ${rank} here` : ''}${exampleTail}.`;
   }
+  const above = aboveOthers(effect, direction);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
-  const ciText = `95% CI ${formatNumber(effect.ci95[0], decimals)} to ${formatNumber(effect.ci95[1], decimals)}`;
-  return `${OWN_VERB[opts.level]} ${subject} compared with the other tools: ${formatNumber(delta, decimals, true)} beyond its usual margin (${n}, ${ciText})${tail}`;
+  const ci = `95% CI ${fmt(effect.ci95[0])} to ${fmt(effect.ci95[1])}`;
+  const rank = rankWords(effect.rank, effect.of, direction, above);
+  const level =
+    effect.mean !== undefined && effect.othersMean !== undefined
+      ? `; there it averages ${fmt(effect.mean)} vs ${fmt(effect.othersMean)} for the other tools${rank ? `, ${rank}` : ''}`
+      : rank
+        ? `; ${rank} here`
+        : '';
+  return `${pre}${lead(strength, opts.level, subject, above)}: ${fmt(delta, true)} vs the other tools beyond its usual margin (n = ${formatCount(effect.n)} paired tasks, ${ci})${level}${exampleTail}.`;
+}
+
+/** The overall entry of a tool (every tool has one): level, rank with its interval, share of tasks where it is best. */
+export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; scaleWidth?: number; scale?: string } = {}): string {
+  const decimals = (opts.scaleWidth ?? 4) <= 1 ? 2 : 1;
+  const [lo, hi] = p.rankCi95;
+  const range = lo === hi ? `rank ${ordinal(lo)} in every resample` : `95% interval ${ordinal(lo)}–${ordinal(hi)}`;
+  const rank = p.of >= 2 ? `, ${ordinal(p.rank)} of ${formatCount(p.of)} tools (${range})` : '';
+  const best = p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatNumber(p.advantage, decimals, true)} vs the other tools on the same tasks` : '';
+  return `Overall: averages ${formatNumber(p.mean, decimals)}${opts.scale ? ` on ${opts.scale}` : ''}${rank} (n = ${formatCount(p.n)} tasks)${best}.`;
 }
 
 export interface SharedFacet {

@@ -67,12 +67,50 @@ export interface Effect {
   qOwn?: number;
   /** Facet tasks the tool has a score on (n counts the headline's tasks: paired ones for deltaVsOthers). */
   nOwn?: number;
+  /** Mean of the other tools on the facet's paired tasks (scale units): the absolute standing. */
+  othersMean?: number;
+  /**
+   * Shrunk cells (claims.ts): the headline delta and ci95 above are the posterior mean and 95%
+   * credible interval; `lfsr` the local false sign rate; `raw` the unshrunk estimate and its
+   * t-interval, kept for audit; `status` whether the cell is a claim, tentative or neither.
+   */
+  lfsr?: number;
+  raw?: { delta: number; ci95: [number, number] };
+  status?: ClaimStatus;
 }
 
-export type VerdictKind = 'holds' | 'weaker' | 'contradicted' | 'untested';
+/** claim: stated as a fact (lfsr ≤ the setting); tentative: stored and shown apart, never a claim. */
+export type ClaimStatus = 'claim' | 'tentative' | 'none';
+
+/**
+ * The overall entry every tool gets (issue #25): its mean, its rank among the tools with a 95%
+ * bootstrap interval over tasks, and the share of tasks where it scores best (ties shared).
+ */
+export interface ToolProfile {
+  n: number;
+  mean: number;
+  rank: number;
+  rankCi95: [number, number];
+  of: number;
+  /** Share of the tool's tasks scored by ≥ 2 tools where it scores best (a k-way tie counts 1/k). */
+  bestShare: number;
+  /** Mean advantage over the other tools on paired tasks (oriented: positive = better). */
+  advantage: number;
+}
+
+/**
+ * On unseen tasks: holds (the 95% interval lies on the claimed side of 0), inconclusive (it spans 0),
+ * contradicted (it lies on the other side), untested (too few tasks). `weaker` is read from files
+ * written before issue #25 only (same sign, smaller than claimed); it is never produced now.
+ */
+export type VerdictKind = 'holds' | 'inconclusive' | 'contradicted' | 'untested';
+export type StoredVerdictKind = VerdictKind | 'weaker';
+/** Verdict counts as stored (files before issue #25 have `weaker` and no `inconclusive`). */
+export type VerdictCounts = { holds: number; contradicted: number; untested: number; inconclusive?: number; weaker?: number };
 
 export interface Verdict {
-  verdict: VerdictKind;
+  /** Never 'weaker' in a new check; files written before issue #25 may carry it. */
+  verdict: StoredVerdictKind;
   /** Tasks of the unseen data the rule applied to (for this tool). */
   n: number;
   /** The headline delta recomputed on the unseen data (null when untested with n = 0). */
@@ -160,9 +198,12 @@ export interface CapabilitySnapshot {
     entries: number;
     /** Facets with fewer than the minimum n training tasks: no entry (counted, not written). */
     belowMinN: number;
+    /** Entries stated as claims, and tentative ones (issue #25; absent in older builds). */
+    claims?: number;
+    tentative?: number;
     notes: string[];
     /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
-    verification?: { on: string; precision: number | null; tested: number; counts: Record<VerdictKind, number> };
+    verification?: { on: string; precision: number | null; tested: number; counts: VerdictCounts; direction?: number | null; confirmed?: number | null; calibration?: number | null };
   };
   /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
   model?: SerializedCapabilityModel;

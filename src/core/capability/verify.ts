@@ -1,19 +1,19 @@
 /**
- * Claims checked on unseen tasks (issue #15, part 4). Each entry keeps its facet (the rule) and its
- * claimed headline delta; verification recomputes that delta, with the same statistic
+ * Claims checked on unseen tasks (issues #15, #25). Each entry keeps its facet (the rule) and its
+ * claimed headline delta; verification recomputes that delta, with the same raw statistic
  * (effects.ts), on experiences the memory never saw — the test split, or imports that arrived
- * later — and gives a verdict:
+ * later — and gives a verdict from the recomputed 95% interval:
  *
  *   untested      fewer than MIN_VERIFY_N unseen tasks the rule applies to (for this tool, paired
  *                 with another tool when the claim is vsOthers), or the contrast could not be tested
- *   contradicted  the recomputed delta has the other sign, or is exactly 0
- *   weaker        same sign, but the recomputed 95% interval lies entirely short of the claimed
- *                 size (the claim was an overestimate — usual for effects selected for being large)
- *   holds         same sign, and the interval reaches the claimed size
+ *   holds         the interval lies on the claimed side of 0
+ *   inconclusive  the interval spans 0
+ *   contradicted  the interval lies on the other side of 0
  *
- * Memory precision = (holds + weaker) / (holds + weaker + contradicted): the share of tested
- * entries whose DIRECTION held, which is what an entry asserts (its level and text say better or
- * worse, with the number as an estimate). null when nothing was tested.
+ * Summary figures over the tested entries: direction (share whose unseen sign agrees with the claim;
+ * also reported as `precision`, its name before issue #25), confirmed (share that holds), and
+ * calibration (Σ unseen effect in the claimed direction / Σ |claimed|: 1 = claims the size they have
+ * on unseen tasks, below 1 = claims too large).
  * MIN_VERIFY_N = 15: below that a facet-vs-rest contrast on 1–5 ratings (sd ≈ 1.1) has a 95%
  * interval wider than ±0.55 points, larger than most claimed effects, so a verdict would be noise.
  */
@@ -37,20 +37,56 @@ export interface VerifyOptions {
   minN?: number;
 }
 
-export interface VerificationReport {
-  verdicts: Map<string, Verdict>;
+export interface VerificationSummary {
   counts: Record<VerdictKind, number>;
+  tested: number;
+  /** Share of tested entries whose unseen sign agrees (null when none was tested). */
+  direction: number | null;
+  /** Share of tested entries that hold. */
+  confirmed: number | null;
+  /** Σ unseen delta in the claimed direction / Σ |claimed|, over tested entries with a size. */
+  calibration: number | null;
+  /** = direction (kept under its earlier name). */
   precision: number | null;
+}
+
+export interface VerificationReport extends VerificationSummary {
+  verdicts: Map<string, Verdict>;
+}
+
+export const emptyCounts = (): Record<VerdictKind, number> => ({ holds: 0, inconclusive: 0, contradicted: 0, untested: 0 });
+
+/** The summary of a list of (claimed, verdict) pairs; a claimed size of null counts for direction only. */
+export function summarise(items: readonly { claimed: number | null; verdict: Verdict }[]): VerificationSummary {
+  const counts = emptyCounts();
+  let agree = 0;
+  let along = 0;
+  let size = 0;
+  for (const { claimed, verdict } of items) {
+    counts[verdict.verdict === 'weaker' ? 'inconclusive' : verdict.verdict]++;
+    if (verdict.verdict === 'untested' || verdict.delta === null || claimed === null) continue;
+    if (Math.sign(verdict.delta) === Math.sign(claimed)) agree++;
+    if (Math.abs(claimed) > 1e-6) {
+      along += Math.sign(claimed) * verdict.delta;
+      size += Math.abs(claimed);
+    }
+  }
+  const tested = counts.holds + counts.inconclusive + counts.contradicted;
+  const direction = tested > 0 ? agree / tested : null;
+  return { counts, tested, direction, confirmed: tested > 0 ? counts.holds / tested : null, calibration: size > 0 ? along / size : null, precision: direction };
 }
 
 /** The verdict of one claim from its recomputed delta and interval (oriented: positive = better). */
 export function verdictOf(claimed: number, n: number, delta: number | null, ci95: [number, number] | null, minN = MIN_VERIFY_N): VerdictKind {
   if (n < minN || delta === null || ci95 === null) return 'untested';
   const s = Math.sign(claimed);
-  if (s === 0 || Math.sign(delta) !== s) return 'contradicted';
-  // The end of the interval in the claim's direction: hi for a positive claim, lo for a negative one.
-  const reach = s > 0 ? ci95[1] : -ci95[0];
-  return reach < Math.abs(claimed) ? 'weaker' : 'holds';
+  if (s === 0) return 'inconclusive';
+  // The interval's ends in the claim's direction: both > 0 holds, both < 0 contradicts.
+  const near = s > 0 ? ci95[0] : -ci95[1];
+  const far = s > 0 ? ci95[1] : -ci95[0];
+  if (near > 0) return 'holds';
+  if (far < 0) return 'contradicted';
+  return 'inconclusive';
 }
 
 /**
@@ -70,7 +106,6 @@ export function verifyEntries(entries: readonly VerifiableEntry[], unseen: Score
   const table = computeEffects(unseen, facets);
   const found = new Map(table.effects.map((x) => [`${x.facet}\u0000${x.toolId}`, x]));
   const verdicts = new Map<string, Verdict>();
-  const counts: Record<VerdictKind, number> = { holds: 0, weaker: 0, contradicted: 0, untested: 0 };
   for (const e of entries) {
     const x = found.get(`${byName.get(e.facet.name)}\u0000${e.toolId}`);
     let verdict: Verdict;
@@ -85,8 +120,6 @@ export function verifyEntries(entries: readonly VerifiableEntry[], unseen: Score
       verdict = { verdict: kind, n, delta: n === 0 ? null : delta, ci95: n === 0 ? null : ci95, on: opts.on, checkedAt: opts.at };
     }
     verdicts.set(e.id, verdict);
-    counts[verdict.verdict]++;
   }
-  const tested = counts.holds + counts.weaker + counts.contradicted;
-  return { verdicts, counts, precision: tested > 0 ? (counts.holds + counts.weaker) / tested : null };
+  return { verdicts, ...summarise(entries.map((e) => ({ claimed: e.claim.delta, verdict: verdicts.get(e.id)! }))) };
 }

@@ -9,9 +9,9 @@
 import { z } from 'zod';
 
 export const MEMORY_FORMAT_KIND = 'toolmem-memory' as const;
-export const MEMORY_FORMAT_VERSION = 2 as const;
+export const MEMORY_FORMAT_VERSION = 3 as const;
 /** Versions this reader accepts. */
-export const MEMORY_FORMAT_VERSIONS = [1, 2] as const;
+export const MEMORY_FORMAT_VERSIONS = [1, 2, 3] as const;
 
 export const LEVEL_NAMES = ['proficient', 'good', 'bad', 'weak'] as const;
 const level = z.enum(LEVEL_NAMES);
@@ -69,11 +69,28 @@ export const effectSchema = z.strictObject({
   toolMean: z.number().optional(),
   rank: z.number().int().positive().optional(),
   of: z.number().int().positive().optional(),
+  /** Version 3: the others' mean on the same tasks, the shrunk cell's lfsr, the raw estimate, the claim status. */
+  othersMean: z.number().optional(),
+  lfsr: z.number().min(0).max(1).optional(),
+  raw: z.strictObject({ delta: z.number(), ci95: interval }).optional(),
+  status: z.enum(['claim', 'tentative', 'none']).optional(),
+});
+
+/** Version 3: a tool's overall entry (src/core/capability/types.ts `ToolProfile`). */
+export const profileSchema = z.strictObject({
+  n: count,
+  mean: z.number(),
+  rank: z.number().int().positive(),
+  rankCi95: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  of: z.number().int().positive(),
+  bestShare: z.number().min(0).max(1),
+  advantage: z.number(),
 });
 
 /** The claim checked on tasks the memory never saw. */
 export const verdictSchema = z.strictObject({
-  verdict: z.enum(['holds', 'weaker', 'contradicted', 'untested']),
+  /** 'inconclusive' from version 3; 'weaker' only in files written before it. */
+  verdict: z.enum(['holds', 'inconclusive', 'contradicted', 'untested', 'weaker']),
   n: count,
   delta: z.number().nullable(),
   ci95: interval.nullable(),
@@ -100,6 +117,8 @@ export const fileEntrySchema = z.strictObject({
   facet: facetSchema.optional(),
   effect: effectSchema.optional(),
   verdict: verdictSchema.optional(),
+  /** Version 3: the tool's overall entry. */
+  profile: profileSchema.optional(),
 });
 
 /** A superseded or retired entry (only written when history is asked for). */
@@ -166,12 +185,18 @@ export const capabilitySchema = z.strictObject({
     entries: count,
     belowMinN: count,
     notes: z.array(z.string()),
+    claims: count.optional(),
+    tentative: count.optional(),
     verification: z
       .strictObject({
         on: z.string(),
         precision: z.number().min(0).max(1).nullable(),
         tested: count,
-        counts: z.strictObject({ holds: count, weaker: count, contradicted: count, untested: count }),
+        counts: z.strictObject({ holds: count, inconclusive: count.optional(), weaker: count.optional(), contradicted: count, untested: count }),
+        /** Version 3: share of tested claims whose unseen sign agrees, share that hold, size calibration. */
+        direction: z.number().min(0).max(1).nullable().optional(),
+        confirmed: z.number().min(0).max(1).nullable().optional(),
+        calibration: z.number().nullable().optional(),
       })
       .optional(),
   }),
@@ -179,7 +204,7 @@ export const capabilitySchema = z.strictObject({
 });
 
 export const memoryFileSchema = z.strictObject({
-  version: z.union([z.literal(1), z.literal(MEMORY_FORMAT_VERSION)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(MEMORY_FORMAT_VERSION)]),
   kind: z.literal(MEMORY_FORMAT_KIND),
   memory: z.strictObject({
     id,
@@ -247,6 +272,6 @@ export function memoryFileJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(memoryFileSchema, { target: 'draft-2020-12', io: 'input' }),
     $id: 'https://toolmem.studio/schemas/memory-format.schema.json',
-    title: 'ToolMem Studio memory file (toolmem-memory, version 2; version 1 files are valid too)',
+    title: 'ToolMem Studio memory file (toolmem-memory, version 3; version 1 and 2 files are valid too)',
   };
 }

@@ -1,0 +1,156 @@
+/**
+ * Which tool × facet effects are claims (issue #25). The raw contrasts of effects.ts are shrunk
+ * jointly (shrink.ts); a cell becomes
+ *
+ *   claim       lfsr ≤ maxLfsr (default 0.05) and the 95% credible interval excludes 0 (so the
+ *               numbers a person reads agree with the claim: at 0.05 the binding rule is
+ *               lfsr < 0.025); a new sample of the same size would show the same sign with
+ *               probability ≥ 1 − maxFlip (default 0.12); enough evidence on both sides; and the
+ *               memory predictor's own fit (fit.ts: the tool's deviation from the average tool,
+ *               γ_jf − γ̄_f) and the facet's own shrunk coefficient point the same way — two
+ *               models that see the data differently must agree before a person is told
+ *               something as a fact;
+ *   tentative   lfsr ≤ maxTentativeLfsr (default 0.2) with enough evidence, and not a claim: kept,
+ *               shown apart and labelled, never counted as a claim nor used by predictions;
+ *   none        everything else (still a cell of the matrix, shrunk).
+ *
+ * Enough evidence = at least `minTasks` (10) facet tasks the tool has a score on, `minTasks` paired
+ * facet tasks for the contrast, and `minTasks` paired tasks outside the facet (a facet on nearly
+ * every task has nothing to be compared with). The interval a person reads comes from the actual n.
+ *
+ * Noise: the model has one noise variance per tool; where a facet's tasks are noisier, the posterior
+ * sd is widened by (Welch se of the raw contrast / the model's se of it) when that exceeds 1. With
+ * several raters the responses are the raters' mean (less noise; training side only).
+ * The number written into the effect is the shrunk one (`deltaVsOthers` / `deltaOwn` with one tool,
+ * `ci95` its 95% credible interval, `lfsr`); the raw estimate and its t-interval stay in `raw`.
+ */
+import type { EffectTable, ScoreTable } from './effects';
+import { computeEffects, membership } from './effects';
+import type { JointModel } from './fit';
+import { normalCdf } from './gauss';
+import { shrinkCells, type ShrinkResult } from './shrink';
+import type { ClaimStatus, DiscoveredFacet } from './types';
+
+export interface ClaimRules {
+  maxLfsr?: number;
+  maxTentativeLfsr?: number;
+  /** Largest chance that a new sample of the same size shows the other sign (default 0.12). */
+  maxFlip?: number;
+  minTasks?: number;
+}
+
+export const DEFAULT_MAX_LFSR = 0.05;
+export const DEFAULT_MAX_TENTATIVE_LFSR = 0.2;
+export const MIN_CLAIM_TASKS = 10;
+/** Tuned on seeds 101–130 of GenAI-Bench, AlpacaEval, WMT MQM and WMT subsets (scripts/bench/claims-bench.ts). */
+export const DEFAULT_MAX_FLIP = 0.12;
+
+/** Per tool, the response the contrasts are made of: advantage over the other tools (own score with one tool), oriented. */
+export function responses(table: ScoreTable): Float64Array[] {
+  const sign = table.scale.direction === 'lower-better' ? -1 : 1;
+  const J = table.toolIds.length;
+  const n = table.taskIds.length;
+  return table.scores.map((row, j) =>
+    Float64Array.from({ length: n }, (_, t) => {
+      const v = row[t]!;
+      if (Number.isNaN(v)) return NaN;
+      if (J === 1) return sign * v;
+      let s = 0;
+      let c = 0;
+      for (let k = 0; k < J; k++) {
+        const o = table.scores[k]![t]!;
+        if (k !== j && !Number.isNaN(o)) {
+          s += o;
+          c++;
+        }
+      }
+      return c > 0 ? sign * (v - s / c) : NaN;
+    }),
+  );
+}
+
+/** δ_jf = γ_jf − mean over tools of γ_·f: what the predictor gives tool j on facet f beyond the average tool. */
+export function toolDeviation(model: JointModel, toolId: string, facet: number): number | null {
+  const j = model.tools.indexOf(toolId);
+  if (j < 0 || facet >= model.beta.length) return null;
+  const col = model.gamma.map((g) => g[facet]!);
+  return col[j]! - col.reduce((a, b) => a + b, 0) / col.length;
+}
+
+export interface ClaimsResult {
+  shrink: ShrinkResult;
+}
+
+/**
+ * Shrinks every tested cell of `effects` in place and sets its status. `model` is the memory
+ * predictor's joint fit over the same facets (same order), or null (then its agreement is not asked).
+ */
+export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+  const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
+  const maxTentative = Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR);
+  const minTasks = rules.minTasks ?? MIN_CLAIM_TASKS;
+  const maxFlip = rules.maxFlip ?? DEFAULT_MAX_FLIP;
+  const x = membership(table, facets);
+  // Several raters: their mean is the less noisy response (training side only); verification
+  // still recomputes the contrast on the ground truth of unseen tasks.
+  const basis = targets ?? table;
+  const y = responses(basis);
+  const basisEffects = targets ? computeEffects(targets, facets).effects : effects.effects;
+  const basisCell = new Map(basisEffects.map((c) => [`${c.toolId}\u0000${c.facet}`, c.effect]));
+  const shrink = shrinkCells({ y, x });
+  const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));
+  const single = table.toolIds.length === 1;
+  for (const cell of effects.effects) {
+    const e = cell.effect;
+    const j = toolIndex.get(cell.toolId)!;
+    const s = shrink.cells[j]?.[cell.facet] ?? null;
+    if (!cell.tested || !s || noEntry.has(cell.facet)) {
+      e.status = 'none';
+      continue;
+    }
+    const rawDelta = single ? e.deltaOwn : e.deltaVsOthers!;
+    const rawCi = single ? (e.ci95Own ?? e.ci95) : e.ci95;
+    e.raw = { delta: rawDelta, ci95: [rawCi[0], rawCi[1]] };
+    const b = basisCell.get(`${cell.toolId}\u0000${cell.facet}`) ?? e;
+    const basisCi = single ? (b.ci95Own ?? b.ci95) : b.ci95;
+    // Paired tasks outside the facet: the tool's paired tasks minus the paired facet tasks.
+    let pairedIn = 0;
+    let pairedOut = 0;
+    for (let t = 0; t < table.taskIds.length; t++) {
+      if (Number.isNaN(y[j]![t]!)) continue;
+      if (x[cell.facet]![t]) pairedIn++;
+      else pairedOut++;
+    }
+    // The model assumes one noise variance per tool; where the facet's tasks are noisier than that
+    // (heavy tails, a hard subset), the Welch interval of the raw contrast is wider than the model's
+    // for the same contrast, and the posterior sd is widened by that ratio (never narrowed).
+    const total = pairedIn + pairedOut;
+    const seModel = total > 0 && pairedIn > 0 && pairedOut > 0 ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut) : 0;
+    const seWelch = (basisCi[1] - basisCi[0]) / (2 * 1.959964);
+    const widen = seModel > 0 && Number.isFinite(seWelch) ? Math.max(1, seWelch / seModel) : 1;
+    const sd = s.sd * widen;
+    const ci95: [number, number] = [s.mean - 1.959964 * sd, s.mean + 1.959964 * sd];
+    const lfsr = sd > 0 ? normalCdf(-Math.abs(s.mean) / sd) : s.lfsr;
+    if (single) {
+      e.deltaOwn = s.mean;
+      e.ci95Own = ci95;
+    } else e.deltaVsOthers = s.mean;
+    e.ci95 = ci95;
+    e.lfsr = lfsr;
+    const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
+    const sign = Math.sign(s.mean);
+    const dev = model && !single ? toolDeviation(model, cell.toolId, cell.facet) : null;
+    const agrees = sign !== 0 && Math.sign(s.partial) === sign && (dev === null || Math.sign(dev) === sign);
+    let status: ClaimStatus = 'none';
+    // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
+    const excludes0 = ci95[0] > 0 || ci95[1] < 0;
+    // Would a new sample of the same size show the same sign? Its estimate varies around the truth
+    // by the raw standard error, so P(flip) = Φ(−|mean| / √(sd² + se²)). Without this a claim can
+    // be sure of a sign (small lfsr) yet too small to show on the next few dozen tasks.
+    const flip = normalCdf(-Math.abs(s.mean) / Math.sqrt(sd * sd + seWelch * seWelch));
+    if (enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip) status = 'claim';
+    else if (enough && lfsr <= maxTentative && sign !== 0) status = 'tentative';
+    e.status = status;
+  }
+  return { shrink };
+}

@@ -1,0 +1,110 @@
+/**
+ * A tool's overall profile (issue #25): the entry every tool gets, so no tool is ever blank.
+ *
+ *   mean       of its scores on the training tasks (scale units)
+ *   rank       1 = best mean among the tools (oriented: lowest on lower-better scales)
+ *   rankCi95   2.5% and 97.5% quantiles of its rank over PROFILE_RESAMPLES bootstrap resamples of
+ *              the tasks (each tool's mean over its scored tasks in the resample; seeded, so the
+ *              same table gives the same interval)
+ *   bestShare  over its tasks scored by ≥ 2 tools, the share where it scores best (a k-way tie
+ *              counts 1/k)
+ *   advantage  mean over its paired tasks of (its score − the other tools' mean), oriented
+ */
+import { createRng } from '../eval/rng';
+import type { ScoreTable } from './effects';
+import type { ToolProfile } from './types';
+
+export const PROFILE_RESAMPLES = 200;
+
+function ranksOf(means: readonly number[]): number[] {
+  return means.map((m) => (Number.isNaN(m) ? NaN : 1 + means.filter((o) => !Number.isNaN(o) && o > m).length));
+}
+
+function orientedMeans(v: readonly Float64Array[], pick: (t: number) => number, n: number): number[] {
+  return v.map((row) => {
+    let s = 0;
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      const x = row[pick(i)]!;
+      if (!Number.isNaN(x)) {
+        s += x;
+        c++;
+      }
+    }
+    return c > 0 ? s / c : NaN;
+  });
+}
+
+/** Profiles of every tool of the table, in table order. */
+export function profiles(table: ScoreTable): ToolProfile[] {
+  const sign = table.scale.direction === 'lower-better' ? -1 : 1;
+  const N = table.taskIds.length;
+  const J = table.toolIds.length;
+  const v = table.scores.map((row) => Float64Array.from({ length: N }, (_, t) => sign * row[t]!));
+  const means = orientedMeans(v, (t) => t, N);
+  const rank = ranksOf(means);
+  const rng = createRng(20251);
+  const draws: number[][] = Array.from({ length: J }, () => []);
+  for (let b = 0; b < PROFILE_RESAMPLES; b++) {
+    const idx = Array.from({ length: N }, () => rng.int(N));
+    const r = ranksOf(orientedMeans(v, (i) => idx[i]!, N));
+    r.forEach((x, j) => {
+      if (!Number.isNaN(x)) draws[j]!.push(x);
+    });
+  }
+  return table.toolIds.map((_, j) => {
+    let n = 0;
+    let best = 0;
+    let paired = 0;
+    let adv = 0;
+    let advN = 0;
+    for (let t = 0; t < N; t++) {
+      const x = v[j]![t]!;
+      if (Number.isNaN(x)) continue;
+      n++;
+      let others = 0;
+      let sum = 0;
+      let top = -Infinity;
+      let ties = 0;
+      for (let k = 0; k < J; k++) {
+        const y = v[k]![t]!;
+        if (Number.isNaN(y)) continue;
+        if (k !== j) {
+          others++;
+          sum += y;
+        }
+        if (y > top) {
+          top = y;
+          ties = 1;
+        } else if (y === top) ties++;
+      }
+      if (others === 0) continue;
+      paired++;
+      if (x === top) best += 1 / ties;
+      adv += x - sum / others;
+      advN++;
+    }
+    const d = draws[j]!.sort((a, b) => a - b);
+    const q = (p: number) => (d.length ? d[Math.min(d.length - 1, Math.max(0, Math.round(p * (d.length - 1))))]! : rank[j]!);
+    return {
+      n,
+      mean: sign * means[j]!,
+      rank: Number.isNaN(rank[j]!) ? J : rank[j]!,
+      rankCi95: [q(0.025), q(0.975)] as [number, number],
+      of: J,
+      bestShare: paired > 0 ? best / paired : 0,
+      advantage: advN > 0 ? adv / advN : 0,
+    };
+  });
+}
+
+/** The profile of tool j (computes all; cached per table object). */
+const cache = new WeakMap<ScoreTable, ToolProfile[]>();
+export function profileOf(table: ScoreTable, j: number): ToolProfile {
+  let all = cache.get(table);
+  if (!all) {
+    all = profiles(table);
+    cache.set(table, all);
+  }
+  return all[j]!;
+}
