@@ -39,7 +39,7 @@ export interface PrecisionRow {
   seed: number;
   entries: number;
   holds: number;
-  weaker: number;
+  inconclusive: number;
   contradicted: number;
   untested: number;
   precision: number | null;
@@ -55,24 +55,36 @@ export function precisionOnTest(report: EvalReport, made: readonly CapabilityMem
       const v = vectors?.get(id);
       return applies({ facet: entry.facet, ...(entry.centroid ? { centroid: entry.centroid } : {}) }, { prompt: task.prompt, categories: task.categories, ...(v ? { vector: v } : {}) });
     });
-    const byName = new Map(p.entries.map((e) => [e.facet.name, e]));
-    const r = verifyEntries(p.entries, t, (f) => membersOf(byName.get(f.name)!), { on: 'test-split', at: 0 });
-    return { seed: s.seed, entries: p.entries.length, ...r.counts, precision: r.precision };
+    const claims = p.entries.filter((e) => e.status === 'claim');
+    const byName = new Map(claims.map((e) => [e.facet.name, e]));
+    const r = verifyEntries(claims, t, (f) => membersOf(byName.get(f.name)!), { on: 'test-split', at: 0 });
+    return { seed: s.seed, entries: claims.length, ...r.counts, precision: r.precision };
   });
 }
 
 export function precisionTable(label: string, rows: readonly PrecisionRow[]): string {
   const sum = (k: keyof PrecisionRow) => rows.reduce((a, r) => a + ((r[k] as number) ?? 0), 0);
-  const tested = sum('holds') + sum('weaker') + sum('contradicted');
-  const pooled = tested > 0 ? ((sum('holds') + sum('weaker')) / tested).toFixed(3) : '—';
-  return `${label}: memory precision on the test split (entries with n ≥ ${MIN_VERIFY_N} there)\n` +
+  const tested = sum('holds') + sum('inconclusive') + sum('contradicted');
+  return `${label}: claims checked on the test split (n ≥ ${MIN_VERIFY_N} there; precision = share whose unseen sign agrees)\n` +
     table(
-      ['seed', 'entries', 'holds', 'weaker', 'contradicted', 'untested', 'precision'],
+      ['seed', 'claims', 'holds', 'inconclusive', 'contradicted', 'untested', 'precision'],
       [
-        ...rows.map((r) => [String(r.seed), String(r.entries), String(r.holds), String(r.weaker), String(r.contradicted), String(r.untested), r.precision === null ? '—' : r.precision.toFixed(3)]),
-        ['all seeds', String(sum('entries')), String(sum('holds')), String(sum('weaker')), String(sum('contradicted')), String(sum('untested')), pooled],
+        ...rows.map((r) => [String(r.seed), String(r.entries), String(r.holds), String(r.inconclusive), String(r.contradicted), String(r.untested), r.precision === null ? '—' : r.precision.toFixed(3)]),
+        ['all seeds', String(sum('entries')), String(sum('holds')), String(sum('inconclusive')), String(sum('contradicted')), String(sum('untested')), tested > 0 ? pooledDirection(rows) : '—'],
       ],
     );
+}
+
+/** Pooled direction: Σ agreeing / Σ tested over the seeds (each seed's precision times its tested). */
+function pooledDirection(rows: readonly PrecisionRow[]): string {
+  let agree = 0;
+  let tested = 0;
+  for (const r of rows) {
+    const n = r.holds + r.inconclusive + r.contradicted;
+    if (r.precision !== null) agree += r.precision * n;
+    tested += n;
+  }
+  return (agree / tested).toFixed(3);
 }
 
 /** DALLE_3 on negation (a weakness?) and part relations (a relative strength?) in each seed's memory. */

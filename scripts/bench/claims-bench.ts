@@ -16,7 +16,8 @@ import { applies } from '../../src/core/capability/facets';
 import type { ScoreTable } from '../../src/core/capability/effects';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
-import { groundTruth, splitByTask, table, type ScoredPair } from '../../src/core/eval';
+import { evaluate, groundTruth, splitByTask, table, type ScoredPair } from '../../src/core/eval';
+import { createPredictor } from '../../src/core/predict';
 import type { TrainingSet } from '../../src/core/predict/types';
 import type { FacetKind } from '../../src/core/capability/types';
 import type { ScoreScale } from '../../src/core/types';
@@ -207,6 +208,10 @@ async function main() {
     for (const seed of seeds) checkBuild(set, splitByTask(ids, { train, test: ids.length - train }, seed).train, r, maxLfsr !== undefined ? { maxLfsr } : {});
     console.log(claimsTable([r]));
     console.log(goalLine(r, CLAIM_GOALS.other));
+    // The memory predictor is never worse than tool-mean (RMSE) on the same splits.
+    const ev = await evaluate({ data: set.data, scale: set.scale, sizes: { train, test: ids.length - train }, seeds, methods: [{ id: 'tool-mean', create: () => createPredictor('tool-mean') }, { id: 'memory', create: () => new CapabilityMemoryPredictor() }], vectors: set.vectors });
+    const rmse = (m: string) => ev.seeds.reduce((a, s) => a + s.methods[m]!.mean.rmse, 0) / ev.seeds.length;
+    console.log(`${label}: memory RMSE ${rmse('memory').toFixed(4)} vs tool-mean ${rmse('tool-mean').toFixed(4)} (${rmse('memory') <= rmse('tool-mean') ? 'not worse: met' : 'worse: missed'})`);
     rows.push(r);
   };
   if (only === 'wmt-sub') {

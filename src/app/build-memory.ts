@@ -41,6 +41,8 @@ export interface BuildPlanRequest {
   /** Entries retrieved per level for each language-model update (default 6). */
   k?: number;
   critiques?: boolean;
+  /** Largest local false sign rate of a claim (default 0.05; src/core/capability/claims.ts). */
+  maxLfsr?: number;
   /** The capability analysis (statistical entries); false only with a language model. */
   statistics?: boolean;
   memoryId: string;
@@ -99,6 +101,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
       critiqueBelow: req.critiques === false ? null : DEFAULT_INDUCE_SETTINGS.critiqueBelow,
       clusters: statistics,
       cluster: {},
+      ...(req.maxLfsr !== undefined ? { maxLfsr: req.maxLfsr } : {}),
     },
   };
   const { truth, split, data, unseen } = buildData(dataset, experiences, config);

@@ -13,7 +13,8 @@ export interface VerifyResult extends CheckReport {
   /** Unseen tasks checked on, and the training tasks left out. */
   unseenTasks: number;
   trainTasksSkipped: number;
-  entries: { id: string; tool: string; verdict: string; n: number; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
+  /** Per checked claim: the claimed (shrunk) delta, the delta observed on the unseen tasks and its 95% interval. */
+  entries: { id: string; tool: string; verdict: string; n: number; claimed: number | null; observed: number | null; ci95: [number, number] | null; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
 }
 
 async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -31,9 +32,9 @@ export async function verifyMemoryFile(file: MemoryFile, dataset: Dataset, exper
   const entries: MemoryEntry[] = memoryEntriesOf(file);
   const snapshot = file.build.capability;
   // Vectors only where a rule needs them: theme facets, and entries without a facet (retrieval).
-  const needs = entries.some((e) => !e.facet || e.facet.rule.type === 'theme');
+  const needs = entries.some((e) => (!e.facet && !e.profile) || e.facet?.rule.type === 'theme');
   const prompts = needs && embedder ? await embedAll(embedder, [...new Set(unseen.map((e) => e.prompt))]) : new Map<string, Float32Array>();
-  const texts = needs && embedder ? await embedAll(embedder, entries.filter((e) => !e.facet).map((e) => e.text)) : new Map<string, Float32Array>();
+  const texts = needs && embedder ? await embedAll(embedder, entries.filter((e) => !e.facet && !e.profile).map((e) => e.text)) : new Map<string, Float32Array>();
   const report = checkMemory({
     entries,
     ...(snapshot ? { snapshot } : {}),
@@ -48,6 +49,9 @@ export async function verifyMemoryFile(file: MemoryFile, dataset: Dataset, exper
     ...report,
     unseenTasks: new Set(unseen.map((e) => e.taskId)).size,
     trainTasksSkipped: new Set(truth.filter((e) => train.has(e.taskId)).map((e) => e.taskId)).size,
-    entries: report.checks.map((c) => ({ id: c.id, tool: c.toolId, verdict: c.verdict.verdict, n: c.verdict.n, effect: { claimed: c.claimed, observed: c.verdict.delta, ci95: c.verdict.ci95 } })),
+    entries: report.checks.map((c) => {
+      const effect = { claimed: c.claimed, observed: c.verdict.delta, ci95: c.verdict.ci95 };
+      return { id: c.id, tool: c.toolId, verdict: c.verdict.verdict, n: c.verdict.n, ...effect, effect };
+    }),
   };
 }

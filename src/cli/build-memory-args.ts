@@ -23,6 +23,8 @@ ${DATA_USAGE}
                        (e.g. openai:http://127.0.0.1:8080/v1#qwen2.5-7b-instruct);
                        an API key is read from TOOLMEM_LLM_API_KEY when set
   --k N                entries retrieved per level for each update (default 6)
+  --max-lfsr P         a claim's largest local false sign rate, the chance its sign is wrong
+                       (default 0.05; entries up to 0.2 are kept as tentative, never as claims)
   --no-clusters        skip the capability analysis (needs --llm)
   --no-critiques       do not distil critiques from low-scoring experiences
   --json               print the build summary as JSON
@@ -37,10 +39,19 @@ export interface ParsedArgs extends DataArgs {
   tools?: string[];
   llm: EngineSpec;
   k: number;
+  maxLfsr?: number;
   clusters: boolean;
   critiques: boolean;
   json: boolean;
   help: boolean;
+}
+
+/** A probability in (0, 0.2]: above that a claim could not be told from the tentative entries. */
+function probabilityArg(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const x = /^(0(\.\d+)?|\.\d+)$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(x > 0 && x <= 0.2)) throw new UsageError(`--${name} ${quote(text)}: expected a number above 0 and at most 0.2, e.g. 0.05.`);
+  return x;
 }
 
 export function parse(args: string[]): ParsedArgs {
@@ -52,6 +63,7 @@ export function parse(args: string[]): ParsedArgs {
     tools: { type: 'string' },
     llm: { type: 'string', default: 'none' },
     k: { type: 'string' },
+    'max-lfsr': { type: 'string' },
     'no-clusters': { type: 'boolean', default: false },
     'no-critiques': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
@@ -65,6 +77,7 @@ export function parse(args: string[]): ParsedArgs {
   const clusters = values['no-clusters'] !== true;
   if (!help && !clusters && isNoEngine(llm)) throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
   const train = wholeNumberArg('train', values.train, 1);
+  const maxLfsr = probabilityArg('max-lfsr', values['max-lfsr']);
   const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
   return {
     ...data,
@@ -74,6 +87,7 @@ export function parse(args: string[]): ParsedArgs {
     ...(tools?.length ? { tools } : {}),
     llm,
     k: wholeNumberArg('k', values.k, 1) ?? DEFAULT_INDUCE_SETTINGS.k,
+    ...(maxLfsr !== undefined ? { maxLfsr } : {}),
     clusters,
     critiques: values['no-critiques'] !== true,
     json: values.json === true,

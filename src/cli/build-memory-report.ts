@@ -6,13 +6,21 @@ import { dictFrom } from '../core/data-keys';
 import type { BuildMetrics } from '../core/memory';
 import type { MemoryFile } from '../core/memory-format';
 import { LEVELS } from '../core/types';
+import type { VerdictCounts } from '../core/capability/types';
 
 type Verification = NonNullable<NonNullable<MemoryFile['build']['capability']>['report']['verification']>;
 
 function verificationLine(v: Verification): string {
+  return `Checked on the held-out tasks: ${verdictSummary({ ...v, direction: v.direction ?? v.precision, confirmed: v.confirmed ?? null, calibration: v.calibration ?? null })}`;
+}
+
+/** One line for a check's figures: direction, confirmed, calibration and the counts behind them. */
+export function verdictSummary(v: { tested: number; counts: VerdictCounts; direction: number | null; confirmed: number | null; calibration: number | null }): string {
   const c = v.counts;
-  const p = v.precision === null ? 'no entry could be tested' : `precision ${v.precision.toFixed(2)} (${c.holds + c.weaker} of ${v.tested} tested entries held their direction)`;
-  return `Checked on the held-out tasks: ${p}; ${c.holds} hold, ${c.weaker} weaker, ${c.contradicted} contradicted, ${c.untested} untested.`;
+  if (v.tested === 0) return `no claim could be tested (${c.untested} untested: fewer than 15 unseen tasks their rule applies to).`;
+  const share = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+  const inconclusive = (c.inconclusive ?? 0) + (c.weaker ?? 0);
+  return `direction ${share(v.direction)} (unseen sign agrees), confirmed ${share(v.confirmed)} (${c.holds} of ${v.tested} tested claims hold), calibration ${share(v.calibration)}; ${c.holds} hold, ${inconclusive} inconclusive, ${c.contradicted} contradicted, ${c.untested} untested.`;
 }
 
 export interface BuildSummaryInput {
@@ -36,6 +44,8 @@ export function buildSummaryJson(r: BuildSummaryInput): object {
     embeddingModel: r.embeddingModel,
     tools: dictFrom(r.file.tools.map((t) => [t.id, t.counts] as const)),
     facets: cap?.report.facetsTested ?? 0,
+    claims: cap?.report.claims ?? null,
+    tentative: cap?.report.tentative ?? null,
     belowMinN: cap?.report.belowMinN ?? 0,
     note: cap?.note?.text ?? null,
     verification: cap?.report.verification ?? null,
@@ -53,7 +63,7 @@ export function buildSummaryText(r: BuildSummaryInput): string {
   const lines = file.tools.map((t) => `  ${t.id.padEnd(24)} ${LEVELS.map((l) => `${l} ${t.counts[l]}`).join('  ')}`);
   return [
     `Memory written to ${r.out} (${r.trainTasks} training tasks, engine ${r.engine}, embeddings ${r.embeddingModel}).`,
-    ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools, ${cap.report.entries} entries; ${cap.report.belowMinN} facets below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
+    ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools; ${cap.report.claims ?? cap.report.entries} claims, ${cap.report.tentative ?? 0} tentative entries and one profile per tool; ${cap.report.belowMinN} facets below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
     ...(cap?.report.verification ? [verificationLine(cap.report.verification)] : []),
     ...(cap?.note ? [cap.note.text] : []),
     ...lines,

@@ -31,6 +31,22 @@ export interface PredictRequest {
   maxCost?: number;
   /** Tools slower than this in ms, or of unknown latency, are excluded. */
   maxLatencyMs?: number;
+  /**
+   * The `memory` method: predict with this stored capability memory as it was built (its claims,
+   * its fit), instead of a memory fitted now on every scored output of the dataset.
+   */
+  memoryId?: string;
+}
+
+/** A stored capability memory the `memory` method can predict with (the Predict page's choice). */
+export interface PredictMemory {
+  id: string;
+  name: string;
+  /** When its build finished (or the memory was last written, for an imported one). */
+  builtAt: number;
+  /** Training tasks it learned from (null: every task of the dataset). */
+  trainTasks: number | null;
+  source: 'build' | 'imported';
 }
 
 export interface ToolPrediction {
@@ -55,6 +71,8 @@ export interface PredictResponse {
   selection: Selection;
   /** Training examples the predictor was fitted on. */
   trainedOn: number;
+  /** The `memory` method with a stored memory: the memory it predicted with. */
+  memory?: PredictMemory;
   /** LLM methods: replies that held no score (the tool's mean was used) and off-scale answers. */
   llm?: { parseFailures: number; outOfRange: number };
   /** The pick's margin over the runner-up (utility) and whether their ranges overlap; absent with fewer than 2 candidates. */

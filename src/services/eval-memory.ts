@@ -19,6 +19,7 @@ import type { MemorySnapshot } from '../core/predict/memory';
 import type { AnyPredictor, AsyncPredictor } from '../core/predict/types';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, Memory, MemoryEntry, BuildRun } from '../core/types';
+import type { PredictMemory } from './eval-api';
 
 /** The methods that read a memory's entries. */
 export { MEMORY_METHODS } from '../core/predict/registry';
@@ -57,6 +58,26 @@ export async function evaluableMemories(repos: Repositories, datasetId: string):
     }
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The stored capability memories the `memory` method can predict with on `datasetId` (a completed
+ * build on it, or a memory imported for it, with its fitted model), the last built first.
+ */
+export async function predictMemories(repos: Repositories, datasetId: string): Promise<PredictMemory[]> {
+  const out: PredictMemory[] = [];
+  for (const memory of await repos.memories.list()) {
+    if (!memory.capability?.model) continue;
+    const run = await completedBuild(repos, memory, datasetId);
+    const imported = importedBuildOf(memory);
+    if (run) {
+      const c = buildConfig(run);
+      out.push({ id: memory.id, name: memory.name, builtAt: run.finishedAt ?? memory.updatedAt, trainTasks: c.split.train ?? null, source: 'build' });
+    } else if (imported && (imported.build.datasetId === datasetId || memory.datasetIds.includes(datasetId))) {
+      out.push({ id: memory.id, name: memory.name, builtAt: memory.updatedAt, trainTasks: imported.build.split.trainTasks.length || null, source: 'imported' });
+    }
+  }
+  return out.sort((a, b) => b.builtAt - a.builtAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export interface StoredMemoryPlan {

@@ -11,14 +11,14 @@ import type { MemorySnapshot } from '../core/predict/memory';
 import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, methodOf, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
 import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
-import type { MemoryPrediction } from '../core/capability/predictor';
+import { CapabilityMemoryPredictor, type MemoryPrediction } from '../core/capability/predictor';
 import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import type { Repositories } from '../core/repositories';
 import type { EvalRun } from '../core/types';
 import type { Handlers } from '../rpc';
-import type { EvalApi, EvalMemoryInfo, EvalResult, ToolPrediction } from './eval-api';
+import type { EvalApi, EvalMemoryInfo, EvalResult, PredictMemory, ToolPrediction } from './eval-api';
 import { evalCostPlane } from './eval-cost';
-import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
+import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, predictMemories, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { DEFAULT_LLM_MAX_TEST, loadLlmEngine, promptTools } from './eval-llm';
 import { evaluateMethods, llmTotals } from '../app/evaluate-methods';
 import { evalIntervals, neighbourAblation, promptVectors } from '../app/eval-run';
@@ -95,6 +95,8 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
   // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
+  /** Stored memories' predictors, by memory id and its last write (a rebuild writes the row anew). */
+  const storedPredictors = new Map<string, CapabilityMemoryPredictor>();
   const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
 
   async function loadTruth(datasetId: string) {
@@ -196,7 +198,27 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
-      const embedder = model.vectors ? await deps.embedder() : null;
+      // The memory method with a stored memory (the Predict page's choice): its own fit and claims,
+      // as built; ranges still come from the method's errors on the dataset's training tasks.
+      let predictor: AnyPredictor = model.predictor;
+      let usedMemory: PredictMemory | undefined;
+      let storedVectors = false;
+      if (method === 'memory' && req.memoryId) {
+        const stored = await repos.memories.get(req.memoryId);
+        const info = (await predictMemories(repos, req.datasetId)).find((m) => m.id === req.memoryId);
+        if (!stored?.capability?.model || !info) throw new ValidationError(`The memory ${req.memoryId} has no capability model for this dataset; build one on the Memory page.`);
+        const memoryKey = `${req.memoryId}|${stored.updatedAt}`;
+        let cachedPredictor = storedPredictors.get(memoryKey);
+        if (!cachedPredictor) {
+          cachedPredictor = CapabilityMemoryPredictor.fromModel(stored.capability.model);
+          storedPredictors.set(memoryKey, cachedPredictor);
+        }
+        predictor = cachedPredictor;
+        usedMemory = info;
+        // Theme facets need the prompt's vector in the memory's own embedding model.
+        storedVectors = stored.capability.model.facets.some((f) => f.facet.kind === 'theme') && (await deps.embedder())?.id === stored.embeddingModel;
+      }
+      const embedder = model.vectors || storedVectors ? await deps.embedder() : null;
       const vector = embedder ? (await embedder.embed([req.prompt])).data : undefined;
       const tools = req.candidates?.length ? req.candidates : [...new Set(data.map((p) => p.toolId))].sort();
       const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
@@ -205,13 +227,13 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const query = { taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) };
       const sims = model.bank ? bankSimilarities(model.bank, query) : null;
       for (const toolId of tools) {
-        const p = await model.predictor.predict(query, toolId);
+        const p = await predictor.predict(query, toolId);
         const range = model.bank && sims ? scoreRange(model.bank, sims, toolId, p.score, dataset.scale) : null;
         predictions.push({
           toolId,
           score: p.score,
           evidence: p.evidence.slice(0, 5).map((e) => {
-            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? e.id };
+            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? explanationOf(p).explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
             const taskId = e.id.split('|')[0] ?? e.id;
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
@@ -232,7 +254,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
       const pick = pickMargin(selection.ranked, new Map(predictions.map((p) => [p.toolId, p.range ?? null])), dataset.scale.direction === 'lower-better' ? -1 : 1);
       const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },
   };
 }

@@ -6,7 +6,7 @@
  * Every delta here is oriented by the core (positive = better for the tool, whatever the scale's
  * direction), so "+" always reads "does better" and the colours follow that.
  */
-import type { Effect, SharedNote, VerdictKind } from '../core/capability/types';
+import type { ClaimStatus, Effect, SharedNote, StoredVerdictKind } from '../core/capability/types';
 
 /** U+2212: a hyphen-minus reads as a dash and is narrower than the digits it lines up with. */
 export const MINUS = '\u2212';
@@ -75,16 +75,50 @@ export interface VerdictBadge {
 }
 
 // A Map, not an object literal: the kind comes from stored or imported memories (issue #14).
-const VERDICT_BADGES: ReadonlyMap<VerdictKind, VerdictBadge> = new Map<VerdictKind, VerdictBadge>([
-  ['holds', { label: 'holds ✓', tone: 'ok', meaning: 'held on tasks the memory never saw' }],
-  ['weaker', { label: 'weaker', tone: 'warn', meaning: 'same direction, but weaker on tasks the memory never saw' }],
-  ['contradicted', { label: 'contradicted ✗', tone: 'danger', meaning: 'went the other way on tasks the memory never saw' }],
-  ['untested', { label: 'untested', tone: 'neutral', meaning: 'no unseen task to check it on yet' }],
+// `weaker` comes only from files checked before issue #25 (same sign, smaller than claimed).
+const VERDICT_BADGES: ReadonlyMap<StoredVerdictKind, VerdictBadge> = new Map<StoredVerdictKind, VerdictBadge>([
+  ['holds', { label: 'holds ✓', tone: 'ok', meaning: 'on tasks the memory never saw, the 95% interval lies on the claimed side of zero' }],
+  ['inconclusive', { label: 'inconclusive', tone: 'warn', meaning: 'on tasks the memory never saw, the 95% interval spans zero: not settled either way' }],
+  ['contradicted', { label: 'contradicted ✗', tone: 'danger', meaning: 'on tasks the memory never saw, the 95% interval lies on the other side of zero' }],
+  ['untested', { label: 'untested', tone: 'neutral', meaning: 'too few unseen tasks to check it on yet' }],
+  ['weaker', { label: 'weaker (older check)', tone: 'warn', meaning: 'checked by an earlier version: same direction, but weaker on tasks the memory never saw' }],
 ]);
 
+/** The verdicts a check gives now, in reading order (the legend of the badges). */
+export const VERDICT_ORDER = ['holds', 'inconclusive', 'contradicted', 'untested'] as const;
+
 /** The badge of a verdict; an unknown kind (a newer file) reads as untested rather than failing. */
-export function verdictBadge(kind: VerdictKind | string): VerdictBadge {
-  return VERDICT_BADGES.get(kind as VerdictKind) ?? VERDICT_BADGES.get('untested')!;
+export function verdictBadge(kind: StoredVerdictKind | string): VerdictBadge {
+  return VERDICT_BADGES.get(kind as StoredVerdictKind) ?? VERDICT_BADGES.get('untested')!;
+}
+
+/**
+ * The local false sign rate in words: "1%", "< 0.1%" (the chance the sign of the shrunk effect is
+ * wrong, given the data and the prior fitted over every cell).
+ */
+export function formatLfsr(lfsr: number): string {
+  if (!Number.isFinite(lfsr)) return '–';
+  if (lfsr < 0.001) return '< 0.1%';
+  if (lfsr < 0.01) return `${(lfsr * 100).toFixed(1)}%`;
+  return `${Math.round(lfsr * 100)}%`;
+}
+
+/** What a cell or entry is: a claim (stated as a fact), tentative (shown apart), or neither; legacy effects have no status. */
+export function statusOf(effect: Effect): ClaimStatus | null {
+  const s = effect.status;
+  return s === 'claim' || s === 'tentative' || s === 'none' ? s : null;
+}
+
+const STATUS_WORDS: ReadonlyMap<ClaimStatus, string> = new Map<ClaimStatus, string>([
+  ['claim', 'claim: the sign is settled (chance it is wrong ≤ 5%)'],
+  ['tentative', 'tentative, not a claim: the sign is likely but not settled'],
+  ['none', 'no claim: the data does not settle the sign'],
+]);
+
+/** One line saying what a cell's status means ('' for effects built before claims had a status). */
+export function statusText(effect: Effect): string {
+  const s = statusOf(effect);
+  return s ? STATUS_WORDS.get(s)! : '';
 }
 
 /** The upper end of a symmetric axis [−d, d] holding |values|: 1, 2 or 5 × 10^k, at least 0.1. */
@@ -129,9 +163,13 @@ export function effectBar(delta: number, ci: readonly [number, number], domain: 
   };
 }
 
-/** One line of numbers for an effect: "+0.42 [+0.10, +0.74] vs other tools · n = 23 · q = 0.012 · lowest of 6 tools". */
+/**
+ * One line of numbers for an effect: "+0.42 [+0.10, +0.74] vs other tools · n = 23 · q = 0.012 · lowest of 6 tools".
+ * A shrunk effect (issue #25) gives its chance of a wrong sign instead of the raw estimate's q.
+ */
 export function effectSummary(effect: Effect): string {
-  const parts = [`${formatSigned(headline(effect))} ${formatInterval(effect.ci95)} ${headlineBasis(effect)}`, `n = ${effect.n}`, formatQ(effect.q)];
+  const certainty = effect.lfsr !== undefined ? `wrong sign ${formatLfsr(effect.lfsr)}` : formatQ(effect.q);
+  const parts = [`${formatSigned(headline(effect))} ${formatInterval(effect.ci95)} ${headlineBasis(effect)}`, `n = ${effect.n}`, certainty];
   const rank = rankText(effect.rank, effect.of);
   if (rank) parts.push(rank);
   return parts.join(' · ');
@@ -144,4 +182,52 @@ export function sharedNoteText(note: SharedNote): string {
   if (note.hard.length) parts.push(`Hard for every tool: ${note.hard.join(', ')}.`);
   if (note.easy.length) parts.push(`Easy for every tool: ${note.easy.join(', ')}.`);
   return parts.join(' ');
+}
+
+type Report = import('../core/capability/types').CapabilitySnapshot['report'];
+
+/** "4 claims · 3 tentative (shown apart, not claims)"; null for builds before issue #25 (no counts). */
+export function claimCountsText(report: Pick<Report, 'claims' | 'tentative'>): string | null {
+  if (report.claims === undefined && report.tentative === undefined) return null;
+  const c = report.claims ?? 0;
+  const t = report.tentative ?? 0;
+  return `${c} claim${c === 1 ? '' : 's'} · ${t} tentative (shown apart, not claims)`;
+}
+
+const share = (x: number | null | undefined): string | null => (x === null || x === undefined || !Number.isFinite(x) ? null : x.toFixed(2));
+
+/**
+ * The held-out check of a build in words: direction (share of tested claims whose unseen sign
+ * agrees), confirmed (share that holds), calibration and precision, then the verdict counts.
+ * Older builds have no direction or confirmed (precision only) and may count `weaker`.
+ */
+export function verificationText(v: NonNullable<Report['verification']>): string {
+  if (v.tested === 0 || v.precision === null) return 'no claim could be tested';
+  const c = v.counts;
+  const figures = [
+    share(v.direction) !== null ? `direction ${share(v.direction)}` : null,
+    share(v.confirmed) !== null ? `confirmed ${share(v.confirmed)}` : null,
+    `precision ${v.precision.toFixed(2)}`,
+    share(v.calibration) !== null ? `calibration ${share(v.calibration)}` : null,
+  ].filter((x): x is string => x !== null);
+  const counts = [`${c.holds} hold`, `${c.inconclusive ?? 0} inconclusive`, ...(c.weaker ? [`${c.weaker} weaker (older check)`] : []), `${c.contradicted} contradicted`, `${c.untested} untested`];
+  return `${figures.join(' · ')} over ${v.tested} tested (${counts.join(', ')})`;
+}
+
+type Profile = import('../core/capability/types').ToolProfile;
+
+/**
+ * A profile's figures for a glance: mean, rank (with its 95% interval over resamples of the tasks),
+ * best share, and the mean advantage over the other tools; rank and share only with ≥ 2 tools.
+ */
+export function profileFigures(p: Profile, digits = 2): { label: string; value: string }[] {
+  const out = [{ label: 'mean', value: formatNumber(p.mean, digits) }];
+  if (p.of >= 2) {
+    const [lo, hi] = p.rankCi95;
+    out.push({ label: 'rank', value: `${p.rank} of ${p.of} (95% interval ${lo === hi ? `${lo}` : `${lo}–${hi}`})` });
+    out.push({ label: 'best on', value: `${Math.round(p.bestShare * 100)}% of its tasks` });
+    out.push({ label: 'vs the others', value: formatSigned(p.advantage, digits) });
+  }
+  out.push({ label: 'tasks', value: p.n.toLocaleString('en-US') });
+  return out;
 }

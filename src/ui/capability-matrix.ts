@@ -12,7 +12,7 @@
  * keys of plain objects; positions are numeric indices into arrays.
  */
 import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../core/capability/types';
-import { effectSummary, formatInterval, formatNumber, formatSigned, headline, niceDomain } from './capability-format';
+import { effectSummary, formatInterval, formatNumber, formatSigned, headline, niceDomain, statusOf, statusText } from './capability-format';
 
 export const KIND_ORDER: readonly FacetKind[] = ['category', 'cue', 'theme'];
 const KIND_LABELS: ReadonlyMap<string, string> = new Map([['category', 'categories'], ['cue', 'cues'], ['theme', 'themes']]);
@@ -236,7 +236,10 @@ export function cellLines(model: CapabilityMatrixModel, row: number, col: number
   // The headline is deltaVsOthers when there are other tools: then show the own delta beside it.
   if (e.deltaVsOthers !== null) lines.push(`vs its own mean ${formatSigned(e.deltaOwn)}${e.ci95Own ? ` ${formatInterval(e.ci95Own)}` : ''}`);
   if (e.mean !== undefined && e.toolMean !== undefined) lines.push(`mean ${formatNumber(e.mean)} on these tasks, ${formatNumber(e.toolMean)} overall`);
-  lines.push(cell.entryId ? 'An entry was written for it: Enter or click to see it.' : 'No entry: no clear effect.');
+  const status = statusText(e);
+  if (status) lines.push(`${status.charAt(0).toUpperCase()}${status.slice(1)}.`);
+  const kind = statusOf(e);
+  lines.push(cell.entryId ? `An entry was written for it${kind === 'tentative' ? ' (tentative, shown apart)' : kind === 'claim' ? ' (a claim)' : ''}: Enter or click to see it.` : 'No entry: no clear effect.');
   return lines;
 }
 
@@ -287,12 +290,16 @@ export interface FacetEffectRow {
  * A tool's strongest and weakest facets in a snapshot (the Tools page's card): positive headline
  * deltas, largest first, and negative ones, most negative first — facets whose interval leaves out
  * zero before the uncertain ones, so a wide, noisy interval does not outrank a clear effect.
+ * Only the tool's CLAIMS count (issue #25: the card says what the Memory page says, with the same
+ * shrunk numbers); a snapshot built before cells had a status offers every tested cell.
  */
 export function toolExtremes(snapshot: CapabilitySnapshot, toolId: string, k = 3): { strongest: FacetEffectRow[]; weakest: FacetEffectRow[] } {
   const rows: FacetEffectRow[] = [];
   for (const cell of snapshot.cells) {
     const f = snapshot.facets[cell.facet];
     if (cell.toolId !== toolId || !f) continue;
+    const status = statusOf(cell.effect);
+    if (status !== null && (status !== 'claim' || cell.entryId === null)) continue;
     const delta = headline(cell.effect);
     if (!Number.isFinite(delta)) continue;
     rows.push({ facet: f.facet, effect: cell.effect, delta, clear: cell.effect.ci95[0] > 0 || cell.effect.ci95[1] < 0 });

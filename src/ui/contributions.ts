@@ -3,7 +3,7 @@
  * share in score points, largest |points| first, ending at the predicted score. Pure, for the
  * Predict page's Contributions component and its unit test.
  */
-import { ABSENT_ID, ORDER_ID, OTHER_ID } from '../core/capability/predictor';
+import { ABSENT_ID, ORDER_ID, OTHER_ID, SHARED_ID } from '../core/capability/predictor';
 import type { Contribution } from '../core/capability/types';
 
 /** Contribution ids that are not one entry but a remainder the model sums (its text says which). */
@@ -31,6 +31,8 @@ export interface WaterfallRow {
   shared: boolean;
   /** A remainder (other facets, facets the task lacks, the tools' order), not one entry. */
   aggregate: boolean;
+  /** What every tool shares on the task's facets (SHARED_ID): the part of the facets that is not this tool's own. */
+  common: boolean;
 }
 
 export interface Waterfall {
@@ -62,7 +64,7 @@ export function waterfall(explanation: Explanation, score: number, maxRows = 8, 
     running += c.points;
     lo = Math.min(lo, running);
     hi = Math.max(hi, running);
-    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId) };
+    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId), common: c.entryId === SHARED_ID };
   });
   let rest: Waterfall['rest'] = null;
   if (sorted.length > maxRows) {

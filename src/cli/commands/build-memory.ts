@@ -36,6 +36,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
       embeddingModel: embedder.id,
       k: opts.k,
       critiques: opts.critiques,
+      ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}),
       statistics: opts.clusters,
       memoryId: `mem-${now.toString(36)}`,
       runId: `build-${now.toString(36)}`,

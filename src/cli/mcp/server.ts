@@ -59,7 +59,7 @@ export function assertServable(file: MemoryFile, embedder: Pick<Embedder, 'id' |
 
 const TOOLS = [
   { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
-  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's facet, effect (n, deltas, 95% interval, q) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction (`applying`)." },
+  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's status (claim, tentative — not a claim — or the tool's profile), facet, effect (n, shrunk deltas, 95% credible interval, lfsr, raw estimate) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction (`applying`)." },
   { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
   { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score; `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
 ] as const;
@@ -83,10 +83,28 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
   const claimOf = (id: string) => {
     const e = byId.get(id);
     if (!e) return {};
+    // status: 'claim' (stated as a fact), 'tentative' (not a claim: weigh it as a hint), 'profile'
+    // (the tool's overall standing). Entries of files before issue #25 count as claims.
+    const status = e.profile ? 'profile' : e.effect ? (e.effect.status === 'tentative' ? 'tentative' : 'claim') : undefined;
+    const fx = e.effect;
     return {
       level: e.level,
+      ...(status ? { status } : {}),
       ...(e.facet ? { facet: e.facet.name } : {}),
-      ...(e.effect ? { effect: { n: e.effect.n, deltaOwn: round(e.effect.deltaOwn), deltaVsOthers: e.effect.deltaVsOthers === null ? null : round(e.effect.deltaVsOthers), ci95: e.effect.ci95.map(round), q: round(e.effect.q) } } : {}),
+      ...(fx
+        ? {
+            effect: {
+              n: fx.n,
+              deltaOwn: round(fx.deltaOwn),
+              deltaVsOthers: fx.deltaVsOthers === null ? null : round(fx.deltaVsOthers),
+              ci95: fx.ci95.map(round),
+              q: round(fx.q),
+              ...(fx.lfsr !== undefined ? { lfsr: round(fx.lfsr) } : {}),
+              ...(fx.raw ? { raw: { delta: round(fx.raw.delta), ci95: fx.raw.ci95.map(round) } } : {}),
+            },
+          }
+        : {}),
+      ...(e.profile ? { profile: { ...e.profile, mean: round(e.profile.mean), bestShare: round(e.profile.bestShare), advantage: round(e.profile.advantage) } } : {}),
       ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
     };
   };

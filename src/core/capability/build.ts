@@ -11,6 +11,7 @@ import type { Experience, MemoryEntry, ScoreScale } from '../types';
 import type { TrainingSet } from '../predict/types';
 import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
+import type { ClaimRules } from './claims';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
 
 export interface CapabilityBuildInput {
@@ -27,6 +28,8 @@ export interface CapabilityBuildInput {
   discover?: DiscoverOptions;
   /** Keep only facets of these kinds (default all). */
   kinds?: readonly FacetKind[];
+  /** Which cells are claims (claims.ts: lfsr and evidence thresholds). */
+  claims?: ClaimRules;
 }
 
 export interface CapabilityBuild {
@@ -54,6 +57,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       return discovery.facets;
     },
     ...(input.kinds ? { kinds: input.kinds } : {}),
+    ...(input.claims ? { claims: input.claims } : {}),
   };
   const predictor = new CapabilityMemoryPredictor(options);
   predictor.fit(set);

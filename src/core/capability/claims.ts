@@ -55,16 +55,13 @@ export function responses(table: ScoreTable): Float64Array[] {
       const v = row[t]!;
       if (Number.isNaN(v)) return NaN;
       if (J === 1) return sign * v;
-      let s = 0;
-      let c = 0;
+      const others: number[] = [];
       for (let k = 0; k < J; k++) {
         const o = table.scores[k]![t]!;
-        if (k !== j && !Number.isNaN(o)) {
-          s += o;
-          c++;
-        }
+        if (k !== j && !Number.isNaN(o)) others.push(o);
       }
-      return c > 0 ? sign * (v - s / c) : NaN;
+      if (others.length === 0) return NaN;
+      return sign * (v - others.reduce((a, b) => a + b, 0) / others.length);
     }),
   );
 }

@@ -41,6 +41,7 @@ export function toFileEntry(e: MemoryEntry, evidenceTasks: string[], stats: Memo
     ...(e.facet ? { facet: structuredClone(e.facet) } : {}),
     ...(e.effect ? { effect: structuredClone(e.effect) } : {}),
     ...(e.verdict ? { verdict: structuredClone(e.verdict) } : {}),
+    ...(e.profile ? { profile: structuredClone(e.profile) } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ export function fileEntryRow(e: MemoryFileEntry, memoryId: string, toolId: strin
     ...(e.facet ? { facet: structuredClone(e.facet) } : {}),
     ...(e.effect ? { effect: structuredClone(e.effect) } : {}),
     ...(e.verdict ? { verdict: structuredClone(e.verdict) } : {}),
+    ...(e.profile ? { profile: structuredClone(e.profile) } : {}),
     createdAt: e.validFrom,
     updatedAt: e.validFrom,
   };

@@ -18,6 +18,8 @@ export interface BuildSettings extends InduceSettings {
   /** Seed each tool's memory with evidence clusters (works without an LLM). */
   clusters: boolean;
   cluster: ClusterSettings;
+  /** Largest local false sign rate of a claim (capability/claims.ts; default 0.05). */
+  maxLfsr?: number;
 }
 
 export interface BuildConfig {

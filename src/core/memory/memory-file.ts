@@ -13,7 +13,7 @@
 import { fileCostFields, type ToolCostStat } from '../cost/tool-cost';
 import type { JointModel } from '../capability/fit';
 import { dict, dictFrom, own } from '../data-keys';
-import { canonicalMemoryFile, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
+import { canonicalMemoryFile, MEMORY_FORMAT_VERSION, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
 import type { Memory, MemoryEntry, BuildRun, Tool } from '../types';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
@@ -88,7 +88,7 @@ export function memoryToFile(
   const toolIds = [...new Set([...config.tools, ...valid.map((e) => e.toolId)])].sort();
   const described = new Map((options.tools ?? []).map((t) => [t.id, t]));
   const file: MemoryFile = {
-    version: 2,
+    version: MEMORY_FORMAT_VERSION,
     kind: 'toolmem-memory',
     memory: fileMemoryHeader(memory),
     build: {

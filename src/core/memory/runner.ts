@@ -88,7 +88,7 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
   const prompts = [...new Set([...deps.experiences.values()].flat().map((e) => e.prompt))];
   const list = await index.embed(prompts, signal);
   const vectors = new Map(prompts.map((p, i) => [p, list[i]!]));
-  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at });
+  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at, ...(config.settings.maxLfsr !== undefined ? { claims: { maxLfsr: config.settings.maxLfsr } } : {}) });
   const unseen = (deps.unseen ?? []).filter((e) => config.tools.includes(e.toolId));
   if (unseen.length > 0) {
     const unseenPrompts = [...new Set(unseen.map((e) => e.prompt))].filter((p) => !vectors.has(p));
@@ -100,7 +100,7 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
       const v = byId.get(e.id);
       if (v) e.verdict = v;
     }
-    built.snapshot.report.verification = { on: 'test-split', precision: report.precision, tested: report.tested, counts: report.counts };
+    built.snapshot.report.verification = { on: 'test-split', precision: report.precision, tested: report.tested, counts: report.counts, direction: report.direction, confirmed: report.confirmed, calibration: report.calibration };
   }
   const old: MemoryEntry[] = [];
   for (const t of config.tools) old.push(...(await deps.repo.validEntries(config.memoryId, t)).filter((e) => e.origin === 'stats' && !e.pinned));
