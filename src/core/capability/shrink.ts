@@ -31,6 +31,8 @@ export interface ShrinkInput {
   x: readonly ArrayLike<number>[];
   /** Fixed prior variance (skips the marginal-likelihood search), e.g. for tests. */
   tau2?: number;
+  /** Fixed noise variance per tool (skips its search), e.g. for tests. */
+  sigma2?: readonly number[];
 }
 
 export interface ShrunkCell {
@@ -156,7 +158,8 @@ function totalDeviance(tools: readonly (ToolData | null)[], tau2: number): numbe
 /** The shared τ² by marginal likelihood: a log grid, then golden section around the best point. */
 function fitTau2(tools: readonly (ToolData | null)[]): number {
   const scale = Math.max(1e-12, ...tools.map((t) => t?.variance ?? 0));
-  const grid = Array.from({ length: 25 }, (_, i) => scale * 10 ** (-6 + (i * 6) / 24));
+  // τ² is a coefficient's variance: it can exceed the response's (a facet on few tasks with a big effect).
+  const grid = Array.from({ length: 37 }, (_, i) => scale * 10 ** (-6 + (i * 9) / 36));
   let best = 0;
   let bestDev = Infinity;
   grid.forEach((t2, i) => {
@@ -177,9 +180,16 @@ function fitTau2(tools: readonly (ToolData | null)[]): number {
   return Math.exp((lo + hi) / 2);
 }
 
+/** −2 · log marginal likelihood of tool `j` at (τ², σ²), up to a constant: what the fit minimises. */
+export function shrinkDeviance(input: ShrinkInput, j: number, tau2: number, sigma2: number): number {
+  const td = prepare(input.y[j]!, input.x);
+  return td ? deviance(td, tau2, sigma2) : NaN;
+}
+
 export function shrinkCells(input: ShrinkInput): ShrinkResult {
   const F = input.x.length;
   const tools = input.y.map((y) => prepare(y, input.x));
+  const fixed = input.sigma2;
   const tau2 = input.tau2 ?? fitTau2(tools);
   const sigma2: number[] = [];
   const cells = tools.map((td) => {
@@ -187,7 +197,7 @@ export function shrinkCells(input: ShrinkInput): ShrinkResult {
       sigma2.push(NaN);
       return Array.from({ length: F }, () => null);
     }
-    const s2 = bestSigma2(td, tau2).sigma2;
+    const s2 = fixed?.[sigma2.length] ?? bestSigma2(td, tau2).sigma2;
     sigma2.push(s2);
     const lambda = s2 / tau2;
     // Posterior: m = U·diag(1/(d+λ))·z, S = σ²·U·diag(1/(d+λ))·Uᵀ.

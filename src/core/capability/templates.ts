@@ -83,12 +83,16 @@ export function facetShortName(f: Facet | DiscoveredFacet): string {
   return rule.type === 'category' ? rule.value : rule.type === 'theme' ? rule.keywords.join('/') : (cueById(rule.cue)?.label ?? rule.cue);
 }
 
-/** The example quoted, cut at the last space within EXAMPLE_MAX characters (quote() says how much more). */
+/**
+ * The example quoted, cut at the last space within EXAMPLE_MAX characters and ended with "…" — no
+ * "(N more)" count, which beside an example reads as N more examples (issue #25).
+ */
 function quoteExample(text: string): string {
   const cps = [...text];
   if (cps.length <= EXAMPLE_MAX) return quote(text, EXAMPLE_MAX);
   const lastSpace = cps.slice(0, EXAMPLE_MAX + 1).lastIndexOf(' ');
-  return quote(text, lastSpace >= EXAMPLE_MAX / 2 ? lastSpace : EXAMPLE_MAX);
+  const cut = cps.slice(0, lastSpace >= EXAMPLE_MAX / 2 ? lastSpace : EXAMPLE_MAX).join('').replace(/[\s,;:]+$/, '');
+  return quote(`${cut}…`, EXAMPLE_MAX + 1);
 }
 
 function ordinal(k: number): string {
@@ -173,9 +177,10 @@ export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; 
   const decimals = (opts.scaleWidth ?? 4) <= 1 ? 2 : 1;
   const [lo, hi] = p.rankCi95;
   const range = lo === hi ? `rank ${ordinal(lo)} in every resample` : `95% interval ${ordinal(lo)}–${ordinal(hi)}`;
-  const rank = p.of >= 2 ? `, ${ordinal(p.rank)} of ${formatCount(p.of)} tools (${range})` : '';
+  const n = `n = ${formatCount(p.n)} tasks`;
+  const rank = p.of >= 2 ? `, ${ordinal(p.rank)} of ${formatCount(p.of)} tools (${range}; ${n})` : ` (${n})`;
   const best = p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatNumber(p.advantage, decimals, true)} vs the other tools on the same tasks` : '';
-  return `Overall: averages ${formatNumber(p.mean, decimals)}${opts.scale ? ` on ${opts.scale}` : ''}${rank} (n = ${formatCount(p.n)} tasks)${best}.`;
+  return `Overall: averages ${formatNumber(p.mean, decimals)}${opts.scale ? ` on ${opts.scale}` : ''}${rank}${best}.`;
 }
 
 export interface SharedFacet {

@@ -212,7 +212,7 @@ export function validateMemoryFile(data: unknown): MemoryFileParse {
   }
   if (!(MEMORY_FORMAT_VERSIONS as readonly unknown[]).includes(top.version)) {
     const got = top.version === undefined ? '(missing)' : typeof top.version === 'number' && Number.isFinite(top.version) ? String(top.version) : describe(top.version);
-    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads versions ${MEMORY_FORMAT_VERSIONS.join(' and ')}` }] };
+    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads versions ${MEMORY_FORMAT_VERSIONS.slice(0, -1).join(', ')} and ${MEMORY_FORMAT_VERSIONS.at(-1)}` }] };
   }
   // Raw-value problems first (overflowed numbers, huge strings, deep nesting); the schema's own
   // complaint about the same value ("expected number") would only repeat them less clearly.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { entryText, facetSubject, formatCount, formatNumber, sharedDifficultyNote, sharedEaseNote } from '../../../src/core/capability/templates';
+import { aboveOthers, entryText, facetSubject, formatCount, formatNumber, sharedDifficultyNote, sharedEaseNote } from '../../../src/core/capability/templates';
 import type { DiscoveredFacet, Effect, Facet } from '../../../src/core/capability/types';
+import { mulberry32 } from '../../../src/core/eval/rng';
 
 const negation: DiscoveredFacet = {
   facet: { kind: 'cue', name: 'negation', rule: { type: 'cue', cue: 'negation' } },
@@ -36,20 +37,25 @@ describe('entryText', () => {
   it('relative strength: the contrast with the other tools, signed', () => {
     const e: Effect = { n: 1340, deltaOwn: 0.1, deltaVsOthers: 0.42, ci95: [0.21, 0.63], q: 0.01, rank: 1, of: 6 };
     expect(entryText('relative-strength', counting, e, 'DALLE_3', { level: 'good', example: 'Three brick houses.' })).toBe(
-      `Good at tasks tagged "counting" compared with the other tools: +0.4 beyond its usual margin (n = 1,340, 95% CI 0.2 to 0.6); highest of 6 tools here; e.g. 'Three brick houses'.`,
+      `Good at tasks tagged "counting": +0.4 vs the other tools beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); highest of 6 tools here; e.g. 'Three brick houses'.`,
+    );
+    // Better than its usual margin yet still below the others there: no level word, no "highest".
+    const behind: Effect = { ...e, mean: 3.0, othersMean: 3.4, rank: 6, of: 6 };
+    expect(entryText('relative-strength', counting, behind, 'DALLE_3', { level: 'proficient', showExample: false })).toBe(
+      'Better than usual at tasks tagged "counting", though below the other tools: +0.4 vs the other tools beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); there it averages 3.0 vs 3.4 for the other tools, lowest of 6 tools.',
     );
   });
   it('relative weakness on a lower-better scale says worst, not lowest', () => {
-    const e: Effect = { n: 20, deltaOwn: 0.2, deltaVsOthers: 0.5, ci95: [0.1, 0.9], q: 0.02, rank: 4, of: 4 };
+    const e: Effect = { n: 20, deltaOwn: 0.2, deltaVsOthers: -0.5, ci95: [-0.9, -0.1], q: 0.02, rank: 4, of: 4 };
     expect(entryText('relative-weakness', snow, e, 'x', { level: 'weak', direction: 'lower-better', showExample: false })).toBe(
-      'Weak at tasks about snow, park compared with the other tools: +0.5 beyond its usual margin (n = 20, 95% CI 0.1 to 0.9); worst of 4 tools here.',
+      'Weak at tasks about snow, park: −0.5 vs the other tools beyond its usual margin (n = 20 paired tasks, 95% CI −0.9 to −0.1); worst of 4 tools here.',
     );
   });
   it('two decimals on a 0–1 scale; a long example cut at a word within 80 characters', () => {
     const e: Effect = { n: 26, deltaOwn: 0.05, deltaVsOthers: null, ci95: [0.01, 0.09], q: 0.01, mean: 0.61, toolMean: 0.56, rank: 2, of: 6 };
     const example = 'A snowy landscape with snow deeper than the height of the nearby fence, in a park where children build a snowman.';
     expect(entryText('own-strength', snow, e, 'gpt', { level: 'proficient', scaleWidth: 1, example })).toBe(
-      `Proficient at tasks about snow, park: 0.61 vs its 0.56 (n = 26, 95% CI 0.01 to 0.09); 2nd of 6 tools here; e.g. 'A snowy landscape with snow deeper than the height of the nearby fence, in a… (36 more)'.`,
+      `Proficient at tasks about snow, park: 0.61 vs its 0.56 (n = 26, 95% CI 0.01 to 0.09); 2nd of 6 tools here; e.g. 'A snowy landscape with snow deeper than the height of the nearby fence, in a…'.`,
     );
   });
   it('without means, says the delta; without rank, no rank', () => {
@@ -84,5 +90,39 @@ describe('shared note: one name once', () => {
     const tag = { kind: 'category' as const, name: 'comparison (tagged)', rule: { type: 'category' as const, value: 'comparison' } };
     const cue = { kind: 'cue' as const, name: 'comparison', rule: { type: 'cue' as const, cue: 'comparison' } };
     expect(sharedDifficultyNote([{ facet: tag, delta: -0.74 }, { facet: cue, delta: -0.7 }])).toBe('Hard for every tool here: comparison (−0.7).');
+  });
+});
+
+describe('words match the numbers (property test over generated effect tables)', () => {
+  it('never a strength word or "highest/best" below the other tools, never a weakness word or "lowest/worst" above them', () => {
+    const rng = mulberry32(2512);
+    const facets: (Facet | DiscoveredFacet)[] = [negation, counting, snow];
+    let checked = 0;
+    for (let i = 0; i < 3000; i++) {
+      const of = 2 + Math.floor(rng() * 12);
+      const rank = 1 + Math.floor(rng() * of);
+      const direction = rng() < 0.3 ? 'lower-better' : 'higher-better';
+      const mean = 1 + 4 * rng();
+      const othersMean = rng() < 0.05 ? mean : 1 + 4 * rng();
+      const delta = (rng() < 0.5 ? -1 : 1) * (0.05 + rng());
+      if (delta === 0) continue;
+      const strength = delta > 0;
+      const level = strength ? (rng() < 0.5 ? 'proficient' : 'good') : rng() < 0.5 ? 'weak' : 'bad';
+      const e: Effect = { n: 10 + Math.floor(rng() * 500), deltaOwn: delta, deltaVsOthers: delta, ci95: [delta - 0.2, delta + 0.2], q: 0.01, mean, othersMean, rank, of };
+      const text = entryText(strength ? 'relative-strength' : 'relative-weakness', facets[i % 3]!, e, 'tool', { level, direction, showExample: false });
+      const above = aboveOthers(e, direction)!;
+      if (!above) {
+        expect(text, text).not.toMatch(/^(Proficient|Good) at/);
+        expect(text, text).not.toMatch(/\b(highest|best) of/);
+      } else {
+        expect(text, text).not.toMatch(/^(Weak|Bad) at/);
+        expect(text, text).not.toMatch(/\b(lowest|worst) of/);
+      }
+      // The claim's direction is said the way the number says it.
+      expect(text.startsWith(strength ? 'Weak' : 'Proficient'), text).toBe(false);
+      expect(text, text).toMatch(strength ? /: \+\d/ : /: −\d/);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2900);
   });
 });

@@ -105,7 +105,7 @@ describe('toolmem mcp', { timeout: 60_000 }, () => {
     for (const c of negation.filter((x) => x.effect)) {
       expect(c.effect!.n).toBeGreaterThanOrEqual(15);
       expect(c.effect!.ci95[1]).toBeLessThan(0);
-      expect(['holds', 'weaker', 'contradicted', 'untested']).toContain(c.verdict);
+      expect(['holds', 'inconclusive', 'contradicted', 'untested']).toContain(c.verdict);
     }
     const recall = await call<{ applying: Contribution[] }>(client, 'recall', { tool: 'DALLE_3', task: 'A library shelf with no books on it' });
     expect(recall.applying.some((c) => /negation/.test(c.facet ?? c.id))).toBe(true);

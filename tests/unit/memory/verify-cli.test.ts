@@ -17,7 +17,10 @@ interface VerifyJson {
   tested: number;
   counts: Record<string, number>;
   untestedTools: { toolId: string; why: string }[];
-  entries: { id: string; tool: string; verdict: string; n: number; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
+  direction: number | null;
+  confirmed: number | null;
+  calibration: number | null;
+  entries: { id: string; tool: string; verdict: string; n: number; claimed: number | null; observed: number | null; ci95: [number, number] | null; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
 }
 
 describe('toolmem verify', { timeout: 120_000 }, () => {
@@ -27,16 +30,26 @@ describe('toolmem verify', { timeout: 120_000 }, () => {
     const { code, stdout } = await toolmem(['verify', '--memory', out, '--data', FULL, '--skills', SKILLS, '--json']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as VerifyJson;
-    expect(Object.keys(json).slice(0, 2)).toEqual(['precision', 'tested']);
+    expect(Object.keys(json).slice(0, 5)).toEqual(['direction', 'confirmed', 'calibration', 'precision', 'tested']);
     expect(json.entries.length).toBeGreaterThan(0);
     for (const e of json.entries) {
-      expect(Object.keys(e)).toEqual(['id', 'tool', 'verdict', 'n', 'effect']);
-      expect(['holds', 'weaker', 'contradicted', 'untested']).toContain(e.verdict);
+      expect(Object.keys(e)).toEqual(['id', 'tool', 'verdict', 'n', 'claimed', 'observed', 'ci95', 'effect']);
+      expect(e.effect).toEqual({ claimed: e.claimed, observed: e.observed, ci95: e.ci95 });
+      expect(['holds', 'inconclusive', 'contradicted', 'untested']).toContain(e.verdict);
       if (e.verdict !== 'untested') expect(e.n).toBeGreaterThanOrEqual(15);
     }
     const tested = json.entries.filter((e) => e.verdict !== 'untested');
     expect(json.tested).toBe(tested.length);
-    expect(json.precision).toBe(tested.filter((e) => e.verdict !== 'contradicted').length / tested.length);
+    // direction (= precision): the share of tested claims whose unseen sign agrees; confirmed: the share that hold.
+    const agree = tested.filter((e) => Math.sign(e.observed!) === Math.sign(e.claimed!)).length;
+    expect(json.direction).toBe(agree / tested.length);
+    expect(json.precision).toBe(json.direction);
+    expect(json.confirmed).toBe(tested.filter((e) => e.verdict === 'holds').length / tested.length);
+    // A holds verdict: the unseen interval lies on the claimed side of zero.
+    for (const e of tested.filter((x) => x.verdict === 'holds')) {
+      const s = Math.sign(e.claimed!);
+      expect(Math.min(s * e.ci95![0], s * e.ci95![1])).toBeGreaterThan(0);
+    }
     const memory = JSON.parse((await import('node:fs')).readFileSync(out, 'utf8')) as { tools: { entries: { id: string; verdict?: { verdict: string } }[] }[] };
     const atBuild = new Map(memory.tools.flatMap((t) => t.entries.map((e) => [e.id, e.verdict?.verdict])));
     for (const e of json.entries) expect(atBuild.get(e.id), e.id).toBe(e.verdict);
