@@ -12,7 +12,10 @@
  *     tags + cues + themes) and `memory-cues` (cue and theme facets only), memory precision on the
  *     test split for GenAI-Bench, AlpacaEval and Prometheus (Vicuna), the DALLE_3 negation /
  *     part-relation check, and the engine time of a no-LLM build on the demo data.
- *  4. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
+ *  5. Claims (issue #25; claims-bench.ts): direction, confidently wrong, confirmed, calibration and
+ *     profiles on GenAI-Bench (200 training tasks, seeds 1–5, with and without tags), AlpacaEval and
+ *     WMT MQM (half / half, seeds 1–3), and the learning curve at 50–800 training tasks.
+ *  6. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
  * Figures are printed, never asserted; the full summary goes to .bench/quality-bench.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,6 +25,7 @@ import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/
 import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
+import { claimsBench } from './claims-bench';
 
 const GENAI = '../shared/data/genai_bench/genai_image.json';
 const GENAI_SKILLS = '../shared/data/genai_bench/genai_skills.json';
@@ -351,6 +355,12 @@ const t0 = Date.now();
     `\nEngine time of a no-LLM build on the demo (all tasks, vectors given; CPU time, median of 5): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
       `capability memory ${t.capability.toFixed(0)} ms — ${ratio.toFixed(2)}× (goal ≤ ${MEMORY_GOALS.timeRatio}×: ${ratio <= MEMORY_GOALS.timeRatio ? 'met' : 'missed'})`,
   );
+}
+
+// ---- 5. Claims on tasks the memory never saw (issue #25; claims-bench.ts) -----------------------
+{
+  console.log('\nClaims checked on unseen tasks (shrunk effects, lfsr ≤ 0.05; tuned on seeds 101–130, reported on 1–5 / 1–3)');
+  out.claims = await claimsBench();
 }
 
 mkdirSync('.bench', { recursive: true });
