@@ -87,12 +87,23 @@ export function facetShortName(f: Facet | DiscoveredFacet): string {
  * The example quoted, cut at the last space within EXAMPLE_MAX characters and ended with "…" — no
  * "(N more)" count, which beside an example reads as N more examples (issue #25).
  */
-function quoteExample(text: string): string {
+function quoteExample(text: string, max = EXAMPLE_MAX): string {
   const cps = [...text];
-  if (cps.length <= EXAMPLE_MAX) return quote(text, EXAMPLE_MAX);
-  const lastSpace = cps.slice(0, EXAMPLE_MAX + 1).lastIndexOf(' ');
-  const cut = cps.slice(0, lastSpace >= EXAMPLE_MAX / 2 ? lastSpace : EXAMPLE_MAX).join('').replace(/[\s,;:]+$/, '');
-  return quote(`${cut}…`, EXAMPLE_MAX + 1);
+  if (cps.length <= max) return quote(text, max);
+  const lastSpace = cps.slice(0, max + 1).lastIndexOf(' ');
+  const cut = cps.slice(0, lastSpace >= max / 2 ? lastSpace : max).join('').replace(/[\s,;:]+$/, '');
+  return quote(`${cut}…`, max + 1);
+}
+
+/** Entry texts stay within an entry's limit (MAX_ENTRY_CHARS): the example gives way first. */
+export const ENTRY_TEXT_MAX = 300;
+
+function withExample(body: string, example: string | undefined): string {
+  if (example === undefined) return `${body}.`;
+  const full = `${body}; e.g. ${quoteExample(example)}.`;
+  if ([...full].length <= ENTRY_TEXT_MAX) return full;
+  const room = ENTRY_TEXT_MAX - [...body].length - '; e.g. \'…\'.'.length;
+  return room >= 24 ? `${body}; e.g. ${quoteExample(example, room)}.` : `${body}.`;
 }
 
 function ordinal(k: number): string {
@@ -133,7 +144,7 @@ const STRONG_WORD: Readonly<Record<Level, string>> = OWN_VERB;
  */
 function lead(strength: boolean, level: Level, subject: string, above: boolean | null): string {
   if (above === null || above === strength) return `${STRONG_WORD[level]} ${subject}`;
-  return strength ? `Better than usual at ${subject}, though below the other tools` : `Worse than usual at ${subject}, though above the other tools`;
+  return strength ? `Better than usual at ${subject}, though below the others` : `Worse than usual at ${subject}, though above the others`;
 }
 
 /**
@@ -149,7 +160,6 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const example = rawExample?.replace(/\s+/g, ' ').trim() || undefined;
   const shownExample = example === undefined ? undefined : example.replace(/[.。]$/, '');
   const subject = facetSubject(f, shownExample);
-  const exampleTail = shownExample ? `; e.g. ${quoteExample(shownExample)}` : '';
   const pre = opts.tentative ? 'Tentative: ' : '';
   const strength = kind === 'own-strength' || kind === 'relative-strength';
   const fmt = (x: number, signed = false) => formatNumber(x, decimals, signed);
@@ -157,7 +167,7 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
     const ci = effect.ci95Own ?? effect.ci95;
     const means = effect.mean !== undefined && effect.toolMean !== undefined ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}` : `${fmt(effect.deltaOwn, true)} vs its mean`;
     const rank = rankWords(effect.rank, effect.of, direction, null);
-    return `${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${fmt(ci[0])} to ${fmt(ci[1])})${rank ? `; ${rank} here` : ''}${exampleTail}.`;
+    return withExample(`${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${fmt(ci[0])} to ${fmt(ci[1])})${rank ? `; ${rank} here` : ''}`, shownExample);
   }
   const above = aboveOthers(effect, direction);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
@@ -165,11 +175,11 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const rank = rankWords(effect.rank, effect.of, direction, above);
   const level =
     effect.mean !== undefined && effect.othersMean !== undefined
-      ? `; there it averages ${fmt(effect.mean)} vs ${fmt(effect.othersMean)} for the other tools${rank ? `, ${rank}` : ''}`
+      ? `; here ${fmt(effect.mean)} vs their ${fmt(effect.othersMean)}${rank ? `, ${rank}` : ''}`
       : rank
         ? `; ${rank} here`
         : '';
-  return `${pre}${lead(strength, opts.level, subject, above)}: ${fmt(delta, true)} vs the other tools beyond its usual margin (n = ${formatCount(effect.n)} paired tasks, ${ci})${level}${exampleTail}.`;
+  return withExample(`${pre}${lead(strength, opts.level, subject, above)}: ${fmt(delta, true)} vs the others beyond its usual margin (n = ${formatCount(effect.n)} paired tasks, ${ci})${level}`, shownExample);
 }
 
 /** The overall entry of a tool (every tool has one): level, rank with its interval, share of tasks where it is best. */

@@ -106,6 +106,15 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
     if (file.build.capability) out.push({ path: '$.build.capability', message: "'capability' needs format version 2 (the file says version 1)" });
     return out;
   }
+  if (file.version === 2) {
+    // Version 3 fields: a tool's profile and the shrunk cell's status / lfsr / raw estimate.
+    file.tools.forEach((t, i) =>
+      t.entries.forEach((e, j) => {
+        if (e.profile !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].profile`, message: "'profile' needs format version 3 (the file says version 2)" });
+        if (e.effect?.status !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].effect.status`, message: "'status' needs format version 3 (the file says version 2)" });
+      }),
+    );
+  }
   const cap = file.build.capability;
   if (!cap) return out;
   const tools = new Set(cap.tools);

@@ -41,7 +41,9 @@ export class EntryIndex {
   }
 
   async add(entries: readonly MemoryEntry[], signal?: AbortSignal): Promise<void> {
-    const valid = entries.filter((e) => e.validTo === null);
+    // A tool's profile is a description the capability analysis rewrites, never an entry a
+    // language-model update may edit or merge: it is not indexed for that retrieval.
+    const valid = entries.filter((e) => e.validTo === null && !e.profile);
     const vecs = await this.embed(
       valid.map((e) => e.text),
       signal,
@@ -57,15 +59,16 @@ export class EntryIndex {
    * `embed`), so here the vectors come from the cache and nothing can fail half-way.
    */
   async apply(plan: UpdatePlan, signal?: AbortSignal): Promise<void> {
+    const added = plan.added.filter((e) => !e.profile);
     const vecs = await this.embed(
-      plan.added.map((e) => e.text),
+      added.map((e) => e.text),
       signal,
     );
     for (const s of plan.superseded) {
       this.entries.delete(s.id);
       this.vectors.remove(s.id);
     }
-    plan.added.forEach((e, i) => {
+    added.forEach((e, i) => {
       this.entries.set(e.id, e);
       this.vectors.add({ id: e.id, tool: e.toolId, level: e.level, vector: vecs[i]! });
     });

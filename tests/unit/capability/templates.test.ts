@@ -37,18 +37,18 @@ describe('entryText', () => {
   it('relative strength: the contrast with the other tools, signed', () => {
     const e: Effect = { n: 1340, deltaOwn: 0.1, deltaVsOthers: 0.42, ci95: [0.21, 0.63], q: 0.01, rank: 1, of: 6 };
     expect(entryText('relative-strength', counting, e, 'DALLE_3', { level: 'good', example: 'Three brick houses.' })).toBe(
-      `Good at tasks tagged "counting": +0.4 vs the other tools beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); highest of 6 tools here; e.g. 'Three brick houses'.`,
+      `Good at tasks tagged "counting": +0.4 vs the others beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); highest of 6 tools here; e.g. 'Three brick houses'.`,
     );
     // Better than its usual margin yet still below the others there: no level word, no "highest".
     const behind: Effect = { ...e, mean: 3.0, othersMean: 3.4, rank: 6, of: 6 };
     expect(entryText('relative-strength', counting, behind, 'DALLE_3', { level: 'proficient', showExample: false })).toBe(
-      'Better than usual at tasks tagged "counting", though below the other tools: +0.4 vs the other tools beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); there it averages 3.0 vs 3.4 for the other tools, lowest of 6 tools.',
+      'Better than usual at tasks tagged "counting", though below the others: +0.4 vs the others beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); here 3.0 vs their 3.4, lowest of 6 tools.',
     );
   });
   it('relative weakness on a lower-better scale says worst, not lowest', () => {
     const e: Effect = { n: 20, deltaOwn: 0.2, deltaVsOthers: -0.5, ci95: [-0.9, -0.1], q: 0.02, rank: 4, of: 4 };
     expect(entryText('relative-weakness', snow, e, 'x', { level: 'weak', direction: 'lower-better', showExample: false })).toBe(
-      'Weak at tasks about snow, park: −0.5 vs the other tools beyond its usual margin (n = 20 paired tasks, 95% CI −0.9 to −0.1); worst of 4 tools here.',
+      'Weak at tasks about snow, park: −0.5 vs the others beyond its usual margin (n = 20 paired tasks, 95% CI −0.9 to −0.1); worst of 4 tools here.',
     );
   });
   it('two decimals on a 0–1 scale; a long example cut at a word within 80 characters', () => {
@@ -121,6 +121,7 @@ describe('words match the numbers (property test over generated effect tables)',
       // The claim's direction is said the way the number says it.
       expect(text.startsWith(strength ? 'Weak' : 'Proficient'), text).toBe(false);
       expect(text, text).toMatch(strength ? /: \+\d/ : /: −\d/);
+      expect([...text].length).toBeLessThanOrEqual(300);
       checked++;
     }
     expect(checked).toBeGreaterThan(2900);

@@ -42,11 +42,21 @@ async function capabilityBuild(experiences: Experience[], train?: number, seed =
 }
 
 function checkEntries(entries: readonly MemoryEntry[], data: Map<string, Experience[]>) {
-  for (const e of entries) {
+  // Every tool has exactly one profile (its overall entry), whose evidence is all its training experiences.
+  for (const [tool, mine] of data) {
+    const profiles = entries.filter((e) => e.toolId === tool && e.profile);
+    expect(profiles.length, tool).toBe(1);
+    expect(profiles[0]!.evidence.length).toBe(mine.length);
+    expect(profiles[0]!.text).toMatch(/^Overall: averages /);
+  }
+  for (const e of entries.filter((x) => !x.profile)) {
     const mine = data.get(e.toolId)!;
     const byId = new Map(mine.map((x) => [x.id, x]));
     expect(e.origin).toBe('stats');
     expect(e.facet, e.text).toBeDefined();
+    expect(['claim', 'tentative']).toContain(e.effect!.status);
+    if (e.effect!.status === 'claim') expect(e.effect!.ci95[0] > 0 || e.effect!.ci95[1] < 0, e.text).toBe(true);
+    expect(e.text.startsWith('Tentative: ')).toBe(e.effect!.status === 'tentative');
     expect(e.effect!.n).toBe(e.evidence.length);
     expect(e.support).toBe(e.evidence.length);
     expect(e.text.length).toBeLessThanOrEqual(MAX_ENTRY_CHARS);
@@ -77,20 +87,18 @@ describe('capability build (no LLM)', () => {
     expect(again.memory.capability).toEqual(snap);
   });
 
-  it.skipIf(!existsSync(FULL))('full GenAI-Bench with skills, 200 training tasks (seeds 1–3): negation is a DALLE_3 weakness in every build', { timeout: 120_000 }, async () => {
+  it.skipIf(!existsSync(FULL))('full GenAI-Bench with skills, 200 training tasks (seeds 1–3): DALLE_3 on negation is never a strength; shared difficulty is one note', { timeout: 120_000 }, async () => {
     const { experiences } = await loadData({ data: FULL, skills: SKILLS });
     for (const seed of [1, 2, 3]) {
       const { data, entries, memory } = await capabilityBuild(experiences, 200, seed);
       checkEntries(entries, data);
-      const negation = entries.filter((e) => e.toolId === 'DALLE_3' && /negation/.test(e.facet!.name));
-      expect(negation.length, `seed ${seed}`).toBeGreaterThan(0);
-      for (const e of negation) {
-        expect(e.value).toBeLessThan(0);
-        expect(e.effect!.ci95[1]).toBeLessThan(0);
-      }
+      // On all 1,600 tasks DALLE_3 does worse than usual on negation (−0.36 vs the others): an entry,
+      // when 200 tasks show it, is a weakness.
+      const negation = entries.filter((e) => e.toolId === 'DALLE_3' && /negation/.test(e.facet?.name ?? ''));
+      for (const e of negation) expect(e.value).toBeLessThan(0);
       // Difficulty every tool shares is one dataset-level note, not a trait of each tool.
       expect(memory.capability!.note?.hard.length, `seed ${seed}`).toBeGreaterThan(0);
-      for (const f of memory.capability!.note!.hard) expect(entries.filter((e) => e.facet!.name === f && e.value < 0).length).toBeLessThan(data.size);
+      for (const f of memory.capability!.note!.hard) expect(entries.filter((e) => e.facet?.name === f && e.value < 0).length).toBeLessThan(data.size);
     }
   });
 });

@@ -27,7 +27,7 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     const text = readFileSync(out, 'utf8');
     const file = readMemoryFile(text);
     expect(serializeMemoryFile(file)).toBe(text); // written in canonical form
-    expect(file).toMatchObject({ version: 2, kind: 'toolmem-memory', build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } } });
+    expect(file).toMatchObject({ version: 3, kind: 'toolmem-memory', build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } } });
     expect(file.memory.embeddingModel).toMatch(/^glove-100d@/);
     expect(file.build.split.trainTasks).toHaveLength(15);
     expect(file.tools.map((t) => t.id)).toEqual(TOOLS);
@@ -47,8 +47,10 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     const cap = file.build.capability!;
     expect(cap.facets.filter((f) => f.facet.kind === 'category').map((f) => f.facet.name)).toContain('negation (tagged)');
     const train = new Set(file.build.split.trainTasks);
-    const entries = file.tools.flatMap((t) => t.entries);
+    const entries = file.tools.flatMap((t) => t.entries.filter((e) => !e.profile));
     expect(entries.length).toBeGreaterThan(0);
+    // Every tool has its profile (the overall entry), with all its training experiences as evidence.
+    for (const t of file.tools) expect(t.entries.filter((e) => e.profile).map((e) => e.evidence.length)).toEqual([200]);
     for (const e of entries) {
       expect(e).toMatchObject({ origin: 'stats', value: { proficient: 2, good: 1, bad: -1, weak: -2 }[e.level] });
       expect(e.facet).toBeDefined();
@@ -56,8 +58,11 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
       expect(e.support).toBe(e.evidence.length);
       for (const t of e.evidenceTasks) expect(train.has(t)).toBe(true);
     }
-    const dalle = file.tools.find((t) => t.id === 'DALLE_3')!.entries;
-    expect(dalle.some((e) => /negation/.test(e.facet!.name) && e.value < 0)).toBe(true);
+    // Shrunk claims keep their raw estimate beside them; a claim's 95% interval excludes 0.
+    for (const e of entries) {
+      expect(e.effect!.raw).toBeDefined();
+      if (e.effect!.status === 'claim') expect(e.effect!.ci95[0] > 0 || e.effect!.ci95[1] < 0).toBe(true);
+    }
   });
 
   it('exit 1 on usage errors, 2 when the data or the LLM server fails', async () => {
@@ -116,8 +121,10 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     expect(requests.every((r) => r.model === 'test-model')).toBe(true);
     const file = JSON.parse(readFileSync(out, 'utf8')) as MemoryFileV1;
     expect(file.build.engine).toBe(`openai:http://127.0.0.1:${port}/v1#test-model`);
-    // One tool: its capability analysis has no contrast and, on 4 tasks, no clear effect; the model writes the rest.
-    const origins = new Set(file.tools[0]!.entries.map((e) => e.origin));
+    // One tool: its capability analysis has no contrast and, on 4 tasks, no clear effect (only its
+    // profile); the model writes the rest.
+    expect(file.tools[0]!.entries.filter((e) => e.origin === 'stats').map((e) => e.id)).toEqual([expect.stringMatching(/:SDXL_2_1:overall$/)]);
+    const origins = new Set(file.tools[0]!.entries.filter((e) => e.origin !== 'stats').map((e) => e.origin));
     expect(origins).toEqual(new Set(['llm', ...(requests.some((r) => r.system.startsWith('You study')) ? ['critique'] : [])]));
     // Every training experience lacked feedback: one explanation each, then one update each.
     expect(requests.filter((r) => r.system.startsWith('You explain'))).toHaveLength(4);

@@ -62,8 +62,9 @@ describe('toolmem verify', { timeout: 120_000 }, () => {
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as VerifyJson;
     const tools = [...new Set(json.entries.map((e) => e.tool))].sort();
-    expect(tools.length).toBeGreaterThan(1);
-    expect(json.untestedTools.map((t) => t.toolId)).toEqual(tools);
+    expect(tools.length).toBeGreaterThan(0);
+    // Every tool of the memory (each has at least its profile), claims or not.
+    expect(json.untestedTools.map((t) => t.toolId)).toEqual(['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo']);
     for (const t of json.untestedTools) expect(t.why).toBe('the unseen data has no score of this tool');
     expect(json.entries.every((e) => e.verdict === 'untested' && e.n === 0)).toBe(true);
     expect(json.tested).toBe(0);
@@ -75,6 +76,6 @@ describe('toolmem verify', { timeout: 120_000 }, () => {
     expect((await toolmem(['verify', '--memory', join(dir, 'nope.json'), '--data', SLICE])).code).toBe(2);
     const bad = await toolmem(['verify', '--memory', resolve(REPO, 'tests/fixtures/bad-inputs/memory-wrong-version.json'), '--data', SLICE]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unsupported version 3/);
+    expect(bad.stderr).toMatch(/unsupported version 4/);
   });
 });

@@ -39,7 +39,10 @@ describe('memory service (engine none)', () => {
     const done = await memory.call('runBuild', { runId: run.id });
     expect(done.state).toBe('completed');
     const memoryId = (run.config as { memoryId: string }).memoryId;
-    const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    const all = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
+    // Every tool has its profile; the facet entries follow.
+    expect(all.filter((e) => e.profile).map((e) => e.toolId).sort()).toEqual([...CAPABILITY_TOOLS].sort());
+    const entries = all.filter((e) => !e.profile);
     const weak = entries.find((e) => e.toolId === 'A' && e.facet?.name === 'negation (tagged)');
     expect(weak, JSON.stringify(entries.map((e) => e.text))).toBeDefined();
     expect(weak!.value).toBeLessThan(0);
@@ -115,7 +118,7 @@ describe('memory export', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(serializeMemoryFile(parsed.file)).toBe(out.text);
-    expect(parsed.file.version).toBe(2);
+    expect(parsed.file.version).toBe(3);
     expect(parsed.file.build.capability?.tools).toEqual([...CAPABILITY_TOOLS]);
     const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
     const fileEntries = parsed.file.tools.flatMap((t) => t.entries);
