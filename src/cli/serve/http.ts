@@ -51,7 +51,7 @@ export interface BodyLimits {
   deadline: AbortSignal;
 }
 
-const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MiB` : n >= 1024 ? `${Math.round((n / 1024) * 10) / 10} KiB` : `${n} bytes`);
 
 /**
  * The whole body, or an HttpError: 413 as soon as the declared or received size passes `maxBytes`
