@@ -55,11 +55,13 @@ const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) *
 
 /**
  * The whole body, or an HttpError: 413 as soon as the declared or received size passes `maxBytes`
- * (the rest is read and dropped, so the client gets the answer instead of a reset connection;
- * the deadline still ends a client that keeps sending), 408 when the deadline passes first.
+ * (the rest is read and dropped, so the client gets the answer instead of a reset connection),
+ * 408 when the deadline passes first.
  */
 export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(limits.maxBytes)}, the limit of this server.`, { connection: 'close' });
+  // No 'connection: close' here: the rest of the body is drained, so the client that is still
+  // sending reads the 413 instead of a reset (node:http's requestTimeout ends one that never stops).
+  const tooLarge = () => new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(limits.maxBytes)}, the limit of this server.`);
   const declared = Number(req.headers['content-length'] ?? NaN);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
