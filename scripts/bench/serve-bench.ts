@@ -30,6 +30,15 @@ const DATA = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
 const sha = (t: string) => createHash('sha256').update(t).digest('hex').slice(0, 16);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** CPU milliseconds (user + system) a process has used, from /proc (Linux; NaN elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
 
 function child(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; match: RegExpMatchArray; log: string[] }> {
   const proc = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -98,6 +107,7 @@ const shaGen = new Map<string, number>([[sha(base), 0]]);
 const applied: { gen: number; at: number }[] = [{ gen: 0, at: 0 }];
 let killedAt = Infinity;
 const t0 = performance.now();
+const cpu0 = cpuMs(srv.proc.pid);
 let stop = false;
 
 function mix(i: number) {
@@ -163,6 +173,7 @@ const timeline = (async () => {
 const ending = sleep(DURATION_MS).then(() => (stop = true));
 await Promise.all([...Array.from({ length: CLIENTS }, (_, c) => client(c)), timeline, ending]);
 const wall = (performance.now() - t0) / 1000;
+const loadCpu = cpuMs(srv.proc.pid) - cpu0;
 
 // --- the figures ---------------------------------------------------------------------------------
 // A strict-route request that ended after B was killed may fail (it may have been in flight when B died).
@@ -178,6 +189,7 @@ const stale = fromMemory.filter((s) => {
 }).length;
 const fmt = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\n${samples.length} requests in ${wall.toFixed(1)} s: ${(samples.length / wall).toFixed(0)} requests/s; reloads applied: ${applied.length - 1} of 4 valid (the invalid one refused: ${srv.log.some((l) => l.includes('reload refused') && l.includes('$.version'))}); refused torn/invalid reads logged: ${srv.log.filter((l) => l.includes('reload refused')).length}`);
+console.log(`server CPU: ${(loadCpu / samples.length).toFixed(2)} ms per request (${(loadCpu / 1000 / wall).toFixed(2)} cores busy on average)`);
 console.log('kind            n   p50 ms  p99 ms  max ms  non-2xx');
 for (const kind of ['select', 'predict', 'mcp', 'router', 'router-strict', 'direct']) {
   const of = samples.filter((s) => s.kind === kind);
@@ -209,12 +221,14 @@ console.log(`  answers from a half-read or unknown file: ${halfRead}; answers fr
   const sat: Sample[] = [];
   const select = (i: number) => JSON.stringify({ task: tasks[i % tasks.length], candidates: TOOLS });
   const t1 = performance.now();
+  const c1 = cpuMs(srv.proc.pid);
   await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
     for (let i = c; performance.now() - t1 < 3000; i += CLIENTS) sat.push(await send('select', { url: `${URL0}/v1/select`, headers: auth, body: select(i) }));
   }));
   const st = summary(sat);
   const rate = sat.length / ((performance.now() - t1) / 1000);
-  console.log(`\nSizing: /v1/select with ${CLIENTS} clients and no think time: ${rate.toFixed(0)} requests/s per process (p50 ${st.p50.toFixed(1)} ms, p99 ${st.p99.toFixed(1)} ms, ${sat.filter((x) => x.status !== 200).length} non-200)`);
+  const perReq = (cpuMs(srv.proc.pid) - c1) / sat.length;
+  console.log(`\nSizing: /v1/select with ${CLIENTS} clients and no think time: ${rate.toFixed(0)} requests/s per process here (p50 ${st.p50.toFixed(1)} ms, p99 ${st.p99.toFixed(1)} ms, ${sat.filter((x) => x.status !== 200).length} non-200); server CPU ${perReq.toFixed(2)} ms per request → about ${(1000 / perReq).toFixed(0)} requests/s per free core`);
 }
 
 // --- every bad request once; the server must keep serving ------------------------------------------

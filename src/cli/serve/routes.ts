@@ -96,7 +96,7 @@ export function parseRouteFile(text: string): RouteTable {
     }
   }
   if (!table.routes.has(AUTO_ROUTE)) table.routes.set(AUTO_ROUTE, { name: AUTO_ROUTE, tools: [...table.upstreams.keys()], fallback: true });
-  if (table.upstreams.size === 0) issues.push({ path: '$.tools', message: 'no tool has an upstream' });
+  if (table.upstreams.size === 0 && issues.length === 0) issues.push({ path: '$.tools', message: 'no tool has an upstream' });
   if (issues.length) throw new RouteFileError(issues);
   return table;
 }
