@@ -96,7 +96,7 @@ for (let i = 0; i < 300; i++) {
   quiet.push(await send('router', { url: `${URL0}/v1/chat/completions`, headers: auth, body }));
   quiet.push(await send('direct', { url: `${upB}/chat/completions`, body: body.replace('toolmem:strict', 'dalle') }));
 }
-const quietWarm = quiet.slice(100);
+const quietWarm = quiet.slice(200); // the first 100 of each warm up
 const quietRouter = summary(quietWarm.filter((s) => s.kind === 'router'));
 const quietDirect = summary(quietWarm.filter((s) => s.kind === 'direct'));
 
@@ -174,6 +174,7 @@ const ending = sleep(DURATION_MS).then(() => (stop = true));
 await Promise.all([...Array.from({ length: CLIENTS }, (_, c) => client(c)), timeline, ending]);
 const wall = (performance.now() - t0) / 1000;
 const loadCpu = cpuMs(srv.proc.pid) - cpu0;
+const rss = /VmRSS:\s+(\d+) kB/.exec(existsSync(`/proc/${srv.proc.pid}/status`) ? readFileSync(`/proc/${srv.proc.pid}/status`, 'utf8') : '')?.[1];
 
 // --- the figures ---------------------------------------------------------------------------------
 // A strict-route request that ended after B was killed may fail (it may have been in flight when B died).
@@ -189,7 +190,7 @@ const stale = fromMemory.filter((s) => {
 }).length;
 const fmt = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\n${samples.length} requests in ${wall.toFixed(1)} s: ${(samples.length / wall).toFixed(0)} requests/s; reloads applied: ${applied.length - 1} of 4 valid (the invalid one refused: ${srv.log.some((l) => l.includes('reload refused') && l.includes('$.version'))}); refused torn/invalid reads logged: ${srv.log.filter((l) => l.includes('reload refused')).length}`);
-console.log(`server CPU: ${(loadCpu / samples.length).toFixed(2)} ms per request (${(loadCpu / 1000 / wall).toFixed(2)} cores busy on average)`);
+console.log(`server CPU: ${(loadCpu / samples.length).toFixed(2)} ms per request (${(loadCpu / 1000 / wall).toFixed(2)} cores busy on average); resident memory ${rss ? `${Math.round(Number(rss) / 1024)} MB` : 'unknown'}`);
 console.log('kind            n   p50 ms  p99 ms  max ms  non-2xx');
 for (const kind of ['select', 'predict', 'mcp', 'router', 'router-strict', 'direct']) {
   const of = samples.filter((s) => s.kind === kind);
