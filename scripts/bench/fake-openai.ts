@@ -1,8 +1,8 @@
 /**
  * A fake OpenAI-compatible upstream on loopback for `toolmem serve`'s router tests and
  * bench:serve: POST /v1/chat/completions answers `<name> says: <last user text>` as a chat
- * completion, or as an SSE stream of three chunks and `[DONE]` when `stream` is true. `status`
- * makes it answer that HTTP status instead (a failing upstream). It binds 127.0.0.1 only.
+ * completion, or as an SSE stream of three chunks and `[DONE]` when `stream` is true. `failWith`
+ * makes it answer an HTTP status instead (a failing upstream), or nothing (a hung one). It binds 127.0.0.1 only.
  * Run as a process (the bench kills one): `node --import tsx scripts/bench/fake-openai.ts NAME`
  * prints `listening PORT`.
  */
@@ -15,7 +15,7 @@ export interface FakeOpenAi {
   url: string;
   /** The requests answered: model, stream flag, last user text, and whether an Authorization header came. */
   requests: { model: string; stream: boolean; user: string; authorization: boolean }[];
-  /** Answer every request with this status from now on (null: answer normally). */
+  /** Answer every request with this status from now on (null: answer normally; 0: never answer). */
   failWith(status: number | null): void;
   close(): Promise<void>;
 }
@@ -40,6 +40,7 @@ export async function startFakeOpenAi(name: string, port = 0): Promise<FakeOpenA
   const server: Server = createServer(async (req, res) => {
     const text = await read(req);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
+    if (failing === 0) return; // hangs: the socket stays open, no answer
     if (failing !== null) return void res.writeHead(failing, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${name} is failing` } }));
     const body = JSON.parse(text) as { model: string; stream?: boolean; messages?: { role: string; content: unknown }[] };
     const user = lastUser(body);

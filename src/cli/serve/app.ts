@@ -65,7 +65,8 @@ const METHODS: ReadonlyMap<string, string> = new Map([
 
 export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
   const guard = createGuard({ token: cfg.token, allowOrigins: cfg.allowOrigins, loopback: isLoopbackHost(cfg.host) });
-  let inFlight = 0;
+  /** Responses not finished yet: drained on close, told to close their connection. */
+  const inFlight = new Set<ServerResponse>();
   let sessions = 0;
   let draining = false;
   let drained: (() => void) | null = null;
@@ -118,19 +119,19 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
     const path = (req.url ?? '/').split('?')[0]!;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), cfg.requestTimeoutMs);
-    inFlight++;
+    inFlight.add(res);
     if (draining) res.shouldKeepAlive = false;
     let code = '';
     let task: string | undefined;
     res.once('close', () => {
       clearTimeout(timer);
-      inFlight--;
+      inFlight.delete(res);
       const ms = (performance.now() - t0).toFixed(1);
       if (res.statusCode >= 400 || cfg.logPrompts) {
         const prompt = cfg.logPrompts && task !== undefined ? ` task=${JSON.stringify(clipInput(task, 200))}` : '';
         cfg.log(`${req.method} ${clipInput(path, 80)} ${res.statusCode} ${ms} ms${code ? ` ${code}` : ''}${prompt}`);
       }
-      if (draining && inFlight === 0) drained?.();
+      if (draining && inFlight.size === 0) drained?.();
     });
     controller.signal.addEventListener('abort', () => {
       // After the body reader's own 408 (it rejects first, in this same turn).
@@ -180,7 +181,8 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
       draining = true;
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeIdleConnections();
-      if (inFlight > 0) {
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      if (inFlight.size > 0) {
         await new Promise<void>((resolve) => {
           drained = resolve;
           setTimeout(resolve, drainMs).unref();

@@ -106,7 +106,7 @@ export async function handleChat(res: ServerResponse, body: Record<string, unkno
     } catch (err) {
       if (!(err instanceof UpstreamFailure)) throw err;
       failed.push(`${named} failed: ${err.message}`);
-      if (ctx.deadline.aborted) break;
+      if (ctx.deadline.aborted) throw new HttpError(504, 'upstream_error', 'deadline', `No answer within this server's time limit per request: ${failed.join('; ')}.`, { ...headers });
     }
   }
   throw new HttpError(502, 'upstream_error', 'upstream_failed', `${failed.join('; ')}${route.fallback ? '' : ' (this route has no fallback)'}.`, {

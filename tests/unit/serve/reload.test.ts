@@ -94,4 +94,18 @@ describe('hot reload', () => {
     expect(second.headers.get('x-toolmem-memory')).toBe(sha(next));
     expect(second.json).toEqual(first.json);
   });
+
+  it('close() drains: a request in flight is answered, then the server stops listening', async () => {
+    const gate = gated(await embedder());
+    const g = await start({ memoryPath: await memoryCopy(), embedderFor: async () => gate.embedder, watch: false });
+    gate.park();
+    const inFlight = post(`${g.url}/v1/predict`, { tool: 'DALLE_3', task: 'a red bicycle' });
+    await until(() => gate.waiting() === 1);
+    const closing = g.close();
+    gate.release();
+    const answer = await inFlight;
+    expect([answer.status, answer.headers.get('connection')]).toEqual([200, 'close']);
+    await closing;
+    await expect(fetch(`${g.url}/healthz`)).rejects.toThrow();
+  });
 });

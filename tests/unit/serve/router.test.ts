@@ -92,6 +92,18 @@ describe('router', () => {
     expect([r.status, (r.json.error as { message: string }).message]).toEqual([502, `upstream 'DALLE_3' (${url}) failed: connection refused.`]);
   });
 
+  it('an upstream that never answers: 504 at the request\'s time limit, naming it', async () => {
+    const hung = await upstream('hung');
+    hung.failWith(0);
+    const memoryPath = await memoryCopy();
+    const routesPath = memoryPath.replace(/memory\.json$/, 'routes.json');
+    writeFileSync(routesPath, JSON.stringify({ tools: { DALLE_3: { upstream: `openai:${hung.url}#m` } } }));
+    const g = await start({ memoryPath, routesPath, watch: false, requestTimeoutMs: 300 });
+    const r = await post(`${g.url}/v1/chat/completions`, chat('toolmem:auto'));
+    expect([r.status, r.headers.get('x-toolmem-tool')]).toEqual([504, 'DALLE_3']);
+    expect(r.json.error).toEqual({ message: `No answer within this server's time limit per request: upstream 'DALLE_3' (${hung.url}) failed: no answer in time.`, type: 'upstream_error', code: 'deadline' });
+  });
+
   it('unknown model 404 listing the routes; no user message 400; GET /v1/models lists the routes', async () => {
     const unknown = await post(`${s.url}/v1/chat/completions`, chat('gpt-4o'), auth);
     expect([unknown.status, (unknown.json.error as { message: string }).message]).toEqual([404, "Unknown model 'gpt-4o': this router serves 'toolmem:cheap', 'toolmem:strict', 'toolmem:auto'."]);
