@@ -32,7 +32,8 @@ Options:
   --routes FILE           route file: tool → upstream "openai:URL#MODEL" and price; named routes
   --allow-origin ORIGIN   a browser origin allowed besides loopback pages (repeatable)
   --max-body BYTES        largest request body (default 1048576); larger → 413
-  --request-timeout MS    time limit per request (default 30000); 408 / 504 past it
+  --request-timeout MS    time limit per request, a streamed answer included (default 120000);
+                          408 / 504 past it
   --max-sessions N        MCP exchanges at once (default 256); more → 503
   --log-prompts           log each request's task / prompt (off: logs never hold prompts)
   -h, --help              show this help
@@ -84,7 +85,7 @@ function parse(args: string[]): ServeArgs {
     ...(v.routes ? { routes: v.routes } : {}),
     allowOrigins: v['allow-origin'],
     maxBody: wholeNumberArg('max-body', v['max-body'], 1) ?? 1024 * 1024,
-    requestTimeout: wholeNumberArg('request-timeout', v['request-timeout'], 1) ?? 30_000,
+    requestTimeout: wholeNumberArg('request-timeout', v['request-timeout'], 1) ?? 120_000,
     maxSessions: wholeNumberArg('max-sessions', v['max-sessions'], 1) ?? 256,
     logPrompts: v['log-prompts'] === true,
     help: false,

@@ -59,8 +59,8 @@ const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) *
  * 408 when the deadline passes first.
  */
 export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
-  // No 'connection: close' here: the rest of the body is drained, so the client that is still
-  // sending reads the 413 instead of a reset (node:http's requestTimeout ends one that never stops).
+  // No 'connection: close' here: the rest of the body is drained (up to MAX_DRAIN_BYTES), so the
+  // client that is still sending reads the 413 instead of a reset.
   const tooLarge = () => new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(limits.maxBytes)}, the limit of this server.`);
   const declared = Number(req.headers['content-length'] ?? NaN);
   return new Promise((resolve, reject) => {
@@ -81,10 +81,8 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
       if (size > limits.maxBytes) {
         failed = tooLarge();
         chunks.length = 0;
-        // Answer now; the remaining bytes are drained by the 'data' listener that stays (resume below).
-        req.off('data', onData);
-        req.resume();
         finish(failed);
+        drain(req, size);
         return;
       }
       chunks.push(chunk);
@@ -93,9 +91,9 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
     const onError = () => finish(new HttpError(400, 'invalid_request_error', 'body_unreadable', 'The request body could not be read (the connection broke).'));
     const onDeadline = () => finish(new HttpError(408, 'invalid_request_error', 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' }));
     if (failed) {
-      // Declared too large: drain and answer at once.
-      req.resume();
+      // Declared too large: answer at once, drain what comes.
       reject(failed);
+      drain(req, 0);
       return;
     }
     if (limits.deadline.aborted) return onDeadline();
@@ -104,6 +102,20 @@ export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buff
     req.on('error', onError);
     limits.deadline.addEventListener('abort', onDeadline, { once: true });
   });
+}
+
+/** Past this many bytes of a refused body the connection is cut instead of drained. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Reads and drops the rest of a refused body, up to MAX_DRAIN_BYTES in all. */
+function drain(req: IncomingMessage, seen: number): void {
+  let total = seen;
+  req.on('data', (c: Buffer) => {
+    total += c.length;
+    if (total > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.on('error', () => {});
+  req.resume();
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
