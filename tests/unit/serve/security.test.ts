@@ -92,7 +92,7 @@ describe('limits', () => {
     expect(big.json.error).toEqual({ message: 'The request body is larger than 64 KiB, the limit of this server.', type: 'invalid_request_error', code: 'body_too_large' });
     // Chunked (no Content-Length): the limit is counted while reading.
     const chunk = 'y'.repeat(40 * 1024);
-    const chunked = await raw(s.url, `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`);
+    const chunked = await raw(s.url, `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`);
     expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
     expect((await post(`${s.url}/v1/select`, select, auth)).status).toBe(200);
   });
