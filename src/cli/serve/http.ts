@@ -118,7 +118,7 @@ function drain(req: IncomingMessage, seen: number): void {
   req.resume();
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A JSON object body; 400 for anything else, with the parser's reason (bounded). */
 export function jsonObject(body: Buffer): Record<string, unknown> {

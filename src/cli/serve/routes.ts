@@ -13,6 +13,7 @@
 import { EngineSpecError, parseEngineSpec } from '../../core/llm';
 import type { MemoryFile } from '../../core/memory-format';
 import { quote } from '../../core/text/quote';
+import { isObject } from './http';
 
 export const AUTO_ROUTE = 'toolmem:auto';
 
@@ -42,7 +43,6 @@ export class RouteFileError extends Error {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const key = (path: string, k: string) => `${path}[${JSON.stringify(k).slice(0, 80)}]`;
 
 export function parseRouteFile(text: string): RouteTable {
