@@ -43,6 +43,9 @@ async function readAndPrepare<T>(path: string, prepare: Prepare<T>): Promise<{ f
   const sha = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const parsed = parseMemoryFile(bytes.toString('utf8'));
   if (!parsed.ok) throw new MemoryLoadError(formatIssues(parsed.issues));
+  // Parsing and preparing each hold the event loop (tens of ms for a large file): let the
+  // requests that queued meanwhile through between the two.
+  await new Promise((r) => setImmediate(r));
   try {
     return { file: parsed.file, sha, prepared: await prepare(parsed.file) };
   } catch (err) {
