@@ -190,6 +190,7 @@ const stale = fromMemory.filter((s) => {
 }).length;
 const fmt = (x: number) => x.toFixed(1).padStart(7);
 console.log(`\n${samples.length} requests in ${wall.toFixed(1)} s: ${(samples.length / wall).toFixed(0)} requests/s; reloads applied: ${applied.length - 1} of 4 valid (the invalid one refused: ${srv.log.some((l) => l.includes('reload refused') && l.includes('$.version'))}); refused torn/invalid reads logged: ${srv.log.filter((l) => l.includes('reload refused')).length}`);
+console.log(`reload times (read, parse, validate, prepare): ${srv.log.filter((l) => l.includes('reloaded:')).map((l) => / in (\d+) ms$/.exec(l)?.[1] ?? '?').join(', ')} ms`);
 console.log(`server CPU: ${(loadCpu / samples.length).toFixed(2)} ms per request (${(loadCpu / 1000 / wall).toFixed(2)} cores busy on average); resident memory ${rss ? `${Math.round(Number(rss) / 1024)} MB` : 'unknown'}`);
 console.log('kind            n   p50 ms  p99 ms  max ms  non-2xx');
 for (const kind of ['select', 'predict', 'mcp', 'router', 'router-strict', 'direct']) {

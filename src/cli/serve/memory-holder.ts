@@ -96,6 +96,7 @@ export class MemoryHolder<T> {
 
   private async reloadOnce(): Promise<ReloadResult> {
     let next;
+    const t0 = performance.now();
     try {
       next = await readAndPrepare(this.path, this.prepare);
     } catch (err) {
@@ -105,7 +106,7 @@ export class MemoryHolder<T> {
     }
     if (next.sha === this.loaded.sha) return { status: 'unchanged', sha: next.sha };
     this.loaded = { ...next, generation: this.loaded.generation + 1, loadedAt: Date.now() };
-    this.log(`reloaded: ${next.file.memory.name} (${next.file.tools.length} tools), ${next.sha} (generation ${this.loaded.generation})`);
+    this.log(`reloaded: ${next.file.memory.name} (${next.file.tools.length} tools), ${next.sha} (generation ${this.loaded.generation}) in ${Math.round(performance.now() - t0)} ms`);
     return { status: 'reloaded', sha: next.sha };
   }
 
