@@ -215,7 +215,7 @@ console.log(`  router overhead at p50: ${(router.p50 - direct.p50).toFixed(2)} m
 console.log(`  router overhead at p50 with one client (nothing queued): ${(quietRouter.p50 - quietDirect.p50).toFixed(2)} ms (router ${quietRouter.p50.toFixed(2)} − direct ${quietDirect.p50.toFixed(2)}; goal ≤ 5 ms): ${quietRouter.p50 - quietDirect.p50 <= 5 ? 'met' : 'NOT met'}`);
 const calm = samples.filter((s) => s.kind === 'select' && s.start - t0 > 1000 && applied.every((x) => x.gen === 0 || s.start < x.at - 1500 || s.start > x.at + 1000));
 console.log(`  p99 /v1/select away from the start and the reloads (${calm.length} requests): ${summary(calm).p99.toFixed(1)} ms`);
-console.log(`  unexpected failures: ${failures.length} (expected: ${expected} strict-route 502s and direct calls to B after it was killed)${failures.length ? ` — e.g. ${failures.slice(0, 3).map((f) => `${f.kind} ${f.status}`).join(', ')}` : ''}`);
+console.log(`  unexpected failures: ${failures.length} (expected: ${expected} strict-route 502s and direct calls to B after it was killed)${failures.length ? ` — e.g. ${failures.slice(0, 5).map((f) => `${f.kind} ${f.status}${f.error ? ` ${f.error}` : ''}`).join(', ')}` : ''}`);
 console.log(`  answers from a half-read or unknown file: ${halfRead}; answers from an older file after a reload was seen: ${stale}`);
 
 // --- sizing: the same clients with no think time, /v1/select only (the most one process answers) -----
