@@ -8,9 +8,10 @@ import { embedCommandSpec } from './embed';
 import { evalCommand } from './eval';
 import { importCommand } from './import';
 import { mcpCommand } from './mcp';
+import { serveCommand } from './serve';
 import { verifyCommand } from './verify';
 
-export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand, verifyCommand, mcpCommand];
+export const COMMANDS: readonly Command[] = [importCommand, embedCommandSpec, buildMemoryCommand, evalCommand, verifyCommand, mcpCommand, serveCommand];
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

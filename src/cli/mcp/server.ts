@@ -28,11 +28,23 @@ import { LEVELS, type MemoryEntry } from '../../core/types';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
 import { candidatesArg, costArgs, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 
-export interface ToolMemMcp {
-  server: Server;
+/** A tool's answer: the JSON value of a result, or the text of a tool error (unknown tool id). */
+export type ToolAnswer = { value: unknown } | { error: string };
+
+/**
+ * The four tools of one memory file, answered once here for every transport: stdio and HTTP MCP
+ * wrap an answer in a tool result, the JSON API (`toolmem serve`) sends the value as it is.
+ * `call` throws ToolArgumentError for arguments that fail their checks.
+ */
+export interface ToolHandlers {
+  call(name: ToolName, args: Args): Promise<ToolAnswer>;
   predictor: MemoryFilePredictor;
   /** Whether the entry vectors came from the file (true) or were embedded at start (false). */
   vectorsFromFile: boolean;
+}
+
+export interface ToolMemMcp extends ToolHandlers {
+  server: Server;
 }
 
 async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Float32Array[]> {
@@ -41,8 +53,10 @@ async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<F
   return texts.map((_, i) => batch.data.slice(i * batch.dim, (i + 1) * batch.dim));
 }
 
-const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] });
-const fail = (message: string) => ({ content: [{ type: 'text' as const, text: message }], isError: true });
+const json = (value: unknown): ToolAnswer => ({ value });
+const fail = (message: string): ToolAnswer => ({ error: message });
+/** An answer as an MCP tool result: the value as indented JSON text, an error as a tool error. */
+const toolResult = (a: ToolAnswer) => ('value' in a ? { content: [{ type: 'text' as const, text: JSON.stringify(a.value, null, 2) }] } : { content: [{ type: 'text' as const, text: a.error }], isError: true });
 
 /**
  * The file against the embedder that will serve it: same model id, vectors of its size. Throws a
@@ -63,10 +77,10 @@ const TOOLS = [
   { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
   { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score; `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
 ] as const;
-type ToolName = (typeof TOOLS)[number]['name'];
+export type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
-export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opts: { name?: string; version?: string } = {}): Promise<ToolMemMcp> {
+export async function createToolHandlers(file: MemoryFile, embedder: Embedder): Promise<ToolHandlers> {
   assertServable(file, embedder);
   const entries = memoryEntriesOf(file);
   let vectors = fileVectors(file, embedder.id);
@@ -118,7 +132,7 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
   const unknownTool = (t: string) => fail(`Unknown tool ${quote(t, 100)}. Tools in this memory: ${listed}.`);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
-  const run: Record<ToolName, (args: Args) => Promise<ReturnType<typeof json> | ReturnType<typeof fail>>> = {
+  const run: Record<ToolName, (args: Args) => Promise<ToolAnswer>> = {
     list_tools: async () =>
       json({
         memory: { id: file.memory.id, name: file.memory.name, embeddingModel: file.memory.embeddingModel, scale: file.build.scale },
@@ -187,17 +201,27 @@ export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opt
     },
   };
 
+  return { call: (name, args) => run[name](args), predictor, vectorsFromFile };
+}
+
+/** An MCP server answering tools/list and tools/call from the handlers `current()` returns at each call. */
+export function mcpServerFor(current: () => ToolHandlers, opts: { name?: string; version?: string } = {}): Server {
   const server = new Server({ name: opts.name ?? 'toolmem', version: opts.version ?? '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t, inputSchema: INPUT_SCHEMAS[t.name] })) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     if (!TOOL_NAMES.has(name)) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool ${quote(name, 100)}: this server has ${TOOLS.map((t) => t.name).join(', ')}.`);
     try {
-      return await run[name as ToolName](args ?? {});
+      return toolResult(await current().call(name as ToolName, args ?? {}));
     } catch (err) {
       if (err instanceof ToolArgumentError) throw new JsonRpcError(INVALID_PARAMS, `Invalid arguments for ${name}: ${err.message}`);
       throw err;
     }
   });
-  return { server, predictor, vectorsFromFile };
+  return server;
+}
+
+export async function createToolMemMcp(file: MemoryFile, embedder: Embedder, opts: { name?: string; version?: string } = {}): Promise<ToolMemMcp> {
+  const handlers = await createToolHandlers(file, embedder);
+  return { ...handlers, server: mcpServerFor(() => handlers, opts) };
 }
