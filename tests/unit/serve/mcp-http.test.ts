@@ -67,8 +67,11 @@ describe('MCP over HTTP', () => {
     let release = () => {};
     const hold = new Promise<void>((r) => (release = r));
     let waiting = 0;
-    const slow: Embedder = { id: real.id, dim: real.dim, embed: async (t, o) => (waiting++, await hold, real.embed(t, o)) };
+    // Held only once the server is up: loading the memory embeds its entries (every tool's profile).
+    let armed = false;
+    const slow: Embedder = { id: real.id, dim: real.dim, embed: async (t, o) => (armed ? (waiting++, await hold, real.embed(t, o)) : real.embed(t, o)) };
     const g = await start({ memoryPath: await memoryCopy(), maxSessions: 1, embedderFor: async () => slow, watch: false });
+    armed = true;
     const headers = { accept: 'application/json, text/event-stream' };
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'predict_score', arguments: { tool: 'DALLE_3', task: TASK } } };
     const first = post(`${g.url}/mcp`, call, headers);
