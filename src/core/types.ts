@@ -66,6 +66,7 @@ export type PresetId =
   | 'inspect'
   | 'lm-eval-harness'
   | 'openai-evals'
+  | 'helm'
   | 'generic';
 
 export interface Dataset {

@@ -8,6 +8,7 @@ import type { PresetId, ScoreScale } from '../types';
 import { PRESETS, getPreset, scorePresets } from './presets';
 import { looksLikeParquet, openParquet } from './parquet-reader';
 import { evalSampleItems, looksLikeZip, openEvalArchive } from './eval-archive';
+import { looksLikeLmEvalResults, refuseResultsFile } from './presets/lm-eval-results';
 import { sampleRecord } from './record-sample';
 import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
@@ -143,6 +144,7 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
     await source.close();
     throw err;
   }
+  if (looksLikeLmEvalResults(head.startsWith('\uFEFF') ? head.slice(1) : head)) await refuseResultsFile(source.chunks(), opts.fileName);
   const format = detectFormat(opts.fileName, head);
   const container = format === 'json' ? containerFor(head.startsWith('\uFEFF') ? head.slice(1) : head, opts.preset) : undefined;
   const reader = createReader(format, opts.fileName, opts.delimiter, container);
