@@ -163,8 +163,8 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   bytesRead = opened.source.bytesRead;
   report(true);
 
-  // Without a pre-scan an undecidable scale is refused here, after the batches: the caller rolls them back.
-  const decision = opened.scale ? undefined : (prescan ?? observer.decide(opts.fileName));
+  // Without a pre-scan the rows are written already: an undecidable scale is guessed and the note says so.
+  const decision = opened.scale ? undefined : (prescan ?? observer.decide(opts.fileName, false));
   const scale = opened.scale ?? (decision as ScaleDecision).scale;
   const preset = opened.preset;
   const scaleNote = opts.scale ? 'given for this import' : opened.scale ? `the ${preset.label} format's scale` : (decision as ScaleDecision).note;

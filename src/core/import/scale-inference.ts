@@ -80,8 +80,12 @@ export class ScoreObserver {
     if (hint && !this.hints.has(hint.reason) && this.hints.size < 20) this.hints.set(hint.reason, hint.scale);
   }
 
-  /** The scale, or ScaleUndecidedError (`fileName` for the message). */
-  decide(fileName: string): ScaleDecision {
+  /**
+   * The scale, or ScaleUndecidedError (`fileName` for the message). `refuse: false` (an import
+   * without a pre-scan, whose rows are already written) takes the common guess instead and says so
+   * in the note: the CLI and the app always pre-scan, so their users are asked.
+   */
+  decide(fileName: string, refuse = true): ScaleDecision {
     if (this.hints.size > 0) {
       const scales = [...this.hints.values()];
       const scale = scaleOf(Math.min(...scales.map((s) => s.min)), Math.max(...scales.map((s) => s.max)), scales.every((s) => s.integer));
@@ -89,6 +93,10 @@ export class ScoreObserver {
       return { scale, note: `${formatScale(scale)} from the format: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; … (${reasons.length - 3} more)` : ''}`, inferred: false };
     }
     if (this.count === 0) return { scale: inferScale(Infinity, -Infinity, true), note: 'no score was accepted, so none could be inferred', inferred: true };
+    if (!this.overflow && this.values.size === 1 && !refuse) {
+      const scale = inferScale(this.min, this.max, this.allIntegers);
+      return { scale, note: `${formatScale(scale)} assumed: the scores cannot tell it (all ${this.count.toLocaleString('en-US')} are ${formatNumber(this.min)}); give the scale to be sure`, inferred: true };
+    }
     if (!this.overflow && this.values.size === 1) {
       const only = formatNumber(this.min);
       const what = this.count === 1 ? `the file has a single score, ${only}` : `all ${this.count.toLocaleString('en-US')} scores are ${only}`;
