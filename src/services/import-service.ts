@@ -131,7 +131,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async nearMissTools(req, ctx) {
       const target = await datasetFor(req);
       const knownTools = (await repos.tools.list()).map((t) => t.id);
-      return findNearMissTools(blobText(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
+      return findNearMissTools(blobBytes(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
     },
 
     async import(req, ctx): Promise<ImportOutcome> {
