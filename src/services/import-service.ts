@@ -102,7 +102,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async preview(req) {
       const target = await datasetFor(req);
       const tools = (await repos.tools.list()).map((t) => t.id);
-      return previewRows(
+      const preview = await previewRows(
         blobBytes(req.file),
         {
           fileName: req.file.name,
@@ -122,6 +122,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         },
         req.rows ?? 8,
       );
+      return { ...preview, datasetName: target.name };
     },
 
     async samples(req) {

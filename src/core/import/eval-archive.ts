@@ -97,8 +97,14 @@ export async function readDirectory(source: ByteSource, fileName: string): Promi
       const length = u16(dir, x + 2);
       if (id === 1) {
         let p = x + 4;
-        if (entry.size === 0xffffffff) (entry.size = u64(dir, p)), (p += 8);
-        if (entry.compressedSize === 0xffffffff) (entry.compressedSize = u64(dir, p)), (p += 8);
+        if (entry.size === 0xffffffff) {
+          entry.size = u64(dir, p);
+          p += 8;
+        }
+        if (entry.compressedSize === 0xffffffff) {
+          entry.compressedSize = u64(dir, p);
+          p += 8;
+        }
         if (entry.localOffset === 0xffffffff) entry.localOffset = u64(dir, p);
       }
       x += 4 + length;
@@ -174,7 +180,10 @@ export async function* evalSampleItems(input: AsyncIterable<string | Uint8Array>
       }
       const bytes = new Uint8Array(length);
       let at = 0;
-      for (const p of parts) (bytes.set(p, at), (at += p.length));
+      for (const p of parts) {
+        bytes.set(p, at);
+        at += p.length;
+      }
       const parsed = parseJsonRecord(new TextDecoder().decode(bytes));
       if (parsed.value === undefined) {
         const why = parsed.error ?? `expected an object, found ${parsed.found?.kind ?? 'another value'}`;

@@ -327,6 +327,8 @@ export interface PreviewResult {
   samples?: unknown[];
   /** What the preset decided, in sentences (PreparedPreset.notes). */
   notes?: string[];
+  /** The dataset the rows would go into when the user names none (the app's import service sets it). */
+  datasetName?: string;
 }
 
 export interface PresetGuess {

@@ -172,7 +172,7 @@ export const helm: Preset = {
     const scenario = spec.name?.split(':')[0];
     const hint: ScaleHint | undefined = UNIT_METRICS.has(metric) ? { scale: UNIT_CONTINUOUS, reason: `HELM metric ${quote(metric)} (0–1)` } : undefined;
     const name = helmDatasetName(spec);
-    const notes = [`Metric: ${quote(metric)}${ctx.judgeColumn ? '' : " (the run's main metric; another one: dialog Judge / CLI --metric NAME)"}; one row per instance.`];
+    const notes = [`Metric: ${quote(metric)}${ctx.judgeColumn ? '' : " (the run's main metric; another: the dialog's Metric field / CLI --metric NAME)"}; one row per instance.`];
     if (spec.model) notes.push(`Tool: the run's model ${quote(spec.model)} (run_spec.json).`);
     return {
       judge: metric,
