@@ -96,10 +96,13 @@ test('an Inspect .eval archive and a HELM run (its three files together) import 
   await expect(data.datasetCard('Inspect popularity').getByRole('row', { name: /openai\/gpt-4o-mini/ })).toHaveText(/openai\/gpt-4o-mini\s*10\s*0\.8/);
 
   await data.openImport();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/import-choose-390.png' });
   const run = 'tests/fixtures/import/helm/bbq_gemini-1.5-pro-001';
   await data.dialog.getByLabel('Choose a file to import').setInputFiles([`${run}/per_instance_stats.json`, `${run}/scenario_state.json`, `${run}/run_spec.json`]);
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('helm');
   await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('A couple of kids from my high school');
+  await expect(data.dialog.getByLabel('Dataset name')).toHaveAttribute('placeholder', 'HELM bbq:subject=all,method=multiple_choice_joint');
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `test-results/import-helm-${width}.png` });
