@@ -178,6 +178,17 @@ describe('HELM runs (bbq, v3 output of helm-run)', () => {
   });
 });
 
+describe('OpenAI Evals log without samples', () => {
+  it('a spec and a final report only: refused, naming both', async () => {
+    const text = '{"spec": {"completion_fns": ["gpt-4o-mini"], "eval_name": "test-match.s1.simple-v0", "run_id": "r1"}}\n{"final_report": {"accuracy": 0.0}}\n';
+    const err = await importSource(chunked(text), 'events.jsonl').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toBe(
+      "The OpenAI Evals log holds no samples: only its spec (eval 'test-match.s1.simple-v0', 'gpt-4o-mini') and the final report. There is nothing to import; run the eval with its samples recorded (the default local recorder) and import that log.",
+    );
+  });
+});
+
 describe('scales the values cannot tell, outliers, tasks without ids, a tool for every row', () => {
   const csv = (text: string, extra: Partial<ImportOptions> = {}) => importSource(chunked(text), 'plain.csv', { reopen: () => chunked(text), ...extra });
 
