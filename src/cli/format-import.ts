@@ -9,13 +9,14 @@ const NAME_MAX = 60;
 
 export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean }): string {
   const s = summary;
-  const scale = `${formatScale(s.scale)}${s.scale.integer ? ', whole numbers' : ''}, ${s.scale.direction === 'higher-better' ? 'higher is better' : 'lower is better'}${s.scaleInferred ? ' (inferred from the scores)' : ''}`;
+  const scale = `${formatScale(s.scale)}${s.scale.integer ? ', whole numbers' : ''}, ${s.scale.direction === 'higher-better' ? 'higher is better' : 'lower is better'}${s.scaleNote ? ` (${s.scaleNote})` : s.scaleInferred ? ' (inferred from the scores)' : ''}`;
   const lines = [
     `${opts.dryRun ? 'Dry run of' : 'Imported (in memory)'} ${s.fileName}`,
     `  format ${s.format}, preset ${s.preset} (confidence ${s.confidence.toFixed(2)}${s.preset !== s.detectedPreset ? `; detected ${s.detectedPreset}` : ''}), dataset ${s.datasetId}`,
     `  scale ${scale}`,
   ];
-  if (s.judge) lines.push(`  judge ${s.judge}`);
+  if (s.judge) lines.push(`  ${s.preset === 'helm' ? 'metric' : 'judge'} ${clipInput(s.judge, NAME_MAX)}`);
+  for (const note of s.notes ?? []) lines.push(`  ${clipInput(note, 400)}`);
   // Column and tool names come from the file: each is shown clipped (a 20 MB header is one "column").
   if (s.mapping) lines.push(`  mapping ${Object.entries(s.mapping).map(([f, c]) => `${f}=${clipInput(c, NAME_MAX)}`).join(', ')}`);
 

@@ -34,9 +34,29 @@ export interface Command {
 type StrictValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
 
 /** `parseArgs` as every subcommand uses it (strict, no positionals); its complaints become UsageErrors. */
+/**
+ * `--scale -25:0:real`: node's parseArgs refuses a string option's value that starts with '-'
+ * ("argument is ambiguous"). A value that starts with '-' and a digit (a negative number, never an
+ * option name) is joined to its option as `--scale=-25:0:real`.
+ */
+export function joinNegativeValues(args: string[], options: ParseArgsOptionsConfig): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const option = name !== undefined && Object.hasOwn(options, name) ? options[name] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 export function strictArgs<const O extends ParseArgsOptionsConfig>(args: string[], options: O): StrictValues<O> {
   try {
-    return parseArgs({ args, options, strict: true as const, allowPositionals: false as const }).values as StrictValues<O>;
+    return parseArgs({ args: joinNegativeValues(args, options), options, strict: true as const, allowPositionals: false as const }).values as StrictValues<O>;
   } catch (err) {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }

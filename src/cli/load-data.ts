@@ -4,13 +4,14 @@
  * --delimiter) and loading a file through the same `runImport` the browser worker uses.
  */
 import { slugify } from '../core/ids';
-import { detectPreset, isPresetId, parseMapping, presetDefaults, runImport } from '../core/import';
+import { detectPreset, isPresetId, logDatasetName, parseMapping, presetDefaults, runImport } from '../core/import';
 import type { FieldMapping, ImportOptions, ImportSummary, Sidecars } from '../core/import/types';
 import type { Dataset, Experience, PresetId, ScoreScale } from '../core/types';
 import { UsageError } from './io';
 import { toolChoiceArgs, type ToolChoiceArgs } from './tool-choices';
 import { MemorySink } from './memory-sink';
 import { byteChunks, fileRange, fileSize, headOf, textChunks } from './node-files';
+import { runFiles } from './run-files';
 
 export interface DataArgs extends ToolChoiceArgs {
   data: string;
@@ -22,8 +23,10 @@ export interface DataArgs extends ToolChoiceArgs {
   judge?: string;
   dataset?: string;
   delimiter?: string;
-  /** Tool to credit when the file names none (lm-eval-harness samples outside their model folder). */
+  /** Tool to credit when the file names none (no model column; lm-eval-harness samples without their run). */
   tool?: string;
+  /** HELM: the metric to import (default: the run's main metric). */
+  metric?: string;
 }
 
 /** parseArgs option specs for the data options; spread into a command's own options. */
@@ -38,23 +41,29 @@ export const DATA_OPTIONS = {
   dataset: { type: 'string' },
   delimiter: { type: 'string' },
   tool: { type: 'string' },
+  metric: { type: 'string' },
   'known-tools': { type: 'string', multiple: true },
   'tool-map': { type: 'string', multiple: true },
   'new-tool': { type: 'string', multiple: true },
 } as const;
 
-export const DATA_USAGE = `  --data FILE          file to read (required)
+export const DATA_USAGE = `  --data FILE          file to read (required): also an Inspect .eval, or a HELM run folder
+                       (per_instance_stats.json + scenario_state.json + run_spec.json); files of
+                       the same run beside it are read too (lm-eval results_<date>.json)
   --preset NAME        genai-bench | genai-bench-long | biggen | alpaca-eval | prometheus |
-                       promptfoo | inspect | lm-eval-harness | openai-evals | generic
+                       promptfoo | inspect | lm-eval-harness | openai-evals | helm | generic
                        (detected from the file when omitted)
   --map F=COL,...      generic preset: canonical field = column, fields: id, prompt, tool, score,
                        response, feedback, rubric, category, rater, image (may be repeated);
                        in JSON, JSONL and Parquet a column may be a nested path:
                        prompt=vars.question, score=gradingResult.componentResults[0].score,
                        a key holding '.' or brackets as ["a.b"]
-  --tool NAME          lm-eval-harness: the model, when the file is not in the model's folder
+  --tool NAME          the tool of every row, for a file without a model column (generic,
+                       lighteval Parquet, lm-eval-harness samples without their results file)
+  --metric NAME        helm: the metric to import (default: the run's main metric)
   --scale MIN:MAX      score scale, e.g. 1:5 (whole numbers) or 0:1 (continuous);
-                       add :int or :real to say which (e.g. 0:10:real)
+                       add :int or :real to say which (e.g. 0:10:real, -25:0:real); required
+                       when the scores cannot tell it (all equal, or a single score)
   --skills FILE        genai-bench sidecar genai_skills.json (categories)
   --prompts FILE       genai-bench-long sidecar prompts.csv (prompt text; required there)
   --judge COLUMN       biggen: which <judge>_score column to use (default: the first)
@@ -98,7 +107,7 @@ export function dataArgs(values: DataValues, required = true): DataArgs {
   const delimiter = values.delimiter === 'tab' || values.delimiter === '\\t' ? '\t' : values.delimiter;
   if (delimiter !== undefined && ![',', ';', '\t', '|'].includes(delimiter)) throw new UsageError(`--delimiter must be one of , ; | tab.`);
   if (delimiter !== undefined) out.delimiter = delimiter;
-  for (const key of ['skills', 'prompts', 'judge', 'dataset', 'tool'] as const) if (values[key] !== undefined) out[key] = values[key];
+  for (const key of ['skills', 'prompts', 'judge', 'dataset', 'tool', 'metric'] as const) if (values[key] !== undefined) out[key] = values[key];
   return { ...out, ...toolChoiceArgs(values) };
 }
 
@@ -111,8 +120,14 @@ export interface LoadedData {
 
 /** Reads a data file into memory with the same pipeline as the app (fs streams, in-memory sink). */
 export async function loadData(args: DataArgs): Promise<LoadedData> {
-  const totalBytes = await fileSize(args.data);
+  const run = await runFiles(args.data);
+  const data = run.data;
+  const totalBytes = await fileSize(data);
   const sidecars: Sidecars = {};
+  // Files of the same run: read when the preset asks for them (each is opened once).
+  if (run.results) sidecars.results = byteChunks(run.results);
+  if (run.scenarioState) sidecars.scenarioState = byteChunks(run.scenarioState);
+  if (run.runSpec) sidecars.runSpec = byteChunks(run.runSpec);
   if (args.skills) {
     await fileSize(args.skills);
     sidecars.skills = textChunks(args.skills);
@@ -122,11 +137,13 @@ export async function loadData(args: DataArgs): Promise<LoadedData> {
     sidecars.prompts = textChunks(args.prompts);
   }
   // The dataset id is needed up front; without --dataset it comes from the detected preset.
-  const preset = args.preset ?? detectPreset(args.data, await headOf(args.data)).preset;
-  const name = args.dataset ?? presetDefaults(preset, args.data).name;
+  const head = await headOf(data);
+  const preset = args.preset ?? detectPreset(data, head).preset;
+  const logName = args.dataset ? undefined : await logDatasetName({ head, fileName: data, randomAccess: fileRange(data, totalBytes), ...(run.runSpec ? { runSpec: byteChunks(run.runSpec) } : {}) });
+  const name = args.dataset ?? logName ?? presetDefaults(preset, data).name;
   const now = Date.now();
   const options: ImportOptions = {
-    fileName: args.data,
+    fileName: data,
     totalBytes,
     datasetId: slugify(name),
     importId: `cli-${now.toString(36)}`,
@@ -137,18 +154,21 @@ export async function loadData(args: DataArgs): Promise<LoadedData> {
   if (args.mapping) options.mapping = args.mapping;
   if (args.scale) options.scale = args.scale;
   if (args.judge) options.judgeColumn = args.judge;
+  if (args.metric) options.judgeColumn = args.metric;
   if (args.delimiter) options.delimiter = args.delimiter;
   if (args.tool) options.defaultTool = args.tool;
   // Parquet is read from its footer (random access); the other formats ignore this.
-  options.randomAccess = fileRange(args.data, totalBytes);
+  options.randomAccess = fileRange(data, totalBytes);
+  // A second read of the scores decides an unstated scale before anything is kept (scale-inference.ts).
+  options.reopen = () => byteChunks(data);
   if (args.knownTools) options.knownTools = args.knownTools;
   if (args.toolChoices) options.toolChoices = args.toolChoices;
   const sink = new MemorySink();
-  const summary = await runImport(byteChunks(args.data), options, sink);
+  const summary = await runImport(byteChunks(data), options, sink);
   const dataset: Dataset = {
     id: options.datasetId,
     name,
-    source: args.data,
+    source: data,
     preset: summary.preset,
     scale: summary.scale,
     raterPolicy: summary.datasetDefaults.raterPolicy,

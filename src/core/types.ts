@@ -66,6 +66,7 @@ export type PresetId =
   | 'inspect'
   | 'lm-eval-harness'
   | 'openai-evals'
+  | 'helm'
   | 'generic';
 
 export interface Dataset {
@@ -108,6 +109,8 @@ export interface Experience {
   cost?: number;
   /** Wall time of the attempt in milliseconds, when the imported log records it (promptfoo, Inspect). */
   latencyMs?: number;
+  /** The provider's own id of the model that answered, when it differs from the tool id (Inspect: `gpt-4o-mini-2024-07-18` under `openai/gpt-4o-mini`). */
+  modelVersion?: string;
   /** Import that created (or last changed) this row; `manual` for hand labels. */
   importId: string;
   createdAt: number;

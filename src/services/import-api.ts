@@ -14,6 +14,11 @@ export interface ImportRequest {
   /** genai-bench: `genai_skills.json`; genai-bench-long: `prompts.csv`. */
   skills?: File;
   prompts?: File;
+  /** lm-evaluation-harness: the run's results_<date>.json (names the model of the samples file). */
+  results?: File;
+  /** HELM: the run's scenario_state.json and run_spec.json (the data is its per_instance_stats.json). */
+  scenarioState?: File;
+  runSpec?: File;
   /** Dataset to import into (created when new); defaults to the preset's dataset name. */
   datasetName?: string;
   preset?: PresetId;
@@ -22,7 +27,7 @@ export interface ImportRequest {
   judgeColumn?: string;
   scoreSource?: ScoreSource;
   raterPolicy?: RaterPolicy;
-  /** Tool to credit when the file names none (lm-eval-harness samples). */
+  /** Tool to credit when the file names none (no model column; lm-eval-harness samples without their results file). */
   defaultTool?: string;
   /** Per look-alike tool name: store its rows under the known tool, or accept it as a new tool. */
   toolChoices?: ToolChoices;

@@ -1,4 +1,4 @@
-import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools, readSamples } from '../core/import';
+import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools, readSamples, logDatasetName } from '../core/import';
 import type { ImportSink } from '../core/import/types';
 import { CancelledError } from '../core/errors';
 import { newId, slugify } from '../core/ids';
@@ -21,6 +21,9 @@ function sidecarsOf(req: ImportRequest) {
   return {
     ...(req.skills ? { skills: blobText(req.skills) } : {}),
     ...(req.prompts ? { prompts: blobText(req.prompts) } : {}),
+    ...(req.results ? { results: blobBytes(req.results) } : {}),
+    ...(req.scenarioState ? { scenarioState: blobBytes(req.scenarioState) } : {}),
+    ...(req.runSpec ? { runSpec: blobBytes(req.runSpec) } : {}),
   };
 }
 
@@ -74,7 +77,11 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
   async function datasetFor(req: ImportRequest): Promise<{ id: string; name: string; existing?: Dataset }> {
     const head = await blobHead(req.file);
     const guess = detectPreset(req.file.name, head);
-    const name = req.datasetName?.trim() || presetDefaults(req.preset ?? guess.preset, req.file.name).name;
+    // One dataset per Inspect task and per HELM run, unless the user named one.
+    const logName = req.datasetName?.trim()
+      ? undefined
+      : await logDatasetName({ head, fileName: req.file.name, randomAccess: blobSource(req.file), ...(req.runSpec ? { runSpec: blobBytes(req.runSpec) } : {}) });
+    const name = req.datasetName?.trim() || logName || presetDefaults(req.preset ?? guess.preset, req.file.name).name;
     const id = slugify(name);
     const existing = await repos.datasets.get(id);
     return { id, name, ...(existing ? { existing } : {}) };
@@ -95,7 +102,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async preview(req) {
       const target = await datasetFor(req);
       const tools = (await repos.tools.list()).map((t) => t.id);
-      return previewRows(
+      const preview = await previewRows(
         blobBytes(req.file),
         {
           fileName: req.file.name,
@@ -115,6 +122,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         },
         req.rows ?? 8,
       );
+      return { ...preview, datasetName: target.name };
     },
 
     async samples(req) {
@@ -124,7 +132,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async nearMissTools(req, ctx) {
       const target = await datasetFor(req);
       const knownTools = (await repos.tools.list()).map((t) => t.id);
-      return findNearMissTools(blobText(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
+      return findNearMissTools(blobBytes(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
     },
 
     async import(req, ctx): Promise<ImportOutcome> {
@@ -268,6 +276,8 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
           signal: ctx.signal,
           onProgress: (p) => ctx.progress(p),
           batchSize: batchSizeFor(req.file.size),
+          // The scores are read once before anything is written when the scale must be inferred.
+          reopen: () => blobBytes(req.file),
           ...optionsOf(req, target),
         },
         sink,

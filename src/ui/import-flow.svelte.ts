@@ -5,6 +5,7 @@ import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
 import type { Client } from '../rpc';
 import type { ImportApi, ImportOutcome, ImportRequest } from '../services/import-api';
+import { pickRunFiles } from '../core/import/run-files';
 
 export type ImportStep = 'choose' | 'configure' | 'running' | 'done';
 export type { ToolDecision };
@@ -28,13 +29,21 @@ export class ImportFlow {
   file = $state<File | null>(null);
   skills = $state<File | null>(null);
   prompts = $state<File | null>(null);
+  /** Files of the same run chosen with the data (lm-eval results; HELM scenario state and run spec). */
+  results = $state<File | null>(null);
+  scenarioState = $state<File | null>(null);
+  runSpec = $state<File | null>(null);
+  /** Names of chosen files that are not part of the run imported (a folder with more in it). */
+  unused = $state.raw<string[]>([]);
   preset = $state<PresetId | undefined>(undefined);
   datasetName = $state('');
   mapping = $state<FieldMapping>({});
   scale = $state<ScoreScale | undefined>(undefined);
   judgeColumn = $state<string | undefined>(undefined);
-  /** lm-eval-harness: the model, which a samples file does not name (the harness puts it in the folder name). */
+  /** The tool of every row, for a file without a model column (generic; lm-eval samples without their results file). */
   defaultTool = $state('');
+  /** HELM: the metric to import (empty: the run's main metric). */
+  metric = $state('');
   preview = $state.raw<PreviewResult | null>(null);
   previewing = $state(false);
   previewError = $state<string | null>(null);
@@ -69,12 +78,15 @@ export class ImportFlow {
       file: this.file,
       ...(this.skills ? { skills: this.skills } : {}),
       ...(this.prompts ? { prompts: this.prompts } : {}),
+      ...(this.results ? { results: this.results } : {}),
+      ...(this.scenarioState ? { scenarioState: this.scenarioState } : {}),
+      ...(this.runSpec ? { runSpec: this.runSpec } : {}),
       ...(this.datasetName.trim() ? { datasetName: this.datasetName.trim() } : {}),
       ...(this.preset ? { preset: this.preset } : {}),
       ...(this.preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
       ...(this.scale ? { scale: $state.snapshot(this.scale) } : {}),
-      ...(this.judgeColumn ? { judgeColumn: this.judgeColumn } : {}),
-      ...(this.preset === 'lm-eval-harness' && this.defaultTool.trim() ? { defaultTool: this.defaultTool.trim() } : {}),
+      ...(this.preset === 'helm' ? (this.metric.trim() ? { judgeColumn: this.metric.trim() } : {}) : this.judgeColumn ? { judgeColumn: this.judgeColumn } : {}),
+      ...((this.preset === 'lm-eval-harness' || this.preset === 'generic') && this.defaultTool.trim() ? { defaultTool: this.defaultTool.trim() } : {}),
     };
   }
 
@@ -89,9 +101,23 @@ export class ImportFlow {
     void this.refreshPreview(false, false);
   }
 
-  async choose(file: File): Promise<void> {
+  /**
+   * Several files at once (picked together, a folder, or dropped): the data file and the files of
+   * its run (core/import/run-files.ts); the rest are named as unused.
+   */
+  async chooseFiles(files: readonly File[]): Promise<void> {
+    const pick = pickRunFiles(files, (f) => f.webkitRelativePath || f.name);
+    if (!pick) return;
+    await this.choose(pick.data, pick);
+  }
+
+  async choose(file: File, run?: { results?: File; scenarioState?: File; runSpec?: File; unused?: File[] }): Promise<void> {
     this.reset();
     this.file = file;
+    this.results = run?.results ?? null;
+    this.scenarioState = run?.scenarioState ?? null;
+    this.runSpec = run?.runSpec ?? null;
+    this.unused = (run?.unused ?? []).map((f) => f.name);
     this.step = 'configure';
     await Promise.all([this.refreshPreview(true), this.loadSamples(file)]);
     // The first preview was refused (a generic file whose fields are all nested): still show the
@@ -204,7 +230,9 @@ export class ImportFlow {
     this.checkingTools = false;
     this.toolCheckError = null;
     this.step = 'choose';
-    this.file = this.skills = this.prompts = null;
+    this.file = this.skills = this.prompts = this.results = this.scenarioState = this.runSpec = null;
+    this.unused = [];
+    this.metric = '';
     this.preset = this.scale = this.judgeColumn = undefined;
     this.datasetName = '';
     this.defaultTool = '';

@@ -82,3 +82,34 @@ test('a Parquet file is read in the data worker and mapped through its struct co
   const result = await data.runImport();
   await expect(result.getByTestId('count-added')).toHaveText('6');
 });
+
+test('an Inspect .eval archive and a HELM run (its three files together) import through the Data page', async ({ data, page }) => {
+  await data.startImport('tests/fixtures/import/inspect/real/popularity_0.3.58.eval');
+  await expect(data.dialog.getByLabel('Preset')).toHaveValue('inspect');
+  await expect(data.dialog.getByText('EVAL', { exact: true })).toBeVisible();
+  await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('openai/gpt-4o-mini');
+  await expect(data.dialog.getByTestId('preview-notes')).toContainText("Scores read: match");
+  let result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('10');
+  await expect(result).toContainText("0–1 from the format: binary scorer 'match' (C/I)");
+  await data.closeImport();
+  await expect(data.datasetCard('Inspect popularity').getByRole('row', { name: /openai\/gpt-4o-mini/ })).toHaveText(/openai\/gpt-4o-mini\s*10\s*0\.8/);
+
+  await data.openImport();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/import-choose-390.png' });
+  const run = 'tests/fixtures/import/helm/bbq_gemini-1.5-pro-001';
+  await data.dialog.getByLabel('Choose a file to import').setInputFiles([`${run}/per_instance_stats.json`, `${run}/scenario_state.json`, `${run}/run_spec.json`]);
+  await expect(data.dialog.getByLabel('Preset')).toHaveValue('helm');
+  await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('A couple of kids from my high school');
+  await expect(data.dialog.getByLabel('Dataset name')).toHaveAttribute('placeholder', 'HELM bbq:subject=all,method=multiple_choice_joint');
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/import-helm-${width}.png` });
+  }
+  result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('2');
+  await expect(result).toContainText("HELM metric 'exact_match'");
+  await data.closeImport();
+  await expect(data.datasetCard('HELM bbq:subject=all,method=multiple_choice_joint')).toContainText('2 experiences');
+});

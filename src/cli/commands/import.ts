@@ -16,8 +16,8 @@ const MESSAGE_MAX = 1_900;
 
 const USAGE = `Usage: toolmem import --data FILE [options]
 
-Reads an evaluation log (CSV/TSV, JSON, JSONL or Parquet) and reports, per tool, the rows accepted and
-rejected, with the first 10 errors.
+Reads an evaluation log (CSV/TSV, JSON, JSONL, Parquet, an Inspect .eval or a HELM run folder) and
+reports, per tool, the rows accepted and rejected, with the first 10 errors.
 
 Options:
 ${DATA_USAGE}

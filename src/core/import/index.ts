@@ -18,3 +18,4 @@ export { RowValidator, MAX_FIELD_CHARS, editDistance, formatScale } from './vali
 export { PRESETS, getPreset, isPresetId, presetDefaults, scorePresets } from './presets';
 export { utf8Length } from './text-source';
 export type * from './types';
+export { logDatasetName } from './dataset-name';

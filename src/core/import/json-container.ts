@@ -13,6 +13,13 @@ import { JsonScanner, type JsonMember } from './json-scanner';
 
 /** Longest key kept while seeking (a longer one cannot be on a preset's path). */
 const KEY_MAX = 256;
+/**
+ * Text before the array kept for `document` (Inspect: eval spec, plan, results; promptfoo: its
+ * config). Beyond this the summaries are not kept: `document` is then undefined.
+ */
+const PREFIX_MAX = 4 * 1024 * 1024;
+/** Top-level member names kept for the "no array at …" message. */
+const TOP_KEYS_MAX = 20;
 
 interface Frame {
   kind: 'object' | 'array';
@@ -31,6 +38,10 @@ export class JsonContainerScanner {
   private column = 1;
   private offset = 0;
   private inner: JsonScanner | undefined;
+  private prefix: string[] | undefined = [];
+  private prefixLength = 0;
+  private parsedDocument: Record<string, unknown> | undefined;
+  private readonly topKeys: string[] = [];
 
   constructor(
     private readonly fileName: string,
@@ -42,11 +53,40 @@ export class JsonContainerScanner {
     return this.path.join('.');
   }
 
+  /**
+   * The document around the records, without them (the array replaced by null), once the array
+   * was reached; undefined before, or when the text before the array is over PREFIX_MAX.
+   */
+  get document(): Record<string, unknown> | undefined {
+    return this.parsedDocument;
+  }
+
+  private keep(text: string): void {
+    if (!this.prefix) return;
+    this.prefixLength += text.length;
+    if (this.prefixLength > PREFIX_MAX) this.prefix = undefined;
+    else this.prefix.push(text);
+  }
+
+  /** The text before the array, closed as a document whose records are null. */
+  private closeDocument(): void {
+    if (!this.prefix) return;
+    try {
+      const value: unknown = JSON.parse(`${this.prefix.join('')}null${'}'.repeat(this.stack.length)}`);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) this.parsedDocument = value as Record<string, unknown>;
+    } catch {
+      // The summaries are best effort; the records are what is imported.
+    }
+    this.prefix = undefined;
+  }
+
   push(chunk: string): JsonMember[] {
     if (this.inner) return this.inner.push(chunk);
     for (let i = 0; i < chunk.length; i++) {
       const ch = chunk[i] as string;
       if (this.seek(ch)) {
+        this.keep(chunk.slice(0, i));
+        this.closeDocument();
         this.inner = new JsonScanner(this.fileName, { embedded: true, origin: { line: this.line, column: this.column, offset: this.offset } });
         return this.inner.push(chunk.slice(i));
       }
@@ -56,6 +96,7 @@ export class JsonContainerScanner {
         this.column = 1;
       } else this.column += 1;
     }
+    this.keep(chunk);
     return [];
   }
 
@@ -65,7 +106,8 @@ export class JsonContainerScanner {
       return;
     }
     if (!this.started) throw new ParseError('The file is empty: no JSON value found.', this.fileName);
-    throw new ParseError(`The file has no array at ${quote(this.pathText)}, where this format keeps its records.`, this.fileName);
+    const holds = this.topKeys.length ? ` Its top level holds: ${this.topKeys.map((k) => quote(k, 60)).join(', ')}.` : '';
+    throw new ParseError(`The file has no array at ${quote(this.pathText)}, where this format keeps its records, so there is nothing to import.${holds}`, this.fileName);
   }
 
   /** One character outside the target array; true when it opens the target array. */
@@ -79,6 +121,7 @@ export class JsonContainerScanner {
         if (this.collecting && top) {
           top.key = this.keyText.length <= KEY_MAX ? (JSON.parse(`"${this.keyText}"`) as string) : undefined;
           top.expect = 'colon';
+          if (this.stack.length === 1 && top.key !== undefined && this.topKeys.length < TOP_KEYS_MAX) this.topKeys.push(top.key);
         } else if (top) top.expect = 'comma';
         this.collecting = false;
         return false;

@@ -12,7 +12,7 @@ import type { ImportOptions, NearMissTool, ToolChoices } from './types';
 
 export type NearMissScanOptions = Omit<ImportOptions, 'importId' | 'now' | 'onProgress' | 'batchSize'> & { knownTools: string[] };
 
-export async function findNearMissTools(input: AsyncIterable<string>, opts: NearMissScanOptions): Promise<NearMissTool[]> {
+export async function findNearMissTools(input: AsyncIterable<string | Uint8Array>, opts: NearMissScanOptions): Promise<NearMissTool[]> {
   if (opts.knownTools.length === 0) return []; // nothing to resemble: skip reading the file
   const sink = { writeBatch: async (rows: unknown[]) => ({ added: rows.length, updated: 0, unchanged: 0 }) };
   const summary = await runImport(input, { ...opts, importId: 'near-miss-scan', now: 0 }, sink);

@@ -7,6 +7,8 @@ import { ParseError } from '../errors';
 import type { PresetId, ScoreScale } from '../types';
 import { PRESETS, getPreset, scorePresets } from './presets';
 import { looksLikeParquet, openParquet } from './parquet-reader';
+import { evalSampleItems, looksLikeZip, openEvalArchive } from './eval-archive';
+import { looksLikeLmEvalResults, refuseResultsFile } from './presets/lm-eval-results';
 import { sampleRecord } from './record-sample';
 import { assertTextFile } from './sniff';
 import { createReader, detectFormat, readItems } from './readers';
@@ -20,6 +22,8 @@ export type OpenOptions = Pick<
   ImportOptions,
   'fileName' | 'preset' | 'mapping' | 'scale' | 'judgeColumn' | 'sidecars' | 'delimiter' | 'scoreSource' | 'defaultTool' | 'randomAccess' | 'signal'
 >;
+
+const CONTAINER_SAMPLES = ['samples'] as const;
 
 export interface OpenedImport {
   /** Bytes read so far (progress, the summary). */
@@ -36,9 +40,17 @@ export interface OpenedImport {
   close(): Promise<void>;
 }
 
-function sampleFrom(fileName: string, format: InputFormat, headers: string[] | null, first: SourceRecord | undefined, container?: readonly string[]): DetectSample {
+function sampleFrom(
+  fileName: string,
+  format: InputFormat,
+  headers: string[] | null,
+  first: SourceRecord | undefined,
+  container?: readonly string[],
+  document?: Record<string, unknown>,
+): DetectSample {
   const sample: DetectSample = { fileName, format, headers: headers ?? Object.keys(first?.data ?? {}), first };
   if (container?.length) sample.container = container.join('.');
+  if (document) sample.document = document;
   return sample;
 }
 
@@ -59,6 +71,8 @@ interface Opening {
   delimiter?: string | undefined;
   headerIssues?: HeaderIssues | undefined;
   container?: readonly string[] | undefined;
+  /** The document around the records (json-container.ts; `.eval`: header.json), once the reader reached them. */
+  readonly document?: Record<string, unknown> | undefined;
   stream: AsyncGenerator<ReadItem>;
   source: { readonly bytesRead: number };
 }
@@ -95,7 +109,7 @@ export async function readSamples(
   } finally {
     await opening.stream.return(undefined);
   }
-  const sample = sampleFrom(opts.fileName, opening.format, opening.headers, first, opening.container);
+  const sample = sampleFrom(opts.fileName, opening.format, opening.headers, first, opening.container, opening.document);
   // The preset detection would pick (the dialog adopts it when the first preview is refused).
   const preset = scorePresets(sample)[0]?.preset ?? 'generic';
   return { format: opening.format, headers: sample.headers, samples, preset };
@@ -103,6 +117,11 @@ export async function readSamples(
 
 /** Peeks, picks the format (Parquet, CSV, JSON with its container, JSONL) and starts its reader. */
 async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<Opening> {
+  // A ZIP archive with random access: an Inspect `.eval` log when it holds a header and samples.
+  if (opts.randomAccess && opts.randomAccess.size >= 22 && looksLikeZip(await opts.randomAccess.read(0, 4))) {
+    const opened = await openEvalRecords(input, { ...opts, randomAccess: opts.randomAccess }, onChunk);
+    if (opened) return opened;
+  }
   const source = new TextSource(input, opts.signal, onChunk);
   const head = await source.peek(PEEK_CHARS);
   if (looksLikeParquet(source.headBytes ?? head)) {
@@ -125,6 +144,7 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
     await source.close();
     throw err;
   }
+  if (looksLikeLmEvalResults(head.startsWith('\uFEFF') ? head.slice(1) : head)) await refuseResultsFile(source.chunks(), opts.fileName);
   const format = detectFormat(opts.fileName, head);
   const container = format === 'json' ? containerFor(head.startsWith('\uFEFF') ? head.slice(1) : head, opts.preset) : undefined;
   const reader = createReader(format, opts.fileName, opts.delimiter, container);
@@ -134,6 +154,9 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
     get headers() {
       return reader.headers;
     },
+    get document() {
+      return reader.document;
+    },
     delimiter: reader.delimiter,
     get headerIssues() {
       return reader.headerIssues;
@@ -141,6 +164,33 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
     container,
     stream,
     source,
+  };
+}
+
+/**
+ * An Inspect `.eval` archive (eval-archive.ts): the header by random access, then the sample entries
+ * streamed from the input's bytes. Undefined when the ZIP archive is not an Inspect log (the text
+ * path then names it a ZIP archive to extract).
+ */
+async function openEvalRecords(input: ImportInput, opts: OpenOptions & { randomAccess: NonNullable<OpenOptions['randomAccess']> }, onChunk?: (bytesRead: number) => void): Promise<Opening | undefined> {
+  const archive = await openEvalArchive(opts.randomAccess, opts.fileName);
+  if (!archive.header && archive.samples === 0) return undefined;
+  let bytesRead = 0;
+  const stream = evalSampleItems(input, opts.fileName, opts.signal, (n) => {
+    bytesRead = n;
+    onChunk?.(n);
+  });
+  return {
+    format: 'eval',
+    headers: null,
+    container: CONTAINER_SAMPLES,
+    ...(archive.header ? { document: archive.header } : {}),
+    stream,
+    source: {
+      get bytesRead() {
+        return bytesRead;
+      },
+    },
   };
 }
 
@@ -196,7 +246,8 @@ async function choosePreset(opts: OpenOptions, opening: Opening): Promise<Opened
       firstError.row,
     );
   }
-  const sample = sampleFrom(opts.fileName, format, opening.headers, first, opening.container);
+  const document = opening.document;
+  const sample = sampleFrom(opts.fileName, format, opening.headers, first, opening.container, document);
   const scores = scorePresets(sample);
   const detected = scores[0]?.preset ?? 'generic';
   const preset = getPreset(opts.preset ?? detected);
@@ -214,6 +265,7 @@ async function choosePreset(opts: OpenOptions, opening: Opening): Promise<Opened
       sidecars: opts.sidecars,
       scoreSource: opts.scoreSource,
       ...(opts.defaultTool ? { defaultTool: opts.defaultTool } : {}),
+      ...(document ? { document } : {}),
     });
   } catch (err) {
     await stream.return(undefined);

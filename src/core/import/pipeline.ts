@@ -3,7 +3,9 @@
  * (plus the duplicate-key index and the error list), so multi-hundred-MB files import in a worker.
  */
 import { dictFrom } from '../data-keys';
-import type { Experience, RowError, ScoreScale } from '../types';
+import { ValidationError } from '../errors';
+import type { Experience, RowError } from '../types';
+import { ScoreObserver, type ScaleDecision } from './scale-inference';
 import { openImport, type OpenOptions } from './open-import';
 import { throwIfAborted, type ImportInput } from './text-source';
 import { boundRowError } from './bounded';
@@ -18,16 +20,36 @@ const DEFAULT_BATCH = 2000;
 const PROGRESS_EVERY_MS = 200;
 const CANCEL_CHECK_EVERY = 256;
 
-/** Scale for data without a declared one: the smallest common scale that holds every score seen. */
-export function inferScale(min: number, max: number, allIntegers: boolean): ScoreScale {
-  const scale = (lo: number, hi: number, integer: boolean): ScoreScale => ({ min: lo, max: hi, direction: 'higher-better', integer });
-  if (!Number.isFinite(min)) return scale(1, 5, true);
-  if (allIntegers && min >= 1 && max <= 5) return scale(1, 5, true);
-  if (min >= 0 && max <= 1) return scale(0, 1, allIntegers);
-  if (allIntegers && min >= 1 && max <= 10) return scale(1, 10, true);
-  if (min >= 0 && max <= 10) return scale(0, 10, allIntegers);
-  if (min >= 0 && max <= 100) return scale(0, 100, allIntegers);
-  return scale(min, max, allIntegers);
+export { inferScale } from './scale-inference';
+
+/**
+ * The scale decided from a first read of the scores (scale-inference.ts), before anything is
+ * written; undefined when the input cannot be read twice or a sidecar stream could not be re-read.
+ */
+async function prescanScale(opts: ImportOptions): Promise<ScaleDecision | undefined> {
+  const sidecars = opts.sidecars ? Object.values(opts.sidecars).filter((v) => v !== undefined) : [];
+  if (!opts.reopen || sidecars.length > 0) return undefined;
+  const { onProgress: _progress, ...quiet } = opts;
+  const opened = await openImport(opts.reopen(), quiet);
+  const validator = new RowValidator({ fileName: opts.fileName, datasetId: opts.datasetId, importId: opts.importId, now: opts.now, scale: null });
+  const observer = new ScoreObserver();
+  const see = (rows: CanonicalRow[]): void => {
+    for (const row of rows) {
+      const checked = validator.check(row);
+      if (checked.experience) observer.add(checked.experience.score, row.scaleHint);
+    }
+  };
+  let records = 0;
+  try {
+    for await (const item of opened.items) {
+      if (++records % CANCEL_CHECK_EVERY === 0) throwIfAborted(opts.signal);
+      if (item.record) see(opened.prepared.map(item.record).rows);
+    }
+    see(opened.prepared.finish?.().rows ?? []);
+  } finally {
+    await opened.close();
+  }
+  return observer.decide(opts.fileName);
 }
 
 export async function runImport(input: ImportInput, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
@@ -37,7 +59,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   const tools = new Map<string, ToolTally & { sum: number }>();
   const errors: RowError[] = [];
   const counts = { rowsRead: 0, accepted: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
-  const observed = { min: Infinity, max: -Infinity, allIntegers: true };
+  const observer = new ScoreObserver();
   let lastProgress = 0;
   let bytesRead = 0;
 
@@ -61,12 +83,19 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     bytesRead = bytes;
     report(false);
   });
+  let prescan: ScaleDecision | undefined;
+  try {
+    prescan = opened.scale === null ? await prescanScale(opts) : undefined;
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
   const validator = new RowValidator({
     fileName: opts.fileName,
     datasetId: opts.datasetId,
     importId: opts.importId,
     now: opts.now,
-    scale: opened.scale,
+    scale: opened.scale ?? prescan?.scale ?? null,
     knownTools: opts.knownTools,
     toolChoices: opts.toolChoices,
   });
@@ -94,15 +123,13 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     batch = [];
     report(true);
   };
-  const accept = async (experience: Experience): Promise<void> => {
+  const accept = async (experience: Experience, row: CanonicalRow): Promise<void> => {
     counts.rowsRead += 1;
     counts.accepted += 1;
     const t = tally(experience.toolId);
     t.accepted += 1;
     t.sum += experience.score;
-    observed.min = Math.min(observed.min, experience.score);
-    observed.max = Math.max(observed.max, experience.score);
-    if (!Number.isInteger(experience.score)) observed.allIntegers = false;
+    observer.add(experience.score, row.scaleHint);
     batch.push(experience);
     if (batch.length >= batchSize) await flush();
   };
@@ -119,7 +146,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     for (const row of mapped.rows) {
       const checked = validator.check(row);
       if (checked.error) reject(checked.error, row.tool);
-      else await accept(checked.experience);
+      else await accept(checked.experience, row);
     }
   }
   // Rows a preset could only complete at the end of the file (openai-evals joins events by sample).
@@ -128,14 +155,19 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   for (const row of last?.rows ?? []) {
     const checked = validator.check(row);
     if (checked.error) reject(checked.error, row.tool);
-    else await accept(checked.experience);
+    else await accept(checked.experience, row);
   }
+  // A log that yielded nothing at all (a cancelled Inspect run): say what it holds instead of "done, 0 rows".
+  if (counts.rowsRead === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
   await flush();
   bytesRead = opened.source.bytesRead;
   report(true);
 
-  const scale = opened.scale ?? inferScale(observed.min, observed.max, observed.allIntegers);
+  // Without a pre-scan the rows are written already: an undecidable scale is guessed and the note says so.
+  const decision = opened.scale ? undefined : (prescan ?? observer.decide(opts.fileName, false));
+  const scale = opened.scale ?? (decision as ScaleDecision).scale;
   const preset = opened.preset;
+  const scaleNote = opts.scale ? 'given for this import' : opened.scale ? `the ${preset.label} format's scale` : (decision as ScaleDecision).note;
   const summary: ImportSummary = {
     importId: opts.importId,
     datasetId: opts.datasetId,
@@ -146,7 +178,8 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     detectedPreset: opened.detected,
     headers: opened.headers,
     scale,
-    scaleInferred: opened.scale === null,
+    scaleInferred: opened.scale === null && decision?.inferred !== false,
+    scaleNote,
     // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
     tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.accepted > 0 ? t.sum / t.accepted : null }])),
     ...counts,
@@ -162,6 +195,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   };
   if (opened.prepared.mapping) summary.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) summary.judge = opened.prepared.judge;
+  if (opened.prepared.notes?.length) summary.notes = opened.prepared.notes;
   const nearMissTools = validator.nearMisses();
   if (nearMissTools.length) summary.nearMissTools = nearMissTools;
   return summary;
@@ -220,7 +254,9 @@ export async function previewRows(input: ImportInput, opts: PreviewOptions, n: n
   } finally {
     await opened.close();
   }
+  if (ended && rows.length === 0 && errors.length === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
   const result: PreviewResult = { format: opened.format, preset: opened.preset.id, confidence: opened.confidence, headers: opened.headers, rows, errors, samples };
+  if (opened.prepared.notes?.length) result.notes = opened.prepared.notes;
   if (opened.prepared.mapping) result.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) result.judge = opened.prepared.judge;
   return result;

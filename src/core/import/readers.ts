@@ -21,6 +21,8 @@ export interface RecordReader {
   readonly delimiter?: string;
   /** CSV only: header cells the reader had to rename (repeated or empty names). */
   readonly headerIssues?: HeaderIssues | undefined;
+  /** JSON with a container: the document around the records (json-container.ts), once reached. */
+  readonly document?: Record<string, unknown> | undefined;
   push(chunk: string): ReadItem[];
   /** Flushes; throws ParseError when the file as a whole is unreadable. */
   end(): ReadItem[];
@@ -81,6 +83,10 @@ class JsonRecordReader implements RecordReader {
     container?: readonly string[],
   ) {
     this.scanner = container?.length ? new JsonContainerScanner(fileName, container) : new JsonScanner(fileName);
+  }
+
+  get document(): Record<string, unknown> | undefined {
+    return this.scanner instanceof JsonContainerScanner ? this.scanner.document : undefined;
   }
 
   push(chunk: string): ReadItem[] {
@@ -146,6 +152,7 @@ export function createReader(format: InputFormat, fileName: string, delimiter?: 
   if (format === 'csv') return new CsvReader(fileName, delimiter);
   if (format === 'jsonl') return new JsonlRecordReader(fileName);
   if (format === 'parquet') throw new Error('Parquet files are read by parquet-reader.ts, not by a text reader');
+  if (format === 'eval') throw new Error('Inspect .eval archives are read by eval-archive.ts, not by a text reader');
   return new JsonRecordReader(fileName, container);
 }
 

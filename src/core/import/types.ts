@@ -16,7 +16,7 @@ import type {
 } from '../types';
 
 /** Physical file formats the readers understand. */
-export type InputFormat = 'csv' | 'jsonl' | 'json' | 'parquet';
+export type InputFormat = 'csv' | 'jsonl' | 'json' | 'parquet' | 'eval';
 
 /** Canonical fields a generic mapping can point at a column. */
 export type CanonicalField =
@@ -63,6 +63,13 @@ export interface CanonicalRow {
   cost?: number;
   /** Wall time of the attempt in milliseconds, when the log records it. */
   latencyMs?: number;
+  /** The provider's own id of the model that answered (dated: `gpt-4o-mini-2024-07-18`), when it differs from the tool id. */
+  modelVersion?: string;
+  /**
+   * The scale the format itself gives this score (scale-inference.ts): 0–1 for a binary scorer
+   * (C/I, true/false, pass/fail) or a metric defined on 0–1. Decides the scale when the values cannot.
+   */
+  scaleHint?: ScaleHint;
   scoreSource: ScoreSource;
   /** Where the row came from, so errors can name the row and column. */
   source: {
@@ -72,6 +79,13 @@ export interface CanonicalRow {
     /** Fields the preset rendered as text from a structured value on purpose (chat messages → lines). */
     rendered?: readonly CanonicalField[];
   };
+}
+
+/** A scale the file's format implies, and why (shown with the scale in the summary). */
+export interface ScaleHint {
+  scale: ScoreScale;
+  /** e.g. `binary scorer 'match' (C/I)`. */
+  reason: string;
 }
 
 export interface MapResult {
@@ -96,6 +110,8 @@ export interface DetectSample {
   first?: SourceRecord;
   /** JSON: the key path of the array the records were read from (`results.results`), when not the top level. */
   container?: string;
+  /** The document around the records (JSON with a container: the array set to null; `.eval`: header.json). */
+  document?: Record<string, unknown>;
 }
 
 /** Where a preset's records sit inside one JSON document (promptfoo: `results.results[]`). */
@@ -111,6 +127,11 @@ export interface Sidecars {
   skills?: AsyncIterable<string | Uint8Array>;
   /** genai-bench-long: `prompts.csv` (id, prompt, category, basic_skills, advanced_skills). */
   prompts?: AsyncIterable<string | Uint8Array>;
+  /** lm-eval-harness: the run's `results_<date>.json` beside the samples file (names the model). */
+  results?: AsyncIterable<string | Uint8Array>;
+  /** HELM: the run's `scenario_state.json` (prompts and outputs) and `run_spec.json` (model, metrics). */
+  scenarioState?: AsyncIterable<string | Uint8Array>;
+  runSpec?: AsyncIterable<string | Uint8Array>;
 }
 
 export interface PresetContext {
@@ -127,6 +148,8 @@ export interface PresetContext {
   defaultTool?: string;
   /** CSV header cells that were repeated or empty (renamed by the reader), for precise mapping errors. */
   headerIssues?: HeaderIssues;
+  /** The document around the records, when the format has one (see DetectSample.document). */
+  document?: Record<string, unknown>;
 }
 
 /** What the CSV reader had to rename in the header row. Columns are 1-based positions. */
@@ -150,6 +173,13 @@ export interface PreparedPreset {
   judge?: string;
   /** Dataset name when the preset can name it better than its default (e.g. from the file name). */
   name?: string;
+  /**
+   * Why a file that yielded no record at all cannot be imported, naming what it holds instead
+   * (a cancelled Inspect run, an OpenAI Evals log with only its spec and final report).
+   */
+  empty?: () => string;
+  /** Sentences for the preview and the summary: what the preset decided (tasks grouped by prompt, …). */
+  notes?: string[];
 }
 
 export interface Preset {
@@ -196,8 +226,14 @@ export interface ImportOptions {
   scoreSource?: ScoreSource;
   /** Tool to credit when the file does not name one (lm-eval-harness samples; CLI --tool). */
   defaultTool?: string;
-  /** Random access to the same file: needed for Parquet (its index is at the end); unused otherwise. */
+  /** Random access to the same file: needed for Parquet (its index is at the end) and Inspect `.eval` (its header is). */
   randomAccess?: ByteSource;
+  /**
+   * The same input again from its start. When the scale must be inferred, the import reads the
+   * scores once before writing anything (scale-inference.ts), so a score far outside the scale the
+   * others imply is a row error and an undecidable scale refuses the file before a row is stored.
+   */
+  reopen?: () => AsyncIterable<string | Uint8Array>;
   importId: string;
   /** Timestamp (ms) stamped on every experience; passed in so imports are reproducible. */
   now: number;
@@ -257,6 +293,10 @@ export interface ImportSummary {
   scale: ScoreScale;
   /** True when no scale was given or preset-defined and it was inferred from the scores. */
   scaleInferred: boolean;
+  /** Where the scale came from, in words (`given`, `the format: binary scorer 'match'`, `inferred from 40 scores …`). */
+  scaleNote?: string;
+  /** What the preset decided, in sentences (PreparedPreset.notes). */
+  notes?: string[];
   /** Per tool name: null-prototype (core/data-keys `dict`); read it with `own` or `Object.entries`. */
   tools: Dict<ToolTally>;
   rowsRead: number;
@@ -285,6 +325,10 @@ export interface PreviewResult {
   errors: RowError[];
   /** The first records as read (bounded: record-sample.ts), for the path picker of the mapping. */
   samples?: unknown[];
+  /** What the preset decided, in sentences (PreparedPreset.notes). */
+  notes?: string[];
+  /** The dataset the rows would go into when the user names none (the app's import service sets it). */
+  datasetName?: string;
 }
 
 export interface PresetGuess {

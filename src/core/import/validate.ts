@@ -10,6 +10,7 @@ import { quote } from '../text/quote';
 import { parseDecimal } from './score-number';
 import { hasInvalidUtf8 } from './utf8-decode';
 import { resolvePath } from './record-path';
+import { sameModelAs } from './tool-alias';
 
 /** Longest text field we store; longer values are almost always a broken quote or a binary blob. */
 export const MAX_FIELD_CHARS = 1_000_000;
@@ -172,6 +173,7 @@ export class RowValidator {
     // Measurements, not scores: kept only when they are finite and not negative.
     if (row.cost !== undefined && Number.isFinite(row.cost) && row.cost >= 0) experience.cost = row.cost;
     if (row.latencyMs !== undefined && Number.isFinite(row.latencyMs) && row.latencyMs >= 0) experience.latencyMs = row.latencyMs;
+    if (row.modelVersion !== undefined && row.modelVersion.trim() !== '') experience.modelVersion = row.modelVersion.trim();
     return { experience };
   }
 
@@ -209,6 +211,9 @@ export class RowValidator {
   private closestKnownTool(tool: string): string | undefined {
     const lower = tool.toLowerCase();
     let best: { name: string; d: number } | undefined;
+    // The same model named by another tool's convention (`Qwen__x` / `Qwen/x`, dated / undated: tool-alias.ts).
+    const alias = sameModelAs(tool, this.known?.values() ?? []);
+    if (alias !== undefined) return alias;
     for (const [key, name] of this.known ?? []) {
       const d = editDistance(lower, key);
       if (d <= 2 && (!best || d < best.d)) best = { name, d };

@@ -152,7 +152,7 @@ describe('data keys: the import service (fake-indexeddb)', () => {
     expect(Object.fromEntries(byTool)).toEqual(Object.fromEntries(Object.entries(PROTO_TOOLS).map(([t, [k]]) => [t, k])));
     const stats = await ctx.client.call('stats', { datasetId: 'keys' });
     expect(Object.fromEntries(stats.tools.map((t) => [t.toolId, [t.n, t.mean]]))).toEqual(Object.fromEntries(Object.entries(PROTO_TOOLS)));
-    expect(stats.tasks).toBe(21); // no id column: each row is its own task
+    expect(stats.tasks).toBe(3); // no id column: rows with the same prompt are one task (3 prompts)
   });
 
   it('keys-raters.csv and keys-task-ids.csv: the stored counts name every rater and task', async () => {

@@ -93,11 +93,12 @@ describe('class 2: deep nesting', () => {
 
   it('CLI: 100,000 levels in a mapped field → the good lines are reported, exit 0 (not an uncaught RangeError)', async () => {
     const path = tmpFile('deep.jsonl', `{"prompt":"A cat","model":"gpt-4","score":4}\n{"prompt":${deep(100_000)},"model":"gpt-4","score":3}\n`);
-    const text = await cli(['import', '--data', path]);
+    // One good score cannot tell the scale (issue #27): it is given.
+    const text = await cli(['import', '--data', path, '--scale', '1:5']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`line 2: ${DEPTH_ERROR(100_001)}`);
     expect(text.stdout).toMatch(/total\s+1\s+1/);
-    const json = await cli(['import', '--data', path, '--json']);
+    const json = await cli(['import', '--data', path, '--scale', '1:5', '--json']);
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as ImportSummary).accepted).toBe(1);
   });
@@ -105,7 +106,7 @@ describe('class 2: deep nesting', () => {
   it('the real bin on 100,000 levels exits 0', async () => {
     const path = tmpFile('deep.jsonl', `{"prompt":"A cat","model":"gpt-4","score":4}\n{"prompt":${deep(100_000)},"model":"gpt-4","score":3}\n`);
     const code = await new Promise<number | null>((done) => {
-      execFile(process.execPath, [resolve(REPO, 'bin/toolmem.mjs'), 'import', '--data', path], { timeout: 60_000 }, (error) =>
+      execFile(process.execPath, [resolve(REPO, 'bin/toolmem.mjs'), 'import', '--data', path, '--scale', '1:5'], { timeout: 60_000 }, (error) =>
         done(error ? (typeof error.code === 'number' ? error.code : null) : 0),
       );
     });

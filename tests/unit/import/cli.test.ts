@@ -85,7 +85,8 @@ describe('toolmem CLI', { timeout: 120_000 }, () => {
     const rows = ['prompt,model,score', 'ok,alpha,3', ...Array.from({ length: 12 }, (_, i) => `p${i},beta,x${i}`)];
     writeFileSync(file, rows.join('\n'));
     // From another working directory, with an absolute path.
-    const { code, stdout } = await toolmem(['import', '--data', file], dir);
+    // A single good score cannot tell the scale (issue #27): it is given.
+    const { code, stdout } = await toolmem(['import', '--data', file, '--scale', '1:5'], dir);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ {2}alpha +1 +0$/m);
     expect(stdout).toMatch(/^ {2}beta +0 +12$/m);

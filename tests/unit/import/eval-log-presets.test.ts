@@ -67,7 +67,7 @@ describe('promptfoo preset (fixture written by promptfoo 0.123.1)', () => {
 
   it('says where the records were expected when the array is missing', async () => {
     const broken = '{"evalId": "x", "results": {"version": 3, "prompts": []}}';
-    await expect(importSource(chunked(broken), 'results.json')).rejects.toThrow("The file has no array at 'results.results', where this format keeps its records.");
+    await expect(importSource(chunked(broken), 'results.json')).rejects.toThrow("The file has no array at 'results.results', where this format keeps its records, so there is nothing to import.");
   });
 });
 
@@ -77,7 +77,9 @@ describe('inspect preset (EvalLog JSON, written from the documented format)', ()
     expect(summary.preset).toBe('inspect');
     expect([summary.rowsRead, summary.accepted, summary.rejected]).toEqual([9, 8, 1]);
     expect(summary.errors.map((e) => [e.row, e.column, e.reason])).toEqual([[5, 'scores', 'missing score: the sample stopped with an error and has no scores']]);
-    expect(Object.keys(summary.tools)).toEqual(['gpt-4o-mini-2024-07-18']);
+    // The run's model is the tool; the provider's dated id is kept on each row.
+    expect(Object.keys(summary.tools)).toEqual(['openai/gpt-4o-mini']);
+    expect(new Set(sink.rows.map((r) => r.modelVersion))).toEqual(new Set(['gpt-4o-mini-2024-07-18']));
     const match = sink.rows.filter((r) => r.rater === 'match').map((r) => r.score);
     const graded = sink.rows.filter((r) => r.rater === 'model_graded_qa').map((r) => r.score);
     expect(match).toEqual([1, 0, 1, 0]);
@@ -102,7 +104,8 @@ describe('lm-eval-harness preset (samples_*.jsonl, written from the documented f
     const { summary, sink } = await importSource(fileSource(MC), MC);
     expect(summary.preset).toBe('lm-eval-harness');
     expect([summary.rowsRead, summary.accepted]).toEqual([6, 6]);
-    expect(Object.keys(summary.tools)).toEqual(['EleutherAI__pythia-160m']);
+    // The harness's folder name org__model, turned back into org/model.
+    expect(Object.keys(summary.tools)).toEqual(['EleutherAI/pythia-160m']);
     expect(sink.rows.map((r) => [r.taskId, r.rater, r.score, r.response])).toEqual([
       ['capitals_mc:0', 'acc', 1, 'Paris'],
       ['capitals_mc:0', 'acc_norm', 1, 'Paris'],
@@ -128,7 +131,7 @@ describe('lm-eval-harness preset (samples_*.jsonl, written from the documented f
     const bare = 'samples_arith_gen_2025-03-14T10-22-07.123456.jsonl';
     const err = await importSource(fileSource(GEN), bare).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as Error).message).toContain('Name the tool (dialog: Tool; CLI: --tool NAME)');
+    expect((err as Error).message).toContain('Name the tool (dialog: Tool for every row; CLI: --tool NAME)');
     const { summary } = await importSource(fileSource(GEN), bare, { defaultTool: 'pythia-160m' });
     expect(Object.keys(summary.tools)).toEqual(['pythia-160m']);
   });

@@ -11,6 +11,7 @@ import { quote } from '../../text/quote';
 import { clipList } from '../bounded';
 import { cell, optional, scoreCell, splitList, textDefaults } from './shared';
 import { PathSyntaxError, checkPath } from '../record-path';
+import { promptTaskId } from '../prompt-task';
 
 const DEFAULT_RATER = 'default';
 
@@ -62,7 +63,7 @@ function blankHint(ctx: PresetContext): string {
   return ` The header has no name for ${list}; name ${blanks.length > 1 ? 'them' : 'it'} in the file, or map the field to ${quote(blanks[0]!.name)}.`;
 }
 
-function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
+function checkMapping(ctx: PresetContext, mapping: FieldMapping, given: readonly CanonicalField[] = []): void {
   checkAmbiguous(ctx, mapping);
   const hint = delimiterHint(ctx) + blankHint(ctx);
   // JSON records may omit keys the first record lacks; only a CSV header is the complete column list.
@@ -88,7 +89,7 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping): void {
       }
     }
   }
-  const missing = REQUIRED_FIELDS.filter((f) => !mapping[f]);
+  const missing = REQUIRED_FIELDS.filter((f) => !mapping[f] && !given.includes(f));
   if (missing.length > 0) {
     const list = missing.map((f) => `'${f}'`).join(', ');
     throw new ValidationError(
@@ -114,18 +115,25 @@ export const generic: Preset = {
   detect,
   async prepare(ctx) {
     const mapping = resolveMapping(ctx.headers, ctx.mapping);
-    checkMapping(ctx, mapping);
+    // A file without a model column: every row is the tool the caller names (CLI --tool; dialog: Tool for every row).
+    const everyRow = mapping.tool ? undefined : ctx.defaultTool?.trim() || undefined;
+    checkMapping(ctx, mapping, everyRow ? ['tool'] : []);
     const columns = mapping as Record<CanonicalField, string | undefined>;
     const scoreSource = ctx.scoreSource ?? 'human';
+    const notes: string[] = [];
+    if (everyRow) notes.push(`No tool column: every row is credited to ${quote(everyRow)}.`);
+    if (!columns.id) notes.push('No id column: rows with the same prompt (ignoring case and spacing) are one task, so the tools that answered it can be compared.');
     return {
       mapping,
+      notes,
       name: baseName(ctx.fileName),
       map(record) {
         const d = record.data;
+        const prompt = cell(d, columns.prompt);
         const row = {
-          taskId: cell(d, columns.id).trim() || record.key || String(record.row),
-          prompt: cell(d, columns.prompt),
-          tool: cell(d, columns.tool),
+          taskId: cell(d, columns.id).trim() || record.key || (columns.id ? String(record.row) : promptTaskId(prompt) || String(record.row)),
+          prompt,
+          tool: everyRow ?? cell(d, columns.tool),
           score: scoreCell(d, columns.score as string),
           rater: cell(d, columns.rater).trim() || DEFAULT_RATER,
           response: optional(d, columns.response),
@@ -134,7 +142,7 @@ export const generic: Preset = {
           categories: splitList(cell(d, columns.category)),
           image: optional(d, columns.image),
           scoreSource,
-          source: { row: record.row, columns: mapping, raw: d },
+          source: { row: record.row, columns: everyRow ? { ...mapping, tool: '(--tool)' } : mapping, raw: d },
         };
         return { rows: [row], errors: [] };
       },

@@ -11,6 +11,7 @@ import { promptfoo } from './promptfoo';
 import { inspect } from './inspect';
 import { lmEvalHarness } from './lm-eval-harness';
 import { openaiEvals } from './openai-evals';
+import { helm } from './helm';
 
 export const PRESETS: readonly Preset[] = [
   genaiBench,
@@ -22,6 +23,7 @@ export const PRESETS: readonly Preset[] = [
   inspect,
   lmEvalHarness,
   openaiEvals,
+  helm,
   generic,
 ];
 
@@ -53,5 +55,5 @@ export function presetDefaults(id: PresetId, fileName?: string): Preset['default
   return { ...defaults, name: base || defaults.name };
 }
 
-export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, inspect, lmEvalHarness, openaiEvals, prometheus, promptfoo };
+export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, helm, inspect, lmEvalHarness, openaiEvals, prometheus, promptfoo };
 export { scaleMeaningOf } from './scale-meanings';

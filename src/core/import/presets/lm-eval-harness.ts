@@ -3,8 +3,11 @@
  * one line per document: doc_id, doc, target, arguments ({gen_args_0: {arg_0: context, arg_1:
  * continuation or generation kwargs}, …}), resps, filtered_resps, filter, metrics (names) and one
  * field per metric (`acc`, `exact_match`, …). The file names neither model nor task inside: the
- * task comes from the file name, the tool from the folder (the harness names it after the model)
- * or from the caller (dialog: Tool; CLI: --tool). One row per numeric metric:
+ * task comes from the file name; the tool from the caller (dialog: Tool; CLI: --tool), else from
+ * the run's `results_<date>.json` beside the file (`model_name`; lm-eval-results.ts), else from the
+ * folder when it has the harness's own `org__model` form (turned back into `org/model`). One row per
+ * metric whose value is a number or a boolean (a list, such as the inputs of an F1 aggregation, is
+ * not a per-sample score and is skipped):
  *
  *   task      <task>:<doc_id>               prompt  arguments.gen_args_0.arg_0
  *   response  generation: filtered_resps[0]; multiple choice: the continuation (arg_1) of the
@@ -17,7 +20,12 @@ import { ValidationError } from '../../errors';
 import { quote } from '../../text/quote';
 import { resolvePath } from '../record-path';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { cell, textDefaults } from './shared';
+import { cell, textDefaults, UNIT_CONTINUOUS } from './shared';
+import { harnessFolderModel } from '../tool-alias';
+import { readResultsModel } from './lm-eval-results';
+
+/** Per-sample metrics that are 0/1 (or a 0–1 rate) by definition: the scale is 0–1 even when every value is 1. */
+const UNIT_METRICS = new Set(['acc', 'acc_norm', 'exact_match', 'em', 'mcc', 'f1', 'pass@1', 'pass_at_1', 'bleu', 'rouge1', 'rougeL']);
 
 const FILE = /(?:^|[\\/])samples_(.+?)_(\d{4}-\d{2}-\d{2}T[\d-]+(?:\.\d+)?)\.jsonl$/;
 const FILE_NO_DATE = /(?:^|[\\/])samples_(.+)\.jsonl$/;
@@ -67,10 +75,12 @@ export const lmEvalHarness: Preset = {
   defaults: textDefaults('lm-eval-harness', null),
   detect,
   async prepare(ctx) {
-    const tool = ctx.defaultTool?.trim() || lmEvalModelDir(ctx.fileName);
+    const folder = lmEvalModelDir(ctx.fileName);
+    const fromResults = ctx.sidecars?.results ? await readResultsModel(ctx.sidecars.results, ctx.fileName) : undefined;
+    const tool = ctx.defaultTool?.trim() || fromResults || (folder ? harnessFolderModel(folder) : undefined);
     if (!tool) {
       throw new ValidationError(
-        `An lm-evaluation-harness samples file does not name the model: the harness puts it in the folder name, and ${quote(ctx.fileName)} was opened without one. Name the tool (dialog: Tool; CLI: --tool NAME).`,
+        `An lm-evaluation-harness samples file does not name the model: the run's results_<date>.json beside it does, and so does a folder named org__model, but ${quote(ctx.fileName)} came with neither${folder ? ` (its folder ${quote(folder)} is not an org__model name)` : ''}. Name the tool (dialog: Tool for every row; CLI: --tool NAME), or import it with its results file.`,
       );
     }
     const task = lmEvalTask(ctx.fileName) ?? 'task';
@@ -89,7 +99,11 @@ export const lmEvalHarness: Preset = {
         if (names.length === 0) {
           return { rows: [], errors: [{ file: ctx.fileName, row: record.row, column: 'metrics', reason: 'missing score: the line lists no metrics', raw: d }] };
         }
-        const rows: CanonicalRow[] = names.map((metric) => {
+        const numeric = names.filter((m) => typeof own(d, m) === 'number' || typeof own(d, m) === 'boolean');
+        if (numeric.length === 0) {
+          return { rows: [], errors: [{ file: ctx.fileName, row: record.row, column: names[0] ?? 'metrics', reason: `missing score: no metric of the line (${names.join(', ')}) holds a number; they are inputs to an aggregate computed for the whole run`, raw: d }] };
+        }
+        const rows: CanonicalRow[] = numeric.map((metric) => {
           const value = own(d, metric);
           const row: CanonicalRow = {
             taskId: `${task}:${docId}`,
@@ -101,13 +115,14 @@ export const lmEvalHarness: Preset = {
             scoreSource: 'model',
             source: {
               row: record.row,
-              columns: { id: 'doc_id', prompt: 'arguments.gen_args_0.arg_0', tool: '(folder)', score: metric, response: 'filtered_resps' },
+              columns: { id: 'doc_id', prompt: 'arguments.gen_args_0.arg_0', tool: ctx.defaultTool?.trim() ? '(--tool)' : fromResults ? '(results file: model_name)' : '(folder)', score: metric, response: 'filtered_resps' },
               raw: d,
               rendered: ['response'],
             },
           };
           if (response !== undefined && response.trim() !== '') row.response = response;
           if (target.trim() !== '') row.feedback = `target: ${target}`;
+          if (UNIT_METRICS.has(metric)) row.scaleHint = { scale: UNIT_CONTINUOUS, reason: `metric ${quote(metric)} (0–1 per sample)` };
           return row;
         });
         return { rows, errors: [] };

@@ -56,6 +56,8 @@ export const openaiEvals: Preset = {
   async prepare(ctx) {
     let tool = '';
     let rater = DEFAULT_RATER;
+    let sawSpec = false;
+    let sawReport = false;
     const pending = new Map<string, Pending>();
     const emitted = new Set<string>();
 
@@ -78,17 +80,23 @@ export const openaiEvals: Preset = {
     };
 
     return {
+      empty: () =>
+        `The OpenAI Evals log holds no samples: only ${[sawSpec ? `its spec (eval ${quote(rater)}${tool ? `, ${quote(tool)}` : ''})` : '', sawReport ? 'the final report' : ''].filter(Boolean).join(' and ') || 'lines that are not events'}. There is nothing to import; run the eval with its samples recorded (the default local recorder) and import that log.`,
       map(record): MapResult {
         const d = record.data;
         const spec = own(d, 'spec');
         if (isRecord(spec)) {
+          sawSpec = true;
           const fns = own(spec, 'completion_fns');
           tool = Array.isArray(fns) ? fns.filter((f) => typeof f === 'string').join('+') : '';
           const name = own(spec, 'eval_name');
           if (typeof name === 'string' && name.trim() !== '') rater = name;
           return { rows: [], errors: [] };
         }
-        if ('final_report' in d) return { rows: [], errors: [] };
+        if ('final_report' in d) {
+          sawReport = true;
+          return { rows: [], errors: [] };
+        }
         const id = own(d, 'sample_id');
         const type = own(d, 'type');
         const data = own(d, 'data');
