@@ -99,7 +99,7 @@ export function verdictBadge(kind: StoredVerdictKind | string): VerdictBadge {
 export function formatLfsr(lfsr: number): string {
   if (!Number.isFinite(lfsr)) return '–';
   if (lfsr < 0.001) return '< 0.1%';
-  if (lfsr < 0.01) return `${(lfsr * 100).toFixed(1)}%`;
+  if (lfsr < 0.0095) return `${(lfsr * 100).toFixed(1)}%`;
   return `${Math.round(lfsr * 100)}%`;
 }
 
@@ -109,16 +109,23 @@ export function statusOf(effect: Effect): ClaimStatus | null {
   return s === 'claim' || s === 'tentative' || s === 'none' ? s : null;
 }
 
-const STATUS_WORDS: ReadonlyMap<ClaimStatus, string> = new Map<ClaimStatus, string>([
-  ['claim', 'claim: the sign is settled (chance it is wrong ≤ 5%)'],
-  ['tentative', 'tentative, not a claim: the sign is likely but not settled'],
-  ['none', 'no claim: the data does not settle the sign'],
-]);
+const STATUS_WORDS: ReadonlyMap<ClaimStatus, { label: string; meaning: string }> = new Map([
+  ['claim', { label: 'claim', meaning: 'the sign is settled (chance it is wrong ≤ 5%)' }],
+  ['tentative', { label: 'tentative, not a claim', meaning: 'likely, but not settled enough to state as a fact' }],
+  ['none', { label: 'no claim', meaning: 'the data does not settle the sign' }],
+] as const);
 
 /** One line saying what a cell's status means ('' for effects built before claims had a status). */
 export function statusText(effect: Effect): string {
   const s = statusOf(effect);
-  return s ? STATUS_WORDS.get(s)! : '';
+  const w = s ? STATUS_WORDS.get(s)! : null;
+  return w ? `${w.label}: ${w.meaning}` : '';
+}
+
+/** The status's label and meaning apart (a badge and its sentence); null for effects without a status. */
+export function statusWords(effect: Effect): { label: string; meaning: string } | null {
+  const s = statusOf(effect);
+  return s ? STATUS_WORDS.get(s)! : null;
 }
 
 /** The upper end of a symmetric axis [−d, d] holding |values|: 1, 2 or 5 × 10^k, at least 0.1. */

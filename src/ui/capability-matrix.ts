@@ -312,8 +312,11 @@ export function toolExtremes(snapshot: CapabilitySnapshot, toolId: string, k = 3
 }
 
 export interface ToolFacets {
-  /** Name of the memory the facets come from. */
+  /** Name and id of the memory the facets come from. */
   memory: string;
+  memoryId?: string;
+  /** The memory's cells carry a claim status (issue #25): the rows are its claims only. */
+  claimsOnly?: boolean;
   strongest: FacetEffectRow[];
   weakest: FacetEffectRow[];
 }
@@ -322,7 +325,7 @@ export interface ToolFacets {
  * Tool id → its strongest and weakest facets, from the first memory (in the given order: most
  * recent first) whose capability snapshot has effects for the tool. A Map: tool ids are data.
  */
-export function facetsByTool(memories: readonly { name: string; capability?: CapabilitySnapshot | undefined }[], k = 3): ReadonlyMap<string, ToolFacets> {
+export function facetsByTool(memories: readonly { id?: string; name: string; capability?: CapabilitySnapshot | undefined }[], k = 3): ReadonlyMap<string, ToolFacets> {
   const out = new Map<string, ToolFacets>();
   for (const m of memories) {
     const snap = m.capability;
@@ -330,7 +333,7 @@ export function facetsByTool(memories: readonly { name: string; capability?: Cap
     for (const t of snap.tools) {
       if (out.has(t)) continue;
       const ends = toolExtremes(snap, t, k);
-      if (ends.strongest.length || ends.weakest.length) out.set(t, { memory: m.name, ...ends });
+      if (ends.strongest.length || ends.weakest.length || snap.report.claims !== undefined) out.set(t, { memory: m.name, ...(m.id !== undefined ? { memoryId: m.id } : {}), ...(snap.report.claims !== undefined ? { claimsOnly: true } : {}), ...ends });
     }
   }
   return out;

@@ -25,9 +25,9 @@ export function formatPlural(n: number, noun: string): string {
   return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** A stored memory as Predict names it: "GenAI-Bench memory — built 2 Dec 2026, 00:10 · 200 training tasks". */
+/** A stored memory as Predict names it: "GenAI-Bench memory — built Dec 2, 2026, 12:10 AM · 200 training tasks". */
 export function memoryDescription(m: { name: string; builtAt: number; trainTasks: number | null; source: 'build' | 'imported' }): string {
-  const when = new Date(m.builtAt).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const when = formatDate(m.builtAt);
   const tasks = m.trainTasks === null ? 'every task of the dataset' : `${formatCount(m.trainTasks)} training task${m.trainTasks === 1 ? '' : 's'}`;
   return `${m.name} — ${m.source === 'imported' ? 'imported' : 'built'} ${when} · ${tasks}`;
 }

@@ -1,6 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import type { CapabilityPage } from './support/capability-page';
+import { axeViolations, blocking, describe } from './support/axe';
 
 /**
  * Full-height screenshots (the app scrolls inside <main>, so the viewport is made as tall as the
@@ -14,6 +15,8 @@ async function shoot(cap: CapabilityPage, name: string, width: number, parts: Re
   // Nothing may be wider than the screen outside the regions that scroll sideways on purpose.
   expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
   await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  // And what it shows passes axe-core (no serious or critical violation, heading order kept).
+  expect(describe(blocking(await axeViolations(page))), `${name} at ${width} px`).toEqual([]);
   for (const [part, locator] of Object.entries(parts)) await locator.screenshot({ path: test.info().outputPath(`${name}-${part}-${width}.png`) });
 }
 
@@ -26,6 +29,38 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   await cap.build();
   await cap.waitBuilt();
 
+  // The build report counts claims and tentative entries apart.
+  await expect(page.getByTestId('build-report-claims')).toHaveText(/^\d+ claims? · \d+ tentative \(shown apart, not claims\)$/);
+  const memoryName = (await page.getByLabel('Memory', { exact: true }).locator('option:checked').textContent())!.trim();
+
+  // Issue #25: every tool shows its profile first; tentative entries sit apart, labelled; the
+  // effect bar shows the number the entry's words use (the shrunk delta vs the other tools).
+  const claimTexts = new Map<string, string[]>();
+  let tentativeCount = 0;
+  for (const t of await cap.toolTabs.allTextContents()) {
+    await cap.openTool(t);
+    await expect(cap.profile).toContainText(/Overall: averages \d\.\d .*\d+(st|nd|rd|th) of 6 tools/);
+    await expect(cap.profile.getByTestId('profile-figures')).toContainText(/rank \d of 6 \(95% interval \d(–\d)?\)/);
+    const { claims, tentative } = await cap.claimsAndTentative();
+    expect(claims.filter((x) => x.startsWith('Tentative'))).toEqual([]);
+    for (const x of tentative) expect(x).toMatch(/^Tentative: /);
+    if (tentative.length) await expect(cap.tentative.locator('summary')).toContainText('Tentative (not claims)');
+    tentativeCount += tentative.length;
+    claimTexts.set(t, claims);
+  }
+  console.log(`claims: ${[...claimTexts.values()].flat().length}, tentative: ${tentativeCount}`);
+  const withClaim = [...claimTexts].find(([, c]) => c.some((x) => / vs the others? (tools )?beyond/.test(x)))!;
+  expect(withClaim, 'some tool has a claim').toBeDefined();
+  await cap.openTool(withClaim[0]);
+  const claimEntry = cap.entries.filter({ hasText: / vs the others? (tools )?beyond/ }).first();
+  const said = /: ([+−]\d+\.\d) vs the others? /.exec((await claimEntry.locator('> span.user-text').textContent())!)![1]!;
+  const barDelta = Number((await claimEntry.getByTestId('effect-bar').locator('.delta').textContent())!.replace('−', '-'));
+  // The text rounds to 0.1, the bar to 0.01: the same number.
+  expect(Math.abs(barDelta - Number(said.replace('−', '-')))).toBeLessThanOrEqual(0.051);
+  await claimEntry.click();
+  await expect(page.getByTestId('lfsr')).toHaveText(/^chance the sign is wrong: (< 0\.1|\d+(\.\d)?)%$/);
+  await expect(page.getByTestId('raw-estimate')).toContainText('before shrinking');
+
   // The memory just built is the one shown, with its matrix.
   await expect(cap.matrix).toBeVisible();
   await expect(page.getByTestId('capability-missing')).toHaveCount(0);
@@ -34,9 +69,10 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   console.log(`capability matrix: ${size.rows} tools × ${size.cols} facets drawn in ${drawMs} ms`);
   expect(size.rows).toBe(6);
 
-  // Hover: the tooltip names the cell with its numbers.
+  // Hover: the tooltip names the cell with its numbers and says whether it is a claim.
   await cap.hoverACell();
   await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
+  await expect(cap.tooltip).toContainText(/^.*(Claim: the sign is settled|Tentative, not a claim|No claim: the data does not settle)/s);
   await page.mouse.move(0, 0);
 
   // Keyboard: walk to a cell with an entry, open it: its entries with effect bars, and the evidence.
@@ -45,6 +81,7 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   await expect(cap.cellPanel.getByRole('heading', { level: 3 })).toContainText(tool!);
   const entry = cap.cellPanel.getByRole('article', { name: 'Entry' }).first();
   await expect(entry.getByTestId('effect-bar').first()).toContainText(/n = \d+/);
+  await expect(cap.cellPanel.getByTestId('cell-status')).toContainText(/claim|tentative/);
   await expect(entry.getByRole('list', { name: 'Evidence' }).getByRole('listitem').first()).toContainText(/score \d/);
 
   // From the cell to the entry's full detail in the list.
@@ -54,33 +91,57 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
 
   // Export PNG.
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export the capability matrix as PNG' }).click();
+  await page.getByRole('button', { name: 'Export PNG of the capability matrix' }).click();
   expect((await download).suggestedFilename()).toMatch(/\.capability-matrix\.png$/);
 
-  const memoryParts = { matrix: cap.matrix, cell: cap.cellPanel, detail: page.getByTestId('entry-detail') };
+  // The tentative group unfolded, for the screenshots (and axe) to see it.
+  if (await cap.tentative.count()) await cap.tentative.locator('summary').click();
+  const memoryParts = { matrix: cap.matrix, cell: cap.cellPanel, detail: page.getByTestId('entry-detail'), profile: cap.profile, ...((await cap.tentative.count()) ? { tentative: cap.tentative } : {}) };
   await shoot(cap, 'memory', 1280, memoryParts);
   await shoot(cap, 'memory', 390, memoryParts);
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Tool cards: strongest and weakest facets with their intervals.
+  // Tool cards: the profile line first; strongest and weakest facets are the tool's claims, with the Memory page's numbers.
   await cap.goTo('Tools');
-  const facets = page.getByTestId('tool-facets').first();
-  await expect(facets).toBeVisible();
+  await expect(page.getByTestId('tool-profile')).toHaveCount(6);
+  await expect(page.getByTestId('tool-profile').first()).toContainText(/mean \d\.\d\d.*rank \d of 6/);
+  const card = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: withClaim[0], exact: true }) });
+  const facets = card.getByTestId('tool-facets');
+  await expect(facets).toContainText('claims only');
   await expect(facets).toContainText(/\[[+−]?\d\.\d\d, [+−]?\d\.\d\d\]/);
-  await expect(page.getByTestId('tool-card').first().locator('p.entry').first()).toBeVisible();
+  await expect(facets.getByText(barDelta.toFixed(2).replace('-', '−').replace(/^(\d)/, '+$1'), { exact: true }).first()).toBeVisible();
+  await expect(card.locator('p.entry').first()).toBeVisible();
   await shoot(cap, 'tools', 1280, { card: page.getByTestId('tool-card').first() });
   await shoot(cap, 'tools', 390, { card: page.getByTestId('tool-card').first() });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Predict with the memory method: the contributions behind DALLE_3's score on a negation prompt.
+  // Predict with the memory method: it names the memory just built (the default), and each tool's
+  // contributions come from its claims, with the sign their words say.
   await cap.goTo('Predict');
   await page.getByLabel('Dataset to learn from').selectOption({ label: 'GenAI-Bench demo' });
-  await cap.predict('A library shelf with no books on it', 'memory');
+  await page.getByLabel('Prediction method').selectOption('memory');
+  await expect(page.getByLabel('Memory to predict with').locator('option:checked')).toContainText(`${memoryName} — built`);
+  await cap.predict('A library shelf with no books on it, a sign reading "OPEN" and two red chairs', 'memory');
+  await expect(page.getByTestId('memory-used')).toContainText(`${memoryName} — built`);
+  await expect(page.getByTestId('memory-used')).toContainText(/ · (\d+ training tasks|every task of the dataset)$/);
   const dalle = cap.prediction('DALLE_3');
   const contributions = dalle.getByTestId('contributions');
   await expect(contributions).toBeVisible();
   await expect(contributions.getByText('Tool mean')).toBeVisible();
   await expect(contributions.getByTestId('contribution').first()).toContainText(/[+−]\d\.\d\d/);
+  let lines = 0;
+  for (const t of claimTexts.keys()) {
+    for (const c of await cap.entryContributions(t)) {
+      lines++;
+      expect(claimTexts.get(t), `${t}: a contribution is one of its claims`).toContain(c.text);
+      const strength = /^(Proficient at|Good at|Better than usual at)/.test(c.text);
+      const weakness = /^(Weak at|Bad at|Worse than usual at)/.test(c.text);
+      expect(strength || weakness, c.text).toBe(true);
+      if (Math.abs(c.points) >= 0.005) expect(c.points > 0, `${t}: ${c.text} ${c.points}`).toBe(strength);
+    }
+  }
+  console.log(`entry contributions checked: ${lines}`);
+  await expect(page.getByTestId('contribution').filter({ hasText: /^Tentative/ })).toHaveCount(0);
   await shoot(cap, 'predict', 1280, { dalle });
   await shoot(cap, 'predict', 390, { dalle });
 });

@@ -34,7 +34,7 @@ test('build a memory without an LLM: capability entries with evidence; edit, his
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.toolmem-memory\.json$/);
   const json = JSON.parse(Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8'));
-  expect(json).toMatchObject({ kind: 'toolmem-memory', version: 2 });
+  expect(json).toMatchObject({ kind: 'toolmem-memory', version: 3 });
   expect(json.tools.map((t: { id: string }) => t.id)).toContain('A');
   expect(json.build.capability.tools).toEqual(['A', 'B', 'C']);
 

@@ -213,13 +213,20 @@ export class CapabilityMemoryPredictor implements Predictor {
     };
     points.forEach((p, f) => {
       const label = x[f] ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
-      if (x[f] && label.id !== OTHER_ID && !label.id.startsWith('dataset:')) {
-        // A claim: the entry gets the tool's deviation from the average tool (γ_jf − γ̄_f), the sign
-        // its words say; what every tool shares on the facet (β_f + γ̄_f) is its own line.
+      if (x[f] && label.id !== OTHER_ID) {
+        // The tool's deviation from the average tool (γ_jf − γ̄_f) and what every tool shares on the
+        // facet (β_f + γ̄_f) are apart, so each line has the sign its words say: a claim gets the
+        // deviation (its shared part is the "shared" line); a dataset note gets the shared part
+        // (the tool's own deviation goes to "other facets").
         const col = model.gamma.map((g) => g[f]!);
         const own = (x[f]! - model.freq[f]!) * (col[j]! - col.reduce((a, b) => a + b, 0) / col.length);
-        add(label.id, label.text, own);
-        add(SHARED_ID, "what every tool shares on this task's facets", p - own);
+        if (label.id.startsWith('dataset:')) {
+          add(label.id, label.text, p - own);
+          add(OTHER_ID, 'other facets of this task', own);
+        } else {
+          add(label.id, label.text, own);
+          add(SHARED_ID, "what every tool shares on this task's facets", p - own);
+        }
         return;
       }
       add(label.id, label.text, p);

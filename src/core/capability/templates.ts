@@ -167,11 +167,11 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
     const ci = effect.ci95Own ?? effect.ci95;
     const means = effect.mean !== undefined && effect.toolMean !== undefined ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}` : `${fmt(effect.deltaOwn, true)} vs its mean`;
     const rank = rankWords(effect.rank, effect.of, direction, null);
-    return withExample(`${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${fmt(ci[0])} to ${fmt(ci[1])})${rank ? `; ${rank} here` : ''}`, shownExample);
+    return withExample(`${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`, shownExample);
   }
   const above = aboveOthers(effect, direction);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
-  const ci = `95% CI ${fmt(effect.ci95[0])} to ${fmt(effect.ci95[1])}`;
+  const ci = `95% CI ${intervalText(effect.ci95, decimals)}`;
   const rank = rankWords(effect.rank, effect.of, direction, above);
   const level =
     effect.mean !== undefined && effect.othersMean !== undefined
@@ -180,6 +180,16 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
         ? `; ${rank} here`
         : '';
   return withExample(`${pre}${lead(strength, opts.level, subject, above)}: ${fmt(delta, true)} vs the others beyond its usual margin (n = ${formatCount(effect.n)} paired tasks, ${ci})${level}`, shownExample);
+}
+
+/**
+ * An interval at `decimals`, one more where an end that is not 0 would round to 0.0: a claim whose
+ * interval excludes 0 must not read "0.0 to 0.3".
+ */
+function intervalText([lo, hi]: readonly [number, number], decimals: number): string {
+  const zero = (x: number) => x !== 0 && Number(x.toFixed(decimals)) === 0;
+  const d = zero(lo) || zero(hi) ? decimals + 1 : decimals;
+  return `${formatNumber(lo, d)} to ${formatNumber(hi, d)}`;
 }
 
 /** The overall entry of a tool (every tool has one): level, rank with its interval, share of tasks where it is best. */

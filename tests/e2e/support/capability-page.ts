@@ -70,6 +70,43 @@ export class CapabilityPage extends MemoryPage {
     return { rows: Number(m[1]), cols: Number(m[2]) };
   }
 
+  /** The Memory page's overall profile of the tool whose tab is open. */
+  readonly profile = this.page.getByTestId('profile');
+  /** The folded "Tentative (not claims)" group of the open tool (absent when it has none). */
+  readonly tentative = this.page.getByTestId('tentative');
+
+  /** The tools' tabs on the Memory page. */
+  get toolTabs(): Locator {
+    return this.page.getByRole('tablist', { name: 'Tools' }).getByRole('tab');
+  }
+
+  /** Opens a tool's tab and waits until every level is read. */
+  async openTool(tool: string): Promise<void> {
+    await this.toolTabs.filter({ hasText: tool }).first().click();
+    await expect(this.toolTabs.filter({ hasText: tool }).first()).toHaveAttribute('aria-selected', 'true');
+    for (const level of ['proficient', 'good', 'bad', 'weak'] as const) await expect(this.level(level).getByText('Loading…')).toHaveCount(0);
+  }
+
+  /** Texts of the open tool's entries in the four levels (the claims), and of its tentative group. */
+  async claimsAndTentative(): Promise<{ claims: string[]; tentative: string[] }> {
+    const claims: string[] = [];
+    for (const level of ['proficient', 'good', 'bad', 'weak'] as const) claims.push(...(await this.level(level).locator('button.entry > span.user-text').allTextContents()));
+    const tentative = (await this.tentative.count()) ? await this.tentative.locator('button.entry > span.user-text').allTextContents() : [];
+    return { claims, tentative };
+  }
+
+  /** The Predict page's contribution lines of one tool that are memory entries: text and signed points. */
+  async entryContributions(tool: string): Promise<{ text: string; points: number }[]> {
+    const rows = this.prediction(tool).locator('[data-testid="contribution"][data-kind="entry"]');
+    const out: { text: string; points: number }[] = [];
+    for (const row of await rows.all()) {
+      const text = (await row.locator('.text').textContent())!.trim();
+      const points = Number((await row.locator('.pts').textContent())!.trim().replace('−', '-'));
+      out.push({ text, points });
+    }
+    return out;
+  }
+
   /** The Predict page's prediction card of one tool. */
   prediction(tool: string): Locator {
     return this.page.getByTestId('predictions').getByRole('article').filter({ has: this.page.getByRole('heading', { name: tool, exact: true }) });

@@ -39,7 +39,8 @@ export class MemoryPage extends LabelPage {
 
   /** Waits for the build to finish: its progress panel gone and entries shown (model loading can be slow on a busy machine). */
   async waitBuilt(): Promise<void> {
-    await expect(this.entries.first()).toBeVisible({ timeout: 120_000 });
+    // Every tool of a capability build has its overall profile, even one without a claim.
+    await expect(this.entries.or(this.page.getByTestId('profile')).first()).toBeVisible({ timeout: 120_000 });
     await expect(this.page.getByTestId('build-progress')).toHaveCount(0, { timeout: 120_000 });
   }
 
@@ -55,7 +56,7 @@ export class MemoryPage extends LabelPage {
       const levels: Record<string, string[]> = {};
       for (const level of ['proficient', 'good', 'bad', 'weak'] as const) {
         const count = Number(await this.level(level).locator('h3 .muted').textContent());
-        const texts = (await this.level(level).locator('button.entry span.user-text').allTextContents()).sort();
+        const texts = (await this.level(level).locator('button.entry > span.user-text').allTextContents()).sort();
         expect(texts).toHaveLength(count);
         levels[level] = texts;
       }
