@@ -102,7 +102,7 @@ describe('toolmem CLI', { timeout: 120_000 }, () => {
       [['--data', 'tests/fixtures/bad-inputs/truncated.json'], 'Truncated JSON: the file ends inside member 2'],
       [['--data', 'tests/fixtures/bad-inputs/unclosed-quote.csv'], 'Unclosed quote: row 2'],
       [['--data', 'tests/fixtures/import/genai_ratings_slice.csv'], 'needs the prompts sidecar'],
-      [['--data', 'tests/fixtures/bad-inputs/missing-column.csv'], "No column for the required field 'score'"],
+      [['--data', 'tests/fixtures/bad-inputs/missing-column.csv'], "No column for the required field 'tool'"],
     ];
     // The first two through the real bin (exit code plumbing), the rest in-process.
     const runs = await Promise.all(cases.map(([args], i) => (i < 2 ? toolmem : inProcess)(['import', ...args])));
