@@ -185,9 +185,15 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async exportExperiences({ datasetId, format }) {
       const rows = await repos.experiences.byDataset(datasetId);
       rows.sort((a, b) => a.taskId.localeCompare(b.taskId, undefined, { numeric: true }) || a.toolId.localeCompare(b.toolId) || a.rater.localeCompare(b.rater));
+      // The attached images' file names as imported (exports name the file a person has, issue #26).
+      const names = new Map<string, string>();
+      for (const id of new Set(rows.map((r) => r.imageId).filter((i): i is string => !!i?.startsWith('img:')))) {
+        const image = await repos.images.get(id);
+        if (image) names.set(id, image.name);
+      }
       return format === 'csv'
-        ? new Blob([experiencesToCsv(rows)], { type: 'text/csv;charset=utf-8' })
-        : new Blob([experiencesToJsonl(rows)], { type: 'application/x-ndjson;charset=utf-8' });
+        ? new Blob([experiencesToCsv(rows, names)], { type: 'text/csv;charset=utf-8' })
+        : new Blob([experiencesToJsonl(rows, names)], { type: 'application/x-ndjson;charset=utf-8' });
     },
 
     async stats({ datasetId }) {
