@@ -29,6 +29,7 @@ export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean })
   for (const [tool, t] of tools) lines.push(row(tool, t.accepted, t.rejected));
   lines.push(row('total', s.accepted, s.rejected));
   lines.push(`  ${s.rowsRead} rows read; ${s.added} new, ${s.updated} changed, ${s.unchanged} unchanged`);
+  if (s.unscored > 0) lines.push(`  ${s.unscored} of the accepted rows have no score: outputs to label (scores given later complete them)`);
 
   if (s.errors.length > 0) {
     const shown = s.errors.slice(0, ERRORS_SHOWN);

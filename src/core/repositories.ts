@@ -116,16 +116,26 @@ export interface RunRepository {
 export interface ImageRepository {
   get(id: string): Promise<StoredImage | undefined>;
   put(image: StoredImage): Promise<void>;
-  /** Stores images and the experiences that now point at them, in one transaction. */
-  putMany(images: StoredImage[], experiences: Experience[]): Promise<void>;
+  /** Stores images and the experiences (and label items) that now point at them, in one transaction. */
+  putMany(images: StoredImage[], experiences: Experience[], items?: LabelItem[]): Promise<void>;
   countByDataset(datasetId: string): Promise<number>;
 }
 
-/** Hand-created items waiting for labels, and pairwise preferences. */
+/** Items waiting for labels (added by hand, or imported without a score), and pairwise preferences. */
 export interface LabelRepository {
   items(datasetId: string): Promise<LabelItem[]>;
   /** Stores an item (and its image, if any) in one transaction. */
   putItem(item: LabelItem, image?: StoredImage): Promise<void>;
+  /**
+   * Stores an import's rows without a score, in one transaction. An item already stored keeps what
+   * it had: the import that first wrote it (so undoing a later re-import keeps it), its time and an
+   * attached image; the rest (prompt, output) follows the file. Returns how many were new.
+   */
+  putImportedItems(items: LabelItem[]): Promise<number>;
+  /** Deletes the items one import added (its undo and rollback). */
+  removeImportItems(datasetId: string, importId: string): Promise<void>;
+  /** Per tool: items of the dataset that no experience scores yet (an output still awaiting labels). */
+  awaiting(datasetId: string): Promise<Map<string, number>>;
   preferences(datasetId: string): Promise<Preference[]>;
   putPreference(preference: Preference): Promise<void>;
   removePreference(id: string): Promise<void>;

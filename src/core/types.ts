@@ -255,6 +255,8 @@ export interface ImportRecord {
   /** Rows that replaced a stored row with different content (undo restores the old one). */
   updated: number;
   rejected: number;
+  /** Rows without a score kept as outputs awaiting labels (absent on records from before issue #26). */
+  unscored?: number;
   /** First errors, for display; the full list lives in the rejected-rows download. */
   errors: RowError[];
   startedAt: number;
@@ -272,8 +274,10 @@ export interface StoredImage {
 }
 
 /**
- * An output waiting for labels that no imported experience holds yet (created by hand on the
- * Label page). Items of imported datasets are derived from their experiences instead.
+ * An output waiting for labels that no experience holds yet: created by hand on the Label page, or
+ * imported from a row without a score (core/import/validate.ts). Items of scored rows are derived
+ * from their experiences instead; a label (or a later import with scores) completes the item under
+ * the same `datasetId|taskId|toolId`, and the item row stays as the output's record.
  */
 export interface LabelItem {
   /** `datasetId|taskId|toolId`. */
@@ -287,6 +291,11 @@ export interface LabelItem {
   rubric?: string;
   categories: string[];
   createdAt: number;
+  /**
+   * The import that wrote this item (a row without a score: an output awaiting labels); absent for
+   * items added by hand. Undoing or rolling back that import removes the items it added.
+   */
+  importId?: string;
 }
 
 /** A pairwise judgement: which of two tools' outputs for the same task is better. */

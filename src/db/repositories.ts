@@ -13,6 +13,7 @@ import { ImportKeyLists } from './import-keys';
 import { forgetDatasetCounts } from './count-log';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
+import { awaitingByTool } from './awaiting';
 import type { EntityTable, IDType } from 'dexie';
 import type { ToolMemDB } from './schema';
 
@@ -108,11 +109,12 @@ class DexieImageRepository extends TableRepository<StoredImage> implements Image
   constructor(db: ToolMemDB) {
     super(db, db.images);
   }
-  async putMany(images: StoredImage[], experiences: Experience[]) {
+  async putMany(images: StoredImage[], experiences: Experience[], items: LabelItem[] = []) {
     await withQuotaCheck(() =>
-      this.db.transaction('rw', this.db.images, this.db.experiences, async () => {
+      this.db.transaction('rw', [this.db.images, this.db.experiences, this.db.items], async () => {
         await this.db.images.bulkPut(images);
         await this.db.experiences.bulkPut(experiences);
+        if (items.length) await this.db.items.bulkPut(items);
       }),
     );
   }
@@ -133,6 +135,34 @@ class DexieLabelRepository implements LabelRepository {
         await this.db.items.put(item);
       }),
     );
+  }
+  async putImportedItems(items: LabelItem[]) {
+    let added = 0;
+    await withQuotaCheck(() =>
+      this.db.transaction('rw', this.db.items, async () => {
+        const stored = await this.db.items.bulkGet(items.map((i) => i.id));
+        const rows = items.map((item, i) => {
+          const old = stored[i];
+          if (!old) {
+            added++;
+            return item;
+          }
+          const merged: LabelItem = { ...item, createdAt: old.createdAt };
+          if (old.importId === undefined) delete merged.importId;
+          else merged.importId = old.importId;
+          if (old.imageId?.startsWith('img:')) merged.imageId = old.imageId;
+          return merged;
+        });
+        await this.db.items.bulkPut(rows);
+      }),
+    );
+    return added;
+  }
+  async removeImportItems(datasetId: string, importId: string) {
+    await this.db.items.where('datasetId').equals(datasetId).filter((i) => i.importId === importId).delete();
+  }
+  async awaiting(datasetId: string) {
+    return awaitingByTool(this.db, datasetId);
   }
   preferences(datasetId: string) {
     return this.db.preferences.where('datasetId').equals(datasetId).toArray();

@@ -6,7 +6,8 @@ export interface Settings {
   raterName: string;
   persistRequested: boolean;
   /** Where the labelling queue was left: its filter and the item on screen. */
-  labelSession: { filter: QueueFilter; itemId: string | null } | null;
+  /** Where the labelling queue was left; `builtAt`: when that queue was built (absent before issue #26). */
+  labelSession: { filter: QueueFilter; itemId: string | null; builtAt?: number } | null;
   /** Pairwise mode: dataset, the two tools and the task on screen. */
   pairSession: { datasetId: string; toolA: string; toolB: string; taskId: string | null } | null;
   /** Memory builds: the OpenAI-compatible endpoint last used (base URL and model). */

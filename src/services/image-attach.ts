@@ -1,7 +1,7 @@
 import { compileImagePattern, DEFAULT_IMAGE_PATTERN, mimeForExtension } from '../core/import/image-match';
 import { ValidationError } from '../core/errors';
 import type { Repositories } from '../core/repositories';
-import type { Experience } from '../core/types';
+import type { Experience, LabelItem } from '../core/types';
 
 export interface AttachImagesRequest {
   datasetId: string;
@@ -15,8 +15,10 @@ export interface AttachImagesResult {
   matched: number;
   /** Experiences that now point at an image (several raters can share one image). */
   linkedExperiences: number;
+  /** Outputs awaiting labels (label items: imported without a score, or added by hand) that now point at an image. */
+  linkedItems: number;
   unmatchedFiles: { name: string; reason: string }[];
-  /** Experiences of the dataset that still have no stored image. */
+  /** Experiences and awaiting outputs of the dataset that still have no stored image. */
   rowsWithoutImage: number;
 }
 
@@ -34,8 +36,9 @@ function imageIdFor(datasetId: string, key: string): string {
 }
 
 /**
- * Attaches image files to a dataset's experiences. A file matches an experience when its relative
- * path ends with the experience's `image` column value (imported from the file), or when it fits
+ * Attaches image files to a dataset's experiences and its outputs awaiting labels (label items).
+ * A file matches a row when its relative
+ * path ends with the row's `image` column value (imported from the file), or when it fits
  * the pattern (tool folder + task id). Re-attaching the same files replaces the stored images.
  */
 export async function attachImages(
@@ -45,38 +48,44 @@ export async function attachImages(
 ): Promise<AttachImagesResult> {
   const pattern = req.pattern?.trim() || DEFAULT_IMAGE_PATTERN;
   const match = compileImagePattern(pattern);
-  const rows = await repos.experiences.byDataset(req.datasetId);
-  if (rows.length === 0) throw new ValidationError(`Dataset ${req.datasetId} has no experiences to attach images to.`);
-  const tools = new Set(rows.map((r) => r.toolId));
+  const experiences = await repos.experiences.byDataset(req.datasetId);
+  const items = await repos.labels.items(req.datasetId);
+  // Both kinds of row point at an image the same way (`imageId`): one list, told apart when written.
+  const rows: Target[] = [...experiences.map((row) => ({ kind: 'experience' as const, row })), ...items.map((row) => ({ kind: 'item' as const, row }))];
+  if (rows.length === 0) throw new ValidationError(`Dataset ${req.datasetId} has no experiences or outputs to attach images to.`);
+  const tools = new Set(rows.map((r) => r.row.toolId));
   if (!pattern.includes('<tool>') && tools.size > 1) {
     throw new ValidationError(`This dataset has ${tools.size} tools, so the pattern must contain <tool> to tell whose image a file is.`);
   }
 
-  const byToolTask = new Map<string, Experience[]>();
-  const byPath = new Map<string, Experience[]>();
+  const byToolTask = new Map<string, Target[]>();
+  const byPath = new Map<string, Target[]>();
   for (const r of rows) {
-    const key = `${r.toolId}\u0000${r.taskId}`;
+    const key = `${r.row.toolId}\u0000${r.row.taskId}`;
     (byToolTask.get(key) ?? byToolTask.set(key, []).get(key)!).push(r);
-    if (r.imageId && !r.imageId.startsWith('img:')) {
-      const p = r.imageId.replace(/\\/g, '/').replace(/^\.?\//, '');
+    const imageId = r.row.imageId;
+    if (imageId && !imageId.startsWith('img:')) {
+      const p = imageId.replace(/\\/g, '/').replace(/^\.?\//, '');
       (byPath.get(p) ?? byPath.set(p, []).get(p)!).push(r);
     }
   }
   const onlyTool = tools.size === 1 ? [...tools][0]! : undefined;
 
-  const result: AttachImagesResult = { pattern, matched: 0, linkedExperiences: 0, unmatchedFiles: [], rowsWithoutImage: 0 };
+  const imaged = new Set<string>();
+  const result: AttachImagesResult = { pattern, matched: 0, linkedExperiences: 0, linkedItems: 0, unmatchedFiles: [], rowsWithoutImage: 0 };
   for (let start = 0; start < req.files.length; start += GROUP) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     const group = req.files.slice(start, start + GROUP);
     const images = [];
     const updates: Experience[] = [];
+    const itemUpdates: LabelItem[] = [];
     for (const file of group) {
       const path = relativePath(file).replace(/\\/g, '/');
-      let targets: Experience[] | undefined;
+      let targets: Target[] | undefined;
       let key: string | undefined;
-      for (const [p, exps] of byPath) {
+      for (const [p, found] of byPath) {
         if (path === p || path.endsWith(`/${p}`)) {
-          targets = exps;
+          targets = found;
           key = p;
           break;
         }
@@ -91,7 +100,7 @@ export async function attachImages(
         targets = byToolTask.get(`${tool}\u0000${m.id}`);
         key = `${tool}/${m.id}`;
         if (!targets) {
-          result.unmatchedFiles.push({ name: path, reason: tools.has(tool) ? `no experience of ${tool} for task ${m.id}` : `no tool named ${tool} in this dataset` });
+          result.unmatchedFiles.push({ name: path, reason: tools.has(tool) ? `no output of ${tool} for task ${m.id}` : `no tool named ${tool} in this dataset` });
           continue;
         }
       }
@@ -100,15 +109,35 @@ export async function attachImages(
       const thumb = await opts.makeThumbnail?.(file).catch(() => undefined);
       images.push({ id, datasetId: req.datasetId, name: path, mime: file.type || mimeForExtension(ext), blob: file, ...(thumb ? { thumb } : {}) });
       for (const t of targets) {
-        if (t.imageId !== id) updates.push({ ...t, imageId: id });
-        t.imageId = id;
+        if (t.row.imageId !== id) {
+          if (t.kind === 'experience') updates.push({ ...t.row, imageId: id });
+          else itemUpdates.push({ ...t.row, imageId: id });
+        }
+        t.row.imageId = id;
+        imaged.add(t.row.toolId);
+        if (t.kind === 'experience') result.linkedExperiences++;
+        else result.linkedItems++;
       }
       result.matched++;
-      result.linkedExperiences += targets.length;
     }
-    await repos.images.putMany(images, updates);
+    await repos.images.putMany(images, updates, itemUpdates);
     opts.onProgress?.({ done: Math.min(req.files.length, start + GROUP), total: req.files.length });
   }
-  result.rowsWithoutImage = rows.filter((r) => !r.imageId?.startsWith('img:')).length;
+  result.rowsWithoutImage = rows.filter((r) => !r.row.imageId?.startsWith('img:')).length;
+  await markImageTools(repos, imaged);
   return result;
 }
+
+/**
+ * A tool whose outputs got images makes images: a file imported with the generic preset created
+ * its tools as text→text (the file alone cannot tell), which would hide the image views' gate and
+ * the Data page's image tools. Only that default is changed; a modality set otherwise stays.
+ */
+async function markImageTools(repos: Repositories, toolIds: Set<string>): Promise<void> {
+  for (const id of toolIds) {
+    const tool = await repos.tools.get(id);
+    if (tool?.modality === 'text→text') await repos.tools.put({ ...tool, modality: 'text→image' });
+  }
+}
+
+type Target = { kind: 'experience'; row: Experience } | { kind: 'item'; row: LabelItem };

@@ -2,6 +2,7 @@
  * The data worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
  * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
  */
+import type { RowCounts } from '../core/import/row-counts';
 import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
 import type { DatasetStats } from '../core/stats/dataset-stats';
 import type { ToolCostStat } from '../core/cost/tool-cost';
@@ -50,6 +51,8 @@ export interface ImportApi {
   import: { req: ImportRequest; res: ImportOutcome; progress: ImportProgress };
   /** Reads the whole file: tool names close to a stored tool that `toolChoices` does not decide yet. */
   nearMissTools: { req: ImportRequest; res: NearMissTool[]; progress: never };
+  /** Reads the whole file as the import would, storing nothing: rows with a score, without one (outputs to label), rejected. */
+  countRows: { req: ImportRequest; res: RowCounts; progress: never };
   /** Undo a whole import: removes what it added, restores what it replaced. */
   undo: { req: { importId: string }; res: ImportRecord; progress: never };
   /** Matches image files to experiences (by the `image` column or a path pattern) and stores them. */

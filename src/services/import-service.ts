@@ -1,4 +1,4 @@
-import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools, readSamples, logDatasetName } from '../core/import';
+import { runImport, previewRows, detectPreset, presetDefaults, findNearMissTools, readSamples, logDatasetName, countRows } from '../core/import';
 import type { ImportSink } from '../core/import/types';
 import { CancelledError } from '../core/errors';
 import { newId, slugify } from '../core/ids';
@@ -87,12 +87,18 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     return { id, name, ...(existing ? { existing } : {}) };
   }
 
+  /** Nothing left in the dataset: no experience and no output awaiting labels. */
+  async function isEmpty(datasetId: string): Promise<boolean> {
+    return (await repos.experiences.count(datasetId)) === 0 && (await repos.labels.items(datasetId)).length === 0;
+  }
+
   async function rollBack(record: ImportRecord, state: ImportRecord['state'], createdDataset: boolean) {
     await repos.experiences.undoImport(record.id);
+    await repos.labels.removeImportItems(record.datasetId, record.id);
     record.state = state;
     record.finishedAt = Date.now();
     await repos.imports.put(record);
-    if (createdDataset && (await repos.experiences.count(record.datasetId)) === 0) {
+    if (createdDataset && (await isEmpty(record.datasetId))) {
       const others = (await repos.imports.byDataset(record.datasetId)).filter((r) => r.id !== record.id && r.state === 'completed');
       if (others.length === 0) await repos.datasets.remove(record.datasetId);
     }
@@ -135,6 +141,12 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
       return findNearMissTools(blobBytes(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
     },
 
+    async countRows(req, ctx) {
+      const target = await datasetFor(req);
+      const knownTools = (await repos.tools.list()).map((t) => t.id);
+      return countRows(blobBytes(req.file), { fileName: req.file.name, datasetId: target.id, knownTools, sidecars: sidecarsOf(req), signal: ctx.signal, ...optionsOf(req, target) });
+    },
+
     async import(req, ctx): Promise<ImportOutcome> {
       const target = await datasetFor(req);
       const now = Date.now();
@@ -166,10 +178,11 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
       if (!record) throw new Error(`Import ${importId} does not exist`);
       if (record.state !== 'completed') throw new Error(`Import “${record.fileName}” is ${record.state}; only completed imports can be undone`);
       await repos.experiences.undoImport(importId);
+      await repos.labels.removeImportItems(record.datasetId, importId);
       record.state = 'undone';
       record.finishedAt = Date.now();
       await repos.imports.put(record);
-      if ((await repos.experiences.count(record.datasetId)) === 0) await repos.datasets.remove(record.datasetId);
+      if (await isEmpty(record.datasetId)) await repos.datasets.remove(record.datasetId);
       return record;
     },
 
@@ -180,9 +193,15 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
     async exportExperiences({ datasetId, format }) {
       const rows = await repos.experiences.byDataset(datasetId);
       rows.sort((a, b) => a.taskId.localeCompare(b.taskId, undefined, { numeric: true }) || a.toolId.localeCompare(b.toolId) || a.rater.localeCompare(b.rater));
+      // The attached images' file names as imported (exports name the file a person has, issue #26).
+      const names = new Map<string, string>();
+      for (const id of new Set(rows.map((r) => r.imageId).filter((i): i is string => !!i?.startsWith('img:')))) {
+        const image = await repos.images.get(id);
+        if (image) names.set(id, image.name);
+      }
       return format === 'csv'
-        ? new Blob([experiencesToCsv(rows)], { type: 'text/csv;charset=utf-8' })
-        : new Blob([experiencesToJsonl(rows)], { type: 'application/x-ndjson;charset=utf-8' });
+        ? new Blob([experiencesToCsv(rows, names)], { type: 'text/csv;charset=utf-8' })
+        : new Blob([experiencesToJsonl(rows, names)], { type: 'application/x-ndjson;charset=utf-8' });
     },
 
     async stats({ datasetId }) {
@@ -260,6 +279,11 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
           },
         }
       : { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
+    // Rows without a score: outputs awaiting labels (issue #26), after any experience write in flight.
+    sink.writeItems = async (items) => {
+      await inFlight;
+      await repos.labels.putImportedItems(items);
+    };
     const knownTools = (await repos.tools.list()).map((t) => t.id);
     const createdDataset = !target.existing;
     try {
@@ -309,6 +333,7 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         unchanged: summary.unchanged,
         updated: summary.updated,
         rejected: summary.rejected,
+        ...(summary.unscored ? { unscored: summary.unscored } : {}),
         errors: summary.errors.slice(0, KEPT_ERRORS),
         finishedAt: Date.now(),
       } satisfies Partial<ImportRecord>);

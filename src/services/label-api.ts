@@ -11,6 +11,8 @@ export interface QueueResult {
   mine: number;
   categories: string[];
   tools: string[];
+  /** Where to start: the `resume` item when the user was in the middle of this same queue, else 0 (core/label/queue `resumeAt`). */
+  start: number;
 }
 
 export interface RaterStats {
@@ -34,6 +36,6 @@ export interface AgreementReport {
 
 /** Labelling queries, and the hand edits of the data (edit-api.ts) served beside them. */
 export interface LabelApi extends EditApi {
-  labelQueue: { req: { filter: QueueFilter; me: string }; res: QueueResult; progress: never };
+  labelQueue: { req: { filter: QueueFilter; me: string; resume?: { itemId: string; since?: number } }; res: QueueResult; progress: never };
   agreement: { req: { datasetId: string }; res: AgreementReport; progress: never };
 }

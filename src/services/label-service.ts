@@ -1,5 +1,5 @@
 import { exactAgreement, krippendorffAlpha } from '../core/label/agreement';
-import { buildQueue, itemsFromExperiences } from '../core/label/queue';
+import { buildQueue, itemsFromExperiences, resumeAt } from '../core/label/queue';
 import { datasetStats } from '../core/stats/dataset-stats';
 import type { Repositories } from '../core/repositories';
 import type { Experience } from '../core/types';
@@ -14,7 +14,7 @@ import { createEditHandlers } from './edit-service';
 export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
   return {
     ...createEditHandlers(repos),
-    async labelQueue({ filter, me }) {
+    async labelQueue({ filter, me, resume }) {
       const experiences: Experience[] = [];
       const created = [];
       for (const id of filter.datasetIds) {
@@ -25,6 +25,7 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
       const ids = buildQueue(items, labels, filter, me);
       return {
         ids,
+        start: resume ? resumeAt(ids, new Map(items.map((i) => [i.id, i])), resume.itemId, resume.since) : 0,
         mine: ids.filter((id) => labels.get(id)?.some((l) => l.rater === me)).length,
         total: items.length,
         categories: [...new Set(items.flatMap((i) => i.categories))].sort(),

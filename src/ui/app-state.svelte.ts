@@ -7,7 +7,17 @@ export interface DatasetSummary {
   dataset: Dataset;
   total: number;
   perTool: { toolId: string; count: number }[];
+  /** Per tool, outputs awaiting labels (label items no experience scores yet: imported without a score, or added by hand). */
+  awaiting: { toolId: string; count: number }[];
+  /** Sum of `awaiting`. */
+  awaitingTotal: number;
   imports: ImportRecord[];
+}
+
+/** Every tool of a dataset: those with experiences and those with outputs awaiting labels, sorted. */
+export function summaryTools(summary: DatasetSummary): string[] {
+  const ids = [...summary.perTool.map((t) => t.toolId), ...summary.awaiting.map((t) => t.toolId)];
+  return ids.filter((id, i) => ids.indexOf(id) === i).sort((a, b) => a.localeCompare(b));
 }
 
 export interface Toast {
@@ -84,10 +94,13 @@ export class AppState {
       datasets.map(async (dataset) => {
         const counts = await this.repos.experiences.countsByTool(dataset.id);
         const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
+        const awaiting = [...(await this.repos.labels.awaiting(dataset.id))].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
         return {
           dataset,
           total: perTool.reduce((s, t) => s + t.count, 0),
           perTool,
+          awaiting,
+          awaitingTotal: awaiting.reduce((s, t) => s + t.count, 0),
           imports: await this.repos.imports.byDataset(dataset.id),
         };
       }),

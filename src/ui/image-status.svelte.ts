@@ -1,14 +1,14 @@
 import type { Tool } from '../core/types';
-import type { AppState, DatasetSummary } from './app-state.svelte';
+import { summaryTools, type AppState, type DatasetSummary } from './app-state.svelte';
 
 /** A dataset whose outputs are images: one of its tools makes images (its card says text→image). */
 export function isImageDataset(summary: DatasetSummary, tools: readonly Tool[]): boolean {
-  return summary.perTool.some((p) => tools.some((t) => t.id === p.toolId && t.modality === 'text→image'));
+  return summaryTools(summary).some((id) => tools.some((t) => t.id === id && t.modality === 'text→image'));
 }
 
 /** Datasets with outputs to read (no image tool), to offer when an image dataset has no images. */
 export function textDatasets(datasets: readonly DatasetSummary[], tools: readonly Tool[]): DatasetSummary[] {
-  return datasets.filter((d) => d.total > 0 && !isImageDataset(d, tools));
+  return datasets.filter((d) => d.total + d.awaitingTotal > 0 && !isImageDataset(d, tools));
 }
 
 /**

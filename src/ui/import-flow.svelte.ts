@@ -1,6 +1,7 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { toolChoicesFrom, type ToolDecision } from '../core/import/near-miss-tools';
 import type { FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '../core/import/types';
+import type { RowCounts } from '../core/import/row-counts';
 import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
 import type { Client } from '../rpc';
@@ -57,6 +58,8 @@ export class ImportFlow {
   /** File tool names close to a stored tool, from a scan of the whole file after the preview. */
   nearMisses = $state.raw<NearMissTool[]>([]);
   checkingTools = $state(false);
+  /** Whole-file counts, read when the preview shows a row without a score ("12 outputs to label"); null otherwise. */
+  rowCounts = $state.raw<RowCounts | null>(null);
   toolCheckError = $state<string | null>(null);
   /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
   readonly toolDecisions = new SvelteMap<string, ToolDecision>();
@@ -163,7 +166,24 @@ export class ImportFlow {
     } finally {
       if (seq === this.#previewSeq) this.previewing = false;
     }
-    if (scanSeq === this.#rescanSeq && this.preview) await this.checkTools();
+    if (scanSeq === this.#rescanSeq && this.preview) await Promise.all([this.checkTools(), this.countOutputs(seq)]);
+  }
+
+  /** Counts the whole file's rows when the preview holds one without a score (outputs awaiting labels). */
+  async countOutputs(seq: number): Promise<void> {
+    const preview = this.preview;
+    const unscored = preview?.rows.some((r) => r.score === undefined || r.score === null || (typeof r.score === 'string' && r.score.trim() === ''));
+    if (!unscored) {
+      this.rowCounts = null;
+      return;
+    }
+    try {
+      const counts = await this.client.call('countRows', this.request());
+      if (seq === this.#previewSeq) this.rowCounts = counts;
+    } catch {
+      // The preview already says what is wrong with the file; the count is only a summary.
+      if (seq === this.#previewSeq) this.rowCounts = null;
+    }
   }
 
   /**
@@ -237,7 +257,7 @@ export class ImportFlow {
     this.datasetName = '';
     this.defaultTool = '';
     this.mapping = {};
-    this.preview = this.outcome = this.progress = null;
+    this.preview = this.outcome = this.progress = this.rowCounts = null;
     this.samples = [];
     this.#detected = undefined;
     this.previewError = this.error = null;

@@ -45,6 +45,8 @@ export class LabelSession {
   /** Queue items I have labelled: the progress bar's count (set when the queue is built, then kept live). */
   done = $state(0);
   #undo: UndoStep[] = [];
+  /** When the queue on screen was built: saved with the position, so a restore can tell it is the same queue. */
+  #builtAt = 0;
   canUndo = $state(false);
 
   #unwatch: (() => void) | null = null;
@@ -62,7 +64,7 @@ export class LabelSession {
     const datasets = (await this.repos.datasets.list()).map((d) => d.id);
     if (saved && saved.filter.datasetIds.every((d) => datasets.includes(d)) && saved.filter.datasetIds.length) {
       this.filter = saved.filter;
-      await this.reload(saved.itemId);
+      await this.build(saved.itemId ? { itemId: saved.itemId, ...(saved.builtAt !== undefined ? { since: saved.builtAt } : {}) } : undefined);
     } else if (defaultDatasetId) {
       this.filter = { datasetIds: [defaultDatasetId], mode: 'unlabelled-by-me', order: 'task' };
       await this.reload(null);
@@ -71,16 +73,23 @@ export class LabelSession {
 
   /** Rebuilds the queue (after a filter change) and shows `itemId` if still there, else the first item. */
   async reload(itemId: string | null = this.shown?.item.id ?? null): Promise<void> {
+    // The session's own queue, rebuilt: its items may stay where they are (since = now).
+    await this.build(itemId ? { itemId, since: Date.now() } : undefined);
+  }
+
+  /** Builds the queue; it starts where the worker says (the `resume` item when it is still that queue, else the first). */
+  private async build(resume: { itemId: string; since?: number } | undefined): Promise<void> {
     this.loading = true;
     try {
-      const q = await this.worker.call('labelQueue', { filter: $state.snapshot(this.filter), me: this.me() });
+      const builtAt = Date.now();
+      const q = await this.worker.call('labelQueue', { filter: $state.snapshot(this.filter), me: this.me(), ...(resume ? { resume } : {}) });
+      this.#builtAt = builtAt;
       this.ids = q.ids;
       this.done = q.mine;
       this.total = q.total;
       this.categories = q.categories;
       this.tools = q.tools;
-      const at = itemId ? q.ids.indexOf(itemId) : -1;
-      await this.show(at >= 0 ? at : 0);
+      await this.show(q.start);
     } finally {
       this.loading = false;
     }
@@ -185,7 +194,7 @@ export class LabelSession {
   }
 
   async persist(itemId: string | null = this.shown?.item.id ?? null): Promise<void> {
-    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId });
+    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId, builtAt: this.#builtAt });
   }
 }
 

@@ -100,7 +100,10 @@ test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in
   const firstRow = browser.getByRole('row', { name: /^00000 DALLE_3 rater1/ });
   await expect(firstRow.getByRole('img', { name: 'Output of DALLE_3 for task 00000' })).toBeVisible();
   await firstRow.click();
-  await expect(browser.getByRole('button', { name: 'Zoom image' })).toBeVisible();
+  // The detail's image opens the viewer dialog (issue #26).
+  await browser.getByRole('button', { name: 'View the output of DALLE_3 for task 00000 large' }).click();
+  await expect(page.getByRole('dialog').getByTestId('viewer-zoom')).toContainText('fit');
+  await page.keyboard.press('Escape');
   await page.reload();
   await data.datasetCard('GenAI slice').getByText('Browse experiences').click();
   await expect(data.datasetCard('GenAI slice').getByRole('img', { name: 'Output of DALLE_3 for task 00000' }).first()).toBeVisible();

@@ -7,12 +7,17 @@ import { toCsv } from './csv-cell';
 import type { Experience } from '../types';
 
 export const EXPORT_COLUMNS = [
-  'dataset', 'id', 'prompt', 'tool', 'score', 'rater', 'human', 'score_source', 'response', 'feedback', 'feedback_generated', 'rubric', 'category', 'image',
+  'dataset', 'id', 'prompt', 'tool', 'score', 'rater', 'human', 'score_source', 'response', 'feedback', 'feedback_generated', 'rubric', 'category', 'image', 'image_id',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>;
 
-export function exportRow(e: Experience): ExportRow {
+/**
+ * `image` is the file a person has: the attached image's name as imported (its relative path),
+ * else the row's own `image` value; `image_id` is the internal id (`img:<dataset>:<tool>/<task>`).
+ */
+export function exportRow(e: Experience, imageNames?: ReadonlyMap<string, string>): ExportRow {
+  const attached = e.imageId?.startsWith('img:') ? e.imageId : undefined;
   return {
     dataset: e.datasetId,
     id: e.taskId,
@@ -27,16 +32,17 @@ export function exportRow(e: Experience): ExportRow {
     feedback_generated: e.feedbackGenerated === true,
     rubric: e.rubric ?? '',
     category: e.categories.join(';'),
-    image: e.imageId ?? '',
+    image: (attached && imageNames?.get(attached)) ?? (attached ? '' : (e.imageId ?? '')),
+    image_id: attached ?? '',
   };
 }
 
 /** RFC 4180 CSV with a header row, formula-like cells neutralised (csv-cell.ts; our importer undoes the mark). */
-export function experiencesToCsv(rows: Experience[]): string {
-  return toCsv([[...EXPORT_COLUMNS], ...rows.map((r) => { const row = exportRow(r); return EXPORT_COLUMNS.map((c) => row[c]); })]);
+export function experiencesToCsv(rows: Experience[], imageNames?: ReadonlyMap<string, string>): string {
+  return toCsv([[...EXPORT_COLUMNS], ...rows.map((r) => { const row = exportRow(r, imageNames); return EXPORT_COLUMNS.map((c) => row[c]); })]);
 }
 
 /** One JSON object per line. */
-export function experiencesToJsonl(rows: Experience[]): string {
-  return rows.map((r) => JSON.stringify(exportRow(r))).join('\n') + (rows.length ? '\n' : '');
+export function experiencesToJsonl(rows: Experience[], imageNames?: ReadonlyMap<string, string>): string {
+  return rows.map((r) => JSON.stringify(exportRow(r, imageNames))).join('\n') + (rows.length ? '\n' : '');
 }

@@ -4,6 +4,7 @@
  */
 export { runImport, previewRows, inferScale } from './pipeline';
 export { findNearMissTools, toolChoicesFrom } from './near-miss-tools';
+export { countRows, type RowCounts } from './row-counts';
 export type { ToolDecision } from './near-miss-tools';
 export type { PreviewOptions } from './pipeline';
 export { detectPreset, readSamples } from './open-import';

@@ -18,7 +18,11 @@ export const CANONICAL_FIELDS: readonly CanonicalField[] = [
   'image',
 ];
 
-export const REQUIRED_FIELDS: readonly CanonicalField[] = ['prompt', 'tool', 'score'];
+/**
+ * Fields every row needs. `score` is not one of them: a file without a score column (or a row whose
+ * score cell is empty) brings outputs awaiting labels (issue #26).
+ */
+export const REQUIRED_FIELDS: readonly CanonicalField[] = ['prompt', 'tool'];
 
 /** Candidate header names per field, best first (compared after normalising case and punctuation). */
 const SYNONYMS: Record<CanonicalField, string[]> = {

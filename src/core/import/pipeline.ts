@@ -4,13 +4,13 @@
  */
 import { dictFrom } from '../data-keys';
 import { ValidationError } from '../errors';
-import type { Experience, RowError } from '../types';
+import type { Experience, LabelItem, RowError } from '../types';
 import { ScoreObserver, type ScaleDecision } from './scale-inference';
 import { openImport, type OpenOptions } from './open-import';
 import { throwIfAborted, type ImportInput } from './text-source';
 import { boundRowError } from './bounded';
 import type { CanonicalRow, ImportOptions, ImportSink, ImportSummary, PreviewResult, ToolTally } from './types';
-import { RowValidator } from './validate';
+import { RowValidator, type Checked } from './validate';
 import { sampleRecord } from './record-sample';
 
 /** Records sent with a preview for the mapping's path picker. */
@@ -56,9 +56,9 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   const startedAt = Date.now();
   const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_BATCH);
   // Keyed by tool names from the file (any string, `__proto__` included): a Map, see core/data-keys.
-  const tools = new Map<string, ToolTally & { sum: number }>();
+  const tools = new Map<string, ToolTally & { sum: number; scored: number }>();
   const errors: RowError[] = [];
-  const counts = { rowsRead: 0, accepted: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
+  const counts = { rowsRead: 0, accepted: 0, unscored: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
   const observer = new ScoreObserver();
   let lastProgress = 0;
   let bytesRead = 0;
@@ -100,9 +100,9 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     toolChoices: opts.toolChoices,
   });
 
-  const tally = (tool: string): ToolTally & { sum: number } => {
+  const tally = (tool: string): ToolTally & { sum: number; scored: number } => {
     let t = tools.get(tool);
-    if (!t) tools.set(tool, (t = { accepted: 0, rejected: 0, meanScore: null, sum: 0 }));
+    if (!t) tools.set(tool, (t = { accepted: 0, rejected: 0, meanScore: null, sum: 0, scored: 0 }));
     return t;
   };
   const reject = (error: RowError, tool?: string): void => {
@@ -113,7 +113,13 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     if (tool && tool.trim() !== '') tally(tool.trim()).rejected += 1;
   };
   let batch: Experience[] = [];
+  let items: LabelItem[] = [];
   const flush = async (): Promise<void> => {
+    if (items.length > 0) {
+      throwIfAborted(opts.signal);
+      await sink.writeItems?.(items);
+      items = [];
+    }
     if (batch.length === 0) return;
     throwIfAborted(opts.signal);
     const result = await sink.writeBatch(batch);
@@ -128,10 +134,25 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     counts.accepted += 1;
     const t = tally(experience.toolId);
     t.accepted += 1;
+    t.scored += 1;
     t.sum += experience.score;
     observer.add(experience.score, row.scaleHint);
     batch.push(experience);
     if (batch.length >= batchSize) await flush();
+  };
+  // A row without a score is kept as an output awaiting labels: accepted, and counted apart.
+  const keepUnscored = async (item: LabelItem): Promise<void> => {
+    counts.rowsRead += 1;
+    counts.accepted += 1;
+    counts.unscored += 1;
+    tally(item.toolId).accepted += 1;
+    items.push(item);
+    if (items.length >= batchSize) await flush();
+  };
+  const take = async (checked: Checked, row: CanonicalRow): Promise<void> => {
+    if (checked.error) reject(checked.error, row.tool);
+    else if (checked.unscored) await keepUnscored(checked.unscored);
+    else await accept(checked.experience, row);
   };
 
   let records = 0;
@@ -143,20 +164,12 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     }
     const mapped = opened.prepared.map(item.record);
     for (const error of mapped.errors) reject(error);
-    for (const row of mapped.rows) {
-      const checked = validator.check(row);
-      if (checked.error) reject(checked.error, row.tool);
-      else await accept(checked.experience, row);
-    }
+    for (const row of mapped.rows) await take(validator.check(row), row);
   }
   // Rows a preset could only complete at the end of the file (openai-evals joins events by sample).
   const last = opened.prepared.finish?.();
   for (const error of last?.errors ?? []) reject(error);
-  for (const row of last?.rows ?? []) {
-    const checked = validator.check(row);
-    if (checked.error) reject(checked.error, row.tool);
-    else await accept(checked.experience, row);
-  }
+  for (const row of last?.rows ?? []) await take(validator.check(row), row);
   // A log that yielded nothing at all (a cancelled Inspect run): say what it holds instead of "done, 0 rows".
   if (counts.rowsRead === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
   await flush();
@@ -181,7 +194,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     scaleInferred: opened.scale === null && decision?.inferred !== false,
     scaleNote,
     // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
-    tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.accepted > 0 ? t.sum / t.accepted : null }])),
+    tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }])),
     ...counts,
     errors,
     datasetDefaults: {

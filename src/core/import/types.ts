@@ -7,6 +7,7 @@ import type { BatchWriteResult } from '../repositories';
 import type { ByteSource } from './parquet-reader';
 import type {
   Experience,
+  LabelItem,
   Modality,
   PresetId,
   RaterPolicy,
@@ -268,6 +269,11 @@ export interface NearMissTool {
 export interface ImportSink {
   /** One call per batch; the caller makes it one transaction. */
   writeBatch(rows: Experience[]): Promise<BatchWriteResult>;
+  /**
+   * Rows without a score, as outputs awaiting labels (one call per batch of them, before the
+   * batch of experiences read with them). A sink without it keeps none (the CLI counts them only).
+   */
+  writeItems?(items: LabelItem[]): Promise<void>;
 }
 
 export interface ToolTally {
@@ -300,7 +306,10 @@ export interface ImportSummary {
   /** Per tool name: null-prototype (core/data-keys `dict`); read it with `own` or `Object.entries`. */
   tools: Dict<ToolTally>;
   rowsRead: number;
+  /** Rows kept: experiences (scored) plus `unscored`. */
   accepted: number;
+  /** Accepted rows without a score: outputs awaiting labels (LabelItem), not experiences. */
+  unscored: number;
   added: number;
   updated: number;
   unchanged: number;

@@ -4,7 +4,8 @@
  * offending value.
  */
 import { experienceKey } from '../ids';
-import type { Experience, RowError, ScoreScale } from '../types';
+import type { Experience, LabelItem, RowError, ScoreScale } from '../types';
+import { itemId } from '../label/queue';
 import type { CanonicalField, CanonicalRow, NearMissTool, ToolChoices } from './types';
 import { quote } from '../text/quote';
 import { parseDecimal } from './score-number';
@@ -56,7 +57,14 @@ export interface ValidatorOptions {
   toolChoices?: ToolChoices;
 }
 
-export type Checked = { experience: Experience; error?: undefined } | { error: RowError; experience?: undefined };
+/**
+ * A row is an experience (it has a score), an output awaiting labels (no score: the column is
+ * absent or the cell empty — issue #26), or an error.
+ */
+export type Checked =
+  | { experience: Experience; error?: undefined; unscored?: undefined }
+  | { unscored: LabelItem; error?: undefined; experience?: undefined }
+  | { error: RowError; experience?: undefined; unscored?: undefined };
 
 const TEXT_FIELDS: { field: CanonicalField; get: (r: CanonicalRow) => string | undefined }[] = [
   { field: 'id', get: (r) => r.taskId },
@@ -73,6 +81,8 @@ const TEXT_FIELDS: { field: CanonicalField; get: (r: CanonicalRow) => string | u
 export class RowValidator {
   /** Experience id → source row of its first occurrence (duplicates within one file). */
   private readonly seen = new Map<string, number>();
+  /** Label item id → source row of its first occurrence, for rows without a score. */
+  private readonly seenItems = new Map<string, number>();
   /** Lower-cased known tool → its spelling; undefined when the caller gave no list. */
   private readonly known: Map<string, string> | undefined;
   private readonly exact: Set<string>;
@@ -130,6 +140,7 @@ export class RowValidator {
     const scoreResult = this.parseScore(row);
     if (typeof scoreResult === 'string') return fail('score', scoreResult);
 
+
     // A mapped name is stored under the known tool; a name accepted as new skips the look-alike check.
     const named = row.tool.trim();
     const tool = this.opts.toolChoices?.map?.get(named) ?? named;
@@ -144,6 +155,7 @@ export class RowValidator {
     }
 
     const taskId = row.taskId.trim();
+    if (scoreResult === null) return this.unscored(row, taskId, tool);
     const rater = row.rater.trim() || 'default';
     const id = experienceKey(this.opts.datasetId, taskId, tool, rater);
     const first = this.seen.get(id);
@@ -177,13 +189,30 @@ export class RowValidator {
     return { experience };
   }
 
-  /** The score as a number, or the reason it is not acceptable (grammar: score-number.ts). */
-  private parseScore(row: CanonicalRow): number | string {
-    const column = row.source.columns.score ?? 'score';
-    const raw = row.score;
-    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
-      return `missing score: column ${quote(column)} is empty`;
+  /** A row without a score: an output awaiting labels, one per dataset × task × tool (raters do not apply yet). */
+  private unscored(row: CanonicalRow, taskId: string, tool: string): Checked {
+    const id = itemId(this.opts.datasetId, taskId, tool);
+    const first = this.seenItems.get(id);
+    if (first !== undefined) {
+      return {
+        error: { file: this.opts.fileName, row: row.source.row, column: row.source.columns.id ?? 'id', reason: `duplicate of row ${first}: same task ${quote(taskId)} and tool ${quote(tool)}, both without a score`, raw: row.source.raw },
+      };
     }
+    this.seenItems.set(id, row.source.row);
+    const item: LabelItem = { id, datasetId: this.opts.datasetId, taskId, toolId: tool, prompt: row.prompt, categories: row.categories, createdAt: this.opts.now, importId: this.opts.importId };
+    if (row.response !== undefined) item.response = row.response;
+    if (row.image !== undefined) item.imageId = row.image;
+    if (row.rubric !== undefined) item.rubric = row.rubric;
+    return { unscored: item };
+  }
+
+  /**
+   * The score as a number, null when the row has none (no column, an empty or blank cell: an output
+   * awaiting labels), or the reason it is not acceptable (grammar: score-number.ts).
+   */
+  private parseScore(row: CanonicalRow): number | string | null {
+    const raw = row.score;
+    if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return null;
     let value: number;
     if (typeof raw === 'number') {
       // A JSON number: JSON's grammar is decimal already; only an overflow (1e400) is not finite.

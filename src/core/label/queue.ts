@@ -34,10 +34,15 @@ export function itemId(datasetId: string, taskId: string, toolId: string): strin
 export function itemsFromExperiences(experiences: Iterable<Experience>, created: LabelItem[] = []): { items: LabelItem[]; labels: Map<string, QueueLabel[]> } {
   const items = new Map<string, LabelItem>();
   const labels = new Map<string, QueueLabel[]>();
+  // Derived items are as old as their oldest experience (a label given later does not make them new: resumeAt).
+  const derived = new Set<string>();
   for (const item of created) items.set(item.id, item);
   for (const e of experiences) {
     const id = itemId(e.datasetId, e.taskId, e.toolId);
-    if (!items.has(id)) {
+    const known = items.get(id);
+    if (known && derived.has(id) && e.createdAt < known.createdAt) items.set(id, { ...known, createdAt: e.createdAt });
+    if (!known) {
+      derived.add(id);
       items.set(id, {
         id,
         datasetId: e.datasetId,
@@ -106,6 +111,20 @@ export function buildQueue(items: LabelItem[], labels: Map<string, QueueLabel[]>
   }
   const score = new Map(kept.map((i) => [i.id, suggestionScore(i, labels.get(i.id) ?? [], evidence)]));
   return kept.sort((a, b) => score.get(b.id)! - score.get(a.id)! || compareTask(a, b)).map((i) => i.id);
+}
+
+/**
+ * Where a queue resumes: at the item the user was on, when the queue is still the one they were in
+ * the middle of — no item before it was created after that queue was built (`since`); otherwise at
+ * the first item that matches the filters (0). A new import or added items that sort before the
+ * saved item make it another queue: resuming there would skip them ("Item 2 of 12").
+ */
+export function resumeAt(ids: readonly string[], items: ReadonlyMap<string, { createdAt: number }>, itemId: string | null, since: number | undefined): number {
+  if (!itemId || since === undefined) return 0;
+  const at = ids.indexOf(itemId);
+  if (at < 0) return 0;
+  for (let i = 0; i < at; i++) if ((items.get(ids[i]!)?.createdAt ?? Infinity) > since) return 0;
+  return at;
 }
 
 /** Stable left/right placement for a pairwise item (so a reload shows the same sides). */

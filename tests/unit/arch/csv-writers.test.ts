@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 const SRC = resolve(import.meta.dirname, '../../../src');
 const CELL_MODULE = 'core/export/csv-cell.ts';
 /** The functions that write CSV; each is built on toCsv (checked below). */
-const WRITERS = ['toCsv(', 'csvCell(', 'rejectedRowsCsv(', 'experiencesToCsv('];
-const WRITER_FILES = ['core/import/rejected-csv.ts', 'core/export/experiences.ts'];
+const WRITERS = ['toCsv(', 'csvCell(', 'rejectedRowsCsv(', 'experiencesToCsv(', 'pairwiseCsv('];
+const WRITER_FILES = ['core/import/rejected-csv.ts', 'core/export/experiences.ts', 'core/label/pairwise-stats.ts'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {

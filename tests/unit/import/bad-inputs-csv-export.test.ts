@@ -73,11 +73,11 @@ describe('services: export and import through the real import service', () => {
     const before = await repos.experiences.byDataset('formulas');
     const text = await (await client.call('exportExperiences', { datasetId: 'formulas', format: 'csv' })).text();
     expect(text.split('\n').slice(1)).toEqual([
-      `formulas,1,"'=1+1",gpt-4,4,default,true,human,,"'+good",false,,,`,
-      `formulas,2,"'=already marked",gpt-4,3,default,true,human,,"'-meh",false,,,`,
-      `formulas,3,"'@mention the team",gpt-4,5,default,true,human,,tab\tinside,false,,,`,
-      `formulas,4,-1,gpt-4,2,default,true,human,,"'=SUM(A1:A9)",false,,,`,
-      `formulas,5,'plain quote,gpt-4,1,default,true,human,,"''-1",false,,,`,
+      `formulas,1,"'=1+1",gpt-4,4,default,true,human,,"'+good",false,,,,`,
+      `formulas,2,"'=already marked",gpt-4,3,default,true,human,,"'-meh",false,,,,`,
+      `formulas,3,"'@mention the team",gpt-4,5,default,true,human,,tab\tinside,false,,,,`,
+      `formulas,4,-1,gpt-4,2,default,true,human,,"'=SUM(A1:A9)",false,,,,`,
+      `formulas,5,'plain quote,gpt-4,1,default,true,human,,"''-1",false,,,,`,
     ]);
     const again = await client.call('import', { file: new File([text], 'formulas-export.csv'), datasetName: 'Formulas again' });
     expect(again.summary).toMatchObject({ preset: 'generic', accepted: 5, rejected: 0 });

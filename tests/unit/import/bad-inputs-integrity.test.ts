@@ -228,8 +228,13 @@ describe('bad inputs never change what is stored', () => {
     const lists = after.get('importKeys')!.rows.filter((r) => !before.get('importKeys')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; keys: string[] });
     expect(lists.every((l) => l.importId === record.id)).toBe(true);
     expect(lists.flatMap((l) => l.keys).sort()).toEqual(exp.rows.filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.key) as string).sort());
+    // Rows without a score: new outputs awaiting labels (issue #26), tagged with this import; stored items unchanged.
+    expect(unchangedBefore('items')).toBe(before.get('items')!.sha);
+    const items = after.get('items')!.rows.filter((r) => !before.get('items')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; datasetId: string });
+    expect(items).toHaveLength(summary.unscored);
+    for (const item of items) expect(item).toMatchObject({ importId: record.id, datasetId: 'team-log' });
     // Every other table is byte-for-byte what it was.
     // (countLog: the derived counts of the added experiences; tests/unit/db/dataset-counts.test.ts checks them.)
-    for (const t of changed) expect(['experiences', 'countLog', 'importKeys', 'tools', 'imports']).toContain(t);
+    for (const t of changed) expect(['experiences', 'countLog', 'importKeys', 'tools', 'imports', ...(summary.unscored ? ['items'] : [])]).toContain(t);
   });
 });

@@ -17,7 +17,7 @@ describe('bad inputs', () => {
   // Files refused as a whole: the error's class and its whole message (a RegExp where only the
   // start of the message is fixed).
   it.each<[string, string, typeof ParseError | typeof ValidationError, string | RegExp]>([
-    ['missing required column → ValidationError naming the field', 'missing-column.csv', ValidationError, "No column for the required field 'score': none of the columns (prompt, model, response) looks like it. Map it explicitly (CLI: --map score=COLUMN)."],
+    ['missing required column → ValidationError naming the field', 'missing-column.csv', ValidationError, "No column for the required field 'tool': none of the columns (prompt, score, response) looks like it. Map it explicitly (CLI: --map tool=COLUMN)."],
     ['empty file → ParseError', 'empty.csv', ParseError, 'The file is empty: there is nothing to import.'],
     ['truncated JSON → ParseError with the position', 'truncated.json', ParseError, 'Truncated JSON: the file ends inside member 2 (line 3, column 28, character 90); the top-level array is never closed.'],
     ['JSON that is neither array nor object → ParseError', 'scalar.json', ParseError, 'A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).'],

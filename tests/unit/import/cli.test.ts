@@ -103,7 +103,7 @@ describe('toolmem CLI', { timeout: 120_000 }, () => {
       [['--data', 'tests/fixtures/bad-inputs/truncated.json'], 'Truncated JSON: the file ends inside member 2'],
       [['--data', 'tests/fixtures/bad-inputs/unclosed-quote.csv'], 'Unclosed quote: row 2'],
       [['--data', 'tests/fixtures/import/genai_ratings_slice.csv'], 'needs the prompts sidecar'],
-      [['--data', 'tests/fixtures/bad-inputs/missing-column.csv'], "No column for the required field 'score'"],
+      [['--data', 'tests/fixtures/bad-inputs/missing-column.csv'], "No column for the required field 'tool'"],
     ];
     // The first two through the real bin (exit code plumbing), the rest in-process.
     const runs = await Promise.all(cases.map(([args], i) => (i < 2 ? toolmem : inProcess)(['import', ...args])));
@@ -148,5 +148,19 @@ describe('toolmem CLI', { timeout: 120_000 }, () => {
     expect(stdout).toMatch(/^ {2}import {2}/m);
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('--data FILE');
+  });
+});
+
+describe('toolmem import: outputs without a score (issue #26)', () => {
+  it('--json adds "unscored": N (accepted rows without a score), exit 0; the text report says so', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'toolmem-unscored-')), 'outputs.csv');
+    writeFileSync(path, 'id,prompt,model\np1,a red cube,sdxl\np1,a red cube,flux\np2,two cats,sdxl\n');
+    const run = await inProcess(['import', '--data', path, '--json']);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout) as ImportSummary;
+    expect([summary.accepted, summary.unscored, summary.rejected, summary.added]).toEqual([3, 3, 0, 0]);
+    const text = await inProcess(['import', '--data', path]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('3 of the accepted rows have no score: outputs to label (scores given later complete them)');
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runImport } from '../../../src/core/import';
 import type { ImportOptions, ImportSink, ImportSummary } from '../../../src/core/import/types';
 import type { ImportInput } from '../../../src/core/import/text-source';
-import type { Experience } from '../../../src/core/types';
+import type { Experience, LabelItem } from '../../../src/core/types';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const FIXTURES = resolve(REPO, 'tests/fixtures/import');
@@ -32,7 +32,12 @@ export function readText(path: string): string {
 
 export class MemorySink implements ImportSink {
   readonly rows: Experience[] = [];
+  /** Rows without a score (outputs awaiting labels). */
+  readonly items: LabelItem[] = [];
   batches = 0;
+  async writeItems(items: LabelItem[]) {
+    this.items.push(...items);
+  }
   async writeBatch(rows: Experience[]) {
     this.batches += 1;
     this.rows.push(...rows);

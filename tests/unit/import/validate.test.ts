@@ -50,8 +50,18 @@ describe('row validation', () => {
     const v = validator();
     expect(v.check(row({ prompt: '  ' })).error).toMatchObject({ row: 1, column: 'prompt', reason: "missing prompt: column 'prompt' is empty" });
     expect(v.check(row({ tool: '' })).error).toMatchObject({ column: 'model', reason: "missing tool: column 'model' is empty" });
-    expect(v.check(row({ score: '' })).error).toMatchObject({ column: 'rating', reason: "missing score: column 'rating' is empty" });
-    expect(reason(v, row({ score: null }))).toBe("missing score: column 'rating' is empty");
+  });
+
+  it('a row without a score is an output awaiting labels, one per task × tool', () => {
+    const v = validator();
+    const first = v.check(row({ score: '', image: 'sdxl/1.png', response: undefined }, 1));
+    expect(first.error).toBeUndefined();
+    expect(first.unscored).toEqual({ id: 'ds|1|DALLE_3', datasetId: 'ds', taskId: '1', toolId: 'DALLE_3', prompt: 'Draw a cat', categories: [], createdAt: 5, importId: 'imp', imageId: 'sdxl/1.png' });
+    expect(v.check(row({ score: null }, 2)).unscored?.id).toBe('ds|2|DALLE_3');
+    expect(v.check(row({ score: undefined }, 3)).unscored?.id).toBe('ds|3|DALLE_3');
+    expect(v.check(row({ score: ' \t' }, 4)).unscored?.id).toBe('ds|4|DALLE_3');
+    // The same output twice without a score is a duplicate; another rater does not make it another output.
+    expect(reason(v, { ...row({ score: '', rater: 'rater2' }, 1), source: { ...row().source, row: 9 } })).toBe("duplicate of row 1: same task '1' and tool 'DALLE_3', both without a score");
   });
 
   it('rejects non-numeric, out-of-scale and fractional scores', () => {

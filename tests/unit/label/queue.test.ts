@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildQueue, itemsFromExperiences, leftToolFor, type QueueFilter } from '../../../src/core/label/queue';
+import { buildQueue, itemsFromExperiences, leftToolFor, resumeAt, type QueueFilter } from '../../../src/core/label/queue';
 import type { Experience } from '../../../src/core/types';
 
 const e = (taskId: string, toolId: string, rater: string, score: number, categories: string[] = []): Experience => ({
@@ -41,5 +41,23 @@ describe('label queue', () => {
     const lefts = Array.from({ length: 40 }, (_, i) => leftToolFor(`d|${i}`, 'A', 'B'));
     expect(lefts.filter((l) => l === 'A').length).toBeGreaterThan(10);
     expect(lefts.filter((l) => l === 'B').length).toBeGreaterThan(10);
+  });
+});
+
+describe('resumeAt: where a restored queue starts', () => {
+  const items = new Map([
+    ['a', { createdAt: 10 }],
+    ['b', { createdAt: 10 }],
+    ['c', { createdAt: 50 }],
+  ]);
+  it('resumes on the saved item when nothing before it is newer than the queue it was in', () => {
+    expect(resumeAt(['a', 'b', 'c'], items, 'b', 20)).toBe(1);
+    expect(resumeAt(['a', 'b', 'c'], items, 'c', 20)).toBe(2); // c itself may be new: it is where the user was
+  });
+  it('starts at the first item when an item before it came later (a new import), or without a saved queue', () => {
+    expect(resumeAt(['c', 'a', 'b'], items, 'b', 20)).toBe(0);
+    expect(resumeAt(['a', 'b'], items, 'b', undefined)).toBe(0);
+    expect(resumeAt(['a', 'b'], items, 'gone', 20)).toBe(0);
+    expect(resumeAt(['a', 'b'], items, null, 20)).toBe(0);
   });
 });

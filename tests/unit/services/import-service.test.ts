@@ -178,7 +178,7 @@ describe('experiences export', () => {
     const before = await ctx.repos.experiences.byDataset('team-log');
     const csv = await ctx.client.call('exportExperiences', { datasetId: 'team-log', format: 'csv' });
     const text = await csv.text();
-    expect(text.split('\n')[0]).toBe('dataset,id,prompt,tool,score,rater,human,score_source,response,feedback,feedback_generated,rubric,category,image');
+    expect(text.split('\n')[0]).toBe('dataset,id,prompt,tool,score,rater,human,score_source,response,feedback,feedback_generated,rubric,category,image,image_id');
     expect(text).toContain('"Red leaves drift and fall\nquiet paths of amber light\nthe year breathes slowly"');
 
     const again = await ctx.client.call('import', { file: new File([text], 'team-log-export.csv'), datasetName: 'Round trip' });

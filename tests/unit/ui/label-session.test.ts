@@ -35,7 +35,7 @@ describe('LabelSession (the Score tab)', () => {
     expect([s.total, s.done, s.position]).toEqual([3, 0, 0]);
     expect(s.shown?.item).toMatchObject({ id: 'd|t1|a', prompt: 'prompt t1' });
     expect(s.shown?.labels.map((l) => l.rater)).toEqual(['judge']);
-    expect(await store.get('labelSession')).toEqual({ filter: { datasetIds: ['d'], mode: 'unlabelled-by-me', order: 'task' }, itemId: 'd|t1|a' });
+    expect(await store.get('labelSession')).toMatchObject({ filter: { datasetIds: ['d'], mode: 'unlabelled-by-me', order: 'task' }, itemId: 'd|t1|a' });
     s.stop();
   });
 

@@ -1,5 +1,6 @@
 /**
- * Any CSV/JSON/JSONL with a column mapping. Only prompt, tool and score are required; id defaults to
+ * Any CSV/JSON/JSONL with a column mapping. Only prompt and tool are required (rows without a score
+ * are outputs awaiting labels); id defaults to
  * the row number (or the JSON member key), rater to `default`; category may be a `;`-list. There is
  * no fixed scale: unless the caller gives one, the import infers it from the scores it saw.
  */
@@ -100,7 +101,8 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping, given: readonly
 
 function detect(sample: DetectSample): number {
   const mapping = suggestMapping(sample.headers);
-  return REQUIRED_FIELDS.every((f) => mapping[f]) ? 0.3 : 0.1;
+  // As sure as before #26 only with a score column; without one the file is still generic (outputs to label).
+  return REQUIRED_FIELDS.every((f) => mapping[f]) && mapping.score ? 0.3 : 0.1;
 }
 
 function baseName(fileName: string): string {
@@ -134,7 +136,8 @@ export const generic: Preset = {
           taskId: cell(d, columns.id).trim() || record.key || (columns.id ? String(record.row) : promptTaskId(prompt) || String(record.row)),
           prompt,
           tool: everyRow ?? cell(d, columns.tool),
-          score: scoreCell(d, columns.score as string),
+          // No score column: every row is an output awaiting labels (validate.ts).
+          score: columns.score === undefined ? undefined : scoreCell(d, columns.score),
           rater: cell(d, columns.rater).trim() || DEFAULT_RATER,
           response: optional(d, columns.response),
           feedback: optional(d, columns.feedback),

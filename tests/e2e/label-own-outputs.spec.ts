@@ -1,0 +1,170 @@
+/**
+ * Issue #26 end to end: a person's own unscored outputs (real PNG files of 8 px to 2,048 px) are
+ * imported from a CSV without a score column, their images attached as a folder, labelled with the
+ * keyboard in a viewer that fits and zooms (checked by the image's box on screen against the
+ * viewport, score controls always inside it at 1280 × 800 and 390 × 844), compared in pairs by two
+ * raters, and exported with the image's file name.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import { writePng } from './support/png';
+
+/** Task → [flux size, sdxl size] in px (square images). */
+const SIZES: Record<string, [number, number]> = { p1: [64, 8], p2: [1024, 300], p3: [512, 2048] };
+
+function ownOutputs(): { csv: string; folder: string } {
+  const root = mkdtempSync(join(tmpdir(), 'toolmem-own-'));
+  const lines = ['id,prompt,model'];
+  for (const [task, [flux, sdxl]] of Object.entries(SIZES)) {
+    lines.push(`${task},a prompt for ${task} with a red and cream checkerboard,flux`, `${task},a prompt for ${task} with a red and cream checkerboard,sdxl`);
+    writePng(join(root, 'images', 'flux', `${task}.png`), flux, flux);
+    writePng(join(root, 'images', 'sdxl', `${task}.png`), sdxl, sdxl);
+  }
+  const csv = join(root, 'outputs.csv');
+  writeFileSync(csv, `${lines.join('\n')}\n`);
+  return { csv, folder: join(root, 'images') };
+}
+
+/** The image's box on screen, the viewport, and the score controls' box. */
+async function boxes(page: Page, controls = 'score-controls') {
+  const img = await page.getByTestId('viewer-image').first().boundingBox();
+  const bar = await page.getByTestId(controls).boundingBox();
+  const vp = page.viewportSize()!;
+  return { img: img!, bar: bar!, vp };
+}
+
+test('label your own outputs: unscored import, attached folder, a viewer that fits and zooms, pairs by two raters, exports', async ({ label, page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const { csv, folder } = ownOutputs();
+
+  // Import: no score column → 6 outputs to label.
+  await label.startImport(csv);
+  await expect(label.dialog.getByTestId('outputs-to-label')).toContainText('6 outputs to label');
+  await label.dialog.getByLabel('Dataset name').fill('Mine');
+  const result = await label.runImport();
+  await expect(result.getByTestId('count-unscored')).toHaveText('6');
+  await label.closeImport();
+  const card = label.datasetCard('Mine');
+  await expect(card.getByTestId('awaiting-total')).toHaveText('6 outputs awaiting labels');
+
+  // Attach the folder (images/<tool>/<id>.png).
+  await card.getByText('Attach images').click();
+  await card.getByLabel('Choose image folder').setInputFiles(folder);
+  await expect(card.getByTestId('attach-result')).toContainText('6 images attached (0 experiences, 6 outputs awaiting labels)');
+  await page.screenshot({ path: test.info().outputPath('data-1280.png'), fullPage: true });
+
+  // Label with the keyboard: p1 · flux (64 px) first, fitted (scaled up) inside the viewport.
+  await label.startAs('ann');
+  await expect(label.position).toHaveText('Item 1 of 6');
+  await expect(page.getByTestId('viewer-zoom')).toContainText('64 × 64 px · fit');
+  let b = await boxes(page);
+  expect(b.img.width).toBeGreaterThan(64 * 3);
+  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
+  await expect(page.getByTestId('viewer-image')).toHaveCSS('image-rendering', 'pixelated');
+  await page.screenshot({ path: test.info().outputPath('label-1280.png') });
+  await label.press('z');
+  await expect(page.getByTestId('viewer-zoom')).toContainText('100%');
+  expect((await boxes(page)).img.width).toBeCloseTo(64, 0);
+  await label.press('z');
+  expect((await boxes(page)).img.width).toBeCloseTo(128, 0);
+  await label.press('Escape');
+  await expect(page.getByTestId('viewer-zoom')).toContainText('fit');
+  await label.press('4');
+
+  // p1 · sdxl (8 px): scaled up a lot, crisp.
+  await expect(page.getByTestId('viewer-zoom')).toContainText('8 × 8 px · fit');
+  expect((await boxes(page)).img.width).toBeGreaterThan(8 * 20);
+  await label.press('3');
+
+  // p2 · flux (1,024 px): fitted below its size; 100% is larger than the frame, arrows pan it.
+  await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · fit');
+  b = await boxes(page);
+  expect(b.img.height).toBeLessThan(1024);
+  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  await label.press('z');
+  await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · 100%');
+  const frame = page.locator('[data-testid="image-viewer"] .frame');
+  const before = await frame.evaluate((el) => el.scrollLeft);
+  await label.press('ArrowRight');
+  await expect.poll(() => frame.evaluate((el) => el.scrollLeft)).toBeGreaterThan(before);
+  await expect(label.position).toHaveText('Item 3 of 6'); // the arrow panned, it did not move in the queue
+  b = await boxes(page);
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
+  await label.press('Escape');
+  await label.press('5');
+
+  // A phone: the score controls stay in view, the image fits the width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('viewer-zoom')).toContainText('300 × 300 px');
+  b = await boxes(page);
+  expect(b.img.x).toBeGreaterThanOrEqual(0);
+  expect(b.img.x + b.img.width).toBeLessThanOrEqual(390);
+  expect(b.bar.y).toBeGreaterThanOrEqual(0);
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(844);
+  await page.screenshot({ path: test.info().outputPath('label-390.png') });
+  await label.press('2');
+  await label.press('4');
+  await expect(page.getByTestId('viewer-zoom')).toContainText('2048 × 2048 px · fit');
+  b = await boxes(page);
+  expect(b.img.width).toBeLessThanOrEqual(390);
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(844);
+  await label.press('1');
+  await expect(page.getByTestId('queue-empty')).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Pairs: ann, then bob; both images fit beside each other above the choices.
+  await label.tab('Compare pairs').click();
+  await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
+  b = await boxes(page, 'pair-controls');
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
+  for (const key of ['a', 't', 'd']) await label.press(key);
+  await expect(page.getByTestId('pair-count')).toHaveText('3 of 3 compared');
+  await label.goTo('Settings');
+  await page.getByLabel('Rater name').fill('bob');
+  await page.getByLabel('Rater name').press('Enter');
+  await label.goTo('Label');
+  await label.tab('Compare pairs').click();
+  await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
+  for (const key of ['a', 't', 'a']) await label.press(key);
+  const pooled = page.getByTestId('pair-pooled');
+  // Sides are shuffled per task, so the counts depend on the placement; the totals do not.
+  await expect(pooled).toContainText('flux vs sdxl');
+  await expect(pooled).toContainText('agreement');
+  await expect(pooled).toContainText('on 3 shared tasks');
+  const pairCsv = page.waitForEvent('download');
+  await page.getByTestId('pairwise-results').getByRole('button', { name: 'Export CSV' }).click();
+  const pairText = readFileSync((await (await pairCsv).path())!, 'utf8');
+  expect(pairText.split('\n')[0]).toBe('tool_a,tool_b,rater,wins_a,ties,wins_b,share_a,ci95_low,ci95_high,interval,agreement,agreement_pairs');
+  expect(pairText.split('\n').filter((l) => l.startsWith('flux,sdxl,'))).toHaveLength(3); // ann, bob, pooled
+
+  // The Data page: every output scored; the export names the files as imported.
+  await label.goTo('Data');
+  await expect(card.getByTestId('awaiting-total')).toHaveCount(0);
+  const exp = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Export CSV' }).click();
+  const text = readFileSync((await (await exp).path())!, 'utf8');
+  const [header, ...rows] = text.split('\n');
+  expect(header!.split(',').slice(-2)).toEqual(['image', 'image_id']);
+  expect(rows).toHaveLength(6);
+  expect(rows.some((r) => r.endsWith(',images/sdxl/p3.png,img:mine:sdxl/p3'))).toBe(true);
+
+  // The Data browser opens a thumbnail in the same viewer.
+  await card.getByText('Browse experiences').click();
+  await card.getByTestId('thumb').first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('viewer-zoom')).toContainText('fit');
+  await page.keyboard.press('z');
+  await expect(dialog.getByTestId('viewer-zoom')).toContainText('100%');
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByTestId('viewer-zoom')).toContainText('fit');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.screenshot({ path: test.info().outputPath('data-after-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('data-390.png'), fullPage: true });
+});
