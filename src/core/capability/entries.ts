@@ -17,7 +17,8 @@
  * the same way becomes ONE note, `dataset:<facet name>`, never an entry of each tool.
  * Evidence: the tool's experiences on the facet's tasks. Typical member: the member task whose
  * score for the tool is nearest the tool's facet mean (ties: smaller task id) — for a cue facet,
- * among members whose prompt shows one of the cue's words. Texts: templates.ts.
+ * among members whose prompt shows one of the cue's words, for a theme among members whose prompt
+ * has one of its name's words. Texts: templates.ts.
  */
 import { LEVEL_VALUE, type Level } from '../types';
 import type { EffectTable, ScoreTable } from './effects';
@@ -192,11 +193,19 @@ const formatScale = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(
 function typicalMember(members: readonly number[], disc: DiscoveredFacet, scores: ArrayLike<number>, mean: number, prompt: (t: number) => string | undefined): number {
   const rule = disc.facet.rule;
   let pool = members;
+  const shows = (t: number, words: readonly string[]) => {
+    const p = prompt(t)?.toLowerCase();
+    return p !== undefined && words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(p));
+  };
   if (rule.type === 'cue') {
     const showing = members.filter((t) => {
       const p = prompt(t);
       return p !== undefined && cueMatches(rule.cue, p).some((w) => w !== 'quoted text');
     });
+    if (showing.length) pool = showing;
+  } else if (rule.type === 'theme') {
+    // A theme's example shows one of its name's words ("theme: man, wearing, boy" never quotes a cat).
+    const showing = members.filter((t) => shows(t, rule.keywords.map((k) => k.toLowerCase())));
     if (showing.length) pool = showing;
   }
   let best = pool[0]!;

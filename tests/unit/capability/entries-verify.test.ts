@@ -91,3 +91,16 @@ describe('buildEntries', () => {
     expect(none.verdicts.get('cap:A:F')).toMatchObject({ verdict: 'untested', n: 0, delta: null });
   });
 });
+
+describe('typical examples', () => {
+  it("a theme's example shows one of its name's words, even when another member is nearer the mean", () => {
+    const t = table();
+    const theme: DiscoveredFacet = { facet: { kind: 'theme', name: 'theme: dog', rule: { type: 'theme', minSimilarity: 0.8, keywords: ['dog'] } }, taskIds: FACETS[0]!.taskIds };
+    const effects = computeEffects(t, [theme]);
+    for (const c of effects.effects) c.effect.status = 'claim';
+    // A on t00–t09 scores 1.5 2 2.5 …; t01 (2, nearest the mean) is about a cat, t02 about a dog.
+    const prompts = new Map([['t01', 'a cat asleep'], ['t02', 'a dog running']]);
+    const built = buildEntries({ table: t, facets: [theme], effects, prompt: (task) => prompts.get(task) ?? `the ${task} scene` });
+    expect(built.entries.find((e) => e.toolId === 'A')!.typical.taskId).toBe('t02');
+  });
+});
