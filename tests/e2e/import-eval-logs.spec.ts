@@ -29,8 +29,8 @@ test('map nested paths with the tree picker; the preview shows the resolved valu
   await data.open('data');
   await data.openImport();
   await data.dialog.getByLabel('Choose a file to import').setInputFiles(NESTED);
-  // Nothing at the top level looks like a prompt, a tool or a score: the dialog says so and offers the paths.
-  await expect(data.dialog.getByRole('alert')).toContainText('No column for the required fields');
+  // Nothing at the top level looks like a prompt or a tool (a score is optional: rows without one await labels): the dialog says so and offers the paths.
+  await expect(data.dialog.getByRole('alert')).toContainText('No column for the required field');
   const prompt = data.dialog.getByLabel('Column for prompt');
   await expect(prompt.locator('option', { hasText: 'input.question — Name the capital of Peru.' })).toHaveCount(1);
   await data.mapColumn('prompt', 'input.question');
