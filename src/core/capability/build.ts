@@ -11,7 +11,7 @@ import type { Experience, MemoryEntry, ScoreScale } from '../types';
 import type { TrainingSet } from '../predict/types';
 import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
-import type { ClaimRules } from './claims';
+import { MIN_CLAIM_TASKS, type ClaimRules } from './claims';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
 
 export interface CapabilityBuildInput {
@@ -46,6 +46,8 @@ export function trainingSetOf(scale: ScoreScale, experiences: ReadonlyMap<string
   });
   return { scale, examples };
 }
+
+const trainingTasks = (set: TrainingSet) => new Set(set.examples.map((e) => e.taskId)).size;
 
 export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   const set = trainingSetOf(input.scale, input.experiences, input.vectors);
@@ -124,6 +126,8 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       entries: entries.length,
       belowMinN: discovery.belowMinN ?? 0,
       notes: [
+        // How much data there is and how much a facet and a claim need, first: plain words for small sets.
+        `${trainingTasks(set).toLocaleString('en-US')} training tasks: a facet is tested when it applies to at least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
         ...discovery.notes,
         ...predictor.merged.map((m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it.`),
       ],

@@ -187,7 +187,11 @@ export function discoverFacets(input: readonly TrainingFacetTask[], opts: Discov
         coherence: th.coherence,
       });
     }
-    notes.push(`Themes: ${fmtN(r.themes.length)} kept of ${fmtN(r.candidates)} embedding groups of ${fmtN(minTasks)} tasks or more (${fmtN(r.coherent)} coherent: mean cosine to their centre ≥ ${r.bar.toFixed(2)}, the dataset's ${r.baseline.toFixed(2)} raised a share of the way to 1).`);
+    notes.push(
+      r.candidates === 0
+        ? `Themes: none (no group of ${fmtN(minTasks)} or more similar training tasks).`
+        : `Themes: ${fmtN(r.themes.length)} kept of ${fmtN(r.candidates)} embedding groups of ${fmtN(minTasks)} tasks or more (${fmtN(r.coherent)} coherent: mean cosine to their centre ≥ ${r.bar.toFixed(2)}, the dataset's ${r.baseline.toFixed(2)} raised a share of the way to 1).`,
+    );
   } else if (opts.themes !== false) notes.push('Themes: none (the tasks carry no prompt vectors).');
   if (withVectors > 0 && withVectors < n) notes.push(`${fmtN(n - withVectors)} of ${fmtN(n)} training tasks have no vector: no theme applies to them.`);
   const prefix = sharedPrefix(tasks.map((t) => t.prompt));

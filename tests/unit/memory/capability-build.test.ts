@@ -82,6 +82,10 @@ describe('capability build (no LLM)', () => {
     expect(snap.tools).toEqual([...data.keys()].sort());
     expect(snap.cells.length).toBe(snap.tools.length * snap.facets.length);
     expect(buildMetrics(run).capability).toEqual(snap.report);
+    // Little data, said plainly: how many tasks there are, how many a facet and a claim need, and
+    // that nothing was held out to check claims on (all 20 tasks trained).
+    expect(snap.report.notes[0]).toBe('20 training tasks: a facet is tested when it applies to at least 5 of them and not to all; a claim needs 10 tasks of the tool inside the facet and 10 outside.');
+    expect(snap.report.notes.at(-1)).toBe('Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).');
     const again = await capabilityBuild(experiences);
     expect(again.entries).toEqual(entries);
     expect(again.memory.capability).toEqual(snap);
