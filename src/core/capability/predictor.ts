@@ -14,6 +14,7 @@ import { computeEffects, type EffectTable, type ScoreTable } from './effects';
 import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, type ProfileEntry } from './entries';
 import { classifyClaims, type ClaimRules } from './claims';
 import { mergeSameFacets } from './facet-merge';
+import { noteSign } from './templates';
 import { facetPoints, fitJoint, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
 import { buildTable, taskKey } from '../predict/training-table';
@@ -221,8 +222,15 @@ export class CapabilityMemoryPredictor implements Predictor {
         const col = model.gamma.map((g) => g[f]!);
         const own = (x[f]! - model.freq[f]!) * (col[j]! - col.reduce((a, b) => a + b, 0) / col.length);
         if (label.id.startsWith('dataset:')) {
-          add(label.id, label.text, p - own);
-          add(OTHER_ID, 'other facets of this task', own);
+          // The note's line only where its share has the sign its words state ("hard" lowers the
+          // score): fitted jointly, a facet hard on its own can add a little once overlapping
+          // facets have taken their share; that goes to "other facets" instead.
+          const shared = p - own;
+          const sign = noteSign(label.text);
+          if (sign === 0 || shared === 0 || Math.sign(shared) === sign) {
+            add(label.id, label.text, shared);
+            add(OTHER_ID, 'other facets of this task', own);
+          } else add(OTHER_ID, 'other facets of this task', p);
         } else {
           add(label.id, label.text, own);
           add(SHARED_ID, "what every tool shares on this task's facets", p - own);

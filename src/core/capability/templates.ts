@@ -203,6 +203,14 @@ export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; 
   return `Overall: averages ${formatNumber(p.mean, decimals)}${opts.scale ? ` on ${opts.scale}` : ''}${rank}${best}.`;
 }
 
+export const HARD_HEAD = 'Hard for every tool here';
+export const EASY_HEAD = 'Easy for every tool here';
+
+/** The direction a dataset note's words state: −1 hard, +1 easy, 0 neither (not a note text). */
+export function noteSign(text: string): -1 | 0 | 1 {
+  return text.startsWith(HARD_HEAD) ? -1 : text.startsWith(EASY_HEAD) ? 1 : 0;
+}
+
 export interface SharedFacet {
   facet: Facet | DiscoveredFacet;
   /** Mean over tools of (tool's mean on the facet − its own mean), shown beside the name. */
@@ -238,9 +246,9 @@ function sharedNote(head: string, items: readonly (Facet | DiscoveredFacet | Sha
  * tool); null when there is none. Deltas are score points vs each tool's own mean.
  */
 export function sharedDifficultyNote(items: readonly (Facet | DiscoveredFacet | SharedFacet)[], opts: { scaleWidth?: number } = {}): string | null {
-  return sharedNote('Hard for every tool here', items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
+  return sharedNote(HARD_HEAD, items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
 }
 
 export function sharedEaseNote(items: readonly (Facet | DiscoveredFacet | SharedFacet)[], opts: { scaleWidth?: number } = {}): string | null {
-  return sharedNote('Easy for every tool here', items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
+  return sharedNote(EASY_HEAD, items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
 }
