@@ -13,7 +13,7 @@
  */
 import { loadData } from '../../src/cli/load-data';
 import { applies } from '../../src/core/capability/facets';
-import type { ScoreTable } from '../../src/core/capability/effects';
+import { scoreTableFromSet } from '../../src/core/capability/effects';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
 import { evaluate, groundTruth, splitByTask, table, type ScoredPair } from '../../src/core/eval';
@@ -63,16 +63,6 @@ function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
   return data.filter((p) => ids.has(p.taskId));
 }
 
-function tableOf(rows: readonly ScoredPair[], scale: ScoreScale): ScoreTable {
-  const taskIds = [...new Set(rows.map((p) => p.taskId))].sort();
-  const toolIds = [...new Set(rows.map((p) => p.toolId))].sort();
-  const ti = new Map(taskIds.map((id, t) => [id, t]));
-  const ji = new Map(toolIds.map((id, j) => [id, j]));
-  const scores = toolIds.map(() => new Float64Array(taskIds.length).fill(NaN));
-  for (const p of rows) scores[ji.get(p.toolId)!]![ti.get(p.taskId)!] = p.score;
-  return { taskIds, toolIds, scores, scale };
-}
-
 /** One build on `train` tasks, its claims checked on the rest; adds to `row`. */
 export function checkBuild(set: Loaded, trainIds: readonly string[], row: ClaimsRow, opts: { kinds?: readonly FacetKind[]; maxLfsr?: number } = {}): void {
   const train = new Set(trainIds);
@@ -84,7 +74,7 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), ...(opts.maxLfsr !== undefined ? { claims: { maxLfsr: opts.maxLfsr } } : {}) });
   predictor.fit(trainSet);
   const unseenRows = sub(set.data, test);
-  const unseen = tableOf(unseenRows, set.scale);
+  const unseen = scoreTableFromSet({ scale: set.scale, examples: unseenRows });
   const tasks = new Map(unseenRows.map((p) => [p.taskId, p]));
   const claims = predictor.entries.filter((e) => e.status === 'claim');
   const byName = new Map(claims.map((e) => [e.facet.name, e]));

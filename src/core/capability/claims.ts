@@ -25,8 +25,8 @@
  * `ci95` its 95% credible interval, `lfsr`); the raw estimate and its t-interval stay in `raw`.
  */
 import type { EffectTable, ScoreTable } from './effects';
-import { computeEffects, membership } from './effects';
-import type { JointModel } from './fit';
+import { advantages, computeEffects, membership, oriented } from './effects';
+import { toolDeviation, type JointModel } from './fit';
 import { normalCdf } from './gauss';
 import { shrinkCells, type ShrinkResult } from './shrink';
 import type { ClaimStatus, DiscoveredFacet } from './types';
@@ -47,31 +47,8 @@ export const DEFAULT_MAX_FLIP = 0.12;
 
 /** Per tool, the response the contrasts are made of: advantage over the other tools (own score with one tool), oriented. */
 export function responses(table: ScoreTable): Float64Array[] {
-  const sign = table.scale.direction === 'lower-better' ? -1 : 1;
-  const J = table.toolIds.length;
-  const n = table.taskIds.length;
-  return table.scores.map((row, j) =>
-    Float64Array.from({ length: n }, (_, t) => {
-      const v = row[t]!;
-      if (Number.isNaN(v)) return NaN;
-      if (J === 1) return sign * v;
-      const others: number[] = [];
-      for (let k = 0; k < J; k++) {
-        const o = table.scores[k]![t]!;
-        if (k !== j && !Number.isNaN(o)) others.push(o);
-      }
-      if (others.length === 0) return NaN;
-      return sign * (v - others.reduce((a, b) => a + b, 0) / others.length);
-    }),
-  );
-}
-
-/** δ_jf = γ_jf − mean over tools of γ_·f: what the predictor gives tool j on facet f beyond the average tool. */
-export function toolDeviation(model: JointModel, toolId: string, facet: number): number | null {
-  const j = model.tools.indexOf(toolId);
-  if (j < 0 || facet >= model.beta.length) return null;
-  const col = model.gamma.map((g) => g[facet]!);
-  return col[j]! - col.reduce((a, b) => a + b, 0) / col.length;
+  const v = oriented(table);
+  return v.length === 1 ? v : advantages(v);
 }
 
 export interface ClaimsResult {
@@ -136,7 +113,8 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
     e.lfsr = lfsr;
     const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
     const sign = Math.sign(s.mean);
-    const dev = model && !single ? toolDeviation(model, cell.toolId, cell.facet) : null;
+    const mj = model ? model.tools.indexOf(cell.toolId) : -1;
+    const dev = model && !single && mj >= 0 && cell.facet < model.beta.length ? toolDeviation(model, mj, cell.facet) : null;
     const agrees = sign !== 0 && Math.sign(s.partial) === sign && (dev === null || Math.sign(dev) === sign);
     let status: ClaimStatus = 'none';
     // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.

@@ -120,28 +120,44 @@ export function membership(table: ScoreTable, facets: readonly DiscoveredFacet[]
   });
 }
 
+/** Oriented scores (negated on lower-better scales), NaN where missing. */
+export function oriented(table: ScoreTable): Float64Array[] {
+  const sign = table.scale.direction === 'lower-better' ? -1 : 1;
+  return table.scores.map((row) => Float64Array.from({ length: table.taskIds.length }, (_, t) => sign * row[t]!));
+}
+
+/**
+ * a[j][t]: tool j's advantage over the other tools' mean on task t, from oriented scores `v`
+ * (NaN where the tool has no score or no other tool has one). The one definition of the paired
+ * contrast: effects, claims and profiles all read it.
+ */
+export function advantages(v: readonly Float64Array[]): Float64Array[] {
+  return v.map((row, j) =>
+    Float64Array.from({ length: row.length }, (_, t) => {
+      if (Number.isNaN(row[t]!)) return NaN;
+      let s = 0;
+      let c = 0;
+      for (let k = 0; k < v.length; k++) {
+        if (k !== j && !Number.isNaN(v[k]![t]!)) {
+          s += v[k]![t]!;
+          c++;
+        }
+      }
+      return c > 0 ? row[t]! - s / c : NaN;
+    }),
+  );
+}
+
 export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFacet[]): EffectTable {
   const { scale } = table;
   const sign = scale.direction === 'lower-better' ? -1 : 1;
   const width = scale.max - scale.min;
   const nTasks = table.taskIds.length;
   const nTools = table.toolIds.length;
-  const v = table.scores.map((row) => Float64Array.from({ length: nTasks }, (_, t) => sign * row[t]!));
+  const v = oriented(table);
   const scored = (j: number, t: number) => !Number.isNaN(v[j]![t]!);
   const toolMean = v.map((row) => moments([...row].filter((x) => !Number.isNaN(x))).mean);
-  // a[j][t]: the tool's advantage over the other tools' mean on task t (NaN when unpaired).
-  const adv = v.map((row, j) =>
-    Float64Array.from({ length: nTasks }, (_, t) => {
-      if (!scored(j, t)) return NaN;
-      let s = 0;
-      let c = 0;
-      for (let k = 0; k < nTools; k++) if (k !== j && scored(k, t)) {
-          s += v[k]![t]!;
-          c++;
-        }
-      return c > 0 ? row[t]! - s / c : NaN;
-    }),
-  );
+  const adv = advantages(v);
   const difficulty = Float64Array.from({ length: nTasks }, (_, t) => {
     let s = 0;
     let c = 0;

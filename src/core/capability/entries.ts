@@ -23,8 +23,8 @@
 import { LEVEL_VALUE, type Level } from '../types';
 import type { EffectTable, ScoreTable } from './effects';
 import { cueMatches } from './cues';
-import { profileOf } from './profile';
-import { entryText, profileText, sharedDifficultyNote, sharedEaseNote } from './templates';
+import { profiles as toolProfiles } from './profile';
+import { contains, entryText, profileText, sharedDifficultyNote, sharedEaseNote } from './templates';
 import type { ClaimStatus, DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
 
 export type EntryKind = 'own' | 'relative';
@@ -157,8 +157,9 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     const text = entryText(textKind, disc, effect, toolId, { level: lv, direction: table.scale.direction, scaleWidth, tentative: status === 'tentative', ...(prompt !== undefined ? { example: prompt } : { showExample: false }) });
     entries.push({ ...base, text });
   }
+  const computed = toolProfiles(table);
   const profiles: ProfileEntry[] = table.toolIds.map((toolId, j) => {
-    const profile = profileOf(table, j);
+    const profile = computed[j]!;
     const lv: Level = profile.of >= 2 && profile.rankCi95[1] === 1 ? 'proficient' : profile.of >= 2 && profile.rankCi95[0] === profile.of ? 'weak' : profile.advantage >= 0 ? 'good' : 'bad';
     const evidence: string[] = [];
     for (let t = 0; t < table.taskIds.length; t++) if (!Number.isNaN(table.scores[j]![t]!)) evidence.push(expId(j, t));
@@ -193,10 +194,6 @@ const formatScale = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(
 function typicalMember(members: readonly number[], disc: DiscoveredFacet, scores: ArrayLike<number>, mean: number, prompt: (t: number) => string | undefined): number {
   const rule = disc.facet.rule;
   let pool = members;
-  const shows = (t: number, words: readonly string[]) => {
-    const p = prompt(t)?.toLowerCase();
-    return p !== undefined && words.some((w) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(p));
-  };
   if (rule.type === 'cue') {
     const showing = members.filter((t) => {
       const p = prompt(t);
@@ -205,7 +202,10 @@ function typicalMember(members: readonly number[], disc: DiscoveredFacet, scores
     if (showing.length) pool = showing;
   } else if (rule.type === 'theme') {
     // A theme's example shows one of its name's words ("theme: man, wearing, boy" never quotes a cat).
-    const showing = members.filter((t) => shows(t, rule.keywords.map((k) => k.toLowerCase())));
+    const showing = members.filter((t) => {
+      const p = prompt(t);
+      return p !== undefined && rule.keywords.some((k) => contains(p, k));
+    });
     if (showing.length) pool = showing;
   }
   let best = pool[0]!;

@@ -257,3 +257,13 @@ export function fitJoint(input: FitInput): JointModel {
 export function facetPoints(model: JointModel, j: number, x: ArrayLike<number>): number[] {
   return model.beta.map((b, f) => (x[f]! - model.freq[f]!) * (b + model.gamma[j]![f]!));
 }
+
+/**
+ * δ_jf = γ_jf − mean over tools of γ_·f: what the fit gives tool j on facet f beyond the average
+ * tool (the claim's agreement check and the entry's contribution line both read it).
+ */
+export function toolDeviation(model: JointModel, j: number, f: number): number {
+  let sum = 0;
+  for (const g of model.gamma) sum += g[f]!;
+  return model.gamma[j]![f]! - sum / model.gamma.length;
+}

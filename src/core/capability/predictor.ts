@@ -15,7 +15,7 @@ import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, 
 import { classifyClaims, type ClaimRules } from './claims';
 import { mergeSameFacets } from './facet-merge';
 import { noteSign } from './templates';
-import { facetPoints, fitJoint, type JointModel } from './fit';
+import { facetPoints, fitJoint, toolDeviation, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
 import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
@@ -219,8 +219,7 @@ export class CapabilityMemoryPredictor implements Predictor {
         // facet (β_f + γ̄_f) are apart, so each line has the sign its words say: a claim gets the
         // deviation (its shared part is the "shared" line); a dataset note gets the shared part
         // (the tool's own deviation goes to "other facets").
-        const col = model.gamma.map((g) => g[f]!);
-        const own = (x[f]! - model.freq[f]!) * (col[j]! - col.reduce((a, b) => a + b, 0) / col.length);
+        const own = (x[f]! - model.freq[f]!) * toolDeviation(model, j, f);
         if (label.id.startsWith('dataset:')) {
           // The note's line only where its share has the sign its words state ("hard" lowers the
           // score): fitted jointly, a facet hard on its own can add a little once overlapping

@@ -11,7 +11,7 @@
  *   advantage  mean over its paired tasks of (its score − the other tools' mean), oriented
  */
 import { createRng } from '../eval/rng';
-import type { ScoreTable } from './effects';
+import { advantages, oriented, type ScoreTable } from './effects';
 import type { ToolProfile } from './types';
 
 export const PROFILE_RESAMPLES = 200;
@@ -40,7 +40,8 @@ export function profiles(table: ScoreTable): ToolProfile[] {
   const sign = table.scale.direction === 'lower-better' ? -1 : 1;
   const N = table.taskIds.length;
   const J = table.toolIds.length;
-  const v = table.scores.map((row) => Float64Array.from({ length: N }, (_, t) => sign * row[t]!));
+  const v = oriented(table);
+  const a = advantages(v);
   const means = orientedMeans(v, (t) => t, N);
   const rank = ranksOf(means);
   const rng = createRng(20251);
@@ -57,32 +58,22 @@ export function profiles(table: ScoreTable): ToolProfile[] {
     let best = 0;
     let paired = 0;
     let adv = 0;
-    let advN = 0;
     for (let t = 0; t < N; t++) {
-      const x = v[j]![t]!;
-      if (Number.isNaN(x)) continue;
+      if (Number.isNaN(v[j]![t]!)) continue;
       n++;
-      let others = 0;
-      let sum = 0;
+      if (Number.isNaN(a[j]![t]!)) continue;
+      paired++;
+      adv += a[j]![t]!;
       let top = -Infinity;
       let ties = 0;
-      for (let k = 0; k < J; k++) {
-        const y = v[k]![t]!;
-        if (Number.isNaN(y)) continue;
-        if (k !== j) {
-          others++;
-          sum += y;
-        }
+      for (const row of v) {
+        const y = row[t]!;
         if (y > top) {
           top = y;
           ties = 1;
         } else if (y === top) ties++;
       }
-      if (others === 0) continue;
-      paired++;
-      if (x === top) best += 1 / ties;
-      adv += x - sum / others;
-      advN++;
+      if (v[j]![t]! === top) best += 1 / ties;
     }
     const d = draws[j]!.sort((a, b) => a - b);
     const q = (p: number) => (d.length ? d[Math.min(d.length - 1, Math.max(0, Math.round(p * (d.length - 1))))]! : rank[j]!);
@@ -93,18 +84,7 @@ export function profiles(table: ScoreTable): ToolProfile[] {
       rankCi95: [q(0.025), q(0.975)] as [number, number],
       of: J,
       bestShare: paired > 0 ? best / paired : 0,
-      advantage: advN > 0 ? adv / advN : 0,
+      advantage: paired > 0 ? adv / paired : 0,
     };
   });
-}
-
-/** The profile of tool j (computes all; cached per table object). */
-const cache = new WeakMap<ScoreTable, ToolProfile[]>();
-export function profileOf(table: ScoreTable, j: number): ToolProfile {
-  let all = cache.get(table);
-  if (!all) {
-    all = profiles(table);
-    cache.set(table, all);
-  }
-  return all[j]!;
 }

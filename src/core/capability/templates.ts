@@ -49,7 +49,7 @@ function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredF
 }
 
 /** Whole-word, case-insensitive occurrence of `word` in `text`. */
-function contains(text: string, word: string): boolean {
+export function contains(text: string, word: string): boolean {
   const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu').test(text);
 }
@@ -135,15 +135,13 @@ export function aboveOthers(effect: Effect, direction: ScoreDirection = 'higher-
   return direction === 'lower-better' ? diff <= 0 : diff >= 0;
 }
 
-const STRONG_WORD: Readonly<Record<Level, string>> = OWN_VERB;
-
 /**
  * The lead of an entry: the level word only where the absolute standing agrees with it. A relative
  * strength of a tool still below the others is "Better than usual at …, though below the other
  * tools" — never "Good at … lowest of 10 tools" (issue #25).
  */
 function lead(strength: boolean, level: Level, subject: string, above: boolean | null): string {
-  if (above === null || above === strength) return `${STRONG_WORD[level]} ${subject}`;
+  if (above === null || above === strength) return `${OWN_VERB[level]} ${subject}`;
   return strength ? `Better than usual at ${subject}, though below the others` : `Worse than usual at ${subject}, though above the others`;
 }
 
@@ -167,7 +165,7 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
     const ci = effect.ci95Own ?? effect.ci95;
     const means = effect.mean !== undefined && effect.toolMean !== undefined ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}` : `${fmt(effect.deltaOwn, true)} vs its mean`;
     const rank = rankWords(effect.rank, effect.of, direction, null);
-    return withExample(`${pre}${STRONG_WORD[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`, shownExample);
+    return withExample(`${pre}${OWN_VERB[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`, shownExample);
   }
   const above = aboveOthers(effect, direction);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
