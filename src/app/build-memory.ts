@@ -95,6 +95,7 @@ export function planBuild(dataset: Dataset, experiences: readonly Experience[], 
     tools,
     engine: formatEngineSpec(req.engine),
     embeddingModel: req.embeddingModel,
+    ...(dataset.preset === 'pairwise' ? { evidence: 'pairwise' as const } : {}),
     settings: {
       ...DEFAULT_INDUCE_SETTINGS,
       k: req.k ?? DEFAULT_INDUCE_SETTINGS.k,

@@ -75,7 +75,8 @@ export interface Dataset {
   name: string;
   /** Where it came from: a file name, a preset, or `manual` for hand labelling. */
   source: string;
-  preset: PresetId | 'manual';
+  /** `pairwise`: derived from a dataset's pairwise judgements (core/label/pairwise-evidence). */
+  preset: PresetId | 'manual' | 'pairwise';
   scale: ScoreScale;
   raterPolicy: RaterPolicy;
   createdAt: number;

@@ -7,7 +7,9 @@ export interface QueueResult {
   ids: string[];
   /** Items before filtering (for "n of m"). */
   total: number;
-  /** Items of `ids` that `me` has labelled already (the queue's progress when it is built). */
+  /** Items the filters select, whatever the mode ("not labelled by me" or not): the progress line's whole (core/label/queue `selectionProgress`). */
+  selected: number;
+  /** Of those, the items `me` has labelled: the same before and after a rebuild or a reload. */
   mine: number;
   categories: string[];
   tools: string[];

@@ -1,5 +1,5 @@
 import { exactAgreement, krippendorffAlpha } from '../core/label/agreement';
-import { buildQueue, itemsFromExperiences, resumeAt } from '../core/label/queue';
+import { buildQueue, itemsFromExperiences, resumeAt, selectionProgress } from '../core/label/queue';
 import { datasetStats } from '../core/stats/dataset-stats';
 import type { Repositories } from '../core/repositories';
 import type { Experience } from '../core/types';
@@ -26,7 +26,7 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
       return {
         ids,
         start: resume ? resumeAt(ids, new Map(items.map((i) => [i.id, i])), resume.itemId, resume.since) : 0,
-        mine: ids.filter((id) => labels.get(id)?.some((l) => l.rater === me)).length,
+        ...selectionProgress(items, labels, filter, me),
         total: items.length,
         categories: [...new Set(items.flatMap((i) => i.categories))].sort(),
         tools: [...new Set(items.map((i) => i.toolId))].sort(),

@@ -42,8 +42,10 @@ export class LabelSession {
   shown = $state.raw<ShownItem | null>(null);
   loading = $state(false);
   saved = $state(0);
-  /** Queue items I have labelled: the progress bar's count (set when the queue is built, then kept live). */
+  /** Items I have labelled among those the filters select (set when the queue is built, then kept live). */
   done = $state(0);
+  /** Items the filters select, whatever the mode: the progress line's whole, the same after a reload. */
+  selected = $state(0);
   #undo: UndoStep[] = [];
   /** When the queue on screen was built: saved with the position, so a restore can tell it is the same queue. */
   #builtAt = 0;
@@ -86,6 +88,7 @@ export class LabelSession {
       this.#builtAt = builtAt;
       this.ids = q.ids;
       this.done = q.mine;
+      this.selected = q.selected;
       this.total = q.total;
       this.categories = q.categories;
       this.tools = q.tools;

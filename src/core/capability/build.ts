@@ -13,6 +13,7 @@ import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
 import { MIN_CLAIM_TASKS, type ClaimRules } from './claims';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
+import { withSource, type EvidenceSource } from './templates';
 
 export interface CapabilityBuildInput {
   scale: ScoreScale;
@@ -30,6 +31,8 @@ export interface CapabilityBuildInput {
   kinds?: readonly FacetKind[];
   /** Which cells are claims (claims.ts: lfsr and evidence thresholds). */
   claims?: ClaimRules;
+  /** The scores are derived (pairwise judgements): every entry's text says so; the analysis is the same. */
+  source?: EvidenceSource;
 }
 
 export interface CapabilityBuild {
@@ -79,7 +82,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
     toolId: p.toolId,
     level: p.level,
     value: p.value,
-    text: p.text,
+    text: withSource(p.text, input.source),
     evidence: p.evidence,
     support: p.evidence.length,
     origin: 'stats',
@@ -97,7 +100,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
     toolId: e.toolId,
     level: e.level,
     value: e.value,
-    text: e.text,
+    text: withSource(e.text, input.source),
     evidence: e.evidence,
     support: e.evidence.length,
     origin: 'stats',

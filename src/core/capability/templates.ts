@@ -250,3 +250,15 @@ export function sharedDifficultyNote(items: readonly (Facet | DiscoveredFacet | 
 export function sharedEaseNote(items: readonly (Facet | DiscoveredFacet | SharedFacet)[], opts: { scaleWidth?: number } = {}): string | null {
   return sharedNote(EASY_HEAD, items, (opts.scaleWidth ?? 4) <= 1 ? 2 : 1);
 }
+
+/** Where a build's scores came from, when not from scores given directly (the derived pairwise table). */
+export type EvidenceSource = 'pairwise';
+
+const SOURCE_NOTE: Readonly<Record<EvidenceSource, string>> = {
+  pairwise: 'From pairwise judgements: a score here is the share of its comparisons on a task it won (a tie counts ½).',
+};
+
+/** An entry's text with the sentence that names its evidence's source (unchanged without one). */
+export function withSource(text: string, source: EvidenceSource | undefined): string {
+  return source ? `${text} ${SOURCE_NOTE[source]}` : text;
+}

@@ -133,3 +133,15 @@ export function leftToolFor(key: string, toolA: string, toolB: string): string {
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
   return (h >>> 0) % 2 === 0 ? toolA : toolB;
 }
+
+/**
+ * The progress line's counts (issue #28): of the items the filters select — dataset, tool,
+ * category, score range, whatever is shown ("Not labelled by me" or not) — how many `me` has
+ * labelled. It ignores the queue's mode on purpose: a queue of items not labelled by me shrinks
+ * on every rebuild, so counting within it turned "4 of 10 labelled" into "0 of 6" after a reload;
+ * these two numbers stay the same before and after one.
+ */
+export function selectionProgress(items: LabelItem[], labels: Map<string, QueueLabel[]>, filter: QueueFilter, me: string): { selected: number; mine: number } {
+  const selected = buildQueue(items, labels, { ...filter, mode: 'all', order: 'task' }, me);
+  return { selected: selected.length, mine: selected.filter((id) => labels.get(id)?.some((l) => l.rater === me)).length };
+}

@@ -8,6 +8,7 @@
 import { dict, own } from '../data-keys';
 import { ValidationError } from '../errors';
 import type { CapabilitySnapshot } from '../capability/types';
+import type { EvidenceSource } from '../capability/templates';
 import type { BuildRun, ScoreScale } from '../types';
 import type { ClusterSettings } from './clusters';
 import type { InduceSettings } from './induce';
@@ -34,6 +35,8 @@ export interface BuildConfig {
   engine: string;
   embeddingModel: string;
   settings: BuildSettings;
+  /** `pairwise`: the dataset's scores are derived from pairwise judgements (entries say so). */
+  evidence?: EvidenceSource;
 }
 
 export interface ToolCursor {

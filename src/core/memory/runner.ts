@@ -88,7 +88,7 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
   const prompts = [...new Set([...deps.experiences.values()].flat().map((e) => e.prompt))];
   const list = await index.embed(prompts, signal);
   const vectors = new Map(prompts.map((p, i) => [p, list[i]!]));
-  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at, ...(config.settings.maxLfsr !== undefined ? { claims: { maxLfsr: config.settings.maxLfsr } } : {}) });
+  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at, ...(config.settings.maxLfsr !== undefined ? { claims: { maxLfsr: config.settings.maxLfsr } } : {}), ...(config.evidence ? { source: config.evidence } : {}) });
   const unseen = (deps.unseen ?? []).filter((e) => config.tools.includes(e.toolId));
   if (unseen.length === 0) built.snapshot.report.notes.push('Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).');
   if (unseen.length > 0) {

@@ -22,16 +22,20 @@ withDb('label-svc', async (t) => {
 });
 
 describe('labelQueue', () => {
-  it('says how many queued items I have labelled already (the progress bar starts there)', async () => {
+  it('counts my labels over the whole selection, whatever the mode: the progress line means the same after a reload', async () => {
     const all = await client.call('labelQueue', { filter: { datasetIds: ['d'], mode: 'all', order: 'task' }, me: 'me' });
     expect(all.ids).toEqual(['d|t1|a', 'd|t1|b', 'd|t2|a', 'd|t2|b']);
-    expect(all.mine).toBe(2);
+    expect([all.mine, all.selected]).toEqual([2, 4]);
     const open = await client.call('labelQueue', { filter: { datasetIds: ['d'], mode: 'unlabelled-by-me', order: 'task' }, me: 'me' });
     expect(open.ids).toEqual(['d|t1|b', 'd|t2|a']);
-    expect(open.mine).toBe(0);
+    // The queue holds only the 2 open items, but the progress still counts 2 of the 4 selected (not "0 of 2").
+    expect([open.mine, open.selected]).toEqual([2, 4]);
+    const toolB = await client.call('labelQueue', { filter: { datasetIds: ['d'], toolIds: ['b'], mode: 'unlabelled-by-me', order: 'task' }, me: 'me' });
+    expect(toolB.ids).toEqual(['d|t1|b']);
+    expect([toolB.mine, toolB.selected]).toEqual([1, 2]);
     // Items with fewer than 2 raters: t1/b (other), t2/a (judge), t2/b (me) — one of them mine.
     const thin = await client.call('labelQueue', { filter: { datasetIds: ['d'], mode: 'fewer-raters', minRaters: 2, order: 'task' }, me: 'me' });
     expect(thin.ids).toEqual(['d|t1|b', 'd|t2|a', 'd|t2|b']);
-    expect(thin.mine).toBe(1);
+    expect([thin.mine, thin.selected]).toEqual([2, 4]);
   });
 });
