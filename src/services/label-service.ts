@@ -1,6 +1,9 @@
 import { exactAgreement, krippendorffAlpha } from '../core/label/agreement';
 import { buildQueue, itemsFromExperiences, resumeAt, selectionProgress } from '../core/label/queue';
 import { datasetStats } from '../core/stats/dataset-stats';
+import { pairwiseDatasetOf, pairwiseExperiences } from '../core/label/pairwise-evidence';
+import { NotFoundError, ValidationError } from '../core/errors';
+import { quote } from '../core/text/quote';
 import type { Repositories } from '../core/repositories';
 import type { Experience } from '../core/types';
 import type { Handlers } from '../rpc';
@@ -31,6 +34,30 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
         categories: [...new Set(items.flatMap((i) => i.categories))].sort(),
         tools: [...new Set(items.map((i) => i.toolId))].sort(),
       };
+    },
+
+    /**
+     * The dataset's pairwise judgements as a derived 0–1 dataset (core/label/pairwise-evidence), made
+     * again from every judgement on each call, so a memory built from it sees the latest ones. The old
+     * derived rows go first: a row whose judgements were undone must not linger. The source is only read.
+     */
+    async pairwiseDataset({ datasetId }) {
+      const source = await repos.datasets.get(datasetId);
+      if (!source) throw new NotFoundError(`There is no dataset ${quote(datasetId)} (deleted in another tab?).`);
+      if (source.preset === 'pairwise') throw new ValidationError(`${quote(source.name)} is already made from pairwise judgements.`);
+      const prefs = await repos.labels.preferences(datasetId);
+      if (!prefs.length) throw new ValidationError(`${quote(source.name)} has no pairwise judgements yet: compare pairs on the Label page first.`);
+      const { items } = itemsFromExperiences(await repos.experiences.byDataset(datasetId), await repos.labels.items(datasetId));
+      const tasks = new Map(items.map((i) => [i.taskId, { prompt: i.prompt, categories: i.categories }]));
+      const at = Date.now();
+      const dataset = pairwiseDatasetOf(source, at);
+      const existing = await repos.datasets.get(dataset.id);
+      if (existing && existing.preset !== 'pairwise') throw new ValidationError(`A dataset ${quote(dataset.id)} that is not made from pairwise judgements exists already: rename it first.`);
+      const rows = pairwiseExperiences(prefs, tasks, { datasetId: dataset.id, importId: `pairwise-${at}`, at });
+      if (existing) await repos.datasets.remove(dataset.id);
+      await repos.datasets.put(existing ? { ...dataset, createdAt: existing.createdAt } : dataset);
+      await repos.experiences.writeImportBatch(`pairwise-${at}`, rows, { fresh: true });
+      return { datasetId: dataset.id, name: dataset.name, experiences: rows.length, tasks: new Set(rows.map((r) => r.taskId)).size, judgements: prefs.length };
     },
 
     async agreement({ datasetId }) {

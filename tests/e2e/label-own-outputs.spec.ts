@@ -3,7 +3,8 @@
  * imported from a CSV without a score column, their images attached as a folder, labelled with the
  * keyboard in a viewer that fits and zooms (checked by the image's box on screen against the
  * viewport, score controls always inside it at 1280 × 800 and 390 × 844), compared in pairs by two
- * raters, and exported with the image's file name.
+ * raters, exported with the image's file name, and the pairs made memory evidence: a memory built
+ * from them says its scores come from pairwise judgements.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,22 @@ async function boxes(page: Page, controls = 'score-controls') {
   return { img: img!, bar: bar!, vp };
 }
 
-test('label your own outputs: unscored import, attached folder, a viewer that fits and zooms, pairs by two raters, exports', async ({ label, page }) => {
-  test.setTimeout(180_000);
+/** The prompt (beside or above the image), the image and the score controls under both, all inside the viewport. */
+async function allInView(page: Page) {
+  const b = await boxes(page);
+  const prompt = (await page.getByTestId('item-prompt').boundingBox())!;
+  expect(prompt.y).toBeGreaterThanOrEqual(0);
+  expect(prompt.y + prompt.height).toBeLessThanOrEqual(b.bar.y);
+  expect(prompt.y + prompt.height <= b.img.y + 1 || prompt.x + prompt.width <= b.img.x + 1).toBe(true);
+  expect(b.img.x).toBeGreaterThanOrEqual(0);
+  expect(b.img.x + b.img.width).toBeLessThanOrEqual(b.vp.width);
+  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
+  return b;
+}
+
+test('label your own outputs: unscored import, attached folder, a viewer that fits and zooms, pairs by two raters, exports, a memory from the pairs', async ({ label, memory, page }) => {
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const { csv, folder } = ownOutputs();
 
@@ -61,10 +76,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await label.startAs('ann');
   await expect(label.position).toHaveText('Item 1 of 6');
   await expect(page.getByTestId('viewer-zoom')).toContainText('64 × 64 px · fit');
-  let b = await boxes(page);
+  let b = await allInView(page);
   expect(b.img.width).toBeGreaterThan(64 * 3);
-  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
-  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
   await expect(page.getByTestId('viewer-image')).toHaveCSS('image-rendering', 'pixelated');
   await page.screenshot({ path: test.info().outputPath('label-1280.png') });
   await label.press('z');
@@ -98,21 +111,17 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await label.press('Escape');
   await label.press('5');
 
-  // A phone: the score controls stay in view, the image fits the width.
+  // A phone: the prompt, the image (fitted to what is left) and the score controls all in view.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId('viewer-zoom')).toContainText('300 × 300 px');
-  b = await boxes(page);
-  expect(b.img.x).toBeGreaterThanOrEqual(0);
-  expect(b.img.x + b.img.width).toBeLessThanOrEqual(390);
-  expect(b.bar.y).toBeGreaterThanOrEqual(0);
-  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(844);
+  b = await allInView(page);
+  expect(b.img.height).toBeGreaterThan(150);
   await page.screenshot({ path: test.info().outputPath('label-390.png') });
   await label.press('2');
   await label.press('4');
   await expect(page.getByTestId('viewer-zoom')).toContainText('2048 × 2048 px · fit');
-  b = await boxes(page);
-  expect(b.img.width).toBeLessThanOrEqual(390);
-  expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(844);
+  b = await allInView(page);
+  expect(b.img.height).toBeGreaterThan(150);
   await label.press('1');
   await expect(page.getByTestId('queue-empty')).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -141,6 +150,17 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   const pairText = readFileSync((await (await pairCsv).path())!, 'utf8');
   expect(pairText.split('\n')[0]).toBe('tool_a,tool_b,rater,wins_a,ties,wins_b,share_a,ci95_low,ci95_high,interval,agreement,agreement_pairs');
   expect(pairText.split('\n').filter((l) => l.startsWith('flux,sdxl,'))).toHaveLength(3); // ann, bob, pooled
+
+  // The pairs as memory evidence: 6 judgements → 3 tasks × 2 tools, each a share of comparisons won.
+  await page.getByRole('button', { name: 'Use as memory evidence' }).click();
+  await expect(page.getByTestId('pairwise-evidence')).toContainText('“Mine · pairwise” now holds 6 scores from 6 judgements on 3 tasks');
+  await page.getByTestId('pairwise-evidence').getByRole('link', { name: 'Build a memory from it' }).click();
+  await page.getByLabel('Dataset to learn from').selectOption({ label: 'Mine · pairwise' });
+  await expect(page.getByTestId('build-pairwise')).toContainText('Scores from pairwise judgements');
+  await memory.build();
+  await memory.waitBuilt();
+  await expect(page.getByTestId('profile').first()).toContainText('From pairwise judgements: a score here is the share of its comparisons on a task it won (a tie counts ½).');
+  await page.screenshot({ path: test.info().outputPath('memory-pairwise-1280.png'), fullPage: true });
 
   // The Data page: every output scored; the export names the files as imported.
   await label.goTo('Data');

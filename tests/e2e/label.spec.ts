@@ -161,11 +161,11 @@ test('hostile markup in an answer shows as text: no image, script or javascript:
   await expect(links).toHaveAttribute('rel', 'noopener noreferrer nofollow');
 });
 
-test('the progress bar and the counts move the moment a label is saved or undone; toasts go quickly', async ({ label, page }) => {
+test('the progress bar and the counts move the moment a label is saved or undone and mean the same after a reload; number keys on a 0–1 scale; toasts go quickly', async ({ label, page }) => {
   await label.importFile(ALPACA, 'Alpaca slice');
   await label.startAs('ivy');
   await expect(label.position).toHaveText('Item 1 of 12');
-  await expect(label.progress).toHaveAttribute('aria-valuetext', '0 of 12 labelled');
+  await expect(label.progress).toHaveAttribute('aria-valuetext', '0 of 12 labelled by you');
   await expect(label.progress).toHaveAttribute('aria-valuenow', '0');
   await expect(label.footerCount).toHaveText('Local-only · 12 experiences');
   await label.scoreValue('0.8');
@@ -173,20 +173,40 @@ test('the progress bar and the counts move the moment a label is saved or undone
   await label.scoreValue('0.2');
   // The counts follow each save and undo (their timing is not asserted here: a loaded CI machine is slow).
   await expect(label.footerCount).toHaveText('Local-only · 14 experiences');
-  await expect(label.progress).toHaveAttribute('aria-valuetext', '2 of 12 labelled');
+  await expect(label.progress).toHaveAttribute('aria-valuetext', '2 of 12 labelled by you');
   await expect(label.progress).toHaveAttribute('aria-valuenow', '17'); // 2/12 = 16.7 %
-  await expect(page.getByTestId('queue-progress')).toHaveText('2 of 12 labelled');
+  await expect(page.getByTestId('queue-progress')).toHaveText('2 of 12 labelled by you');
   await label.press('u');
   await expect(label.position).toHaveText('Item 2 of 12');
   await expect(page.getByLabel('Score value')).toHaveValue(''); // the label is gone, the box is empty again
-  await expect(label.progress).toHaveAttribute('aria-valuetext', '1 of 12 labelled');
+  await expect(label.progress).toHaveAttribute('aria-valuetext', '1 of 12 labelled by you');
   await expect(label.footerCount).toHaveText('Local-only · 13 experiences');
   // The confirmation toast leaves on its own (its duration is unit tested: tests/unit/ui/toast-timing.test.ts).
   const toast = page.getByRole('status').filter({ hasText: 'Last label undone.' });
   await expect(toast).toBeVisible();
   await expect(toast).toBeHidden();
+  // Issue #28: on a 0–1 scale the number keys give quarter points, as the buttons and the help say.
+  await expect(page.getByRole('button', { name: 'Score 0.5' })).toHaveAttribute('aria-keyshortcuts', '3');
+  await label.press('3');
+  await expect(label.position).toHaveText('Item 3 of 12');
+  await expect(label.progress).toHaveAttribute('aria-valuetext', '2 of 12 labelled by you');
+  await label.press('7'); // no score for 7 here: it says so, and the item stays
+  await expect(page.getByTestId('key-note')).toHaveText('Key 7 gives no score on this 0–1 scale: press 1 = 0 · 2 = 0.25 · 3 = 0.5 · 4 = 0.75 · 5 = 1.');
+  await expect(label.position).toHaveText('Item 3 of 12');
+  await label.press('?');
+  await expect(page.getByRole('dialog')).toContainText('1 = 0 · 2 = 0.25 · 3 = 0.5 · 4 = 0.75 · 5 = 1');
+  await page.keyboard.press('Escape');
+  await page.screenshot({ path: test.info().outputPath('label-keys-1280.png') });
+  // A reload rebuilds the queue without my 2 labelled items; the progress line counts the same.
+  await page.reload();
+  await expect(label.position).toHaveText('Item 1 of 10');
+  await expect(label.progress).toHaveAttribute('aria-valuetext', '2 of 12 labelled by you');
+  await expect(page.getByTestId('queue-progress')).toHaveText('2 of 12 labelled by you');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: test.info().outputPath('label-keys-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await label.goTo('Data');
-  await expect(label.datasetCard('Alpaca slice')).toContainText('13 experiences ·');
+  await expect(label.datasetCard('Alpaca slice')).toContainText('14 experiences ·');
 });
 
 test('the Label page passes axe-core with the no-images notice and with a Markdown answer, wide and narrow, light and dark', async ({ label, page }) => {

@@ -30,8 +30,9 @@ export class LabelPage extends DataPage {
     return this.page.getByRole('region', { name: 'Output text' });
   }
 
+  /** My labels among the items the filters select (not within the queue: it shrinks on a reload). */
   get progress(): Locator {
-    return this.page.getByRole('progressbar', { name: 'Queue progress' });
+    return this.page.getByRole('progressbar', { name: 'Labelled by you' });
   }
 
   /** The experiences count at the foot of the main navigation. */
