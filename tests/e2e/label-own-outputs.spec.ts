@@ -154,6 +154,10 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   // The pairs as memory evidence: 6 judgements → 3 tasks × 2 tools, each a share of comparisons won.
   await page.getByRole('button', { name: 'Use as memory evidence' }).click();
   await expect(page.getByTestId('pairwise-evidence')).toContainText('“Mine · pairwise” now holds 6 scores from 6 judgements on 3 tasks');
+  await page.getByTestId('pairwise-results').screenshot({ path: test.info().outputPath('pairs-evidence-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('pairwise-results').screenshot({ path: test.info().outputPath('pairs-evidence-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByTestId('pairwise-evidence').getByRole('link', { name: 'Build a memory from it' }).click();
   await page.getByLabel('Dataset to learn from').selectOption({ label: 'Mine · pairwise' });
   await expect(page.getByTestId('build-pairwise')).toContainText('Scores from pairwise judgements');
