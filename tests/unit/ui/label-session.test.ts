@@ -52,6 +52,21 @@ describe('LabelSession (the Score tab)', () => {
     s.stop();
   });
 
+  it('the progress line reads the same after a reload: my labels among the selected items, not within the shrunken queue', async () => {
+    const { s, store } = await session();
+    await s.score(4, '');
+    await s.score(2, '');
+    expect([s.done, s.selected, s.ids.length]).toEqual([2, 3, 3]);
+    s.stop();
+    // A reload: a new session restores from the saved settings; its queue holds only t3 now.
+    const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) });
+    const again = new LabelSession(store, store.repos, worker, () => 'me');
+    await again.restore('d');
+    expect(again.ids).toEqual(['d|t3|a']);
+    expect([again.done, again.selected]).toEqual([2, 3]);
+    again.stop();
+  });
+
   it('changing a score keeps it one label: undo restores the earlier score and the count stays', async () => {
     const { s, store } = await session();
     await s.score(4, '');
