@@ -40,6 +40,8 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
      * The dataset's pairwise judgements as a derived 0–1 dataset (core/label/pairwise-evidence), made
      * again from every judgement on each call, so a memory built from it sees the latest ones. The old
      * derived rows go first: a row whose judgements were undone must not linger. The source is only read.
+     * Not one transaction (the dataset's removal is its own): a failure part-way leaves the derived
+     * dataset incomplete, never the source, and pressing the button again makes it whole.
      */
     async pairwiseDataset({ datasetId }) {
       const source = await repos.datasets.get(datasetId);
