@@ -2,21 +2,8 @@
  * Storage interfaces the domain needs. src/db implements them with Dexie (browser, and Node tests
  * over fake-indexeddb); the CLI may implement them in memory. Core code depends only on these.
  */
-import type {
-  Dataset,
-  Experience,
-  ImportRecord,
-  LabelItem,
-  Level,
-  Memory,
-  MemoryEntry,
-  Preference,
-  Run,
-  RunKind,
-  RunOf,
-  StoredImage,
-  Tool,
-} from './types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Level, Preference, StoredImage, Tool } from './types';
+import type { Memory, MemoryEntry, Run, RunKind, RunOf } from './records';
 import type { BuildMemoryRepository } from './memory/repository';
 import type { DatasetCounts } from './stats/dataset-stats';
 

@@ -11,7 +11,8 @@
  * middleware would only bring each count row to zero and back.
  */
 import { experienceKey } from '../core/ids';
-import type { Experience, MemoryEntry } from '../core/types';
+import type { Experience } from '../core/types';
+import type { MemoryEntry } from '../core/records';
 import type { ImportBackup } from './schema';
 import { done } from './idb-request';
 

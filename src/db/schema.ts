@@ -5,7 +5,8 @@ import { upgradeToV7 } from './migrate-v7';
 import { upgradeEmbeddingsToBlocks } from './embedding-blocks';
 import { importKeysMiddleware, type ImportKeysRow } from './import-keys';
 import { rekeyExperienceIds } from './migrate-v6';
-import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Preference, StoredImage, Tool } from '../core/types';
+import type { Memory, MemoryEntry, Run } from '../core/records';
 
 /** A stored row that an import replaced; undoing the import puts it back. */
 export interface ImportBackup {

@@ -8,7 +8,8 @@
  *    retiredReason cleared), added entries are deleted. All or nothing.
  */
 import type { MemoryRepository } from '../repositories';
-import type { Level, Memory, MemoryEntry, BuildRun } from '../types';
+import type { Level } from '../types';
+import type { Memory, MemoryEntry, BuildRun } from '../records';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Superseded } from './plan';
 

@@ -5,7 +5,8 @@ import { ToolMemDB, createRepositories } from '../../../src/db';
 import { SCAN_PAGE } from '../../../src/db/experience-repo';
 import { countExperiences } from '../../../src/core/stats/dataset-stats';
 import type { Repositories } from '../../../src/core/repositories';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
 import { StorageFullError } from '../../../src/core/errors';
 

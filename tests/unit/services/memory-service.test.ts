@@ -9,7 +9,7 @@ import { createMemoryHandlers, modelOf } from '../../../src/services/memory-serv
 import type { MemoryApi } from '../../../src/services/memory-api';
 import type { Repositories } from '../../../src/core/repositories';
 import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
-import type { MemoryEntry } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { CAPABILITY_TOOLS, capabilityCsv } from './capability-fixture';
 
 const REPO = resolve(import.meta.dirname, '../../..');
