@@ -3,12 +3,27 @@
  * over fake-indexeddb); the CLI may implement them in memory. Core code depends only on these.
  */
 import type { Dataset, Experience, ImportRecord, LabelItem, Level, Preference, StoredImage, Tool } from './types';
-import type { Memory, MemoryEntry, Run, RunKind, RunOf } from './records';
-import type { BuildMemoryRepository } from './memory/repository';
+import type { BuildRun, Memory, MemoryEntry, Run, RunKind, RunOf } from './records';
+import type { Superseded } from './memory/plan';
 import type { DatasetCounts } from './stats/dataset-stats';
 
-/** Memory storage as the build job needs it (atomic cursor moves, exact undo); see core/memory/repository. */
-export type { BuildMemoryRepository };
+/**
+ * What the build job needs from storage beyond MemoryRepository (core/memory/repository.ts has the
+ * in-memory implementation and the reasons): an update written in the same transaction as the
+ * build Run's cursor, and an exact undo.
+ */
+export interface ApplyExtras {
+  /** Run row to store in the same transaction (the build cursor). */
+  run?: BuildRun;
+  /** Memory row to store in the same transaction (a capability build's snapshot). */
+  memory?: Memory;
+}
+
+export interface BuildMemoryRepository extends MemoryRepository {
+  applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras?: ApplyExtras): Promise<void>;
+  revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras?: ApplyExtras): Promise<void>;
+  getRun(id: string): Promise<BuildRun | undefined>;
+}
 
 /** Outcome of writing one batch of imported experiences. */
 export interface BatchWriteResult {

@@ -13,7 +13,7 @@
 import { experienceKey } from '../core/ids';
 import type { Experience } from '../core/types';
 import type { MemoryEntry } from '../core/records';
-import type { ImportBackup } from './schema';
+import type { ImportBackup } from './rows';
 import { done } from './idb-request';
 
 /** Rows re-keyed per read (one `getAll` of the key range after the previous page). */

@@ -21,7 +21,7 @@ import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
-import type { Contribution, DiscoveredFacet, Facet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
+import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };

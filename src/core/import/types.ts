@@ -4,7 +4,6 @@
  */
 import type { Dict } from '../data-keys';
 import type { BatchWriteResult } from '../repositories';
-import type { ByteSource } from './parquet-reader';
 import type {
   Experience,
   LabelItem,
@@ -347,4 +346,10 @@ export interface PresetGuess {
   /** Every preset's score, best first. */
   scores: { preset: PresetId; score: number }[];
   headers: string[];
+}
+
+/** Random access to a file's bytes. */
+export interface ByteSource {
+  size: number;
+  read(start: number, end: number): Promise<Uint8Array>;
 }
