@@ -6,6 +6,11 @@ import type { Dataset, Experience, ImportRecord, LabelItem, Level, Preference, S
 import type { BuildRun, Memory, MemoryEntry, Run, RunKind, RunOf } from './records';
 import type { Superseded } from './memory/plan';
 import type { DatasetCounts } from './stats/dataset-stats';
+import type { BatchWriteResult } from './import/types';
+
+// The import pipeline's write result lives with the pipeline's types (the import feature may not
+// import the storage contracts, which name the records above it); re-exported for the repositories.
+export type { BatchWriteResult };
 
 /**
  * What the build job needs from storage beyond MemoryRepository (core/memory/repository.ts has the
@@ -23,13 +28,6 @@ export interface BuildMemoryRepository extends MemoryRepository {
   applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras?: ApplyExtras): Promise<void>;
   revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras?: ApplyExtras): Promise<void>;
   getRun(id: string): Promise<BuildRun | undefined>;
-}
-
-/** Outcome of writing one batch of imported experiences. */
-export interface BatchWriteResult {
-  added: number;
-  updated: number;
-  unchanged: number;
 }
 
 export interface ToolRepository {

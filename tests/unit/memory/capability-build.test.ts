@@ -15,7 +15,7 @@ import { buildConfig, buildMetrics, createBuildRun, groundTruthExperiences, InMe
 import { MAX_ENTRY_CHARS } from '../../../src/core/prompts';
 import type { Experience } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
-import { createTransformersEmbedder, type TransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder, type TransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { buildConfigFor } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
