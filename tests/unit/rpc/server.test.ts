@@ -1,6 +1,6 @@
 /** The server at the message level: what exactly goes over the wire. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { expose, transfer, type Handlers, type ServerMessage } from '../../../src/rpc';
+import { expose, transfer, type ApiSpec, type Handlers, type ServerMessage } from '../../../src/rpc';
 import { createSample, servedChannel } from './sample-api';
 
 const cleanups: Array<() => void> = [];
@@ -15,7 +15,7 @@ function rawServer() {
 }
 
 /** Any handler table on a fresh channel, with the replies that reach port1 recorded. */
-function recorded<Api>(handlers: Handlers<Api>) {
+function recorded<Api extends ApiSpec<Api>>(handlers: Handlers<Api>) {
   const { port1, port2, server } = servedChannel(handlers, cleanups);
   const received: ServerMessage[] = [];
   port1.addEventListener('message', (event) => received.push(event.data as ServerMessage));
