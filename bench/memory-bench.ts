@@ -24,7 +24,8 @@ import {
   type BuildStep,
 } from '../src/core/memory';
 import { mulberry32 as seededRandom } from '../src/core/eval/rng';
-import { LEVELS, type Level, type MemoryEntry, type Run } from '../src/core/types';
+import { LEVELS, type Level } from '../src/core/types';
+import type { MemoryEntry, Run } from '../src/core/records';
 import { ToolMemDB } from '../src/db';
 import { DexieMemoryRepository } from '../src/db/memory-repo';
 import { buildConfigFor, entry, experience, hashEmbedder, SCALE } from '../tests/unit/memory/helpers';

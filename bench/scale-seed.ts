@@ -4,7 +4,8 @@
  * to measure how the pages cope with the data, not how fast it was imported (bench:import does that).
  */
 import { ToolMemDB } from '../src/db';
-import type { Experience, Level, MemoryEntry } from '../src/core/types';
+import type { Experience, Level } from '../src/core/types';
+import type { MemoryEntry } from '../src/core/records';
 import { LEVELS, LEVEL_VALUE } from '../src/core/types';
 
 declare global {

@@ -4,7 +4,7 @@
 // workers through ports (`connect`). The service logic is in src/services/embed-service.ts.
 import { expose, workerScopeEndpoint, type ConnectApi, type Handlers } from '../src/rpc';
 import { DexieEmbeddingStore, ToolMemDB, createRepositories, embeddingModelSetting } from '../src/db';
-import { createBrowserEmbedHost } from '../src/services/embed-browser';
+import { createBrowserEmbedHost } from '../src/model-host/embed-browser';
 import { createEmbedHandlers } from '../src/services/embed-service';
 import type { EmbedApi } from '../src/services/embed-api';
 import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../src/services/embed-dataset';

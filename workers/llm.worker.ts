@@ -3,6 +3,6 @@
 // run here so the page never freezes. Other workers reach it through a MessagePort (`connect`).
 import { expose, workerScopeEndpoint } from '../src/rpc';
 import { createLlmHandlers } from '../src/llm/llm-service';
-import type { LlmApi } from '../src/services/llm-api';
+import type { LlmApi } from '../src/model-host/llm-api';
 
 expose<LlmApi>(createLlmHandlers(), workerScopeEndpoint());

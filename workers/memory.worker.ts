@@ -4,7 +4,7 @@
 // embed worker and in-browser LLMs run in the llm worker, both reached through ports the page sends.
 import { PortClient, expose, workerScopeEndpoint } from '../src/rpc';
 import { llmWorkerEngines } from '../src/llm/worker-engine';
-import type { LlmApi } from '../src/services/llm-api';
+import type { LlmApi } from '../src/model-host/llm-api';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { DexieEmbeddingStore, embeddingModelSetting } from '../src/db/embedding-store';
 import { getSetting } from '../src/db/settings';

@@ -8,7 +8,7 @@ import { ToolMemDB, createRepositories } from '../src/db';
 import type { EmbedApi, EmbedPortApi } from '../src/services/embed-api';
 import { remoteEmbedder } from '../src/services/embed-remote';
 import { llmWorkerEngines } from '../src/llm/worker-engine';
-import type { LlmApi } from '../src/services/llm-api';
+import type { LlmApi } from '../src/model-host/llm-api';
 import { getSetting } from '../src/db/settings';
 import { createEvalHandlers } from '../src/services/eval-service';
 import type { EvalApi } from '../src/services/eval-api';

@@ -21,7 +21,7 @@ import { createPredictor } from '../../src/core/predict';
 import type { TrainingSet } from '../../src/core/predict/types';
 import type { FacetKind } from '../../src/core/capability/types';
 import type { ScoreScale } from '../../src/core/types';
-import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 
 export interface Loaded {
   data: ScoredPair[];

@@ -19,7 +19,7 @@ import { normaliseRows, rowOf, type Embedder, type EmbeddingBatch } from '../../
 import { evaluate, groundTruth, meanSd, table, type EvalMethod, type EvalReport } from '../../src/core/eval';
 import { createPredictor, type MethodOptions } from '../../src/core/predict';
 import { HybridRetriever, mrrObjective } from '../../src/core/retrieval';
-import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { scoreTriples, TRIPLES } from '../../tests/unit/embed/triples';
 
 const GENAI = '../shared/data/genai_bench/genai_image.json';

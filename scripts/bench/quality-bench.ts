@@ -22,7 +22,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadData } from '../../src/cli/load-data';
 import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/predict';
-import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
 import { claimsBench } from './claims-bench';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import Papa from 'papaparse';
-import { createTransformersEmbedder } from '../../src/node/transformers-embedder.ts';
+import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder.ts';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,

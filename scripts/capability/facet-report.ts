@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { discoverFacets, type TrainingFacetTask } from '../../src/core/capability/facets';
 import { rowOf } from '../../src/core/embed/embedder';
-import { createTransformersEmbedder } from '../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { parseCsv } from './csv';
 
 function genai(): TrainingFacetTask[] {

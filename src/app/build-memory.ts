@@ -27,7 +27,8 @@ import {
 } from '../core/memory';
 import type { MemoryFile } from '../core/memory-format';
 import { quote } from '../core/text/quote';
-import type { BuildRun, Dataset, Experience, Memory, Tool } from '../core/types';
+import type { Dataset, Experience, Tool } from '../core/types';
+import type { BuildRun, Memory } from '../core/records';
 
 export interface BuildPlanRequest {
   /** The memory's name (default: "<dataset> memory"). */

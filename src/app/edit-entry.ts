@@ -7,7 +7,8 @@ import { ValidationError } from '../core/errors';
 import { newId } from '../core/ids';
 import { MAX_ENTRY_CHARS } from '../core/prompts/shared';
 import type { MemoryRepository } from '../core/repositories';
-import { LEVEL_VALUE, type MemoryEntry } from '../core/types';
+import { LEVEL_VALUE } from '../core/types';
+import type { MemoryEntry } from '../core/records';
 
 /** What a person may change by hand: the text, the level (its value follows), the pin. */
 export type EntryPatch = Partial<Pick<MemoryEntry, 'text' | 'level' | 'pinned'>>;

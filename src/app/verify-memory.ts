@@ -7,7 +7,8 @@ import type { Embedder } from '../core/embed';
 import { checkMemory, type CheckReport } from '../core/capability/check';
 import { memoryEntriesOf, type MemoryFile } from '../core/memory-format';
 import { groundTruthExperiences } from '../core/memory';
-import type { Dataset, Experience, MemoryEntry } from '../core/types';
+import type { Dataset, Experience } from '../core/types';
+import type { MemoryEntry } from '../core/records';
 
 export interface VerifyResult extends CheckReport {
   /** Unseen tasks checked on, and the training tasks left out. */

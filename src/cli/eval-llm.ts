@@ -8,7 +8,7 @@ import { evaluateMethods, llmTotals, type LlmMethodTotals } from '../app/evaluat
 import { evaluateStoppable } from '../app/eval-run';
 import { own } from '../core/data-keys';
 import { table, type EvalReport, type JsonReport } from '../core/eval';
-import { formatEngineSpec, isBrowserEngine, type EngineSpec, type LlmEngine } from '../core/llm';
+import { formatEngineSpec, isBrowserEngine, isNoEngine, type EngineSpec, type LlmEngine } from '../core/llm';
 import type { PromptTool } from '../core/prompts/shared';
 import type { Modality } from '../core/types';
 import { quote } from '../core/text/quote';
@@ -31,7 +31,7 @@ export function parseLlmTasks(text: string | undefined, fallback: number): numbe
 /** `--llm` of `toolmem eval`: an engine spec the CLI can run (an OpenAI-compatible endpoint). */
 export function checkLlmSpec(text: string): EngineSpec {
   return parseLlmArg(text, (spec) => {
-    if (spec.kind === 'none') return "--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.";
+    if (isNoEngine(spec)) return "--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.";
     if (isBrowserEngine(spec)) return `--llm: ${quote(text)} runs only in the browser app; the CLI takes openai:URL#MODEL (a llama.cpp or Ollama server).`;
     return null;
   });

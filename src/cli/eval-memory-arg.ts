@@ -7,7 +7,7 @@ import { planMemoryFileEval, type MemoryFileEval } from '../app/memory-file-eval
 import { ToolMemError } from '../core/errors';
 import type { ScoredPair } from '../core/eval';
 import { quote } from '../core/text/quote';
-import { createTransformersEmbedder, type TransformersEmbedder } from '../node/transformers-embedder';
+import { createTransformersEmbedder, type TransformersEmbedder } from '../model-host/transformers-embedder';
 import { EXIT, type Io } from './io';
 import { readMemoryArg } from './memory-arg';
 

@@ -2,32 +2,32 @@
  * Storage interfaces the domain needs. src/db implements them with Dexie (browser, and Node tests
  * over fake-indexeddb); the CLI may implement them in memory. Core code depends only on these.
  */
-import type {
-  Dataset,
-  Experience,
-  ImportRecord,
-  LabelItem,
-  Level,
-  Memory,
-  MemoryEntry,
-  Preference,
-  Run,
-  RunKind,
-  RunOf,
-  StoredImage,
-  Tool,
-} from './types';
-import type { BuildMemoryRepository } from './memory/repository';
+import type { Dataset, Experience, ImportRecord, LabelItem, Level, Preference, StoredImage, Tool } from './types';
+import type { BuildRun, Memory, MemoryEntry, Run, RunKind, RunOf } from './records';
+import type { Superseded } from './memory/plan';
 import type { DatasetCounts } from './stats/dataset-stats';
+import type { BatchWriteResult } from './import/types';
 
-/** Memory storage as the build job needs it (atomic cursor moves, exact undo); see core/memory/repository. */
-export type { BuildMemoryRepository };
+// The import pipeline's write result lives with the pipeline's types (the import feature may not
+// import the storage contracts, which name the records above it); re-exported for the repositories.
+export type { BatchWriteResult };
 
-/** Outcome of writing one batch of imported experiences. */
-export interface BatchWriteResult {
-  added: number;
-  updated: number;
-  unchanged: number;
+/**
+ * What the build job needs from storage beyond MemoryRepository (core/memory/repository.ts has the
+ * in-memory implementation and the reasons): an update written in the same transaction as the
+ * build Run's cursor, and an exact undo.
+ */
+export interface ApplyExtras {
+  /** Run row to store in the same transaction (the build cursor). */
+  run?: BuildRun;
+  /** Memory row to store in the same transaction (a capability build's snapshot). */
+  memory?: Memory;
+}
+
+export interface BuildMemoryRepository extends MemoryRepository {
+  applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras?: ApplyExtras): Promise<void>;
+  revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras?: ApplyExtras): Promise<void>;
+  getRun(id: string): Promise<BuildRun | undefined>;
 }
 
 export interface ToolRepository {

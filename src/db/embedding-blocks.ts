@@ -20,7 +20,7 @@
  * memory import (db/memory-import-store.ts) and the v4 → v5 upgrade (below).
  */
 import type { Table, Transaction } from 'dexie';
-import type { EmbeddingBlockRow, EmbeddingKeysRow, EmbeddingRow } from './schema';
+import type { EmbeddingBlockRow, EmbeddingKeysRow, EmbeddingRow } from './rows';
 
 /**
  * Vectors per block at most. A hit reads its whole block (512 × 384-d floats = 768 KB at most), and

@@ -2,7 +2,8 @@ import Dexie from 'dexie';
 import type { ApplyExtras, BuildMemoryRepository } from '../core/memory/repository';
 import type { Superseded } from '../core/memory/plan';
 import { NotFoundError, ValidationError } from '../core/errors';
-import type { Level, Memory, MemoryEntry } from '../core/types';
+import type { Level } from '../core/types';
+import type { Memory, MemoryEntry } from '../core/records';
 import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 

@@ -11,8 +11,9 @@
  * middleware would only bring each count row to zero and back.
  */
 import { experienceKey } from '../core/ids';
-import type { Experience, MemoryEntry } from '../core/types';
-import type { ImportBackup } from './schema';
+import type { Experience } from '../core/types';
+import type { MemoryEntry } from '../core/records';
+import type { ImportBackup } from './rows';
 import { done } from './idb-request';
 
 /** Rows re-keyed per read (one `getAll` of the key range after the previous page). */

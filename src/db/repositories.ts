@@ -7,7 +7,8 @@ import type {
   RunRepository,
   ToolRepository,
 } from '../core/repositories';
-import type { Dataset, Experience, ImportRecord, LabelItem, Preference, Run, RunKind, RunOf, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Preference, StoredImage, Tool } from '../core/types';
+import type { Run, RunKind, RunOf } from '../core/records';
 import { DexieExperienceRepository } from './experience-repo';
 import { ImportKeyLists } from './import-keys';
 import { forgetDatasetCounts } from './count-log';

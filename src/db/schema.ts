@@ -5,50 +5,13 @@ import { upgradeToV7 } from './migrate-v7';
 import { upgradeEmbeddingsToBlocks } from './embedding-blocks';
 import { importKeysMiddleware, type ImportKeysRow } from './import-keys';
 import { rekeyExperienceIds } from './migrate-v6';
-import type { Dataset, Experience, ImportRecord, LabelItem, Memory, MemoryEntry, Preference, Run, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, ImportRecord, LabelItem, Preference, StoredImage, Tool } from '../core/types';
+import type { Memory, MemoryEntry, Run } from '../core/records';
+import type { EmbeddingBlockRow, EmbeddingKeysRow, EmbeddingRow, ImportBackup, SettingRow } from './rows';
 
-/** A stored row that an import replaced; undoing the import puts it back. */
-export interface ImportBackup {
-  importId: string;
-  experienceId: string;
-  previous: Experience;
-}
-
-/**
- * A cached embedding in the v1–v4 layout (one row per vector, key: model id + SHA-256 of the text).
- * Only the v5 upgrade reads it (db/embedding-blocks.ts); v5 stores blocks instead.
- */
-export interface EmbeddingRow {
-  model: string;
-  hash: string;
-  vector: Float32Array;
-}
-
-/** v5: up to 512 cached vectors of one model, packed (layout and reasons: db/embedding-blocks.ts). */
-export interface EmbeddingBlockRow {
-  /** 128 random bits as hex, chosen by the writer so the key row needs no answer first. */
-  id: string;
-  model: string;
-  dim: number;
-  /** SHA-256 (lower-case hex) of each vector's text, in row order. */
-  hashes: string[];
-  /** `hashes.length × dim` floats; row i is the vector of `hashes[i]`. */
-  vectors: Float32Array;
-}
-
-/** v5: a block's model and hashes without its vectors, read by lookups. */
-export interface EmbeddingKeysRow {
-  /** Auto-increment: rows with an id above the last one read are the new ones. */
-  id: number;
-  block: string;
-  model: string;
-  hashes: string[];
-}
-
-export interface SettingRow {
-  key: string;
-  value: unknown;
-}
+// Row shapes of the tables that are not domain records live in rows.ts (the upgrade modules read
+// them, and schema.ts imports those modules); re-exported for callers.
+export type { EmbeddingBlockRow, EmbeddingKeysRow, EmbeddingRow, ImportBackup, SettingRow };
 
 /**
  * The app database. Schema changes get a NEW version number with an upgrade function; never edit a

@@ -22,36 +22,13 @@ import {
   BUNDLED_EMBED_MODEL,
   normaliseModelId,
   type EmbedApi,
-  type EmbedBackend,
   type EmbedModelInfo,
-  type EmbedModelSource,
   type EmbedResponse,
 } from './embed-api';
+import type { EmbedHost, LoadedModel, ModelDescription } from '../model-host/embed-host';
 
-/** What a host knows about a model without loading it. */
-export interface ModelDescription {
-  source: EmbedModelSource;
-  id: string;
-  dim: number | null;
-  sizeBytes: number | null;
-  backend: EmbedBackend;
-  threads: number;
-}
-
-/** A loaded model: an embedder plus what loading found out. */
-export interface LoadedModel {
-  embedder: Embedder;
-  source: EmbedModelSource;
-  backend: EmbedBackend;
-  threads: number;
-  sizeBytes: number | null;
-}
-
-/** Hosts a model library. Errors should be `ModelLoadError`s (reason offline / not-found / failed). */
-export interface EmbedHost {
-  describe(model: string): Promise<ModelDescription>;
-  load(model: string, onProgress: (progress: ModelLoadProgress) => void): Promise<LoadedModel>;
-}
+// What a model host offers lives in the model-host layer; re-exported for callers.
+export type { EmbedHost, LoadedModel, ModelDescription };
 
 /** Where the chosen model id is kept (the `settings` table in the app). */
 export interface ModelSetting {

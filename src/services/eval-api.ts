@@ -3,7 +3,7 @@ import type { Contribution } from '../core/capability/types';
 import type { PickMargin, ScoreRange } from '../core/predict/residuals';
 import type { Selection } from '../core/predict/select';
 import type { EngineSpec } from '../core/llm/spec';
-import type { EvalRun } from '../core/types';
+import type { EvalRun } from '../core/records';
 
 /**
  * An evaluation's configuration and stored result, the bootstrap intervals and the cost–quality

@@ -18,7 +18,8 @@ import { importedBuildOf } from '../core/memory-format';
 import type { MemorySnapshot } from '../core/predict/memory';
 import type { AnyPredictor, AsyncPredictor } from '../core/predict/types';
 import type { Repositories } from '../core/repositories';
-import type { Dataset, Experience, Memory, MemoryEntry, BuildRun } from '../core/types';
+import type { Dataset, Experience } from '../core/types';
+import type { Memory, MemoryEntry, BuildRun } from '../core/records';
 import type { PredictMemory } from './eval-api';
 
 /** The methods that read a memory's entries. */

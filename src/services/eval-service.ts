@@ -14,7 +14,7 @@ import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../core/capability/predictor';
 import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import type { Repositories } from '../core/repositories';
-import type { EvalRun } from '../core/types';
+import type { EvalRun } from '../core/records';
 import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, PredictMemory, ToolPrediction } from './eval-api';
 import { evalCostPlane } from './eval-cost';

@@ -1,7 +1,7 @@
 /** The memory worker's protocol: build jobs (resumable Runs), undo, and hand edits of entries. */
 import type { EngineSpec } from '../core/llm/spec';
 import type { EntryPatch } from '../app/edit-entry';
-import type { BuildRun, MemoryEntry } from '../core/types';
+import type { BuildRun, MemoryEntry } from '../core/records';
 import type { MemoryShareApi } from './memory-share-api';
 
 export interface BuildRequest {

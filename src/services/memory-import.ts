@@ -26,7 +26,7 @@ import {
   type MemoryImportStore,
 } from '../core/memory-format';
 import type { Repositories } from '../core/repositories';
-import type { Memory, MemoryEntry } from '../core/types';
+import type { Memory, MemoryEntry } from '../core/records';
 import type { CallContext, Handler } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import type { ImportMemoryResponse } from './memory-share-api';

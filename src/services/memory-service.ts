@@ -8,7 +8,8 @@ import { buildConfig, runBuild, undoLatest, type BuildConfig } from '../core/mem
 import { serializeMemoryFile } from '../core/memory-format';
 import { slugify } from '../core/ids';
 import type { Repositories } from '../core/repositories';
-import type { BuildRun, Experience } from '../core/types';
+import type { Experience } from '../core/types';
+import type { BuildRun } from '../core/records';
 import type { Handlers } from '../rpc';
 import type { MemoryApi } from './memory-api';
 import { scaleMeaningOption } from '../core/import/presets/scale-meanings';

@@ -1,6 +1,6 @@
 /** Protocol of sharing a memory (import, new or merged) and of checking it (drift, test cases). */
 import type { StaleFlag } from '../core/memory/drift';
-import type { TestCaseRun } from '../core/types';
+import type { TestCaseRun } from '../core/records';
 import type { MemoryFileIssue, MergePreview } from '../core/memory-format';
 
 export interface ImportMemoryRequest {

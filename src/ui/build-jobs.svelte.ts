@@ -1,5 +1,5 @@
 import { buildMetrics, type BuildMetrics } from '../core/memory';
-import type { BuildRun as Run } from '../core/types'; // every Run here is a build
+import type { BuildRun as Run } from '../core/records'; // every Run here is a build
 import type { UiStorage } from './storage';
 import type { BuildRequest } from '../services/memory-api';
 import { memoryWorker } from './workers';

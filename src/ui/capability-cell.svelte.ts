@@ -1,6 +1,7 @@
 import type { CapabilityCell, Facet } from '../core/capability/types';
 import type { Repositories } from '../core/repositories';
-import type { Experience, MemoryEntry } from '../core/types';
+import type { Experience } from '../core/types';
+import type { MemoryEntry } from '../core/records';
 import { cellEntries } from './capability-matrix';
 
 /** Experiences read per entry: the panel shows the first ones, with the total beside them. */

@@ -12,6 +12,7 @@
  * Settings works after a reload; `watchConnectViolations` offers that reload when it happens.
  * Workers get no policy from the page: theirs comes from the HTTP response (scripts/serve.mjs).
  */
+import { engineConnections, httpOrigin } from '../core/llm/engines';
 import { parseEngineSpec } from '../core/llm/spec'; // not the barrel: that pulls zod (scripted engine) into the first load
 import { BUNDLED_EMBED_MODEL } from '../services/embed-api';
 
@@ -27,32 +28,22 @@ export interface CspSettings {
   embeddingModel?: unknown;
 }
 
-function originOf(url: unknown): string | null {
-  if (typeof url !== 'string') return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Sources the page may connect to, for these settings (beyond 'self', blob: and data:). */
 export function connectSources(settings: CspSettings): string[] {
   const out = new Set<string>(LOCAL_SOURCES);
   let hub = typeof settings.embeddingModel === 'string' && settings.embeddingModel !== '' && settings.embeddingModel !== BUNDLED_EMBED_MODEL;
   if (typeof settings.llmEngine === 'string') {
     try {
-      const spec = parseEngineSpec(settings.llmEngine);
-      if (spec.kind === 'openai') out.add(originOf(spec.baseUrl) ?? '');
-      if (spec.kind === 'wllama') out.add(originOf(spec.source) ?? '');
-      if (spec.kind === 'webllm') hub = true;
+      // The engine table says what each kind reaches (an endpoint, a GGUF file's host, the hub).
+      const reach = engineConnections(parseEngineSpec(settings.llmEngine));
+      for (const o of reach.origins) out.add(o);
+      if (reach.hub) hub = true;
     } catch {
       // An unreadable spec allows nothing extra; Settings shows the problem.
     }
   }
   const endpoint = settings.llmEndpoint as { baseUrl?: unknown } | null | undefined;
-  out.add(originOf(endpoint?.baseUrl) ?? '');
+  out.add(httpOrigin(endpoint?.baseUrl) ?? '');
   if (hub) for (const s of HUB_SOURCES) out.add(s);
   out.delete('');
   return [...out];
@@ -96,7 +87,7 @@ export function watchConnectViolations(onBlocked: (origin: string) => void, targ
   const listener = (event: Event) => {
     const e = event as SecurityPolicyViolationEvent;
     if (!e.effectiveDirective?.startsWith('connect-src')) return;
-    const origin = originOf(e.blockedURI);
+    const origin = httpOrigin(e.blockedURI);
     if (origin && !told.has(origin)) {
       told.add(origin);
       onBlocked(origin);

@@ -26,7 +26,7 @@ import {
 } from '../core/llm';
 import { quote } from '../core/text/quote';
 import type { SettingsStore } from './storage';
-import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
+import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../model-host/llm-api';
 import { engineInPage } from './llm-client';
 import { llmWorker } from './workers';
 

@@ -4,7 +4,7 @@
  * src/core/data-keys.ts). Plain .ts (not .svelte): these Maps are built once and handed to
  * `$state.raw`/`$derived`, never mutated afterwards, so they need no Svelte reactivity.
  */
-import type { MemoryEntry } from '../core/types';
+import type { MemoryEntry } from '../core/records';
 import type { DatasetSummary } from './app-state.svelte';
 
 export interface ToolUsage {

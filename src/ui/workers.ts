@@ -3,7 +3,7 @@ import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
 import type { MemoryApi } from '../services/memory-api';
 import type { EvalApi } from '../services/eval-api';
-import type { LlmApi } from '../services/llm-api';
+import type { LlmApi } from '../model-host/llm-api';
 import type { EmbedApi, EmbedPortApi } from '../services/embed-api';
 import type { EmbedDatasetApi } from '../services/embed-dataset';
 

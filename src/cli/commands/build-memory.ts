@@ -13,7 +13,7 @@ import { ToolMemError, ValidationError } from '../../core/errors';
 import { resolveEngine } from '../../core/llm';
 import { buildMetrics } from '../../core/memory';
 import { serializeMemoryFile } from '../../core/memory-format';
-import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { createTransformersEmbedder } from '../../model-host/transformers-embedder';
 import { EXIT, parseOrExit, UsageError, type Command, type Io } from '../io';
 import { loadData } from '../load-data';
 import { FileReadError } from '../node-files';

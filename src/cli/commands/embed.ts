@@ -4,9 +4,9 @@
  * Exit codes: 0 done, 1 usage error, 2 the model could not be loaded (or failed while embedding).
  */
 import { cosine, rowOf, type EmbeddingBatch } from '../../core/embed';
-import { createTransformersEmbedder, DEFAULT_LOCAL_MODEL, DEFAULT_MODELS_DIR } from '../../node/transformers-embedder';
-import { normaliseModelId } from '../../services/embed-api';
-import { toModelLoadError } from '../../services/embed-errors';
+import { createTransformersEmbedder, DEFAULT_LOCAL_MODEL, DEFAULT_MODELS_DIR } from '../../model-host/transformers-embedder';
+import { normaliseModelId } from '../../model-host/embed-host';
+import { toModelLoadError } from '../../model-host/embed-errors';
 import { EXIT, command, strictArgs, UsageError, processIo, type Io } from '../io';
 
 const USAGE = `Usage: toolmem embed --text TEXT [--text TEXT ...] [options]

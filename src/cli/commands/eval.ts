@@ -81,7 +81,7 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
   if (needs.includes(true) || (opts.vectors && needs.includes('optional'))) {
     try {
       // The offline Node embedder is loaded only when needed; a stored memory's own model embeds the prompts too.
-      vectors = await promptVectors(stored?.embedder ?? (await import('../../node/transformers-embedder')).createTransformersEmbedder(), data);
+      vectors = await promptVectors(stored?.embedder ?? (await import('../../model-host/transformers-embedder')).createTransformersEmbedder(), data);
     } catch (err) {
       if (needs.includes(true)) {
         io.err(`toolmem eval: cannot embed the prompts: ${(err as Error).message}`);

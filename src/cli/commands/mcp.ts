@@ -8,7 +8,7 @@
  */
 import { formatIssues, MemoryFileError } from '../../core/memory-format';
 import { quote } from '../../core/text/quote';
-import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { createTransformersEmbedder } from '../../model-host/transformers-embedder';
 import { createToolMemMcp } from '../mcp/server';
 import { GuardedStdioTransport } from '../mcp/stdio-transport';
 import { readMemoryArg } from '../memory-arg';

@@ -7,7 +7,7 @@
  * Logs go to stderr; they never hold the token, and prompts only with --log-prompts.
  */
 import type { Embedder } from '../../core/embed';
-import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { createTransformersEmbedder } from '../../model-host/transformers-embedder';
 import { isLoopbackHost } from '../serve/guard';
 import { MemoryLoadError } from '../serve/memory-holder';
 import { openServe } from '../serve/open';

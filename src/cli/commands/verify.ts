@@ -10,7 +10,7 @@
 import { verifyMemoryFile } from '../../app/verify-memory';
 import { ToolMemError } from '../../core/errors';
 import { clipInput, quote } from '../../core/text/quote';
-import { createTransformersEmbedder } from '../../node/transformers-embedder';
+import { createTransformersEmbedder } from '../../model-host/transformers-embedder';
 import { readMemoryArg } from '../memory-arg';
 import { EXIT, command, strictArgs, UsageError, type Io } from '../io';
 import { DATA_OPTIONS, DATA_USAGE, dataArgs, loadData, type DataArgs } from '../load-data';

@@ -24,7 +24,8 @@ import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileE
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
 import { selectForTask } from '../../core/predict';
 import { quote } from '../../core/text/quote';
-import { LEVELS, type MemoryEntry } from '../../core/types';
+import { LEVELS } from '../../core/types';
+import type { MemoryEntry } from '../../core/records';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
 import { candidatesArg, costArgs, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 

@@ -7,7 +7,8 @@
  * All tools are analysed together: contrasts are paired by task, so one tool alone says nothing
  * about what sets it apart. Deterministic for the same experiences and vectors.
  */
-import type { Experience, MemoryEntry, ScoreScale } from '../types';
+import type { Experience, ScoreScale } from '../types';
+import type { MemoryEntry } from '../records';
 import type { TrainingSet } from '../predict/types';
 import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';

@@ -5,7 +5,8 @@
  * text", and the claim is the direction of its level). One function serves the build (test split),
  * `toolmem verify` and the app's check of later imports.
  */
-import type { Experience, MemoryEntry, ScoreScale } from '../types';
+import type { Experience, ScoreScale } from '../types';
+import type { MemoryEntry } from '../records';
 import { scoreTableFromSet } from './effects';
 import { applies } from './facets';
 import { dot } from './themes';

@@ -24,7 +24,10 @@
  */
 import { cholesky, choleskySolve } from '../predict/linalg';
 import type { ScoreScale } from '../types';
-import type { Facet } from './types';
+import type { Facet, JointModel } from './types';
+
+// The model's shape lives in types.ts (the stored snapshot names it); re-exported for callers.
+export type { JointModel };
 
 /**
  * Why λβ starts at 100: for a facet whose effect is the same c for all J tools, the fit splits it
@@ -53,20 +56,6 @@ export interface FitInput {
   penalty?: readonly number[];
 }
 
-/** Plain numbers only: JSON-serialisable as is (memory files carry it). */
-export interface JointModel {
-  tools: string[];
-  facets: Facet[];
-  mu: number[];
-  /** p_f: share of training tasks the facet applies to (the centring). */
-  freq: number[];
-  beta: number[];
-  /** gamma[j][f]. */
-  gamma: number[][];
-  lambda: { beta: number; gamma: number };
-  /** Cross-validated MSE per grid point, [λβ, λγ, mse] (empty when λ was given). */
-  cv: [number, number, number][];
-}
 
 interface Normal {
   a: Float64Array[];

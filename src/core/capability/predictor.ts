@@ -21,20 +21,10 @@ import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
-import type { Contribution, DiscoveredFacet, Facet, FacetKind, FacetTask } from './types';
+import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
 
-/** Everything predict() needs, as plain JSON (Float32Array centroids → number[]), for memory files. */
-export interface SerializedCapabilityModel {
-  version: 1;
-  scale: ScoreScale;
-  globalMean: number;
-  model: JointModel;
-  facets: { facet: Facet; centroid?: number[] }[];
-  /** labels[tool][facet] = [contribution id, text] when the facet applies. */
-  labels: [string, string][][];
-  order: number[];
-  orderGuard: boolean;
-}
+// The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
+export type { SerializedCapabilityModel };
 
 export const OTHER_ID = 'other';
 export const ABSENT_ID = 'absent';

@@ -7,7 +7,7 @@
  * Field names of `Facet`, `Effect` and `Verdict` are part of memory file format v2: keep them.
  * Pure: no DOM, storage or model imports.
  */
-import type { SerializedCapabilityModel } from './predictor';
+import type { ScoreScale } from '../types';
 
 export type FacetKind = 'category' | 'cue' | 'theme';
 
@@ -207,4 +207,32 @@ export interface CapabilitySnapshot {
   };
   /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
   model?: SerializedCapabilityModel;
+}
+
+/** Plain numbers only: JSON-serialisable as is (memory files carry it). */
+export interface JointModel {
+  tools: string[];
+  facets: Facet[];
+  mu: number[];
+  /** p_f: share of training tasks the facet applies to (the centring). */
+  freq: number[];
+  beta: number[];
+  /** gamma[j][f]. */
+  gamma: number[][];
+  lambda: { beta: number; gamma: number };
+  /** Cross-validated MSE per grid point, [λβ, λγ, mse] (empty when λ was given). */
+  cv: [number, number, number][];
+}
+
+/** Everything predict() needs, as plain JSON (Float32Array centroids → number[]), for memory files (predictor.ts `toModel`). */
+export interface SerializedCapabilityModel {
+  version: 1;
+  scale: ScoreScale;
+  globalMean: number;
+  model: JointModel;
+  facets: { facet: Facet; centroid?: number[] }[];
+  /** labels[tool][facet] = [contribution id, text] when the facet applies. */
+  labels: [string, string][][];
+  order: number[];
+  orderGuard: boolean;
 }

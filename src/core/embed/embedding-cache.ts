@@ -11,22 +11,10 @@ import {
 } from './embedder';
 import { sha256HexSync } from './sha256';
 import { WriteBehind } from './write-behind';
+import type { EmbeddingKey, EmbeddingRecord, EmbeddingStore } from './store';
 
-export interface EmbeddingKey {
-  modelId: string;
-  /** Lower-case hex SHA-256 of the UTF-8 text. */
-  hash: string;
-}
-
-export interface EmbeddingRecord extends EmbeddingKey {
-  vector: Float32Array;
-}
-
-/** What a storage backend must offer. `get` answers in key order, `undefined` for a miss. */
-export interface EmbeddingStore {
-  get(keys: readonly EmbeddingKey[]): Promise<(Float32Array | undefined)[]>;
-  put(records: readonly EmbeddingRecord[]): Promise<void>;
-}
+// The storage contract lives in store.ts (write-behind.ts implements it and may not import back).
+export type { EmbeddingKey, EmbeddingRecord, EmbeddingStore };
 
 export const DEFAULT_EMBED_BATCH = 32;
 

@@ -5,7 +5,7 @@
  * store never stalls the model. Writes land in the order added. The first failure is kept: no later
  * write starts, and `throwIfFailed` / `failure` report it.
  */
-import type { EmbeddingRecord, EmbeddingStore } from './embedding-cache';
+import type { EmbeddingRecord, EmbeddingStore } from './store';
 
 export class WriteBehind {
   private queued: EmbeddingRecord[] = [];

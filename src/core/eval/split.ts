@@ -2,7 +2,7 @@
  * Seeded train/test splits BY TASK: every tool's score on a task lands on the same side, so no
  * test task was seen in training under another tool's name.
  */
-import type { PresetId } from '../types';
+import { presetOf } from '../import/presets';
 import { createRng, shuffled } from './rng';
 
 export interface SplitSizes {
@@ -16,20 +16,13 @@ export interface TaskSplit {
   test: string[];
 }
 
-/** Protocol splits of the papers: GenAI-Bench 200 / 800 prompts, BiGGen 211 / 485 instances. */
-export const PRESET_SPLITS: Readonly<Partial<Record<PresetId, SplitSizes>>> = {
-  'genai-bench': { train: 200, test: 800 },
-  'genai-bench-long': { train: 200, test: 800 },
-  biggen: { train: 211, test: 485 },
-};
-
 /**
  * Sizes for `taskCount` tasks: explicit sizes win; else the preset's protocol split when the data
- * has more tasks than its training part; else half / half (the odd task goes to test). A missing
+ * has more tasks than its training part (the preset table's `split`, import/presets); else half / half (the odd task goes to test). A missing
  * size takes the rest.
  */
 export function splitSizes(taskCount: number, opts: { preset?: string; train?: number; test?: number } = {}): SplitSizes {
-  const preset = opts.preset ? PRESET_SPLITS[opts.preset as PresetId] : undefined;
+  const preset = presetOf(opts.preset)?.split;
   let train = opts.train;
   let test = opts.test;
   // The protocol split when the data allows at least its training part (BiGGen has 695 usable

@@ -15,13 +15,10 @@ import { parquetMetadataAsync, parquetReadObjects, parquetSchema, type AsyncBuff
 import { ParseError } from '../errors';
 import { quote } from '../text/quote';
 import { throwIfAborted } from './text-source';
-import type { ReadItem } from './types';
+import type { ByteSource, ReadItem } from './types';
 
-/** Random access to a file's bytes. */
-export interface ByteSource {
-  size: number;
-  read(start: number, end: number): Promise<Uint8Array>;
-}
+// The interface lives in types.ts (the reader options name it); re-exported for callers.
+export type { ByteSource };
 
 const MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1", at the start and the end of every Parquet file
 /** Nesting kept (records elsewhere are limited to 64 levels too, json-value.ts). */

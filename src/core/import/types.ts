@@ -3,8 +3,6 @@
  * the CLI (Node) and the tests, so nothing here may depend on a runtime.
  */
 import type { Dict } from '../data-keys';
-import type { BatchWriteResult } from '../repositories';
-import type { ByteSource } from './parquet-reader';
 import type {
   Experience,
   LabelItem,
@@ -15,6 +13,13 @@ import type {
   ScoreScale,
   ScoreSource,
 } from '../types';
+
+/** Outcome of writing one batch of imported experiences. */
+export interface BatchWriteResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
 
 /** Physical file formats the readers understand. */
 export type InputFormat = 'csv' | 'jsonl' | 'json' | 'parquet' | 'eval';
@@ -190,6 +195,10 @@ export interface Preset {
   defaults: Omit<DatasetDefaults, 'scale'> & { scale: ScoreScale | null };
   /** 0 (certainly not) … 1 (certainly this preset). */
   detect(sample: DetectSample): number;
+  /** What the scale's points mean, for the LLM prompts (scale-meanings.ts); only a scale with one fixed meaning. */
+  scaleMeaning?: string;
+  /** The paper's protocol train/test split in tasks, used when the data has more tasks than its training part (eval/split.ts). */
+  split?: { train: number; test: number };
   /** JSON documents whose records are nested (see JsonContainer); checked on the head before reading. */
   container?: JsonContainer;
   /** Checks headers, loads sidecars; throws ValidationError when the file cannot be imported with this preset. */
@@ -347,4 +356,10 @@ export interface PresetGuess {
   /** Every preset's score, best first. */
   scores: { preset: PresetId; score: number }[];
   headers: string[];
+}
+
+/** Random access to a file's bytes. */
+export interface ByteSource {
+  size: number;
+  read(start: number, end: number): Promise<Uint8Array>;
 }

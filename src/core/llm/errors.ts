@@ -1,7 +1,8 @@
 /**
- * Named LLM errors. They extend ToolMemError so the worker RPC can rebuild them by `name`
- * (register them in the client's class map with `LLM_ERROR_CLASSES`). Constructors take the
- * message first so `new C(message)` works when errors are rebuilt across a worker boundary.
+ * Named LLM errors. They extend ToolMemError; the RPC class map (src/rpc/errors.ts) does not list
+ * them, so across a worker boundary one comes back as a ToolMemError with its `name` and fields
+ * kept (src/rpc/error-codec.ts). Constructors take the message first so `new C(message)` works
+ * if a class map lists them.
  */
 import { ToolMemError } from '../errors';
 
@@ -56,13 +57,3 @@ export class ScriptExhaustedError extends LlmError {
 export class EngineSpecError extends LlmError {
   override name = 'EngineSpecError';
 }
-
-export const LLM_ERROR_CLASSES = {
-  LlmError,
-  LlmConnectionError,
-  LlmHttpError,
-  LlmResponseError,
-  LlmUnavailableError,
-  ScriptExhaustedError,
-  EngineSpecError,
-} as const;

@@ -25,18 +25,10 @@ import {
 import { EngineSpecError, LlmUnavailableError } from './errors';
 import { OpenAiCompatibleEngine } from './openai-compatible';
 import { quote } from '../text/quote';
+import { ENGINES, type EngineKind, type EngineSpec, type TokenBias } from './engines';
 
-export interface TokenBias {
-  from: number;
-  to: number;
-  value: number;
-}
-
-export type EngineSpec =
-  | { kind: 'none' }
-  | { kind: 'openai'; baseUrl: string; model: string }
-  | { kind: 'wllama'; source: string; bias?: TokenBias; contextSize?: number }
-  | { kind: 'webllm'; model: string };
+// The spec union and the per-kind facts live in the engine table (engines.ts); re-exported here.
+export type { EngineKind, EngineSpec, TokenBias };
 
 export type BrowserEngineSpec = Extract<EngineSpec, { kind: 'wllama' | 'webllm' }>;
 
@@ -145,7 +137,7 @@ export function describeEngineSpec(spec: EngineSpec): string {
 
 /** Engines that exist only inside a browser (they need WebAssembly threads or WebGPU and a worker). */
 export function isBrowserEngine(spec: EngineSpec): spec is BrowserEngineSpec {
-  return spec.kind === 'wllama' || spec.kind === 'webllm';
+  return ENGINES[spec.kind].runs === 'browser';
 }
 
 /** The `none` engine: building runs without an LLM (the capability analysis only). Any chat fails. */
@@ -168,7 +160,7 @@ export function isNoneEngine(engine: LlmEngine | null | undefined): boolean {
 export function createEngine(spec: EngineSpec, opts: { apiKey?: string; fetch?: typeof fetch } = {}): LlmEngine {
   if (spec.kind === 'none') return new NoneEngine();
   if (isBrowserEngine(spec)) {
-    throw new LlmUnavailableError(`The ${spec.kind === 'wllama' ? 'wllama' : 'WebLLM'} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
+    throw new LlmUnavailableError(`The ${ENGINES[spec.kind].name} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
   }
   return new OpenAiCompatibleEngine({ baseUrl: spec.baseUrl, model: spec.model, ...opts });
 }

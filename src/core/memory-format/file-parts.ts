@@ -3,7 +3,7 @@
  * (core/memory/memory-file.ts) or imported (stored.ts): the memory header and the optional entry
  * vectors, and entries (valid and history). One place, so both exports stay byte-compatible.
  */
-import type { Memory, MemoryEntry } from '../types';
+import type { Memory, MemoryEntry } from '../records';
 import { setOwn } from './records';
 import type { MemoryFile, MemoryFileEntry } from './schema';
 

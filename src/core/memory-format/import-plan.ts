@@ -3,7 +3,8 @@
  * a memory", and a preview of what a merge adds and replaces. The store writes a plan in ONE
  * transaction (`MemoryImportStore.writeImport`), so a failed import leaves nothing behind.
  */
-import { LEVEL_VALUE, type Level, type Memory, type MemoryEntry, type Tool } from '../types';
+import { LEVEL_VALUE, type Level, type Tool } from '../types';
+import type { Memory, MemoryEntry } from '../records';
 import { setOwn } from './records';
 import { mergeMemoryFiles, type MergeReport } from './merge';
 import type { MemoryFile } from './schema';

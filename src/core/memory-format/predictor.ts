@@ -7,7 +7,8 @@
  */
 import { memorySignal, SnapshotRetriever, type MemorySnapshot, type RetrievedEntry } from '../predict/memory';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction } from '../predict/types';
-import type { Evidence, MemoryEntry } from '../types';
+import type { Evidence } from '../types';
+import type { MemoryEntry } from '../records';
 import { recordMap } from './records';
 import type { MemoryFile, MemoryFileEntry, ToolCalibration } from './schema';
 

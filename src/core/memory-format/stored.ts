@@ -5,7 +5,8 @@
  * tool list, the history not carried in the file) is kept in `Memory.settings.imported`. Export of
  * such a memory (`storedMemoryToFile`) then gives back the imported file byte for byte.
  */
-import type { Memory, MemoryEntry, Tool } from '../types';
+import type { Tool } from '../types';
+import type { Memory, MemoryEntry } from '../records';
 import { taskOfExperienceKey } from '../ids';
 import type { CapabilitySnapshot } from '../capability/types';
 import type { MemoryFile, MemoryFileCapability, MemoryFileEntry } from './schema';
@@ -13,26 +14,10 @@ import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from '.
 import { fileEntryRow } from './predictor';
 import { recordMap, setOwn } from './records';
 import { canonicalMemoryFile } from './serialize';
+import type { ImportedBuild } from './imported';
 
-type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
-
-/** What an imported (or merged-into) memory keeps in `Memory.settings.imported`. */
-export interface ImportedBuild {
-  /** The file's format version (exported again with it); absent in memories imported before version 2. */
-  version?: 1 | 2 | 3;
-  /** The file's build section as it was (calibration, training tasks, settings, metrics). */
-  build: MemoryFile['build'];
-  /** Every tool of the file, including tools without entries. */
-  toolIds: string[];
-  /** Entry id → what the entry rows do not hold. */
-  entries: Record<string, { evidenceTasks: string[]; stats?: ClusterStats }>;
-  /** `historyCount` minus the history entries the file carried (those that are not rows here). */
-  historyNotStored: number;
-  /** The file carried entry vectors (export writes them again when the cache holds them all). */
-  embeddings: boolean;
-  /** Tool id → the file's cost and latency of that tool (MCP `select_tool`), written back on export. */
-  toolCosts?: Record<string, Pick<MemoryFile['tools'][number], 'cost' | 'latency'>>;
-}
+// The stored shape lives in imported.ts (records.ts names it); re-exported for callers.
+export type { ImportedBuild };
 
 export function importedBuildOf(memory: Pick<Memory, 'settings'>): ImportedBuild | null {
   const v = memory.settings.imported;

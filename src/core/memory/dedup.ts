@@ -10,7 +10,7 @@
  */
 import { cosine } from '../embed';
 import { quote } from '../text/quote';
-import type { MemoryEntry } from '../types';
+import type { MemoryEntry } from '../records';
 import type { EntryIndex } from './entry-index';
 import { idsOf, type Operation, type RejectedOperation } from './operations';
 

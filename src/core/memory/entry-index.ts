@@ -7,7 +7,8 @@
 import { cachedEmbed, MemoryEmbeddingStore, rowOf, type Embedder, type EmbeddingStore } from '../embed';
 import { topKPerLevel } from '../retrieval/per-level';
 import { VectorIndex } from '../retrieval/vector-index';
-import { LEVELS, type Level, type MemoryEntry } from '../types';
+import { LEVELS, type Level } from '../types';
+import type { MemoryEntry } from '../records';
 import type { UpdatePlan } from './plan';
 
 export interface RetrievedEntry {

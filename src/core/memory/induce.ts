@@ -17,6 +17,7 @@ import { FEEDBACK_MAX_TOKENS, feedbackMessages } from '../prompts/feedback';
 import type { PromptEntry, PromptExperience, PromptTool } from '../prompts/shared';
 import { updateJsonSchema, updateMessages, type UpdateContext } from '../prompts/update';
 import type { Experience, ScoreScale } from '../types';
+import type { InduceSettings } from './build-config';
 import { askParsed, type Usage } from './ask';
 import type { EntryIndex } from './entry-index';
 import { cosine } from '../embed';
@@ -24,15 +25,7 @@ import { dedupAdds, DUPLICATE_SIMILARITY, repeatedEntry } from './dedup';
 import { parseCritique, parseOperations, type Operation, type RejectedOperation } from './operations';
 import { newEntry, planOperations, refinedClaim, type UpdatePlan } from './plan';
 
-export interface InduceSettings {
-  /** Entries retrieved per level (paper: 6). */
-  k: number;
-  /** Write feedback for experiences that have none. */
-  feedback: boolean;
-  /** Distil critiques from experiences whose normalised score (0 worst … 1 best) is ≤ this; null = never. */
-  critiqueBelow: number | null;
-  maxTokens: { update: number; critique: number };
-}
+export type { InduceSettings };
 
 export const DEFAULT_INDUCE_SETTINGS: InduceSettings = {
   k: 6,

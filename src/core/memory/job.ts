@@ -8,36 +8,13 @@
 import { dict, own } from '../data-keys';
 import { ValidationError } from '../errors';
 import type { CapabilitySnapshot } from '../capability/types';
-import type { EvidenceSource } from '../capability/templates';
-import type { BuildRun, ScoreScale } from '../types';
-import type { ClusterSettings } from './clusters';
-import type { InduceSettings } from './induce';
+import type { BuildRun } from '../records';
+import type { BuildConfig, BuildMetrics, BuildSettings, ClusterStat } from './build-config';
 import type { Operation } from './operations';
-import type { SplitSpec } from './training';
 
-export interface BuildSettings extends InduceSettings {
-  /** Seed each tool's memory with evidence clusters (works without an LLM). */
-  clusters: boolean;
-  cluster: ClusterSettings;
-  /** Largest local false sign rate of a claim (capability/claims.ts; default 0.05). */
-  maxLfsr?: number;
-}
-
-export interface BuildConfig {
-  memoryId: string;
-  memoryName: string;
-  datasetId: string;
-  scale: ScoreScale;
-  split: SplitSpec;
-  /** Tools in build order. */
-  tools: string[];
-  /** Engine id; `none` = evidence clusters only. */
-  engine: string;
-  embeddingModel: string;
-  settings: BuildSettings;
-  /** `pairwise`: the dataset's scores are derived from pairwise judgements (entries say so). */
-  evidence?: EvidenceSource;
-}
+// The Run's config and metrics shapes live in build-config.ts (records.ts names them; a module
+// that reads Run rows cannot also be imported by records.ts). Re-exported for callers.
+export type { BuildConfig, BuildMetrics, BuildSettings, ClusterStat };
 
 export interface ToolCursor {
   clustered: boolean;
@@ -55,43 +32,6 @@ export interface BuildCursor {
   capability?: boolean;
   /** Time of the last committed step; the next one commits strictly later (undo relies on it). */
   lastAt: number;
-}
-
-export interface ClusterStat {
-  tier: string;
-  size: number;
-  mean: number;
-  overall: number;
-  d: number;
-  p: number;
-  q: number;
-}
-
-export interface BuildMetrics {
-  done: number;
-  total: number;
-  llmCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  applied: number;
-  skipped: { experienceId: string; error: string }[];
-  generatedFeedback: number;
-  critiques: number;
-  operations: Record<Operation['op'], number>;
-  /** Prompt tokens of each experience's first update request. */
-  updatePrompt: { count: number; min: number; max: number; sum: number };
-  entriesAdded: number;
-  elapsedMs: number;
-  etaMs: number | null;
-  clusterStats: Record<string, ClusterStat>;
-  /** The capability step's counters (facets tested, entries, facets below the minimum n, notes). */
-  capability?: CapabilitySnapshot['report'];
-  /**
-   * Operations of applied replies that were not applied, and critiques that failed without
-   * discarding their update: at most REPORT_MAX kept (with their reason), all counted.
-   */
-  rejectedOps?: { count: number; items: { experienceId: string; index: number; reason: string }[] };
-  critiqueErrors?: { count: number; items: { experienceId: string; error: string }[] };
 }
 
 /** Items of a build report list kept in the Run (the rest are counted). */

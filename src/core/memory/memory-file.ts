@@ -14,7 +14,8 @@ import { fileCostFields, type ToolCostStat } from '../cost/tool-cost';
 import type { JointModel } from '../capability/fit';
 import { dict, dictFrom, own } from '../data-keys';
 import { canonicalMemoryFile, MEMORY_FORMAT_VERSION, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
-import type { Memory, MemoryEntry, BuildRun, Tool } from '../types';
+import type { Tool } from '../types';
+import type { Memory, MemoryEntry, BuildRun } from '../records';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
 
 export { MEMORY_FORMAT_VERSION as MEMORY_FILE_VERSION } from '../memory-format';

@@ -11,7 +11,8 @@
  * merge of entries of one facet; the old `verdict` is dropped (it was a check of the old text) and
  * the build checks the new entry on its held-out tasks (verify-added.ts).
  */
-import { LEVEL_VALUE, type EntryOrigin, type Level, type MemoryEntry } from '../types';
+import { LEVEL_VALUE, type EntryOrigin, type Level } from '../types';
+import type { MemoryEntry } from '../records';
 import type { Operation } from './operations';
 
 export interface Superseded {

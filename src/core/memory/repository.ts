@@ -7,23 +7,14 @@
  *  - revertUpdate: exact undo — superseded entries become valid again (validTo/supersededBy/
  *    retiredReason cleared), added entries are deleted. All or nothing.
  */
-import type { MemoryRepository } from '../repositories';
-import type { Level, Memory, MemoryEntry, BuildRun } from '../types';
+import type { ApplyExtras, BuildMemoryRepository } from '../repositories';
+import type { Level } from '../types';
+import type { Memory, MemoryEntry, BuildRun } from '../records';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Superseded } from './plan';
 
-export interface ApplyExtras {
-  /** Run row to store in the same transaction (the build cursor). */
-  run?: BuildRun;
-  /** Memory row to store in the same transaction (a capability build's snapshot). */
-  memory?: Memory;
-}
-
-export interface BuildMemoryRepository extends MemoryRepository {
-  applyUpdate(superseded: Superseded[], added: MemoryEntry[], at: number, extras?: ApplyExtras): Promise<void>;
-  revertUpdate(restore: readonly string[], remove: readonly string[], at: number, extras?: ApplyExtras): Promise<void>;
-  getRun(id: string): Promise<BuildRun | undefined>;
-}
+// The interfaces live in core/repositories.ts (the storage contracts; no import back); re-exported.
+export type { ApplyExtras, BuildMemoryRepository };
 
 const copy = <T>(x: T): T => structuredClone(x);
 

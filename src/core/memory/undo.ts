@@ -6,7 +6,7 @@
  * Reverting restores the superseded entries (same ids) and deletes the added ones.
  * Constraint: changes made by other writers in the same millisecond would be undone together.
  */
-import type { MemoryEntry } from '../types';
+import type { MemoryEntry } from '../records';
 import type { BuildMemoryRepository } from './repository';
 
 export interface ChangeSet {

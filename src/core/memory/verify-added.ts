@@ -7,7 +7,8 @@
  */
 import { checkMemory } from '../capability/check';
 import type { CapabilitySnapshot } from '../capability/types';
-import type { Experience, MemoryEntry, ScoreScale } from '../types';
+import type { Experience, ScoreScale } from '../types';
+import type { MemoryEntry } from '../records';
 import type { EntryIndex } from './entry-index';
 
 export async function verifyAdded(

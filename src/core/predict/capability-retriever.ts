@@ -11,7 +11,8 @@
 import { CapabilityMemoryPredictor } from '../capability/predictor';
 import { applies } from '../capability/facets';
 import type { CapabilityEntry } from '../capability/entries';
-import { LEVELS, type MemoryEntry } from '../types';
+import { LEVELS } from '../types';
+import type { MemoryEntry } from '../records';
 import type { MemoryRetriever, MemorySnapshot, RetrievedEntry } from './memory';
 import type { PredictTask, TrainingSet } from './types';
 

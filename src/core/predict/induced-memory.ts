@@ -16,7 +16,7 @@
  */
 import { evidenceClusters, type ClusterSettings, type GroupCache } from '../memory/clusters';
 import { newEntry } from '../memory/plan';
-import type { MemoryEntry } from '../types';
+import type { MemoryEntry } from '../records';
 import { fitSlopes, memorySignal, slopePrediction, SnapshotRetriever, type MemorySnapshot } from './memory';
 import type { NeighbourCut } from './knn';
 import { buildTable, exampleKey, type TrainingTable } from './training-table';

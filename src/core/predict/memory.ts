@@ -15,7 +15,8 @@
  */
 import { kneeTopNPerLevel, topKPerLevel } from '../retrieval/per-level';
 import { VectorIndex } from '../retrieval/vector-index';
-import { LEVELS, type Evidence, type Level, type MemoryEntry } from '../types';
+import { LEVELS, type Evidence, type Level } from '../types';
+import type { MemoryEntry } from '../records';
 import type { SerializedCapabilityModel } from '../capability/predictor';
 import type { NeighbourCut } from './knn';
 import { buildTable, type TrainingTable } from './training-table';

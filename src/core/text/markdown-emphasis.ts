@@ -2,7 +2,14 @@
  * Emphasis for markdown-inline.ts: CommonMark's delimiter-run matching (`*`, `_`, and `~~` for
  * strike-through), in time linear in the runs, with nesting bounded so hostile input stays cheap.
  */
-import type { Inline } from './markdown-inline';
+/** An inline node of the tree (markdown-inline.ts parses them; this module nests emphasis). */
+export type Inline =
+  | { type: 'text'; text: string }
+  | { type: 'code'; text: string }
+  | { type: 'em' | 'strong' | 'del'; children: Inline[] }
+  | { type: 'link'; href: string; children: Inline[] }
+  | { type: 'br' };
+
 
 /** Emphasis deeper than this stays as its literal `*`/`_` (hostile input cannot nest without bound). */
 export const MAX_INLINE_DEPTH = 16;

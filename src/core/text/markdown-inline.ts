@@ -8,16 +8,11 @@
  * text it was written as.
  */
 
-import { emphasis, type Piece } from './markdown-emphasis';
+import { emphasis, type Inline, type Piece } from './markdown-emphasis';
 
 export { MAX_INLINE_DEPTH } from './markdown-emphasis';
-
-export type Inline =
-  | { type: 'text'; text: string }
-  | { type: 'code'; text: string }
-  | { type: 'em' | 'strong' | 'del'; children: Inline[] }
-  | { type: 'link'; href: string; children: Inline[] }
-  | { type: 'br' };
+// The node type lives in markdown-emphasis.ts (which builds nodes and may not import back).
+export type { Inline };
 
 /** How far a link's label or address may reach (bounds the work on text full of unmatched `[`). */
 const MAX_LABEL = 1000;

@@ -1,5 +1,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { readGraph, type ImportGraph } from '../../../scripts/arch/import-graph';
+import { layerEdges, layerOf, layerViolations } from '../../../scripts/arch/layers';
 
 // The layer rule is part of the product's architecture: prove it rejects what it must.
 const eslint = new ESLint();
@@ -32,5 +34,42 @@ describe('src/core import boundary', () => {
   it('allows the db layer to import dexie but not the UI', async () => {
     expect(await errorsFor("import Dexie from 'dexie';\nexport const x = Dexie;\n", 'src/db/example.ts')).toEqual([]);
     expect(await errorsFor("import X from '../ui/App.svelte';\nexport const x = X;\n", 'src/db/example.ts')).toHaveLength(1);
+  });
+});
+
+// Every layer, not only core and db: the table in scripts/arch/layers.ts says what each may import,
+// and every file of src/ and workers/ is held to it through the import graph (type imports too).
+describe('layers of src/ and workers/', () => {
+  const graph = readGraph();
+
+  it('every file belongs to a layer', () => {
+    expect(graph.files.filter((f) => !layerOf(f))).toEqual([]);
+  });
+
+  it('no import reaches a layer its own may not import', () => {
+    expect(layerViolations(graph).map((v) => `${v.rule}: ${v.from} → ${v.to}`)).toEqual([]);
+  });
+
+  it('the rule catches an upward import, a UI file reaching storage, and a file outside every layer', () => {
+    const fake: ImportGraph = {
+      files: ['src/model-host/a.ts', 'src/services/b.ts', 'src/ui/c.ts', 'src/db/d.ts', 'src/ui/storage.ts', 'src/elsewhere/e.ts'],
+      edges: new Map([
+        ['src/model-host/a.ts', ['src/services/b.ts']],
+        ['src/services/b.ts', ['src/model-host/a.ts']],
+        ['src/ui/c.ts', ['src/db/d.ts']],
+        ['src/ui/storage.ts', ['src/db/d.ts']],
+        ['src/db/d.ts', []],
+        ['src/elsewhere/e.ts', []],
+      ]),
+    };
+    expect(layerViolations(fake).map((v) => v.rule)).toEqual(['model-host → services', 'ui → db', 'src/elsewhere/e.ts belongs to no layer']);
+  });
+
+  it('the model hosts are imported by the services, the CLI and the engines, and import only core', () => {
+    const edges = layerEdges(graph);
+    expect(edges.get('services → model-host')).toBeGreaterThan(0);
+    expect(edges.get('cli → model-host')).toBeGreaterThan(0);
+    expect(edges.get('llm → model-host')).toBeGreaterThan(0);
+    expect([...edges.keys()].filter((k) => k.startsWith('model-host →'))).toEqual(['model-host → core']);
   });
 });

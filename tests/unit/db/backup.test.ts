@@ -1,7 +1,8 @@
 import { newDb, withDb } from '../helpers/db';
 import { describe, expect, it } from 'vitest';
 import { createRepositories, exportBackup, restoreBackup, type ToolMemDB } from '../../../src/db';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
 
 let db: ToolMemDB;

@@ -2,7 +2,7 @@ import { dropDbs, freshDb } from '../helpers/db';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DexieMemoryRepository } from '../../../src/db/memory-repo';
 import { InMemoryMemoryRepository, type BuildMemoryRepository } from '../../../src/core/memory/repository';
-import type { BuildRun, MemoryEntry } from '../../../src/core/types';
+import type { BuildRun, MemoryEntry } from '../../../src/core/records';
 import { buildConfigFor } from '../memory/helpers';
 
 // The same contract for the browser store and the CLI's in-memory store.

@@ -4,7 +4,8 @@ import Dexie from 'dexie';
 import { ToolMemDB, createRepositories } from '../../../src/db';
 import { countExperiences, type DatasetCounts } from '../../../src/core/stats/dataset-stats';
 import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 
 const row = (datasetId: string, taskId: string, toolId: string, score: number, over: Partial<Experience> = {}): Experience => ({
   id: legacyExperienceKey(datasetId, taskId, toolId, over.rater ?? 'r'), datasetId, taskId, prompt: `p ${taskId}`, toolId, score, rater: 'r',

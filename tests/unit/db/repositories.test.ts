@@ -5,7 +5,8 @@ import { ToolMemDB, createRepositories } from '../../../src/db';
 import { SCAN_PAGE } from '../../../src/db/experience-repo';
 import { countExperiences } from '../../../src/core/stats/dataset-stats';
 import type { Repositories } from '../../../src/core/repositories';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
 import { StorageFullError } from '../../../src/core/errors';
 
@@ -53,6 +54,19 @@ let repos: Repositories;
 let n = 0;
 
 withDb('test', (t) => ({ db, repos } = t));
+
+
+/**
+ * The released version-3 schema (src/db/schema.ts), with its predictions table; version 2 is the
+ * same but for the experiences' [datasetId+taskId] index.
+ */
+const V3_STORES = {
+  tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId]',
+  imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
+  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
+  predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
+  datasetCounts: '[datasetId+kind+key+score]',
+};
 
 describe('experience repository', () => {
   it('writes an import batch and answers the indexed queries', async () => {
@@ -114,13 +128,7 @@ describe('experience repository', () => {
     const name = `v2-${++n}`;
     const old = new Dexie(name);
     // The released version-2 schema (src/db/schema.ts), experiences with their [datasetId+taskId] index.
-    old.version(2).stores({
-      tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
-      imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
-      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
-      predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
-      datasetCounts: '[datasetId+kind+key+score]',
-    });
+    old.version(2).stores({ ...V3_STORES, experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]' });
     // Ids in the order of versions 1–5 (v6 re-keys them: migrate-v6.test.ts); the counts as the app kept them.
     const legacy = (e: Experience) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) });
     const rows = [exp('t1', 'A', 3), exp('t1', 'B', 4), exp('t2', 'A', 5)];
@@ -142,13 +150,7 @@ describe('experience repository', () => {
     const name = `v3-${++n}`;
     const old = new Dexie(name);
     // The released version-3 schema (src/db/schema.ts), with its predictions table.
-    old.version(3).stores({
-      tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId]',
-      imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
-      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
-      predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
-      datasetCounts: '[datasetId+kind+key+score]',
-    });
+    old.version(3).stores(V3_STORES);
     const run = { id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'ds', seeds: 1, methods: ['tool-mean'] }, startedAt: 5 };
     await old.table('runs').put(run);
     await old.table('memories').put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: { build: 'build-1', engine: 'none' }, createdAt: 1, updatedAt: 2 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../src/core/errors';
 import { ModelLoadError, isModelLoadError, normaliseModelId } from '../../../src/services/embed-api';
-import { toModelLoadError } from '../../../src/services/embed-errors';
+import { toModelLoadError } from '../../../src/model-host/embed-errors';
 import { deserializeError, serializeError } from '../../../src/rpc';
 
 const HUB = 'Xenova/all-MiniLM-L6-v2';

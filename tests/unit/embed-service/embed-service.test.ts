@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cosine, rowOf, type ModelLoadProgress } from '../../../src/core/embed';
 import { CancelledError } from '../../../src/core/errors';
 import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY, embeddingModelSetting, type ToolMemDB } from '../../../src/db';
-import { DEFAULT_MODELS_DIR } from '../../../src/node/transformers-embedder';
+import { DEFAULT_MODELS_DIR } from '../../../src/model-host/transformers-embedder';
 import { createClient, createInThreadClient, expose, isTransferred, type Client } from '../../../src/rpc';
 import { isModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/services/embed-api';
-import { createNodeEmbedHost } from '../../../src/services/embed-node';
+import { createNodeEmbedHost } from '../../../src/model-host/embed-node';
 import { createEmbedHandlers, thinProgress } from '../../../src/services/embed-service';
 import { forbidNetwork } from '../embed/offline-guard';
 

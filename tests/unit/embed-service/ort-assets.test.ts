@@ -1,6 +1,6 @@
 /**
  * The browser worker serves onnxruntime-web's WASM runtime itself (`?url` imports in
- * src/services/embed-browser.ts, resolved from the repository root). That runtime must be the exact
+ * src/model-host/embed-browser.ts, resolved from the repository root). That runtime must be the exact
  * build whose JavaScript transformers.js bundles, or the two would not fit together.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ describe('onnxruntime-web runtime files', () => {
     for (const file of ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm']) {
       expect(existsSync(join(dist, file)), file).toBe(true);
     }
-    const source = readFileSync(join(REPO, 'src/services/embed-browser.ts'), 'utf8');
+    const source = readFileSync(join(REPO, 'src/model-host/embed-browser.ts'), 'utf8');
     expect(source).toContain("'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url'");
     expect(source).toContain("'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url'");
     // ~27 MB: the precache holds only the shell; hashed /assets/ files (this one too) are cached

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
-import { DEFAULT_MODELS_DIR } from '../../../src/node/transformers-embedder';
-import { maskCounts, meanFromSumsInto, meanPoolInto, pipelineEmbedder } from '../../../src/services/pipeline-embedder';
+import { DEFAULT_MODELS_DIR } from '../../../src/model-host/transformers-embedder';
+import { maskCounts, meanFromSumsInto, meanPoolInto, pipelineEmbedder } from '../../../src/model-host/pipeline-embedder';
 import { forbidNetwork } from '../embed/offline-guard';
 import { TOKEN_SUM_OUTPUT } from '../../../src/core/embed';
 
@@ -30,7 +30,7 @@ describe('meanPoolInto', () => {
     const hidden = [1, 2, 3, 4, 100, 100, 5, 6, 100, 100, 100, 100];
     const mask = new BigInt64Array([1n, 1n, 0n, 1n, 0n, 0n]);
     const out = new Float32Array(6);
-    meanPoolInto(hidden, mask, 2, 3, 2, out, [2, 0]);
+    meanPoolInto(hidden, { mask, batch: 2, seq: 3, dim: 2, out, rows: [2, 0] });
     expect(Array.from(out)).toEqual([5, 6, 0, 0, 2, 3]);
   });
 });
@@ -52,7 +52,7 @@ describe('meanFromSumsInto', () => {
     const sums = [6, 8, 5, 7];
     const mask = new BigInt64Array([1n, 1n, 0n, 1n, 0n, 0n]);
     const out = new Float32Array(6);
-    meanFromSumsInto(sums, mask, 2, 3, 2, out, [2, 0]);
+    meanFromSumsInto(sums, { mask, batch: 2, seq: 3, dim: 2, out, rows: [2, 0] });
     expect(Array.from(out)).toEqual([5, 7, 0, 0, 3, 4]);
   });
 });

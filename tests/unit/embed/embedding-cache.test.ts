@@ -12,7 +12,7 @@ import {
   type EmbeddingRecord,
 } from '../../../src/core/embed';
 import { CancelledError } from '../../../src/core/errors';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 
 /** A deterministic fake model: the vector depends only on the text. */
 function fakeEmbedder(dim = 8): Embedder {

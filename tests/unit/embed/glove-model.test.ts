@@ -8,7 +8,7 @@ import onnxProto from 'onnx-proto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env } from '@huggingface/transformers';
 import { rowOf } from '../../../src/core/embed';
-import { createTransformersEmbedder, DEFAULT_MODELS_DIR, type TransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder, DEFAULT_MODELS_DIR, type TransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { forbidNetwork } from './offline-guard';
 
 const MODEL_DIR = join(DEFAULT_MODELS_DIR, 'glove-100d');

@@ -4,7 +4,7 @@
  * in ≥ 18.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { forbidNetwork } from './offline-guard';
 import { scoreTriples, TRIPLES } from './triples';
 

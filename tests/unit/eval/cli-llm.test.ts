@@ -12,7 +12,7 @@ import { runEval } from '../../../src/cli/commands/eval';
 import { main } from '../../../src/cli/main';
 import { duration, llmProgress, progressLine } from '../../../src/cli/llm-progress';
 import { createRepositories } from '../../../src/db';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import type { EvalResult } from '../../../src/services/eval-api';
 import { createEvalHandlers } from '../../../src/services/eval-service';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatEngineSpec, parseEngineSpec, ScriptedEngine } from '../../../src/core/llm';
 import { createRepositories } from '../../../src/db';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import { main } from '../../../src/cli/main';
 import type { EvalResult } from '../../../src/services/eval-api';

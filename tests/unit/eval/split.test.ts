@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng, shuffled } from '../../../src/core/eval/rng';
-import { PRESET_SPLITS, splitByTask, splitSizes } from '../../../src/core/eval/split';
+import { splitByTask, splitSizes } from '../../../src/core/eval/split';
+import { getPreset } from '../../../src/core/import/presets';
 import { groundTruth } from '../../../src/core/eval/ground-truth';
 import type { Experience } from '../../../src/core/types';
 
@@ -45,7 +46,7 @@ describe('splitByTask', () => {
 
 describe('splitSizes', () => {
   it('uses the preset protocol when the data is big enough, else half / half', () => {
-    expect(PRESET_SPLITS['genai-bench']).toEqual({ train: 200, test: 800 });
+    expect(getPreset('genai-bench').split).toEqual({ train: 200, test: 800 });
     expect(splitSizes(1600, { preset: 'genai-bench' })).toEqual({ train: 200, test: 800 });
     expect(splitSizes(800, { preset: 'biggen' })).toEqual({ train: 211, test: 485 });
     expect(splitSizes(695, { preset: 'biggen' })).toEqual({ train: 211, test: 484 });

@@ -11,7 +11,7 @@ import type { Embedder } from '../../../src/core/embed';
 import { createRepositories } from '../../../src/db';
 import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import type { EvalConfig, EvalResult } from '../../../src/services/eval-api';
 import { evaluableMemories } from '../../../src/services/eval-memory';

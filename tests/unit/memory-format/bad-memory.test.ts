@@ -16,7 +16,7 @@ import { ParseError } from '../../../src/core/errors';
 import { assertTextFile } from '../../../src/core/import/sniff';
 import { formatIssues, MemoryFilePredictor, parseMemoryFile, readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../src/core/memory-format';
 import type { ToolMemDB } from '../../../src/db';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { memoryApps } from '../helpers/memory-app';
 import { mcpServers } from '../mcp/helpers';
 

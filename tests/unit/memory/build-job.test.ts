@@ -16,7 +16,8 @@ import {
   type BuildConfig,
   type BuildMemoryRepository,
 } from '../../../src/core/memory';
-import type { Experience, BuildRun } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { BuildRun } from '../../../src/core/records';
 import { buildConfigFor, experience, hashEmbedder } from './helpers';
 
 /** Replies that depend only on the request, so any split of the work gives the same answers. */

@@ -13,8 +13,9 @@ import { applies } from '../../../src/core/capability/facets';
 import { NoneEngine } from '../../../src/core/llm';
 import { buildConfig, buildMetrics, createBuildRun, groundTruthExperiences, InMemoryMemoryRepository, runBuild, splitTasks, trainingByTool } from '../../../src/core/memory';
 import { MAX_ENTRY_CHARS } from '../../../src/core/prompts';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
-import { createTransformersEmbedder, type TransformersEmbedder } from '../../../src/node/transformers-embedder';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
+import { createTransformersEmbedder, type TransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { buildConfigFor } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');

@@ -3,7 +3,8 @@ import type { Embedder, EmbeddingBatch } from '../../../src/core/embed';
 import { normaliseRows } from '../../../src/core/embed';
 import type { ChatMessage } from '../../../src/core/llm';
 import { DEFAULT_INDUCE_SETTINGS, newEntry, type BuildConfig } from '../../../src/core/memory';
-import type { Experience, Level, MemoryEntry, ScoreScale } from '../../../src/core/types';
+import type { Experience, Level, ScoreScale } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 
 export const SCALE: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: true };
 

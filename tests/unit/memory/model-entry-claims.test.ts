@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Effect, Facet } from '../../../src/core/capability/types';
 import { ScriptedEngine } from '../../../src/core/llm';
 import { createBuildRun, InMemoryMemoryRepository, planOperations, refinedClaim, runBuild } from '../../../src/core/memory';
-import type { MemoryEntry } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { buildConfigFor, entry, experience, hashEmbedder } from './helpers';
 
 const negation: Facet = { kind: 'cue', name: 'negation', rule: { type: 'cue', cue: 'negation' } };

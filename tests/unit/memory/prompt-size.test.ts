@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../../src/core/llm';
 import { EntryIndex, induceExperience, emptyUsage, DEFAULT_INDUCE_SETTINGS } from '../../../src/core/memory';
 import { MAX_ENTRY_CHARS, PROMPT_LIMITS } from '../../../src/core/prompts';
-import { LEVELS, type MemoryEntry } from '../../../src/core/types';
+import { LEVELS } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { rng } from '../retrieval/rng';
 import { entry, experience, hashEmbedder, SCALE } from './helpers';
 

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
 import { buildMetrics, createBuildRun, emptyUsage, EntryIndex, induceExperience, InMemoryMemoryRepository, runBuild, type Operation } from '../../../src/core/memory';
 import { GenericLlmPredictor } from '../../../src/core/predict';
-import type { Level, MemoryEntry } from '../../../src/core/types';
+import type { Level } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { ex, set } from '../predict/helpers';
 import { aliasOf, buildConfigFor, entry, experience, hashEmbedder, SCALE } from './helpers';
 

@@ -8,7 +8,7 @@ import { jsonValues } from '../../../src/core/llm/lenient-json';
 import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
 import { buildMetrics, createBuildRun, DUPLICATE_SIMILARITY, InMemoryMemoryRepository, parseCritique, parseOperations, runBuild } from '../../../src/core/memory';
 import { LEVEL_ALIASES, OP_ALIASES, aliasKey } from '../../../src/core/prompts';
-import type { MemoryEntry } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { aliasOf, buildConfigFor, entry, experience, hashEmbedder } from './helpers';
 
 const rules = { aliases: new Set(['E1', 'E2', 'E3']), pinned: new Set(['E3']) };

@@ -18,7 +18,8 @@ import {
   type Predictor,
 } from '../../../src/core/predict';
 import type { PromptTool } from '../../../src/core/prompts';
-import { LEVEL_VALUE, type Level, type MemoryEntry, type ScoreScale } from '../../../src/core/types';
+import { LEVEL_VALUE, type Level, type ScoreScale } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { ex, SCALE, set, v } from './helpers';
 
 const angle = (a: number) => v(Math.cos(a), Math.sin(a));

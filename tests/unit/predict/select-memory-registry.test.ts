@@ -13,7 +13,8 @@ import {
   ToolMeanPredictor,
   SnapshotRetriever,
 } from '../../../src/core/predict';
-import { LEVEL_VALUE, type Level, type MemoryEntry } from '../../../src/core/types';
+import { LEVEL_VALUE, type Level } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { ex, set, v } from './helpers';
 
 describe('selectTool', () => {

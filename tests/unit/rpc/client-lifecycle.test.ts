@@ -1,8 +1,8 @@
 /** Worker death and disposal: pending calls must not hang, and must say the worker is gone. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, ToolMemError } from '../../../src/core/errors';
-import { createClient, expose, WorkerCrashedError, type Endpoint } from '../../../src/rpc';
-import { createSample, type SampleApi } from './sample-api';
+import { createClient, WorkerCrashedError, type Endpoint } from '../../../src/rpc';
+import { createSample, servedChannel, type SampleApi } from './sample-api';
 
 /** Stands in for a DOM `Worker`: messages over a MessagePort, plus the `error` event on crash. */
 class FakeWorker extends EventTarget implements Endpoint {
@@ -30,15 +30,9 @@ afterEach(() => {
 
 function setup() {
   const { handlers, probe } = createSample();
-  const { port1, port2 } = new MessageChannel();
-  const server = expose<SampleApi>(handlers, port2);
+  const { port1 } = servedChannel(handlers, cleanups);
   const worker = new FakeWorker(port1);
   const client = createClient<SampleApi>(worker);
-  cleanups.push(() => {
-    server.dispose();
-    port1.close();
-    port2.close();
-  });
   return { worker, client, probe };
 }
 

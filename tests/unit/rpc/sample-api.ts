@@ -1,6 +1,6 @@
 /** Sample API and handlers shared by the RPC tests (not a test file itself). */
 import { ParseError } from '../../../src/core/errors';
-import { collectTransferables, transfer, type Handlers } from '../../../src/rpc';
+import { collectTransferables, expose, transfer, type ApiSpec, type Handlers } from '../../../src/rpc';
 
 export interface SampleApi {
   add: { req: { a: number; b: number }; res: number; progress: never };
@@ -94,4 +94,19 @@ export function createSample(): { handlers: Handlers<SampleApi>; probe: Probe } 
     },
   };
   return { handlers, probe };
+}
+
+/**
+ * A handler table served on port2 of a fresh channel. The test talks on port1; `cleanups` gets the
+ * closing of both ends (the test file runs them after each test).
+ */
+export function servedChannel<Api extends ApiSpec<Api>>(handlers: Handlers<Api>, cleanups: Array<() => void>) {
+  const { port1, port2 } = new MessageChannel();
+  const server = expose<Api>(handlers, port2);
+  cleanups.push(() => {
+    server.dispose();
+    port1.close();
+    port2.close();
+  });
+  return { port1, port2, server };
 }

@@ -1,7 +1,7 @@
 /** The server at the message level: what exactly goes over the wire. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { expose, transfer, type ServerMessage } from '../../../src/rpc';
-import { createSample, type SampleApi } from './sample-api';
+import { expose, transfer, type ApiSpec, type Handlers, type ServerMessage } from '../../../src/rpc';
+import { createSample, servedChannel } from './sample-api';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -11,17 +11,16 @@ afterEach(() => {
 /** A server on port2; the test talks raw messages on port1 and records the replies. */
 function rawServer() {
   const { handlers, probe } = createSample();
-  const { port1, port2 } = new MessageChannel();
-  const server = expose<SampleApi>(handlers, port2);
+  return { ...recorded(handlers), probe };
+}
+
+/** Any handler table on a fresh channel, with the replies that reach port1 recorded. */
+function recorded<Api extends ApiSpec<Api>>(handlers: Handlers<Api>) {
+  const { port1, port2, server } = servedChannel(handlers, cleanups);
   const received: ServerMessage[] = [];
   port1.addEventListener('message', (event) => received.push(event.data as ServerMessage));
   port1.start();
-  cleanups.push(() => {
-    server.dispose();
-    port1.close();
-    port2.close();
-  });
-  return { port: port1, serverEnd: port2, received, probe, server };
+  return { port: port1, serverEnd: port2, received, server };
 }
 
 describe('expose', () => {
@@ -83,16 +82,7 @@ describe('expose', () => {
   });
 
   it('turns a non-cloneable response into an error reply instead of hanging', async () => {
-    const { port1, port2 } = new MessageChannel();
-    const server = expose<{ bad: { req: null; res: unknown; progress: never } }>({ bad: () => ({ f: () => 1 }) }, port2);
-    const received: ServerMessage[] = [];
-    port1.addEventListener('message', (event) => received.push(event.data as ServerMessage));
-    port1.start();
-    cleanups.push(() => {
-      server.dispose();
-      port1.close();
-      port2.close();
-    });
+    const { port: port1, received } = recorded<{ bad: { req: null; res: unknown; progress: never } }>({ bad: () => ({ f: () => 1 }) });
     port1.postMessage({ type: 'rpc:request', id: 1, method: 'bad', req: null });
     await vi.waitFor(() => expect(received).toHaveLength(1));
     expect(received[0]).toMatchObject({ type: 'rpc:error', id: 1, error: { name: 'DataCloneError' } });

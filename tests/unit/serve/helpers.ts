@@ -10,7 +10,7 @@ import { afterAll, expect } from 'vitest';
 import type { Embedder } from '../../../src/core/embed';
 import { main } from '../../../src/cli/main';
 import { openServe, type OpenServe, type OpenServeOptions } from '../../../src/cli/serve/open';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../scripts/bench/fake-openai';
 
 const REPO = resolve(import.meta.dirname, '../../..');

@@ -18,7 +18,8 @@ import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } fro
 import { heldLocks, holdLock, importLockName, MemoryLocks, runLockName, whenFree } from '../../../src/services/liveness';
 import { INTERRUPTED_REASON, recoverInterruptedRuns, wasInterrupted, withRunLocks } from '../../../src/services/run-recovery';
 import type { Embedder, EmbeddingStore } from '../../../src/core/embed';
-import type { Experience, ImportRecord, Run } from '../../../src/core/types';
+import type { Experience, ImportRecord } from '../../../src/core/types';
+import type { Run } from '../../../src/core/records';
 import type { Repositories } from '../../../src/core/repositories';
 import { buildConfigFor } from '../memory/helpers';
 

@@ -6,7 +6,7 @@ import { createInThreadClient, type Client } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { createEvalHandlers } from '../../../src/services/eval-service';
 import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { toolmem } from '../helpers/cli';
 
 /** The CLI in-process (same entry as the bin), returning what it printed. */

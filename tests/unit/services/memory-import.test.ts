@@ -7,7 +7,7 @@ import { createInThreadClient } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { memoryApps } from '../helpers/memory-app';
 import { readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../src/core/memory-format';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');

@@ -8,8 +8,8 @@ import { createImportHandlers } from '../../../src/services/import-service';
 import { createMemoryHandlers, modelOf } from '../../../src/services/memory-service';
 import type { MemoryApi } from '../../../src/services/memory-api';
 import type { Repositories } from '../../../src/core/repositories';
-import { createTransformersEmbedder } from '../../../src/node/transformers-embedder';
-import type { MemoryEntry } from '../../../src/core/types';
+import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
+import type { MemoryEntry } from '../../../src/core/records';
 import { CAPABILITY_TOOLS, capabilityCsv } from './capability-fixture';
 
 const REPO = resolve(import.meta.dirname, '../../..');

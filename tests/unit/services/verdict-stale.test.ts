@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/core/capability/types';
 import { newEntry } from '../../../src/core/memory';
-import type { Experience, Memory, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { Memory, MemoryEntry } from '../../../src/core/records';
 import { verdictStaleFlags } from '../../../src/services/memory-checks';
 
 const SCALE = { min: 1, max: 5, direction: 'higher-better' as const, integer: true };

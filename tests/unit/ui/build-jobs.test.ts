@@ -1,7 +1,7 @@
 import { dropDbs, newDb } from '../helpers/db';
 import { until } from '../helpers/until';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { BuildRun } from '../../../src/core/types';
+import type { BuildRun } from '../../../src/core/records';
 import { UiStorage } from '../../../src/ui/storage';
 
 // The memory worker, stood in for: `runBuild` answers from `script` (the build's last commit).

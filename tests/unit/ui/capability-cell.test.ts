@@ -2,7 +2,8 @@ import { withDb } from '../helpers/db';
 import { describe, expect, it } from 'vitest';
 import type { CapabilityCell, Facet } from '../../../src/core/capability/types';
 import { experienceKey } from '../../../src/core/ids';
-import type { Experience, MemoryEntry } from '../../../src/core/types';
+import type { Experience } from '../../../src/core/types';
+import type { MemoryEntry } from '../../../src/core/records';
 import { CellDetail, EVIDENCE_SHOWN } from '../../../src/ui/capability-cell.svelte';
 
 const NEGATION: Facet = { kind: 'category', name: 'negation', rule: { type: 'category', value: 'negation' } };

@@ -5,7 +5,7 @@
  */
 import { ValidationError } from '../../errors';
 import type { DetectSample, Preset, RowMapper } from '../types';
-import { LIKERT_1_5, cell, headerCoverage, judgedRow, textDefaults, requireColumns, uniqueNonEmpty, type RowColumns } from './shared';
+import { LIKERT_1_5, RUBRIC_1_5_MEANING, cell, headerCoverage, judgedRow, textDefaults, requireColumns, uniqueNonEmpty, type RowColumns } from './shared';
 import { clipList } from '../bounded';
 import { quote } from '../../text/quote';
 
@@ -27,6 +27,9 @@ function detect(sample: DetectSample): number {
 
 export const biggen: Preset = {
   id: 'biggen',
+  scaleMeaning: RUBRIC_1_5_MEANING,
+  // The paper's protocol split: 211 training instances, 485 test instances.
+  split: { train: 211, test: 485 },
   label: 'BiGGen-Bench results',
   defaults: textDefaults('BiGGen-Bench', LIKERT_1_5),
   detect,

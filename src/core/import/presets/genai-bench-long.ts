@@ -6,8 +6,8 @@
 import { ValidationError } from '../../errors';
 import { readAllRecords } from '../readers';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { GENAI_BENCH_DEFAULTS } from './genai-bench';
-import { cell, headerCoverage, requireColumns, scoreCell, splitList, uniqueNonEmpty } from './shared';
+import { GENAI_BENCH_DEFAULTS, GENAI_BENCH_SPLIT } from './genai-bench';
+import { GENAI_BENCH_MEANING, cell, headerCoverage, requireColumns, scoreCell, splitList, uniqueNonEmpty } from './shared';
 import { clipList } from '../bounded';
 import { quote } from '../../text/quote';
 
@@ -44,6 +44,8 @@ function detect(sample: DetectSample): number {
 
 export const genaiBenchLong: Preset = {
   id: 'genai-bench-long',
+  scaleMeaning: GENAI_BENCH_MEANING,
+  split: GENAI_BENCH_SPLIT,
   label: 'GenAI-Bench long form (ratings.csv + prompts.csv)',
   defaults: GENAI_BENCH_DEFAULTS,
   detect,

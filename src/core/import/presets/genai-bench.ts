@@ -8,7 +8,7 @@ import { ValidationError } from '../../errors';
 import { JsonScanner } from '../json-scanner';
 import { TextSource } from '../text-source';
 import type { CanonicalRow, DetectSample, MapResult, Preset, SourceRecord } from '../types';
-import { LIKERT_1_5 } from './shared';
+import { GENAI_BENCH_MEANING, LIKERT_1_5 } from './shared';
 import { quote } from '../../text/quote';
 
 const Member = z.object({
@@ -101,6 +101,9 @@ function mapMember(record: SourceRecord, skills: Map<number, string[]> | undefin
 }
 
 /** Both GenAI-Bench forms (this one and genai-bench-long): 1–5 ratings of generated images. */
+/** The paper's protocol split: 200 training prompts, 800 test prompts. */
+export const GENAI_BENCH_SPLIT = { train: 200, test: 800 };
+
 export const GENAI_BENCH_DEFAULTS: Preset['defaults'] = {
   name: 'GenAI-Bench',
   scale: LIKERT_1_5,
@@ -111,6 +114,8 @@ export const GENAI_BENCH_DEFAULTS: Preset['defaults'] = {
 
 export const genaiBench: Preset = {
   id: 'genai-bench',
+  scaleMeaning: GENAI_BENCH_MEANING,
+  split: GENAI_BENCH_SPLIT,
   label: 'GenAI-Bench (genai_image.json)',
   defaults: GENAI_BENCH_DEFAULTS,
   detect,

@@ -13,28 +13,42 @@ import { lmEvalHarness } from './lm-eval-harness';
 import { openaiEvals } from './openai-evals';
 import { helm } from './helm';
 
-export const PRESETS: readonly Preset[] = [
-  genaiBench,
-  genaiBenchLong,
+/**
+ * The preset table: one row per preset (id, label, detection, defaults, scale meaning, protocol
+ * split), keyed by `PresetId` so the compiler rejects an id without a row or a row without an id.
+ * Everything else that varies by preset reads this table: detection (`scorePresets`), the
+ * prompts' scale meanings (scale-meanings.ts), the evaluation's protocol splits (eval/split.ts).
+ * Key order is registry order: detection ties keep it, generic last.
+ */
+const TABLE: { readonly [K in PresetId]: Preset } = {
+  'genai-bench': genaiBench,
+  'genai-bench-long': genaiBenchLong,
   biggen,
-  alpacaEval,
+  'alpaca-eval': alpacaEval,
   prometheus,
   promptfoo,
   inspect,
-  lmEvalHarness,
-  openaiEvals,
+  'lm-eval-harness': lmEvalHarness,
+  'openai-evals': openaiEvals,
   helm,
   generic,
-];
+};
 
-export function getPreset(id: PresetId): Preset {
-  const preset = PRESETS.find((p) => p.id === id);
-  if (!preset) throw new Error(`Unknown preset '${id}'`);
-  return preset;
-}
+export const PRESETS: readonly Preset[] = Object.values(TABLE);
 
 export function isPresetId(value: string): value is PresetId {
-  return PRESETS.some((p) => p.id === value);
+  return Object.hasOwn(TABLE, value);
+}
+
+/** The preset of a stored id (a dataset's `preset`, which may be `manual`), or undefined. */
+export function presetOf(id: string | undefined): Preset | undefined {
+  return id !== undefined && isPresetId(id) ? TABLE[id] : undefined;
+}
+
+export function getPreset(id: PresetId): Preset {
+  const preset = presetOf(id);
+  if (!preset) throw new Error(`Unknown preset '${id}'`);
+  return preset;
 }
 
 /** Every preset's detection score, best first (ties keep registry order, generic last). */
@@ -56,4 +70,3 @@ export function presetDefaults(id: PresetId, fileName?: string): Preset['default
 }
 
 export { alpacaEval, biggen, genaiBench, genaiBenchLong, generic, helm, inspect, lmEvalHarness, openaiEvals, prometheus, promptfoo };
-export { scaleMeaningOf } from './scale-meanings';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { renderRubric } from '../rubric';
 import type { CanonicalRow, DetectSample, Preset } from '../types';
-import { LIKERT_1_5, cell, headerCoverage, textDefaults, optional, requireColumns, uniqueNonEmpty } from './shared';
+import { LIKERT_1_5, RUBRIC_1_5_MEANING, cell, headerCoverage, textDefaults, optional, requireColumns, uniqueNonEmpty } from './shared';
 
 const Scores = z.array(z.union([z.number(), z.string(), z.null()]));
 const Feedbacks = z.array(z.union([z.string(), z.null()])).optional();
@@ -19,6 +19,7 @@ function detect(sample: DetectSample): number {
 
 export const prometheus: Preset = {
   id: 'prometheus',
+  scaleMeaning: RUBRIC_1_5_MEANING,
   label: 'Prometheus judged set (GPT-4 scores + feedback)',
   defaults: textDefaults('Prometheus GPT-4 judged', LIKERT_1_5),
   detect,

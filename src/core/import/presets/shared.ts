@@ -92,3 +92,25 @@ export function requireColumns(preset: string, headers: string[], required: stri
     `The ${preset} preset needs the column${missing.length > 1 ? 's' : ''} ${list}, which ${missing.length > 1 ? 'are' : 'is'} missing. The file has: ${clipList(headers) || '(no columns)'}.`,
   );
 }
+
+// What the points of a preset's scale mean, in our own words, for the language-model prompts
+// (predict and feedback: a model that knows "3 = some details wrong" reads a score better than one
+// that sees a bare "3 of 5"). A preset lists one only when its scale has one fixed meaning.
+
+/** GenAI-Bench (and its long-prompt variant): human 1–5 ratings of prompt faithfulness. */
+export const GENAI_BENCH_MEANING = [
+  'Human raters judged how faithfully the generated image (or video) shows what the prompt asks for:',
+  '1 = it does not show the prompt at all or shows something else;',
+  '2 = it gets the main subject but misses or contradicts much of the prompt;',
+  '3 = it shows the gist but several requested details (counts, attributes, relations, text) are wrong or missing;',
+  '4 = it matches the prompt except for one or two small details;',
+  '5 = it matches every part of the prompt.',
+].join('\n');
+
+/** BiGGen and Prometheus: a judge's 1–5 score against the task's own rubric. */
+export const RUBRIC_1_5_MEANING = [
+  'A judge scored the response against the task’s own rubric (shown with the task when known):',
+  '1 = the rubric’s lowest description (the response fails the criterion);',
+  '3 = it meets the criterion in part;',
+  '5 = the rubric’s highest description (it fully meets the criterion).',
+].join('\n');

@@ -16,7 +16,7 @@
 import { Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { dict } from '../core/data-keys';
 import { prop } from '../core/props';
-import { normaliseRows, throwIfCancelled, TOKEN_SUM_OUTPUT, type EmbedOptions, type Embedder, type EmbeddingBatch } from '../core/embed';
+import { normaliseRows, throwIfCancelled, TOKEN_SUM_OUTPUT, type EmbedOptions, type Embedder, type EmbeddingBatch } from '../core/embed/index';
 
 /** The ONNX Runtime session transformers.js created, as far as we use it. */
 interface OrtSessionLike {
@@ -77,20 +77,22 @@ function divideByCounts(out: Float32Array, rows: readonly number[], counts: Int3
   });
 }
 
+/** One batch to pool: its attention mask ([batch, seq]), the vector size, and the output rows it fills. */
+export interface PoolInto {
+  mask: ArrayLike<number | bigint>;
+  batch: number;
+  seq: number;
+  dim: number;
+  out: Float32Array;
+  rows: readonly number[];
+}
+
 /**
  * Mean pooling over the attention mask, row-major and without per-element BigInt conversions
  * (transformers.js' `mean_pooling` converts the int64 mask inside its innermost loop, which costs
  * more than the whole model run of a static-embedding model). Adds into `out` (zeros) at `rows[i]`.
  */
-export function meanPoolInto(
-  hidden: ArrayLike<number>,
-  mask: ArrayLike<number | bigint>,
-  batch: number,
-  seq: number,
-  dim: number,
-  out: Float32Array,
-  rows: readonly number[],
-): void {
+export function meanPoolInto(hidden: ArrayLike<number>, { mask, batch, seq, dim, out, rows }: PoolInto): void {
   const bits = maskBits(mask, batch * seq);
   const counts = new Int32Array(batch);
   for (let i = 0; i < bits.length; i++) {
@@ -108,15 +110,7 @@ export function meanPoolInto(
  * The mean from per-text sums ([batch, dim], e.g. a static model's `token_sum`): each sum divided
  * by the text's unmasked token count, written into `out` at `rows[i]` (same rule as {@link meanPoolInto}).
  */
-export function meanFromSumsInto(
-  sums: ArrayLike<number>,
-  mask: ArrayLike<number | bigint>,
-  batch: number,
-  seq: number,
-  dim: number,
-  out: Float32Array,
-  rows: readonly number[],
-): void {
+export function meanFromSumsInto(sums: ArrayLike<number>, { mask, batch, seq, dim, out, rows }: PoolInto): void {
   for (let b = 0; b < batch; b++) for (let d = 0; d < dim; d++) out[rows[b]! * dim + d] = sums[b * dim + d]!;
   divideByCounts(out, rows, maskCounts(mask, batch, seq), dim);
 }
@@ -165,13 +159,13 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
       if (sumOutput) {
         const s = outputs[sumOutput];
         if (!s || s.type !== 'float32' || !(s.data instanceof Float32Array) || s.dims[0] !== batchTexts.length || s.dims[1] !== dim) return false;
-        meanFromSumsInto(s.data, mask.data, batchTexts.length, seq, dim, data, rows);
+        meanFromSumsInto(s.data, { mask: mask.data, batch: batchTexts.length, seq, dim, out: data, rows });
         return true;
       }
       const h = outputs.last_hidden_state ?? outputs[session!.outputNames[0]!];
       const [b, hSeq, cols] = h?.dims ?? [];
       if (!h || h.type !== 'float32' || !(h.data instanceof Float32Array) || b !== batchTexts.length || cols !== dim || hSeq !== seq) return false;
-      meanPoolInto(h.data, mask.data, b, seq, dim, data, rows);
+      meanPoolInto(h.data, { mask: mask.data, batch: b, seq, dim, out: data, rows });
       return true;
     } finally {
       for (const t of Object.values(outputs)) t.dispose?.();

@@ -3,7 +3,7 @@
  * tells the user what happened and what to do. Pure: used by the browser and the Node hosts.
  */
 import { CancelledError } from '../core/errors';
-import { ModelLoadError, type EmbedModelSource } from './embed-api';
+import { ModelLoadError, type EmbedModelSource } from './embed-host';
 
 const HUB_EXAMPLE = 'Xenova/all-MiniLM-L6-v2';
 

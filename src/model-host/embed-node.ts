@@ -7,11 +7,11 @@
 import { existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { own } from '../core/data-keys';
-import { embedderId } from '../core/embed';
-import { createTransformersEmbedder, DEFAULT_MODELS_DIR } from '../node/transformers-embedder';
-import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedModelSource } from './embed-api';
+import { embedderId } from '../core/embed/index';
+import { createTransformersEmbedder, DEFAULT_MODELS_DIR } from './transformers-embedder';
+import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedModelSource } from './embed-host';
 import { toModelLoadError } from './embed-errors';
-import type { EmbedHost, LoadedModel, ModelDescription } from './embed-service';
+import type { EmbedHost, LoadedModel, ModelDescription } from './embed-host';
 
 export interface NodeEmbedHostOptions {
   modelsDir?: string;

@@ -20,9 +20,9 @@ import {
   type Embedder,
   type EmbeddingBatch,
   type ModelLoadProgress,
-} from '../core/embed';
+} from '../core/embed/index';
 import { NotFoundError } from '../core/errors';
-import { pipelineEmbedder } from '../services/pipeline-embedder';
+import { pipelineEmbedder } from './pipeline-embedder';
 
 export const DEFAULT_LOCAL_MODEL = 'glove-100d';
 export const DEFAULT_MODELS_DIR = fileURLToPath(new URL('../../public/models/', import.meta.url));

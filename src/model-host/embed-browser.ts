@@ -24,10 +24,10 @@ import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import { own } from '../core/data-keys';
 import { prop } from '../core/props';
-import { embedderId, toModelLoadProgress, type ModelLoadProgress } from '../core/embed';
-import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-api';
+import { embedderId, toModelLoadProgress, type ModelLoadProgress } from '../core/embed/index';
+import { BUNDLED_EMBED_MODEL, KNOWN_HUB_DIMS, ModelLoadError, type EmbedBackend, type EmbedModelSource } from './embed-host';
 import { toModelLoadError } from './embed-errors';
-import type { EmbedHost, LoadedModel, ModelDescription } from './embed-service';
+import type { EmbedHost, LoadedModel, ModelDescription } from './embed-host';
 import { pipelineEmbedder } from './pipeline-embedder';
 
 export interface BrowserEmbedHostOptions {
