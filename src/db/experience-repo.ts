@@ -6,7 +6,7 @@ import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 import { readDatasetCounts, readDatasetSummary, replacingRows } from './dataset-counts';
 import { ImportKeyLists } from './import-keys';
-import { prefixRange } from '../core/ids';
+import { compareIds, prefixRange } from '../core/ids';
 
 /** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
 function sameContent(a: Experience, b: Experience): boolean {
@@ -20,6 +20,15 @@ function sameContent(a: Experience, b: Experience): boolean {
     a.scoreSource === b.scoreSource &&
     a.categories.join('\u0000') === b.categories.join('\u0000')
   );
+}
+
+/** Key parts compared one by one in natural order; a key with fewer parts first. */
+function compareParts(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compareIds(a[i]!, b[i]!);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
 }
 
 /** Rows per read when a whole dataset is scanned (see byDataset). */
@@ -139,10 +148,34 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return out;
   }
 
-  /** One page of a dataset's experiences (optionally of one tool), in key order (tool, task, rater). */
-  page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
-    const coll = opts.toolId === undefined ? this.inDataset(datasetId) : this.inTool(datasetId, opts.toolId);
-    return coll.offset(opts.offset).limit(opts.limit).toArray();
+  /**
+   * One page of a dataset's experiences (optionally of one tool), by tool, then task, then rater, in
+   * natural order (core/ids `compareIds`: task 2 before task 10). Key order is code-unit order (task
+   * 10 before task 2), so the page cannot be a key range: the range's keys are read (no row), sorted
+   * part by part, and the page's rows fetched by key. A key with exactly the parts it should have
+   * names its fields (none holds `|`); any other (a part holds `|`, or it belongs to a dataset or tool
+   * whose id starts like this one) is looked up and sorted by its row's own fields, or left out.
+   */
+  async page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
+    const tool = opts.toolId;
+    const prefix = tool === undefined ? `${datasetId}|` : `${datasetId}|${tool}|`;
+    const [lower, upper] = prefixRange(prefix);
+    return this.db.transaction('r', this.db.experiences, async () => {
+      const keys = (await this.db.experiences.where(':id').between(lower, upper, true, false).primaryKeys()) as string[];
+      const sorted: { key: string; parts: string[] }[] = [];
+      const odd: string[] = [];
+      for (const key of keys) {
+        const parts = key.slice(prefix.length).split('|');
+        if (parts.length === (tool === undefined ? 3 : 2)) sorted.push({ key, parts });
+        else odd.push(key);
+      }
+      for (const e of odd.length ? await this.db.experiences.bulkGet(odd) : []) {
+        if (e && e.datasetId === datasetId && (tool === undefined || e.toolId === tool)) sorted.push({ key: e.id, parts: tool === undefined ? [e.toolId, e.taskId, e.rater] : [e.taskId, e.rater] });
+      }
+      sorted.sort((a, b) => compareParts(a.parts, b.parts));
+      const rows = await this.db.experiences.bulkGet(sorted.slice(opts.offset, opts.offset + opts.limit).map((s) => s.key));
+      return rows.filter((e): e is Experience => e !== undefined);
+    });
   }
 
   async put(experience: Experience) {

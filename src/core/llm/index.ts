@@ -8,3 +8,4 @@ export * from './spec';
 export * from './json-reply';
 export * from './models';
 export * from './explain';
+export * from './blocked-ports';
