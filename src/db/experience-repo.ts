@@ -22,13 +22,23 @@ function sameContent(a: Experience, b: Experience): boolean {
   );
 }
 
-/** Key parts compared one by one in natural order; a key with fewer parts first. */
-function compareParts(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareIds(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-  return a.length - b.length;
+/**
+ * Sorts rows by their parts (tool, task, rater) in natural order. The collator is slow next to a
+ * number comparison and a dataset has few distinct parts (1,600 tasks in 28,800 rows): each distinct
+ * part is ranked once with `compareIds`, and the rows are sorted by their ranks.
+ */
+function sortByParts<T extends { parts: string[] }>(rows: T[]): T[] {
+  const width = Math.max(0, ...rows.map((r) => r.parts.length));
+  const ranks = Array.from({ length: width }, (_, i) => {
+    const distinct = [...new Set(rows.flatMap((r) => (i < r.parts.length ? [r.parts[i]!] : [])))].sort(compareIds);
+    return new Map(distinct.map((part, rank) => [part, rank]));
+  });
+  const ranked = rows.map((r) => ({ r, key: r.parts.map((part, i) => ranks[i]!.get(part)!) }));
+  ranked.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.key.length, b.key.length); i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
+    return a.key.length - b.key.length;
+  });
+  return ranked.map((x) => x.r);
 }
 
 /** Rows per read when a whole dataset is scanned (see byDataset). */
@@ -172,8 +182,8 @@ export class DexieExperienceRepository implements ExperienceRepository {
       for (const e of odd.length ? await this.db.experiences.bulkGet(odd) : []) {
         if (e && e.datasetId === datasetId && (tool === undefined || e.toolId === tool)) sorted.push({ key: e.id, parts: tool === undefined ? [e.toolId, e.taskId, e.rater] : [e.taskId, e.rater] });
       }
-      sorted.sort((a, b) => compareParts(a.parts, b.parts));
-      const rows = await this.db.experiences.bulkGet(sorted.slice(opts.offset, opts.offset + opts.limit).map((s) => s.key));
+      const page = sortByParts(sorted).slice(opts.offset, opts.offset + opts.limit);
+      const rows = await this.db.experiences.bulkGet(page.map((s) => s.key));
       return rows.filter((e): e is Experience => e !== undefined);
     });
   }
