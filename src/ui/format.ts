@@ -44,19 +44,24 @@ export function scoreDecimals(scale: { min: number; max: number }): number {
 }
 
 /**
- * A score (or a mean of scores) as a person reads it: rounded for its dataset's scale, a whole
- * number kept whole (a 1–5 rating stays `4`). The full value belongs in a `title` (scoreTitle)
- * and in exports, which never go through here.
+ * A score as a person reads it: rounded for its dataset's scale, a whole number kept whole (a 1–5
+ * rating stays `4`). The full value belongs in a `title` (scoreCell) and in exports, which never
+ * go through here.
  */
 export function formatScore(value: number, scale: { min: number; max: number }): string {
+  return Number.isInteger(value) ? String(value) : formatMean(value, scale);
+}
+
+/** A mean of scores: always with the scale's decimals (a mean of exactly 4 reads 4.00, next to 3.67). */
+export function formatMean(value: number, scale: { min: number; max: number }): string {
   if (!Number.isFinite(value)) return '—';
-  if (Number.isInteger(value)) return String(value);
   const text = value.toFixed(scoreDecimals(scale));
   // −0.000 reads as a negative score: a value that rounds to zero is shown as 0.
   return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
 }
 
-/** The unrounded value for a tooltip, or undefined when the shown text already is the whole value. */
-export function scoreTitle(value: number, scale: { min: number; max: number }): string | undefined {
-  return formatScore(value, scale) === String(value) ? undefined : String(value);
+/** What a table cell shows for a score or a mean, and the unrounded value for its tooltip (none when nothing was cut). */
+export function scoreCell(value: number, scale: { min: number; max: number }, kind: 'score' | 'mean' = 'score'): { text: string; title: string | undefined } {
+  const text = kind === 'mean' ? formatMean(value, scale) : formatScore(value, scale);
+  return { text, title: Number(text) === value || !Number.isFinite(value) ? undefined : String(value) };
 }
