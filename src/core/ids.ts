@@ -36,6 +36,13 @@ export function prefixRange(prefix: string): [string, string] {
   return [prefix, `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`];
 }
 
+/**
+ * The one order for ids a person reads (task, tool, rater ids): natural, so task 2 comes before
+ * task 10 (`Intl.Collator` with `numeric: true`; a fixed locale, so every host sorts alike).
+ * Plain code-unit order would list 0, 1, 10, 100, 11, ….
+ */
+export const compareIds: (a: string, b: string) => number = new Intl.Collator('en', { numeric: true }).compare;
+
 /** Lower-case, dash-separated slug; never empty. */
 export function slugify(name: string): string {
   const slug = name

@@ -6,7 +6,7 @@ import type { ToolMemDB } from './schema';
 import { withQuotaCheck } from './quota';
 import { readDatasetCounts, readDatasetSummary, replacingRows } from './dataset-counts';
 import { ImportKeyLists } from './import-keys';
-import { prefixRange } from '../core/ids';
+import { compareIds, prefixRange } from '../core/ids';
 
 /** Fields that define "the same row" for idempotent re-import (bookkeeping fields excluded). */
 function sameContent(a: Experience, b: Experience): boolean {
@@ -20,6 +20,25 @@ function sameContent(a: Experience, b: Experience): boolean {
     a.scoreSource === b.scoreSource &&
     a.categories.join('\u0000') === b.categories.join('\u0000')
   );
+}
+
+/**
+ * Sorts rows by their parts (tool, task, rater) in natural order. The collator is slow next to a
+ * number comparison and a dataset has few distinct parts (1,600 tasks in 28,800 rows): each distinct
+ * part is ranked once with `compareIds`, and the rows are sorted by their ranks.
+ */
+function sortByParts<T extends { parts: string[] }>(rows: T[]): T[] {
+  const width = Math.max(0, ...rows.map((r) => r.parts.length));
+  const ranks = Array.from({ length: width }, (_, i) => {
+    const distinct = [...new Set(rows.flatMap((r) => (i < r.parts.length ? [r.parts[i]!] : [])))].sort(compareIds);
+    return new Map(distinct.map((part, rank) => [part, rank]));
+  });
+  const ranked = rows.map((r) => ({ r, key: r.parts.map((part, i) => ranks[i]!.get(part)!) }));
+  ranked.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.key.length, b.key.length); i++) if (a.key[i] !== b.key[i]) return a.key[i]! - b.key[i]!;
+    return a.key.length - b.key.length;
+  });
+  return ranked.map((x) => x.r);
 }
 
 /** Rows per read when a whole dataset is scanned (see byDataset). */
@@ -139,10 +158,34 @@ export class DexieExperienceRepository implements ExperienceRepository {
     return out;
   }
 
-  /** One page of a dataset's experiences (optionally of one tool), in key order (tool, task, rater). */
-  page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
-    const coll = opts.toolId === undefined ? this.inDataset(datasetId) : this.inTool(datasetId, opts.toolId);
-    return coll.offset(opts.offset).limit(opts.limit).toArray();
+  /**
+   * One page of a dataset's experiences (optionally of one tool), by tool, then task, then rater, in
+   * natural order (core/ids `compareIds`: task 2 before task 10). Key order is code-unit order (task
+   * 10 before task 2), so the page cannot be a key range: the range's keys are read (no row), sorted
+   * part by part, and the page's rows fetched by key. A key with exactly the parts it should have
+   * names its fields (none holds `|`); any other (a part holds `|`, or it belongs to a dataset or tool
+   * whose id starts like this one) is looked up and sorted by its row's own fields, or left out.
+   */
+  async page(datasetId: string, opts: { toolId?: string; offset: number; limit: number }): Promise<Experience[]> {
+    const tool = opts.toolId;
+    const prefix = tool === undefined ? `${datasetId}|` : `${datasetId}|${tool}|`;
+    const [lower, upper] = prefixRange(prefix);
+    return this.db.transaction('r', this.db.experiences, async () => {
+      const keys = (await this.db.experiences.where(':id').between(lower, upper, true, false).primaryKeys()) as string[];
+      const sorted: { key: string; parts: string[] }[] = [];
+      const odd: string[] = [];
+      for (const key of keys) {
+        const parts = key.slice(prefix.length).split('|');
+        if (parts.length === (tool === undefined ? 3 : 2)) sorted.push({ key, parts });
+        else odd.push(key);
+      }
+      for (const e of odd.length ? await this.db.experiences.bulkGet(odd) : []) {
+        if (e && e.datasetId === datasetId && (tool === undefined || e.toolId === tool)) sorted.push({ key: e.id, parts: tool === undefined ? [e.toolId, e.taskId, e.rater] : [e.taskId, e.rater] });
+      }
+      const page = sortByParts(sorted).slice(opts.offset, opts.offset + opts.limit);
+      const rows = await this.db.experiences.bulkGet(page.map((s) => s.key));
+      return rows.filter((e): e is Experience => e !== undefined);
+    });
   }
 
   async put(experience: Experience) {

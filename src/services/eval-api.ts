@@ -1,6 +1,7 @@
 /** The evaluation worker's protocol: runs evaluations (stored as Runs) and answers predictions. */
 import type { Contribution } from '../core/capability/types';
-import type { PickMargin, ScoreRange } from '../core/predict/residuals';
+import type { ScoreRange } from '../core/predict/residuals';
+import type { PickMargin } from '../core/predict/pick-share';
 import type { Selection } from '../core/predict/select';
 import type { EngineSpec } from '../core/llm/spec';
 import type { EvalRun } from '../core/records';
@@ -75,7 +76,7 @@ export interface PredictResponse {
   memory?: PredictMemory;
   /** LLM methods: replies that held no score (the tool's mean was used) and off-scale answers. */
   llm?: { parseFailures: number; outOfRange: number };
-  /** The pick's margin over the runner-up (utility) and whether their ranges overlap; absent with fewer than 2 candidates. */
+  /** The pick's margin over the runner-up (utility) and how often it beats it on similar held-out tasks; absent with fewer than 2 candidates. */
   pick?: PickMargin;
   /** Where the ranges come from (K folds over `tasks` training tasks, each fold model fitted on ≤ maxTrain), or why there are none. */
   ranges?: { folds: number; tasks: number; maxTrain: number } | { unavailable: string };

@@ -12,7 +12,8 @@ import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNee
 import { selectTool } from '../core/predict/select';
 import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../core/capability/predictor';
-import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
+import { bankSimilarities, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
+import { pickMargin } from '../core/predict/pick-share';
 import type { Repositories } from '../core/repositories';
 import type { EvalRun } from '../core/records';
 import type { Handlers } from '../rpc';
@@ -252,7 +253,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         { margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0, ...limits },
       );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
-      const pick = pickMargin(selection.ranked, new Map(predictions.map((p) => [p.toolId, p.range ?? null])), dataset.scale.direction === 'lower-better' ? -1 : 1);
+      const pick = pickMargin(selection.ranked, dataset.scale.direction === 'lower-better' ? -1 : 1, dataset.scale, model.bank && sims ? { bank: model.bank, sims } : null);
       const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
       return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },

@@ -1,3 +1,4 @@
+import { compareIds } from '../core/ids';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, ImportRecord, Tool } from '../core/types';
 import { UiStorage, type ToolMemDB } from './storage';
@@ -17,7 +18,7 @@ export interface DatasetSummary {
 /** Every tool of a dataset: those with experiences and those with outputs awaiting labels, sorted. */
 export function summaryTools(summary: DatasetSummary): string[] {
   const ids = [...summary.perTool.map((t) => t.toolId), ...summary.awaiting.map((t) => t.toolId)];
-  return ids.filter((id, i) => ids.indexOf(id) === i).sort((a, b) => a.localeCompare(b));
+  return ids.filter((id, i) => ids.indexOf(id) === i).sort(compareIds);
 }
 
 export interface Toast {
@@ -93,8 +94,8 @@ export class AppState {
     const summaries = await Promise.all(
       datasets.map(async (dataset) => {
         const counts = await this.repos.experiences.countsByTool(dataset.id);
-        const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
-        const awaiting = [...(await this.repos.labels.awaiting(dataset.id))].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => a.toolId.localeCompare(b.toolId));
+        const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => compareIds(a.toolId, b.toolId));
+        const awaiting = [...(await this.repos.labels.awaiting(dataset.id))].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => compareIds(a.toolId, b.toolId));
         return {
           dataset,
           total: perTool.reduce((s, t) => s + t.count, 0),

@@ -31,3 +31,37 @@ export function memoryDescription(m: { name: string; builtAt: number; trainTasks
   const tasks = m.trainTasks === null ? 'every task of the dataset' : `${formatCount(m.trainTasks)} training task${m.trainTasks === 1 ? '' : 's'}`;
   return `${m.name} — ${m.source === 'imported' ? 'imported' : 'built'} ${when} · ${tasks}`;
 }
+
+/**
+ * Decimals a score on `scale` is shown with: enough to read about a 300th of the scale's span
+ * (10^-d ≤ span / 10^2.5), so 0–1 → 3, 1–5 → 2, MQM −25..0 → 2, 0–100 → 1. A wider scale needs
+ * fewer; a degenerate span (min = max) falls back to 2.
+ */
+export function scoreDecimals(scale: { min: number; max: number }): number {
+  const span = Math.abs(scale.max - scale.min);
+  if (!Number.isFinite(span) || span === 0) return 2;
+  return Math.min(6, Math.max(0, Math.ceil(2.5 - Math.log10(span))));
+}
+
+/**
+ * A score as a person reads it: rounded for its dataset's scale, a whole number kept whole (a 1–5
+ * rating stays `4`). The full value belongs in a `title` (scoreCell) and in exports, which never
+ * go through here.
+ */
+export function formatScore(value: number, scale: { min: number; max: number }): string {
+  return Number.isInteger(value) ? String(value) : formatMean(value, scale);
+}
+
+/** A mean of scores: always with the scale's decimals (a mean of exactly 4 reads 4.00, next to 3.67). */
+export function formatMean(value: number, scale: { min: number; max: number }): string {
+  if (!Number.isFinite(value)) return '—';
+  const text = value.toFixed(scoreDecimals(scale));
+  // −0.000 reads as a negative score: a value that rounds to zero is shown as 0.
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** What a table cell shows for a score or a mean, and the unrounded value for its tooltip (none when nothing was cut). */
+export function scoreCell(value: number, scale: { min: number; max: number }, kind: 'score' | 'mean' = 'score'): { text: string; title: string | undefined } {
+  const text = kind === 'mean' ? formatMean(value, scale) : formatScore(value, scale);
+  return { text, title: Number(text) === value || !Number.isFinite(value) ? undefined : String(value) };
+}

@@ -10,6 +10,8 @@
  */
 import { CancelledError } from '../core/errors';
 import {
+  blockedPort,
+  blockedPortText,
   describeEngineSpec,
   explainLlmError,
   findModel,
@@ -70,6 +72,9 @@ export class LlmSettingsState {
   trialError = $state<string | null>(null);
   #trialAbort = $state.raw<AbortController | null>(null);
   #touched = false;
+  /** The settings (testKey) that last passed a test: "Test connection" listed the model, or "Load and try" answered. */
+  #connectionKey = $state<string | null>(null);
+  #trialPassed = $state<string | null>(null);
 
   constructor(private readonly settings: SettingsStore) {}
 
@@ -114,6 +119,36 @@ export class LlmSettingsState {
     }
   }
 
+  /**
+   * The form's settings as a test sees them: the engine spec and the key. A test passes for these
+   * exact settings; editing any field makes it a different key, so "Use this model" waits for a new test.
+   */
+  #testKey(): string | null {
+    try {
+      return `${this.spec()}\n${this.kind === 'openai' ? this.apiKey.trim() : ''}`;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A test of exactly these settings passed (nothing to test for "none"). */
+  get tested(): boolean {
+    if (this.kind === 'none') return true;
+    const key = this.#testKey();
+    if (key === null) return false;
+    if (this.#trialPassed === key) return true;
+    // "Test connection" passes for the server and key it ran on, with a model the server lists.
+    return this.kind === 'openai' && this.connection !== null && this.#connectionKey === `${this.baseUrl.trim()}\n${this.apiKey.trim()}` && findModel(this.connection.models, this.model) !== null;
+  }
+
+  /** Why "Use this model" waits, while no test of these settings has passed; null once one has. */
+  get untested(): string | null {
+    if (this.tested) return null;
+    return this.kind === 'openai'
+      ? 'Press "Test connection" (or "Load and try") first: the model can be used once a test of these settings passes.'
+      : 'Press "Load and try" first: the model can be used once it loads and answers.';
+  }
+
   /** The user chose another engine: what was shown for the previous one goes. */
   switched(): void {
     this.touch();
@@ -130,12 +165,19 @@ export class LlmSettingsState {
   /** `GET {base}/v1/models`: lists the server's models to pick from, or explains what is wrong. */
   async testConnection(): Promise<void> {
     const baseUrl = this.baseUrl.trim();
+    const apiKey = this.apiKey.trim();
     this.error = null;
     this.connection = null;
+    // A new test replaces every earlier result: a failed one leaves nothing that passed.
+    this.#connectionKey = this.#trialPassed = null;
+    // The browser would refuse the request: say so instead of "is the server running?".
+    const port = blockedPort(baseUrl);
+    if (port !== null) return void (this.error = blockedPortText(baseUrl, port));
     this.testing = true;
     try {
-      const models = await listModels(baseUrl, this.apiKey.trim() ? { apiKey: this.apiKey.trim() } : {});
+      const models = await listModels(baseUrl, apiKey ? { apiKey } : {});
       this.connection = { baseUrl, models };
+      this.#connectionKey = `${baseUrl}\n${apiKey}`;
       const typed = this.model.trim();
       if (typed && !findModel(models, typed)) this.error = modelMissingText({ baseUrl, model: typed, models });
       else if (!typed && models.length === 1) this.model = models[0]!;
@@ -231,7 +273,7 @@ export class LlmSettingsState {
 
   async save(): Promise<boolean> {
     this.error = null;
-    const problem = this.problem;
+    const problem = this.problem ?? this.untested;
     if (problem) {
       this.error = problem;
       return false;
@@ -292,6 +334,10 @@ export class LlmSettingsState {
     }
     const spec = this.engineSpec();
     const kind = this.kind;
+    const key = this.#testKey();
+    this.#connectionKey = this.#trialPassed = null;
+    const port = spec.kind === 'openai' ? blockedPort(spec.baseUrl) : null;
+    if (port !== null) return void (this.trialError = blockedPortText(this.baseUrl, port));
     const abort = new AbortController();
     this.#trialAbort = abort;
     this.trial = null;
@@ -304,6 +350,7 @@ export class LlmSettingsState {
       const started = performance.now();
       const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.trialText += t) });
       this.trial = { text: res.text, promptTokens: res.promptTokens, completionTokens: res.completionTokens, estimated: res.estimated === true, ms: performance.now() - started };
+      this.#trialPassed = key;
     } catch (err) {
       const text = err instanceof CancelledError ? 'Stopped.' : kind === 'openai' ? await this.#explain(err, this.baseUrl.trim()) : message(err);
       // A late failure of an engine the user has switched away from is not this engine's error.

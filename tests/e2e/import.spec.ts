@@ -12,6 +12,9 @@ test('import a generic CSV with a column mapping, see it stored, reload, undo', 
   await data.mapColumn('id', 'case');
   await data.dialog.getByLabel('Dataset name').fill('Team eval log');
   await data.dialog.getByLabel('Scale minimum').fill('1');
+  await data.dialog.getByLabel('Scale minimum').blur();
+  // The minimum's change fills in the maximum (5): wait for it, or typing into the field races it ('55').
+  await expect(data.dialog.getByLabel('Scale maximum')).toHaveValue('5');
   await data.dialog.getByLabel('Scale maximum').fill('5');
   await data.dialog.getByLabel('Scale maximum').blur();
   // The preview shows rows as they will be stored: task id from the `case` column.
@@ -26,14 +29,20 @@ test('import a generic CSV with a column mapping, see it stored, reload, undo', 
 
   const card = data.datasetCard('Team eval log');
   await expect(card).toContainText('9 experiences');
+  await expect(card).toContainText('scores 1–5, higher is better');
   await expect(card.getByTestId('score-histogram')).toBeVisible();
   await expect(card.getByRole('row', { name: /assistant-a/ })).toContainText('4.60');
 
   await page.reload();
   await expect(data.datasetCard('Team eval log')).toContainText('9 experiences');
 
-  // Undo the import as a whole from the history.
+  // The history's rejected count opens its reasons: file, row, column, why.
   await data.datasetCard('Team eval log').getByText('Import history').click();
+  await data.datasetCard('Team eval log').getByRole('button', { name: '1 rejected: show why' }).click();
+  const why = data.datasetCard('Team eval log').getByTestId('rejected-reasons');
+  await expect(why).toContainText('Why 1 row of team-eval-log.csv was rejected:');
+  await expect(why.getByRole('row', { name: "team-eval-log.csv 8 grade score 'n/a' is not a number" })).toBeVisible();
+  // Undo the import as a whole from the history.
   await data.datasetCard('Team eval log').getByRole('button', { name: 'Undo' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Undid the import' })).toBeVisible();
   await expect(data.datasetCard('Team eval log')).toHaveCount(0);
@@ -109,17 +118,35 @@ test('attach a folder of images by the <tool>/<id>.<ext> pattern and see them in
   await expect(data.datasetCard('GenAI slice').getByRole('img', { name: 'Output of DALLE_3 for task 00000' }).first()).toBeVisible();
 });
 
-test('a dataset exports as CSV with a human/judge flag', async ({ data, page }) => {
-  await data.startImport(LOG);
+test('scores are rounded for their scale and ids sort naturally; the CSV export keeps every digit', async ({ data, page }) => {
+  // Twelve tasks 1–12 of one judge on 0–1: task 1 scores 0.4586309383, the others 0.5.
+  await data.startImport('tests/fixtures/e2e/decimal-scores.csv');
   await data.mapColumn('id', 'case');
-  await data.dialog.getByLabel('Dataset name').fill('Team eval log');
-  await data.runImport();
-  await data.dialog.getByRole('button', { name: 'Done' }).click();
+  await data.dialog.getByLabel('Dataset name').fill('Decimal log');
+  await data.dialog.getByLabel('Scale minimum').fill('0');
+  await data.dialog.getByLabel('Scale minimum').blur();
+  await expect(data.dialog.getByLabel('Scale maximum')).toHaveValue('5');
+  await data.dialog.getByLabel('Scale maximum').fill('1');
+  await data.dialog.getByLabel('Whole numbers only').uncheck();
+  const result = await data.runImport();
+  await expect(result.getByTestId('count-added')).toHaveText('12');
+  await data.closeImport();
+  const card = data.datasetCard('Decimal log');
+  // Mean (0.4586309383 + 11 × 0.5) / 12 = 0.49655…: three decimals on a 0–1 scale, the full value in its title.
+  const mean = card.getByRole('row', { name: /judge-x/ }).getByRole('cell').nth(2);
+  await expect(mean).toHaveText('0.497');
+  await expect(mean).toHaveAttribute('title', /^0\.4965525781/);
+  await card.getByText('Browse experiences').click();
+  const rows = card.getByTestId('experience-browser').locator('tbody tr');
+  await expect(rows.locator('td:first-child')).toHaveText(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
+  await expect(rows.first().locator('td.num')).toHaveText('0.459');
+  await expect(rows.first().locator('td.num')).toHaveAttribute('title', '0.4586309383');
+
   const download = page.waitForEvent('download');
-  await data.datasetCard('Team eval log').getByRole('button', { name: 'Export CSV' }).click();
+  await card.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('team-eval-log-experiences.csv');
+  expect(file.suggestedFilename()).toBe('decimal-log-experiences.csv');
   const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
   expect(text.split('\n')[0]).toContain('prompt,tool,score,rater,human,score_source');
-  expect(text.split('\n').filter((l) => l.includes('assistant-a')).length).toBeGreaterThanOrEqual(5);
+  expect(text).toContain(',judge-x,0.4586309383,');
 });

@@ -44,6 +44,12 @@ test('Test connection lists the server models to pick from, and names a missing 
   await list.selectOption('qwen2.5:0.5b');
   await expect(settings.section.getByLabel('Model name')).toHaveValue('qwen2.5:0.5b');
   await expect(settings.section.getByRole('alert')).toHaveCount(0);
+  // Tested with this server and key: usable; another key was not tested.
+  const use = settings.section.getByRole('button', { name: 'Use this model' });
+  await expect(use).toBeEnabled();
+  await settings.section.getByLabel('API key').fill('other');
+  await expect(use).toBeDisabled();
+  await settings.section.getByLabel('API key').fill('');
   await settings.save();
   await expect(settings.active).toHaveText(`qwen2.5:0.5b at 127.0.0.1:${port}`);
   await settings.tryIt('Say hello');
@@ -58,8 +64,17 @@ test('errors in plain language, cleared on switching engine', async ({ settings 
   const alert = settings.section.getByRole('alert');
 
   await url.fill(`http://127.0.0.1:${DEAD_PORT}/v1`);
+  await settings.section.getByLabel('Model name').fill('fake-model');
   await test.click();
   await expect(alert).toContainText(`Nothing answers at 'http://127.0.0.1:${DEAD_PORT}/v1'. Is the server running?`);
+  // A failed test leaves "Use this model" off, and says why.
+  await expect(settings.section.getByRole('button', { name: 'Use this model' })).toBeDisabled();
+  await expect(settings.section.getByTestId('llm-why')).toHaveText(/^Press "Test connection" \(or "Load and try"\) first/);
+
+  // A port the browser refuses (port 9, "discard") is named as such, not as a server that is not running.
+  await url.fill('http://127.0.0.1:9/v1');
+  await test.click();
+  await expect(alert).toHaveText("The browser refuses to connect to port 9 (it blocks this port for safety), so 'http://127.0.0.1:9/v1' cannot be reached from this page. Use another port, e.g. 11434 (Ollama's default).");
 
   await url.fill(`http://127.0.0.1:${port}/api`);
   await test.click();

@@ -34,9 +34,11 @@ test('wllama loads a GGUF file the user picks, kept in the browser for later', a
   await expect(settings.section.getByLabel('Stored GGUF model')).toHaveValue('llama-2-tiny-random.gguf');
   await settings.section.getByText('Advanced').click();
   await settings.section.getByLabel('Token bias').fill(TINY_BIAS);
-  await settings.save();
+  // Usable only once it has loaded and answered.
+  await expect(settings.section.getByTestId('llm-why')).toHaveText('Press "Load and try" first: the model can be used once it loads and answers.');
   await settings.tryIt('Hi');
   await expect(settings.stats).toBeVisible({ timeout: 90_000 });
+  await settings.save();
 
   // A file that is not a GGUF model is refused with the reason.
   await settings.section.getByLabel('GGUF model file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });

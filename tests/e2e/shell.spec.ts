@@ -82,7 +82,14 @@ test('back up everything and restore it after deleting all data', async ({ app, 
   await page.getByRole('button', { name: 'Yes, delete everything' }).click();
   await page.reload();
   await expect(page.getByLabel('Rater name')).toHaveValue('');
-  await page.getByLabel('Backup file to restore').setInputFiles(path);
+  // The restore control is a labelled button that stays inside its card (issue #28).
+  const card = page.getByRole('region', { name: 'Backup' });
+  const pick = card.getByText('Choose a backup file to restore…');
+  await expect(card.getByTestId('restore-file')).toHaveText('No file chosen');
+  const [inner, outer] = [(await pick.boundingBox())!, (await card.boundingBox())!];
+  expect(inner.x >= outer.x && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height).toBe(true);
+  await card.getByLabel('Choose a backup file to restore').setInputFiles(path);
+  await expect(card.getByTestId('restore-file')).not.toHaveText('No file chosen');
   await page.getByRole('button', { name: 'Replace everything with this backup' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Restored' })).toBeVisible();
   await page.reload();

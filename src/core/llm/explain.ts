@@ -8,6 +8,7 @@
  */
 import { quote } from '../text/quote';
 import { EngineSpecError, LlmConnectionError, LlmHttpError, LlmResponseError } from './errors';
+import { blockedPort, blockedPortText } from './blocked-ports';
 
 export interface ExplainContext {
   /** The endpoint as the user typed it. */
@@ -24,7 +25,7 @@ export interface ExplainContext {
 export interface ExplainedError {
   /** One or two sentences: what is wrong and what to do. */
   text: string;
-  kind: 'not-running' | 'cors' | 'wrong-url' | 'model-missing' | 'auth' | 'server' | 'other';
+  kind: 'not-running' | 'blocked-port' | 'cors' | 'wrong-url' | 'model-missing' | 'auth' | 'server' | 'other';
 }
 
 const modelMissing = (body: string) => /model[^.]{0,80}(not found|does not exist|not exist|unknown|no such|missing|not loaded)|(not found|unknown|no such)[^.]{0,40}model/i.test(body);
@@ -32,6 +33,9 @@ const modelMissing = (body: string) => /model[^.]{0,80}(not found|does not exist
 export function explainLlmError(err: unknown, ctx: ExplainContext): ExplainedError {
   const where = quote(ctx.baseUrl, 120);
   if (err instanceof LlmConnectionError) {
+    // A refused port fails like a server that is not running (a bare TypeError): the port says which.
+    const port = blockedPort(ctx.baseUrl);
+    if (port !== null) return { kind: 'blocked-port', text: blockedPortText(ctx.baseUrl, port) };
     if (ctx.reachable) {
       return {
         kind: 'cors',

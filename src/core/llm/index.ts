@@ -9,3 +9,4 @@ export { ENGINE_KINDS, ENGINES, engineConnections, engineRow, httpOrigin, type E
 export * from './json-reply';
 export * from './models';
 export * from './explain';
+export * from './blocked-ports';

@@ -4,7 +4,7 @@
  * random training prompts), grouped by tool and ordered by task id so every run sees the same order.
  */
 import { splitByTask, splitSizes } from '../eval/split';
-import { experienceKey } from '../ids';
+import { compareIds, experienceKey } from '../ids';
 import type { Experience, RaterPolicy } from '../types';
 
 export interface SplitSpec {
@@ -18,7 +18,7 @@ export interface TaskSplit {
   test: string[];
 }
 
-const byTaskId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byTaskId = compareIds;
 
 /**
  * The evaluation's split (src/core/eval/split.ts, same seed → same training tasks), so a memory

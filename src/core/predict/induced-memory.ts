@@ -21,6 +21,7 @@ import { fitSlopes, memorySignal, slopePrediction, SnapshotRetriever, type Memor
 import type { NeighbourCut } from './knn';
 import { buildTable, exampleKey, type TrainingTable } from './training-table';
 import type { Predictor, PredictTask, ScorePrediction, TrainingExample, TrainingSet } from './types';
+import { compareIds } from '../ids';
 
 export interface InduceOptions {
   settings?: ClusterSettings;
@@ -29,7 +30,7 @@ export interface InduceOptions {
   cache?: GroupCache;
 }
 
-const byTaskId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byTaskId = compareIds;
 
 function unitMean(vectors: readonly Float32Array[]): Float32Array {
   const out = new Float32Array(vectors[0]!.length);

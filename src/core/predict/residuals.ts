@@ -108,27 +108,44 @@ export async function residualBank(create: () => AnyPredictor, train: TrainingSe
   return { tasks, tools, residuals, folds: K, maxTrain, similarity };
 }
 
-/** The range of `predicted` for `toolId` on `query`; null when the bank has no residual of the tool. */
-export function scoreRange(bank: ResidualBank, sims: Float64Array, toolId: string, predicted: number, scale: ScoreScale, opts: RangeOptions = {}): ScoreRange | null {
-  const { level, k, minSimilar, minSimilarity } = { ...RANGE_DEFAULTS, ...opts };
-  const j = bank.tools.indexOf(toolId);
-  if (j < 0) return null;
-  const T = bank.tools.length;
-  const own: number[] = [];
-  for (let i = 0; i < bank.tasks.length; i++) if (Number.isFinite(bank.residuals[i * T + j]!)) own.push(i);
-  if (own.length === 0) return null;
-  const similar = own
+/**
+ * The calibration tasks (bank rows) whose residuals speak for a new task: the `k` most similar of
+ * `rows` (similarity ≥ `minSimilarity`, most similar first), or all of `rows` when fewer than
+ * `minSimilar` are that similar. The one rule for ranges (scoreRange) and the pick's share (pick-share.ts).
+ */
+export function calibrationRows(rows: readonly number[], sims: Float64Array, opts: RangeOptions = {}): { rows: number[]; source: 'similar' | 'overall' } {
+  const { k, minSimilar, minSimilarity } = { ...RANGE_DEFAULTS, ...opts };
+  const similar = rows
     .filter((i) => sims[i]! >= minSimilarity)
     .sort((a, b) => sims[b]! - sims[a]! || a - b)
     .slice(0, k);
-  const useSimilar = similar.length >= minSimilar;
-  const values = (useSimilar ? similar : own).map((i) => bank.residuals[i * T + j]!).sort((a, b) => a - b);
+  return similar.length >= minSimilar ? { rows: similar, source: 'similar' } : { rows: [...rows], source: 'overall' };
+}
+
+/** Bank rows where tool column `j` has a residual. */
+export function rowsWithResidual(bank: ResidualBank, j: number): number[] {
+  const T = bank.tools.length;
+  const own: number[] = [];
+  for (let i = 0; i < bank.tasks.length; i++) if (Number.isFinite(bank.residuals[i * T + j]!)) own.push(i);
+  return own;
+}
+
+/** The range of `predicted` for `toolId` on `query`; null when the bank has no residual of the tool. */
+export function scoreRange(bank: ResidualBank, sims: Float64Array, toolId: string, predicted: number, scale: ScoreScale, opts: RangeOptions = {}): ScoreRange | null {
+  const level = opts.level ?? RANGE_DEFAULTS.level;
+  const j = bank.tools.indexOf(toolId);
+  if (j < 0) return null;
+  const T = bank.tools.length;
+  const own = rowsWithResidual(bank, j);
+  if (own.length === 0) return null;
+  const { rows, source } = calibrationRows(own, sims, opts);
+  const values = rows.map((i) => bank.residuals[i * T + j]!).sort((a, b) => a - b);
   const tail = (1 - level) / 2;
   return {
     lo: clampToScale(predicted + percentile(values, tail), scale).score,
     hi: clampToScale(predicted + percentile(values, 1 - tail), scale).score,
     level,
-    source: useSimilar ? 'similar' : 'overall',
+    source,
     n: values.length,
   };
 }
@@ -136,36 +153,4 @@ export function scoreRange(bank: ResidualBank, sims: Float64Array, toolId: strin
 /** Similarity of a new task to each calibration task (compute once per task, for every tool). */
 export function bankSimilarities(bank: ResidualBank, query: PredictTask): Float64Array {
   return bank.similarity.scores(query);
-}
-
-export interface PickMargin {
-  runnerUp: string;
-  /** Best utility minus the runner-up's (score points when costs do not count). */
-  margin: number;
-  /** The two ranges overlap (in utility terms): the pick is within the noise of one task's outcome. */
-  withinNoise: boolean | null;
-}
-
-/**
- * The pick's margin over the runner-up, and whether their ranges overlap. `ranked` is the
- * selection's order (best utility first); utility = sign·score − weight·cost, so a range maps to
- * [sign·lo, sign·hi] (swapped when sign is −1) minus the same cost term.
- */
-export function pickMargin(
-  ranked: readonly { toolId: string; score: number; utility: number }[],
-  ranges: ReadonlyMap<string, ScoreRange | null>,
-  sign: 1 | -1,
-): PickMargin | null {
-  const [a, b] = ranked;
-  if (!a || !b) return null;
-  const ra = ranges.get(a.toolId);
-  const rb = ranges.get(b.toolId);
-  const u = (p: { score: number; utility: number }, r: ScoreRange) => {
-    const shift = p.utility - sign * p.score; // −weight·cost
-    const x = sign * r.lo + shift;
-    const y = sign * r.hi + shift;
-    return [Math.min(x, y), Math.max(x, y)] as const;
-  };
-  const withinNoise = ra && rb ? u(a, ra)[0] <= u(b, rb)[1] && u(b, rb)[0] <= u(a, ra)[1] : null;
-  return { runnerUp: b.toolId, margin: a.utility - b.utility, withinNoise };
 }

@@ -37,6 +37,9 @@ export class LlmSettingsPage extends SettingsPage {
     await this.section.getByLabel('GGUF model URL').fill(url);
     await this.section.getByText('Advanced').click();
     await this.section.getByLabel('Token bias').fill(bias);
+    // "Use this model" waits for a passing test of these settings: load the model and let it answer.
+    await this.tryIt('Hi');
+    await expect(this.stats).toBeVisible({ timeout: 90_000 });
     await this.save();
   }
 
@@ -50,7 +53,14 @@ export class LlmSettingsPage extends SettingsPage {
     await this.chooseEngine(/OpenAI-compatible endpoint/);
     await this.section.getByLabel('Endpoint base URL').fill(baseUrl);
     await this.section.getByLabel('Model name').fill(model);
+    await this.testConnection();
     await this.save();
+  }
+
+  /** "Test connection", resolved once the server's models are listed (the test passed). */
+  async testConnection(): Promise<void> {
+    await this.section.getByRole('button', { name: 'Test connection' }).click();
+    await expect(this.section.getByLabel('Models on the server')).toBeVisible();
   }
 
   async save(): Promise<void> {

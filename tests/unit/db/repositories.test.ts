@@ -105,8 +105,8 @@ describe('experience repository', () => {
     expect(scores(await repos.experiences.byDataset('ds|a'))).toEqual([6]);
     expect(await repos.experiences.count('ds')).toBe(6);
     expect(await repos.experiences.count('ds|A')).toBe(1);
-    // Key order within tool A: 'a0' < 'a|b' < 'a' < 'b' (by code unit: '0' < '|'; 'b' < 'r' after 'a|').
-    expect((await repos.experiences.page('ds', { toolId: 'A', offset: 1, limit: 2 })).map((e) => e.score)).toEqual([3, 1]);
+    // Page order within tool A, by the rows' own task ids in natural order: 'a' < 'a|b' < 'a0' < 'b' (punctuation before digits).
+    expect((await repos.experiences.page('ds', { toolId: 'A', offset: 1, limit: 2 })).map((e) => e.score)).toEqual([3, 4]);
     expect((await repos.experiences.page('ds', { offset: 4, limit: 10 })).map((e) => e.score)).toEqual([7, 2]);
     expect((await repos.experiences.byTask('ds', 'x')).map((e) => e.toolId)).toEqual(['A|x']);
     // Deleting dataset ds leaves the datasets whose ids start with 'ds|'.
@@ -114,6 +114,15 @@ describe('experience repository', () => {
     expect((await db.experiences.toArray()).map((e) => e.datasetId).sort()).toEqual(['ds|A', 'ds|a']);
     expect(await repos.experiences.count('ds')).toBe(0);
     expect(await repos.experiences.count('ds|a')).toBe(1);
+  });
+
+  it('pages a dataset by tool, then task in natural order (2 before 10), then rater', async () => {
+    const rows = [exp('10', 'B', 1), exp('2', 'A', 2), exp('10', 'A', 3), exp('1', 'A', 4), exp('2', 'A', 5, { rater: 'q0', id: experienceKey('ds', '2', 'A', 'q0') }), exp('t9', 'A', 6), exp('t10', 'A', 7)];
+    await repos.experiences.writeImportBatch('imp1', rows, { fresh: true });
+    // Tool A: tasks 1, 2 (raters q0 < r1), 10, t9, t10; then tool B.
+    expect((await repos.experiences.page('ds', { offset: 0, limit: 10 })).map((e) => e.score)).toEqual([4, 5, 2, 3, 6, 7, 1]);
+    expect((await repos.experiences.page('ds', { toolId: 'A', offset: 2, limit: 2 })).map((e) => e.taskId)).toEqual(['2', '10']);
+    expect(await repos.experiences.page('ds', { toolId: 'A', offset: 6, limit: 2 })).toEqual([]);
   });
 
   it('reads a dataset larger than one scan page, every row once, in key order', async () => {

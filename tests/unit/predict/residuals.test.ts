@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPredictor, toPrediction, type Predictor, type PredictTask, type TrainingSet } from '../../../src/core/predict';
-import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../../../src/core/predict/residuals';
+import { bankSimilarities, residualBank, scoreRange, type ResidualBank } from '../../../src/core/predict/residuals';
 import { TaskSimilarity } from '../../../src/core/predict/similarity';
 import type { ScoreScale } from '../../../src/core/types';
 
@@ -79,27 +79,5 @@ describe('scoreRange', () => {
     const high = scoreRange(bank, sims, 'A', 4.5, scale, { k: 5, minSimilar: 5, minSimilarity: 0.1 })!;
     expect(high.hi).toBe(5);
     expect(scoreRange(bank, sims, 'Z', 3, scale)).toBeNull();
-  });
-});
-
-describe('pickMargin', () => {
-  const r = (lo: number, hi: number) => ({ lo, hi, level: 0.8, source: 'overall' as const, n: 10 });
-  it('margin over the runner-up; within noise when the two ranges overlap', () => {
-    const ranked = [{ toolId: 'A', score: 4, utility: 4 }, { toolId: 'B', score: 3.2, utility: 3.2 }, { toolId: 'C', score: 2, utility: 2 }];
-    expect(pickMargin(ranked, new Map([['A', r(3, 5)], ['B', r(2.5, 3.5)]]), 1)).toEqual({ runnerUp: 'B', margin: 4 - 3.2, withinNoise: true });
-    expect(pickMargin(ranked, new Map([['A', r(3.6, 4.4)], ['B', r(2.8, 3.5)]]), 1)!.withinNoise).toBe(false);
-    expect(pickMargin(ranked, new Map([['A', null], ['B', r(2.8, 3.5)]]), 1)!.withinNoise).toBeNull();
-    expect(pickMargin(ranked.slice(0, 1), new Map(), 1)).toBeNull();
-  });
-
-  it('compares utilities: the cost term shifts a range, and lower-better scales flip it', () => {
-    // A: score 4, cost term −1 → utility 3, range [3.6, 4.4] → [2.6, 3.4]; B: utility 2.9, [2.5, 3.2] overlaps.
-    const costed = [{ toolId: 'A', score: 4, utility: 3 }, { toolId: 'B', score: 2.9, utility: 2.9 }];
-    expect(pickMargin(costed, new Map([['A', r(3.6, 4.4)], ['B', r(2.5, 3.2)]]), 1)!.withinNoise).toBe(true);
-    // Lower is better: A 1.5 (utility −1.5, range [1, 2] → [−2, −1]); B 3 (utility −3, [2.5, 3.5] → [−3.5, −2.5]).
-    const lower = [{ toolId: 'A', score: 1.5, utility: -1.5 }, { toolId: 'B', score: 3, utility: -3 }];
-    const m = pickMargin(lower, new Map([['A', r(1, 2)], ['B', r(2.5, 3.5)]]), -1)!;
-    expect(m.margin).toBeCloseTo(1.5, 12);
-    expect(m.withinNoise).toBe(false);
   });
 });

@@ -89,9 +89,12 @@ describe('eval service', () => {
     const [first, second] = res.selection.ranked;
     expect(res.pick!.runnerUp).toBe(second!.toolId);
     expect(res.pick!.margin).toBeCloseTo(first!.utility - second!.utility, 12);
-    const a = res.predictions.find((p) => p.toolId === first!.toolId)!.range!;
-    const b = res.predictions.find((p) => p.toolId === second!.toolId)!.range!;
-    expect(res.pick!.withinNoise).toBe(a.lo <= b.hi && b.lo <= a.hi);
+    // The share is counted over the same 20 held-out tasks, both tools' errors paired per task (ties count half).
+    const share = res.pick!.share!;
+    expect(share).toMatchObject({ n: 20, source: 'overall', paired: true });
+    expect(Number.isInteger(share.share * 40)).toBe(true);
+    expect(share.share).toBeGreaterThanOrEqual(0);
+    expect(share.share).toBeLessThanOrEqual(1);
     const mean = await client.call('predict', { datasetId: 'g', method: 'tool-mean', prompt: 'A baker pulling bread out of an oven' });
     expect(mean.predictions.every((p) => p.onlyMean === true && p.range !== undefined)).toBe(true);
   });
