@@ -18,6 +18,13 @@ export class EvaluatePage extends AppPage {
     return this.page.locator('figure').filter({ hasText: title });
   }
 
+  /** Opens the folded charts (predicted vs true, pair accuracy, top-k), drawn only once opened. */
+  async openMoreCharts(): Promise<void> {
+    const fold = this.page.getByTestId('eval-more-charts');
+    if ((await fold.getAttribute('open')) === null) await fold.locator('> summary').click();
+    await expect(this.chart('Predicted vs true').locator('canvas')).toBeVisible();
+  }
+
   /** Ticks the methods in `on` and unticks those in `off` (checkbox labels are the method ids). */
   async chooseMethods(on: string[], off: string[] = []): Promise<void> {
     for (const m of off) await this.form.getByLabel(m, { exact: true }).uncheck();
