@@ -79,8 +79,11 @@ export function planeSummary(plane: CostQualityPlane): string[] {
 export function costPlaneChart(plane: CostQualityPlane, order: readonly string[] = []): ChartConfiguration {
   const { factor, label } = costUnit(plane);
   const xy = (p: CostQualityPoint) => ({ x: p.cost * factor, y: p.quality });
-  const methods = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
-  const styles = methodStyles([...order, ...methods]);
+  const found = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
+  const runOrder = [...order, ...found];
+  const styles = methodStyles(runOrder);
+  // In the run's order, so the legend lists the methods as the metric chart and the leaderboard's form do.
+  const methods = found.sort((a, b) => runOrder.indexOf(a) - runOrder.indexOf(b));
   const of = (kind: CostQualityPoint['kind']) => plane.points.filter((p) => p.kind === kind);
   // `names` (one per point, for the tooltip) rides along with each dataset; the tooltip finds them
   // by dataset index in this closure, so chart.js's types need no extra field.
@@ -93,7 +96,7 @@ export function costPlaneChart(plane: CostQualityPlane, order: readonly string[]
       const st = styles.get(m)!;
       // The line a little transparent, the markers not: where lines run together the markers still tell them apart.
       return set(m, of('method').filter((p) => p.label === m).sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)), {
-        showLine: true, borderColor: `${st.color}99`, borderWidth: 1.5, order: 2,
+        showLine: true, borderColor: `${st.color}cc`, borderWidth: 1.5, order: 2,
         pointStyle: st.pointStyle, pointRotation: st.rotation, pointRadius: 5, pointHoverRadius: 7,
         pointBackgroundColor: st.color, pointBorderColor: st.color, pointBorderWidth: st.stroke, backgroundColor: st.color,
       });

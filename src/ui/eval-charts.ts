@@ -68,7 +68,8 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
       // A click or hover near a dot takes the nearest one (dots are small targets).
       interaction: { mode: 'nearest', intersect: false },
       plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true } },
+        // boxHeight sets the markers' size in the legend: one size for all (a circle was drawn twice as large).
+        legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
         tooltip: {
           callbacks: {
             label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
