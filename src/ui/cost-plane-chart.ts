@@ -7,9 +7,15 @@
 import type { ChartConfiguration, ChartDataset, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { CsvValue } from '../core/export/csv-cell';
 import type { CostQualityPlane, CostQualityPoint } from '../services/eval-api';
+import { methodStyles } from './palette';
 
-/** Okabe–Ito: distinguishable with the common colour-vision deficiencies. */
-const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
+/** Grey for the reference marks (always one tool, random, the frontier): methods carry the colours. */
+const REFERENCE = '#5a6370';
+
+/** The oracle's star: black, or near-white on the dark theme (black would vanish on its background). */
+function oracleColor(): string {
+  return globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ? '#e6e9ee' : '#000000';
+}
 
 /** The axis unit: per call, or per 1M calls when every cost is below $0.001. */
 export function costUnit(plane: CostQualityPlane): { factor: number; label: string } {
@@ -64,32 +70,46 @@ export function planeSummary(plane: CostQualityPlane): string[] {
   return out;
 }
 
-export function costPlaneChart(plane: CostQualityPlane): ChartConfiguration {
+/**
+ * The plane as a chart.js scatter. Every method has its own Okabe–Ito colour and marker (the same
+ * as in the run's metric chart when `order` is the run's method list); the references are grey
+ * (always one tool: squares, random: a triangle) and the oracle a black star. Names live in the
+ * legend (marker and colour) and the tooltip, never beside the points, so no label can cover another.
+ */
+export function costPlaneChart(plane: CostQualityPlane, order: readonly string[] = []): ChartConfiguration {
   const { factor, label } = costUnit(plane);
   const xy = (p: CostQualityPoint) => ({ x: p.cost * factor, y: p.quality });
-  const methods = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
+  const found = [...new Set(plane.points.filter((p) => p.kind === 'method').map((p) => p.label))];
+  const runOrder = [...order, ...found];
+  const styles = methodStyles(runOrder);
+  // In the run's order, so the legend lists the methods as the metric chart and the leaderboard's form do.
+  const methods = found.sort((a, b) => runOrder.indexOf(a) - runOrder.indexOf(b));
   const of = (kind: CostQualityPoint['kind']) => plane.points.filter((p) => p.kind === kind);
   // `names` (one per point, for the tooltip) rides along with each dataset; the tooltip finds them
   // by dataset index in this closure, so chart.js's types need no extra field.
   const set = (name: string, pts: CostQualityPoint[], extra: Partial<ChartDataset<'scatter'>>): ChartDataset<'scatter'> & { names: string[] } => ({ ...extra, label: name, data: pts.map(xy), names: pts.map(pointName) });
   const frontier = frontierOf(plane);
   const datasets = [
-    set('frontier', frontier, { showLine: true, stepped: 'after', borderColor: '#5a6370', borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 0, order: 3 }),
-    set('always one tool', of('always'), { pointStyle: 'rect', pointRadius: 6, backgroundColor: 'rgba(90, 99, 112, 0.55)', borderColor: '#5a6370', order: 1 }),
-    ...methods.map((m, i) =>
-      set(m, of('method').filter((p) => p.label === m).sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)), {
-        showLine: true, borderColor: PALETTE[i % PALETTE.length], backgroundColor: PALETTE[i % PALETTE.length], borderWidth: 1.5, pointRadius: 4, order: 2,
-      }),
-    ),
-    set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: '#999', order: 1 }),
-    set('oracle (best true score; a bound)', of('oracle'), { pointStyle: 'rectRot', pointRadius: 7, backgroundColor: '#D55E00', order: 1 }),
+    set('frontier', frontier, { showLine: true, stepped: 'after', borderColor: REFERENCE, borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line', order: 3 }),
+    set('always one tool', of('always'), { pointStyle: 'rect', pointRadius: 6, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
+    ...methods.map((m) => {
+      const st = styles.get(m)!;
+      // The line a little transparent, the markers not: where lines run together the markers still tell them apart.
+      return set(m, of('method').filter((p) => p.label === m).sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)), {
+        showLine: true, borderColor: `${st.color}cc`, borderWidth: 1.5, order: 2,
+        pointStyle: st.pointStyle, pointRotation: st.rotation, pointRadius: 5, pointHoverRadius: 7,
+        pointBackgroundColor: st.color, pointBorderColor: st.color, pointBorderWidth: st.stroke, backgroundColor: st.color,
+      });
+    }),
+    set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
+    set('oracle (best true score; a bound)', of('oracle'), { pointStyle: 'star', pointRadius: 9, pointBorderWidth: 2, borderColor: oracleColor(), backgroundColor: oracleColor(), order: 1 }),
   ];
   return {
     type: 'scatter',
     data: { datasets } as ChartConfiguration['data'],
     options: {
       plugins: {
-        legend: { position: 'bottom' },
+        legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
         tooltip: {
           callbacks: {
             label: (item: TooltipItem<keyof ChartTypeRegistry>) => {

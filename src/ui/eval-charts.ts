@@ -1,7 +1,7 @@
 import type { ChartConfiguration, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { EvalResult } from '../services/eval-api';
 import { fixed, toolEstimate } from './eval-summary';
-import { PALETTE } from './palette';
+import { methodStyles, PALETTE } from './palette';
 
 export type MetricKey = 'mae' | 'rmse' | 'pearson';
 const NAMES: Record<MetricKey, string> = { mae: 'MAE', rmse: 'RMSE', pearson: 'Pearson r' };
@@ -40,15 +40,20 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
   const labels = [...tools, 'mean over tools'];
   const width = 0.7 / Math.max(1, methods.length);
   const all: number[] = [];
+  // The same colour and marker per method as the cost–quality plane (both take the run's method order).
+  const styles = methodStyles(methods);
   const datasets = methods.map((m, j) => {
+    const st = styles.get(m)!;
     const est = groups.map((t) => toolEstimate(r, m, t, metric));
     for (const e of est) for (const v of [e.value, e.lo, e.hi]) if (typeof v === 'number' && Number.isFinite(v)) all.push(v);
     const offset = (j - (methods.length - 1) / 2) * width;
     return {
       label: m,
-      backgroundColor: PALETTE[j % PALETTE.length],
-      borderColor: PALETTE[j % PALETTE.length],
-      pointStyle: (['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star', 'rectRounded'] as const)[j % 7],
+      backgroundColor: st.color,
+      borderColor: st.color,
+      pointStyle: st.pointStyle,
+      pointRotation: st.rotation,
+      borderWidth: st.stroke,
       pointRadius: 4,
       pointHoverRadius: 6,
       data: est.map((e, i) => ({ x: i + offset, y: e.value })),
@@ -63,7 +68,8 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
       // A click or hover near a dot takes the nearest one (dots are small targets).
       interaction: { mode: 'nearest', intersect: false },
       plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true } },
+        // boxHeight sets the markers' size in the legend: one size for all (a circle was drawn twice as large).
+        legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
         tooltip: {
           callbacks: {
             label: (item: TooltipItem<keyof ChartTypeRegistry>) => {

@@ -14,13 +14,14 @@ async function shoot(cap: CapabilityPage, name: string, width: number, parts: Re
   await page.setViewportSize({ width, height: Math.max(800, height + 40) });
   // Nothing may be wider than the screen outside the regions that scroll sideways on purpose.
   expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px, the document`).toBeLessThanOrEqual(width);
   await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
   // And what it shows passes axe-core (no serious or critical violation, heading order kept).
   expect(describe(blocking(await axeViolations(page))), `${name} at ${width} px`).toEqual([]);
   for (const [part, locator] of Object.entries(parts)) await locator.screenshot({ path: test.info().outputPath(`${name}-${part}-${width}.png`) });
 }
 
-test('demo → build → capability matrix → a cell\'s entries and evidence; tool cards show facets; Predict shows contributions', async ({ cap, page }) => {
+test('demo → build → capability matrix → a cell\'s entries and evidence; tool cards show facets; Predict shows contributions', async ({ cap, tools, page }) => {
   test.setTimeout(300_000); // demo import and a GenAI-Bench build on a 2-core machine
   await cap.open('data');
   await cap.loadDemo();
@@ -74,9 +75,28 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   await expect(cap.tooltip).toContainText(/ · .+ \((category|cue|theme)\)/);
   await expect(cap.tooltip).toContainText(/^.*(Claim: the sign is settled|Tentative, not a claim|No claim: the data does not settle)/s);
   await page.mouse.move(0, 0);
+  await expect(cap.tooltip).toBeHidden();
+
+  // Issue #28: with the last row at the window's bottom edge, the tooltip goes above the cell, inside the window.
+  await cap.matrixAtWindowBottom();
+  const at = await cap.hoverACell();
+  expect(await cap.insideWindow(cap.tooltip)).toBe(true);
+  // Escape puts it away with the pointer still on the cell.
+  await page.keyboard.press('Escape');
+  await expect(cap.tooltip).toBeHidden();
+  // A click opens the cell's panel below the matrix, out of view until now: it scrolls into view and takes focus, and no tooltip covers it.
+  await page.mouse.click(at.x, at.y);
+  await expect(cap.cellPanel).toBeFocused();
+  await expect(cap.cellPanel.getByRole('heading', { level: 3 })).toBeInViewport({ ratio: 1 });
+  await expect(cap.tooltip).toBeHidden();
+  // Escape closes it and gives the focus back to the matrix.
+  await page.keyboard.press('Escape');
+  await expect(cap.cellPanel).toHaveCount(0);
+  await expect(cap.grid).toBeFocused();
 
   // Keyboard: walk to a cell with an entry, open it: its entries with effect bars, and the evidence.
   const head = await cap.openCellWithEntry();
+  await expect(cap.cellPanel).toBeFocused();
   const [tool] = head.split(' · ');
   await expect(cap.cellPanel.getByRole('heading', { level: 3 })).toContainText(tool!);
   const entry = cap.cellPanel.getByRole('article', { name: 'Entry' }).first();
@@ -105,7 +125,8 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   await cap.goTo('Tools');
   await expect(page.getByTestId('tool-profile')).toHaveCount(6);
   await expect(page.getByTestId('tool-profile').first()).toContainText(/mean \d\.\d\d.*rank \d of 6/);
-  const card = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: withClaim[0], exact: true }) });
+  // The card leads with its summary; the facets are in its "Details" fold.
+  const card = await tools.openDetails(withClaim[0]);
   const facets = card.getByTestId('tool-facets');
   await expect(facets).toContainText('claims only');
   await expect(facets).toContainText(/\[[+−]?\d\.\d\d, [+−]?\d\.\d\d\]/);

@@ -65,7 +65,15 @@ test('the demo\'s evaluation draws the cost–quality plane with its frontier, f
   await evaluate.form.getByRole('button', { name: 'Run evaluation' }).click();
   const plane = page.getByTestId('cost-plane');
   await expect(plane).toBeVisible({ timeout: 180_000 });
-  await expect(plane.locator('figure').filter({ hasText: 'Cost–quality plane' }).locator('canvas')).toBeVisible();
+  const canvas = plane.locator('figure').filter({ hasText: 'Cost–quality plane' }).locator('canvas');
+  await expect(canvas).toBeVisible();
+  // Issue #28: Okabe–Ito colours by the run's order (tool-mean blue, knn orange) and a black star
+  // for the oracle; vermillion, the oracle's old colour that an orange method was mistaken for, is gone.
+  const [blue, orange, black, vermillion] = await evaluate.canvasColours(canvas, ['#0072B2', '#E69F00', '#000000', '#D55E00']);
+  expect(blue).toBeGreaterThan(20);
+  expect(orange).toBeGreaterThan(20);
+  expect(black).toBeGreaterThan(5);
+  expect(vermillion).toBe(0);
   await expect(plane).toContainText('on 200 test tasks of the first seed');
   // SDXL_Turbo is the cheapest example price ($0.001): nothing is cheaper, so the frontier starts there.
   await expect(page.getByTestId('cost-plane-summary')).toContainText(/^The frontier has \d+ points, from always SDXL_Turbo \(\$0\.001, score \d\.\d+\) to /);

@@ -1,5 +1,8 @@
 import { test, expect } from './support/fixtures';
+import type { PageName } from './support/app-page';
 import { axeViolations, blocking, describe } from './support/axe';
+
+const PAGES: PageName[] = ['Data', 'Label', 'Memory', 'Predict', 'Evaluate', 'Tools', 'Settings'];
 
 // Issue #19: after the demo evaluation the page leads with one leaderboard and a verdict, the long
 // tables are folded, numbers are short, every metric is explained, and a row or a chart point
@@ -69,7 +72,8 @@ test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row
   await page.keyboard.press('Escape');
   await expect(list).toBeHidden();
 
-  // A point of the predicted-vs-true chart → the task behind it (every tool, for that method).
+  // A point of the predicted-vs-true chart → the task behind it (every tool, for that method); it is one of the folded charts.
+  await evaluate.openMoreCharts();
   const scatter = evaluate.chart('Predicted vs true').locator('canvas');
   await scatter.scrollIntoViewIfNeeded();
   const box = (await scatter.boundingBox())!;
@@ -96,4 +100,25 @@ test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row
   expect((await list.boundingBox())!.width).toBeLessThanOrEqual(390);
   const region = list.getByRole('region', { name: 'Tasks and predictions' });
   expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  await list.getByRole('button', { name: 'Close the task list' }).click();
+
+  // Issue #28: the whole document never scrolls sideways either (the leaderboard's hidden "Tasks"
+  // header escaped its scroller and made it 913 px wide), and the phone page stays short with the
+  // details folded.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.getByTestId('eval-more-charts').locator('> summary').click();
+  await expect(page.locator('main details[open]')).toHaveCount(0);
+  expect((await evaluate.contentHeight()).main).toBeLessThanOrEqual(5000);
+  // Every page at 390 px with the demo and this run: wide content scrolls inside its own region.
+  for (const name of PAGES) {
+    await evaluate.goTo(name);
+    await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at 390 px`).toBeLessThanOrEqual(390);
+  }
+  // The Tools page leads with a compact summary per tool (details folded): short on a desktop too.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await evaluate.goTo('Tools');
+  await expect(page.getByTestId('tool-card')).toHaveCount(12);
+  await expect(page.getByTestId('tool-details').first()).not.toHaveAttribute('open', '');
+  expect((await evaluate.contentHeight()).main).toBeLessThanOrEqual(5000);
 });

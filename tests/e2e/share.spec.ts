@@ -81,6 +81,8 @@ test('share a memory: export, delete everything, import it back — same memory;
   await tools.goTo('Tools');
   const card = tools.card('A');
   await expect(card.getByTestId('stale-count')).toBeVisible({ timeout: 30_000 });
+  // The claim may be one of the entries folded under the card's "Details".
+  await tools.openDetails('A');
   await expect(card.locator('p.entry').filter({ hasText: claim.text }).getByText('stale', { exact: true })).toBeVisible();
 
   // Pin one of the new tasks as a test case, run the test cases, see the run in the card's history.
@@ -91,6 +93,7 @@ test('share a memory: export, delete everything, import it back — same memory;
   await browser.getByRole('button', { name: 'Pin as test case of A' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'pinned as a test case of A' })).toBeVisible();
   await tools.goTo('Tools');
+  await tools.openDetails('A');
   await card.getByRole('button', { name: 'Run test cases' }).click();
   const row = card.getByTestId('history-row').filter({ hasText: 'test cases' }).first();
   await expect(row).toBeVisible({ timeout: 60_000 });

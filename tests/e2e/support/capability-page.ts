@@ -21,21 +21,23 @@ export class CapabilityPage extends MemoryPage {
   /**
    * Points at a cell of the last row with the mouse, from the right end of what is visible
    * leftwards (the canvas can be wider than its scrolling region, and a point can fall into the
-   * gap between two kinds of facets); returns once the tooltip shows.
+   * gap between two kinds of facets); returns the point once the tooltip shows. A tooltip put away
+   * (a click, Escape) comes back only on another cell, so this moves on until one shows.
    */
-  async hoverACell(): Promise<void> {
+  async hoverACell(): Promise<{ x: number; y: number }> {
     await this.grid.scrollIntoViewIfNeeded();
     const canvas = (await this.matrix.locator('canvas').boundingBox())!;
     const region = (await this.grid.locator('..').boundingBox())!;
     const right = Math.min(canvas.x + canvas.width, region.x + region.width);
     for (let dx = 10; dx < 200; dx += 7) {
-      await this.page.mouse.move(right - dx, canvas.y + canvas.height - 10);
+      const at = { x: right - dx, y: canvas.y + canvas.height - 10 };
+      await this.page.mouse.move(at.x, at.y);
       // The tooltip follows the pointer on the next frame: give it a moment before the next point.
       const shown = await this.tooltip
         .waitFor({ state: 'visible', timeout: 500 })
         .then(() => true)
         .catch(() => false);
-      if (shown) return;
+      if (shown) return at;
     }
     throw new Error('no tooltip over the matrix');
   }
@@ -46,6 +48,9 @@ export class CapabilityPage extends MemoryPage {
    */
   async openCellWithEntry(): Promise<string> {
     await this.grid.focus();
+    // From the first cell, wherever an earlier click left the cursor.
+    await this.page.keyboard.press('PageUp');
+    await this.page.keyboard.press('Home');
     const { rows, cols } = await this.size();
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
@@ -61,6 +66,20 @@ export class CapabilityPage extends MemoryPage {
       await this.page.keyboard.press('ArrowDown');
     }
     throw new Error('no cell of the matrix has an entry');
+  }
+
+  /** Scrolls the page (it scrolls inside <main>) until the matrix's last row sits at the window's bottom edge. */
+  async matrixAtWindowBottom(): Promise<void> {
+    await this.matrix.locator('canvas').evaluate((canvas) => {
+      document.querySelector('main')!.scrollTop += canvas.getBoundingClientRect().bottom - (window.innerHeight - 12);
+    });
+  }
+
+  /** Whether a box lies wholly inside the window (1 px of rounding allowed). */
+  async insideWindow(locator: Locator): Promise<boolean> {
+    const box = (await locator.boundingBox())!;
+    const { width, height } = this.page.viewportSize()!;
+    return box.x >= -1 && box.y >= -1 && box.x + box.width <= width + 1 && box.y + box.height <= height + 1;
   }
 
   /** Rows and columns, from the caption ("6 tools × 24 facets · …"). */

@@ -18,6 +18,31 @@ export class EvaluatePage extends AppPage {
     return this.page.locator('figure').filter({ hasText: title });
   }
 
+  /** Opens the folded charts (predicted vs true, pair accuracy, top-k), drawn only once opened. */
+  async openMoreCharts(): Promise<void> {
+    const fold = this.page.getByTestId('eval-more-charts');
+    if ((await fold.getAttribute('open')) === null) await fold.locator('> summary').click();
+    await expect(this.chart('Predicted vs true').locator('canvas')).toBeVisible();
+  }
+
+  /**
+   * How many pixels of a chart's canvas are each colour ("#RRGGBB", within 6 per channel: the
+   * insides of filled markers are drawn exactly, their edges blend with the background).
+   */
+  canvasColours(canvas: Locator, colours: string[]): Promise<number[]> {
+    return canvas.evaluate((el: HTMLCanvasElement, hex: string[]) => {
+      const { data } = el.getContext('2d')!.getImageData(0, 0, el.width, el.height);
+      const rgb = hex.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
+      const counts = rgb.map(() => 0);
+      for (let p = 0; p < data.length; p += 4) {
+        rgb.forEach((c, k) => {
+          if (data[p + 3]! > 250 && Math.abs(data[p]! - c[0]!) <= 6 && Math.abs(data[p + 1]! - c[1]!) <= 6 && Math.abs(data[p + 2]! - c[2]!) <= 6) counts[k]!++;
+        });
+      }
+      return counts;
+    }, colours);
+  }
+
   /** Ticks the methods in `on` and unticks those in `off` (checkbox labels are the method ids). */
   async chooseMethods(on: string[], off: string[] = []): Promise<void> {
     for (const m of off) await this.form.getByLabel(m, { exact: true }).uncheck();

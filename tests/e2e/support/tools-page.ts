@@ -7,7 +7,19 @@ export class ToolsPage extends AppPage {
     return this.page.getByTestId('tool-card').filter({ has: this.page.getByRole('heading', { name: toolName, exact: true }) });
   }
 
-  /** Each card's strongest and weakest entries as shown: tool → { strongest, weakest }. */
+  /**
+   * Opens a card's "Details" fold (description, further entries, facets, scores, test cases,
+   * history, schema: the card leads with a compact summary, issue #28); returns the card.
+   */
+  async openDetails(toolName: string): Promise<Locator> {
+    const card = this.card(toolName);
+    const fold = card.getByTestId('tool-details');
+    if ((await fold.getAttribute('open')) === null) await fold.locator('> summary').click();
+    await expect(fold).toHaveAttribute('open', '');
+    return card;
+  }
+
+  /** Each card's strongest and weakest entries (the summary's and the fold's): tool → { strongest, weakest }. */
   async strongestAndWeakest(): Promise<Record<string, { strongest: string[]; weakest: string[] }>> {
     await expect(this.page.getByTestId('tool-card').first()).toBeVisible();
     const out: Record<string, { strongest: string[]; weakest: string[] }> = {};
