@@ -17,3 +17,14 @@ export function labelShortcut(e: KeyboardEvent, noImages: boolean): string | nul
   }
   return noImages && e.key !== '?' ? null : e.key;
 }
+
+/**
+ * `labelShortcut`, after the image viewer has had its turn: z, and Escape / arrows while zoomed,
+ * pan the image(s) and are consumed here; anything else is returned for the page's own keys.
+ */
+export function labelKeyAfterZoom(e: KeyboardEvent, noImages: boolean, zoom: { key(k: string): boolean }): string | null {
+  const k = labelShortcut(e, noImages);
+  if (k === null || !zoom.key(k)) return k;
+  e.preventDefault();
+  return null;
+}

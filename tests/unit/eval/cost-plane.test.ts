@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { HAND_PLANE_POINTS } from '../helpers/cost-plane-case';
 import { costQualityPlane, markFrontier, type PlanePoint } from '../../../src/core/eval/cost-plane';
 
 // Two tools, A ($1) and B ($3), two tasks. True scores: t1 A 2, B 4; t2 A 3, B 3.
@@ -14,15 +15,7 @@ describe('costQualityPlane', () => {
     expect(plane?.tasks).toBe(2);
     expect(plane?.tools).toEqual(['A', 'B']);
     // λ at fraction 1 = scaleSpan / cost span = 4 / 2 = 2: t1 A 2 − 2 = 0 beats B 4 − 6; t2 A 1.5 beats B −3.
-    expect(plane?.points).toEqual([
-      { kind: 'always', label: 'A', cost: 1, quality: 2.5, frontier: true },
-      { kind: 'always', label: 'B', cost: 3, quality: 3.5, frontier: false },
-      { kind: 'random', label: 'random', cost: 2, quality: 3, frontier: false },
-      { kind: 'method', label: 'm', lambda: 0, cost: 2, quality: 3.5, frontier: true },
-      { kind: 'method', label: 'm', lambda: 2, cost: 1, quality: 2.5, frontier: true },
-      // t1 → B (4), t2 → A and B tie at 3: the cheaper A.
-      { kind: 'oracle', label: 'oracle', cost: 2, quality: 3.5, frontier: false },
-    ]);
+    expect(plane?.points).toEqual(HAND_PLANE_POINTS);
   });
 
   it('a larger λ picking the same tools adds no point', () => {

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { costPlaneChart, costPlaneCsvRows, costText, costUnit, frontierOf, planeSummary, pointName } from '../../../src/ui/cost-plane-chart';
+import { HAND_PLANE_POINTS } from '../helpers/cost-plane-case';
 import type { CostQualityPlane } from '../../../src/services/eval-api';
 
 // The hand-made case of tests/unit/eval/cost-plane.test.ts.
 const plane: CostQualityPlane = {
   costs: { A: { cost: 1, source: 'card' }, B: { cost: 3, source: 'data', n: 2 } },
   tasks: 2,
-  points: [
-    { kind: 'always', label: 'A', cost: 1, quality: 2.5, frontier: true },
-    { kind: 'always', label: 'B', cost: 3, quality: 3.5, frontier: false },
-    { kind: 'random', label: 'random', cost: 2, quality: 3, frontier: false },
-    { kind: 'method', label: 'm', lambda: 0, cost: 2, quality: 3.5, frontier: true },
-    { kind: 'method', label: 'm', lambda: 2, cost: 1, quality: 2.5, frontier: true },
-    { kind: 'oracle', label: 'oracle', cost: 2, quality: 3.5, frontier: false },
-  ],
+  points: HAND_PLANE_POINTS,
 };
 
 describe('cost-plane chart helpers', () => {
