@@ -9,8 +9,8 @@ import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type Engi
 import type { MemorySnapshot } from '../core/predict/memory';
 import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, methodOf, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
-import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
-import { CapabilityMemoryPredictor, type MemoryPrediction } from '../core/capability/predictor';
+import { llmStatsOf, type AnyPredictor, type ScorePrediction } from '../core/predict/types';
+import { CapabilityMemoryPredictor } from '../core/capability/predictor';
 import { bankSimilarities, pickMargin, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, EvalRun, Experience, Tool } from '../core/types';
@@ -216,7 +216,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const vector = embedder ? (await embedder.embed([req.prompt])).data : undefined;
       const tools = req.candidates?.length ? req.candidates : [...new Set(data.map((p) => p.toolId))].sort();
       const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
-      const before = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
+      const before = llmStatsOf(model.predictor);
       const predictions: ToolPrediction[] = [];
       const query = { taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) };
       const sims = model.bank ? bankSimilarities(model.bank, query) : null;
@@ -227,17 +227,17 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
           toolId,
           score: p.score,
           evidence: p.evidence.slice(0, 5).map((e) => {
-            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? explanationOf(p).explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
+            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? p.explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
             const taskId = e.id.split('|')[0] ?? e.id;
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
-          ...explanationOf(p),
+          ...(p.explanation ? { explanation: p.explanation } : {}),
           ...(range ? { range } : {}),
           ...(onlyMean(method!, p) ? { onlyMean: true } : {}),
         });
       }
-      const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
+      const after = llmStatsOf(model.predictor);
       const cost = (toolId: string) => own(req.costs, toolId);
       const latency = (toolId: string) => own(req.latencies, toolId);
       const limits = { ...(req.maxCost !== undefined ? { maxCost: req.maxCost } : {}), ...(req.maxLatencyMs !== undefined ? { maxLatencyMs: req.maxLatencyMs } : {}) };
@@ -261,16 +261,6 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
 function onlyMean(method: MethodId, p: ScorePrediction): boolean {
   if (!methodOf(method).readsTask) return true;
   if (!NEIGHBOUR_METHODS.includes(method)) return false;
-  const contributions = explanationOf(p).explanation?.contributions;
+  const contributions = p.explanation?.contributions;
   return contributions ? contributions.length === 0 : p.evidence.length === 0;
-}
-
-/** The memory method's contributions (CapabilityMemoryPredictor: `base` + `contributions`) as the Predict page shows them. */
-function explanationOf(p: ScorePrediction): Pick<ToolPrediction, 'explanation'> {
-  if (p.explanation) return { explanation: p.explanation };
-  if ('contributions' in p && 'base' in p) {
-    const m = p as MemoryPrediction;
-    return { explanation: { mean: m.base, contributions: m.contributions } };
-  }
-  return {};
 }

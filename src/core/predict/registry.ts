@@ -170,5 +170,5 @@ export function createLlmPredictor(id: LlmMethodId, llm: LlmPredictorOptions, op
  */
 export function storedCapabilityPredictor(model: SerializedCapabilityModel): Predictor {
   const inner = CapabilityMemoryPredictor.fromModel(model);
-  return { id: 'memory', needs: inner.needs, fit: () => undefined, predict: (task, toolId) => inner.predict(task, toolId) };
+  return { kind: 'sync', id: 'memory', needs: inner.needs, fit: () => undefined, predict: (task, toolId) => inner.predict(task, toolId) };
 }
