@@ -110,7 +110,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       return null;
     },
 
-    async undo({ memoryId, toolId }) {
+    async undoMemory({ memoryId, toolId }) {
       const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
       return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
     },

@@ -28,7 +28,7 @@ import { quote } from '../core/text/quote';
 import type { SettingsStore } from './storage';
 import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../services/llm-api';
 import { engineInPage } from './llm-client';
-import { llmWorker } from './workers';
+import type { Send } from './send';
 
 export type EngineKind = EngineSpec['kind'];
 
@@ -71,7 +71,10 @@ export class LlmSettingsState {
   #trialAbort = $state.raw<AbortController | null>(null);
   #touched = false;
 
-  constructor(private readonly settings: SettingsStore) {}
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly send: Send,
+  ) {}
 
   /** The current engine's error (an error of another engine is not shown). */
   get error(): string | null {
@@ -248,7 +251,7 @@ export class LlmSettingsState {
 
   async refreshFiles(): Promise<void> {
     try {
-      this.files = await llmWorker().call('modelFiles', null);
+      this.files = await this.send('modelFiles', null);
     } catch (err) {
       this.error = message(err);
     }
@@ -258,7 +261,7 @@ export class LlmSettingsState {
     this.error = null;
     this.storing = { name: file.name, loaded: 0, total: file.size };
     try {
-      const stored = await llmWorker().call('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
+      const stored = await this.send('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
       await this.refreshFiles();
       this.ggufFile = stored.name;
       this.wllamaSource = 'file';
@@ -270,16 +273,15 @@ export class LlmSettingsState {
   }
 
   async deleteFile(name: string): Promise<void> {
-    await llmWorker().call('deleteModelFile', { name });
+    await this.send('deleteModelFile', { name });
     if (this.ggufFile === name) this.ggufFile = '';
     await this.refreshFiles();
   }
 
   async checkWebGpu(): Promise<void> {
-    const worker = llmWorker();
-    this.webgpu = await worker.call('webgpu', null);
+    this.webgpu = await this.send('webgpu', null);
     if (!this.webgpu.available) return;
-    this.webllmModels = await worker.call('webllmModels', null);
+    this.webllmModels = await this.send('webllmModels', null);
     if (!this.webllmModel) this.webllmModel = this.webllmModels.find((m) => m.lowResource)?.id ?? this.webllmModels[0]?.id ?? '';
   }
 
@@ -326,6 +328,6 @@ export class LlmSettingsState {
   }
 
   async unload(): Promise<number> {
-    return (await llmWorker().call('unload', {})).unloaded;
+    return (await this.send('unload', {})).unloaded;
   }
 }
