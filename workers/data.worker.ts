@@ -1,13 +1,17 @@
 /// <reference lib="webworker" />
 // Thin host for the data services: imports (core parsing + validation, Dexie writes), dataset
-// statistics and exports, image attachment, and labelling queries (queue, agreement), which scan
-// whole datasets. They run here so that a 100k-row file never blocks the UI thread.
+// statistics and exports, image attachment, labelling queries (queue, agreement), which scan
+// whole datasets, and the store-wide writes (backup restore, reset, run recovery). They run here
+// so that a 100k-row file never blocks the UI thread.
 import { expose, workerScopeEndpoint } from '../src/rpc';
-import { ToolMemDB, createRepositories } from '../src/db';
+import { ToolMemDB, clearAllTables, createRepositories, restoreBackup } from '../src/db';
 import { createImportHandlers } from '../src/services/import-service';
 import type { ImportApi } from '../src/services/import-api';
 import { createLabelHandlers } from '../src/services/label-service';
 import type { LabelApi } from '../src/services/label-api';
+import { browserLocks } from '../src/services/liveness';
+import { createStorageHandlers } from '../src/services/storage-service';
+import type { StorageApi } from '../src/services/storage-api';
 
 const THUMB_WIDTH = 192;
 
@@ -25,5 +29,7 @@ async function makeThumbnail(blob: Blob): Promise<Blob | undefined> {
   }
 }
 
-const repos = createRepositories(new ToolMemDB());
-expose<ImportApi & LabelApi>({ ...createImportHandlers(repos, makeThumbnail), ...createLabelHandlers(repos) }, workerScopeEndpoint());
+const db = new ToolMemDB();
+const repos = createRepositories(db);
+const storage = createStorageHandlers({ repos, restore: (text) => restoreBackup(db, text), clear: () => clearAllTables(db), locks: browserLocks() });
+expose<ImportApi & LabelApi & StorageApi>({ ...createImportHandlers(repos, makeThumbnail), ...createLabelHandlers(repos), ...storage }, workerScopeEndpoint());

@@ -1,8 +1,8 @@
 /**
  * Use case: build a capability memory (issue #15 part 6, issue #16 step 1). One function plans a
  * build from a dataset's experiences and a request; the app's memory worker (src/services/
- * memory-service.ts) and `toolmem build-memory` (src/cli) both call it, then run the plan with the
- * core build runner over their own repository (Dexie in the browser, in-memory in Node), and export
+ * memory-service.ts) and `toolmem build-memory` (src/cli) both call it, then run the plan with
+ * `runMemoryBuild` over their own repository (Dexie in the browser, in-memory in Node), and export
  * it with `exportBuiltMemory`. Nothing here knows where data is stored.
  */
 import { costStats } from '../core/cost/tool-cost';
@@ -10,6 +10,7 @@ import { ValidationError } from '../core/errors';
 import { taskOfExperienceKey } from '../core/ids';
 import { formatEngineSpec, isNoEngine, type EngineSpec } from '../core/llm/spec';
 import {
+  buildConfig,
   createBuildRun,
   DEFAULT_INDUCE_SETTINGS,
   InMemoryMemoryRepository,
@@ -26,6 +27,7 @@ import {
   type TaskSplit,
 } from '../core/memory';
 import type { MemoryFile } from '../core/memory-format';
+import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 import { quote } from '../core/text/quote';
 import type { Dataset, Experience, Tool } from '../core/types';
 import type { BuildRun, Memory } from '../core/records';
@@ -142,19 +144,39 @@ export async function exportBuiltMemory(
   return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}), costStats: costStats(truth) });
 }
 
+/** What a build runs on besides its Run: the host's repository, models and the dataset it learns from. */
+export interface BuildHost extends Pick<BuildDeps, 'repo' | 'engine' | 'embedder' | 'store' | 'saveFeedback'> {
+  dataset: Dataset;
+  /** Every experience of the dataset (all raters): the build's training data is rebuilt from them. */
+  experiences: readonly Experience[];
+}
+
+/**
+ * The one build use case: runs a build's Run — a new one, or a paused or interrupted one resumed —
+ * over the host's repository. The training data and the held-out experiences are rebuilt from the
+ * dataset with the Run's own configuration (the same on every (re)start), and the preset's words
+ * for the scale go to the model's prompts. The memory worker's `runBuild` and `toolmem build-memory`
+ * (through `buildMemoryFile`) both call it.
+ */
+export function runMemoryBuild(run: BuildRun, host: BuildHost, opts: Pick<RunBuildOptions, 'onProgress' | 'signal'> = {}): Promise<BuildRun> {
+  const { dataset, experiences, ...deps } = host;
+  const { data, unseen } = buildData(dataset, experiences, buildConfig(run));
+  return runBuild(run, { ...deps, experiences: data, unseen, ...scaleMeaningOption(dataset.preset) }, opts);
+}
+
 /**
  * A whole build in memory, start to finish, exported as a file (`toolmem build-memory`): the plan
- * stored in an in-memory repository, run by the core build runner, and — when it completed — the
+ * stored in an in-memory repository, run by `runMemoryBuild`, and — when it completed — the
  * memory file. `file` is null when the build did not complete (the Run says why).
  */
 export async function buildMemoryFile(
   plan: BuildPlan,
-  deps: Pick<BuildDeps, 'engine' | 'embedder' | 'scaleMeaning'>,
+  host: Omit<BuildHost, 'repo'>,
   opts: Pick<RunBuildOptions, 'onProgress' | 'signal'> = {},
 ) {
   const repo = new InMemoryMemoryRepository();
   await startBuild(repo, plan);
-  const run = await runBuild(plan.run, { ...deps, repo, experiences: plan.data, unseen: plan.unseen }, opts);
+  const run = await runMemoryBuild(plan.run, { ...host, repo }, opts);
   if (run.state !== 'completed') return { run, file: null as MemoryFile | null };
   return { run, file: await exportBuiltMemory(repo, (await repo.get(plan.memory.id))!, run, plan.truth, plan.split) };
 }

@@ -1,22 +1,18 @@
 /**
  * The language-model side of `toolmem eval` (issue #17): reading `--llm` / `--llm-tasks`, the
- * tools as the prompts show them, the `llm` stats added to the JSON summary and the text report,
- * and what a run stopped by Ctrl-C says (the partial report is src/app/eval-run.ts'). The evaluation itself is the shared use case
- * (src/app/evaluate-methods.ts), the one the app's predictors worker runs.
+ * tools as the prompts show them, and the `llm` stats added to the JSON summary and the text report.
+ * The evaluation itself, a run stopped by Ctrl-C included, is the shared use case
+ * (src/app/run-evaluation.ts), the one the app's predictors worker runs.
  */
-import { evaluateMethods, llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
-import { evaluateStoppable } from '../app/eval-run';
+import { llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
 import { own } from '../core/data-keys';
 import { table, type EvalReport, type JsonReport } from '../core/eval';
-import { formatEngineSpec, isBrowserEngine, isNoEngine, type EngineSpec, type LlmEngine } from '../core/llm';
+import { isBrowserEngine, isNoEngine, type EngineSpec } from '../core/llm';
 import type { PromptTool } from '../core/prompts/shared';
 import type { Modality } from '../core/types';
 import { quote } from '../core/text/quote';
-import { ToolMemError } from '../core/errors';
-import { isLlmMethod, type MethodId } from '../core/predict';
-import { EXIT, UsageError, type Io } from './io';
-import { EXIT_INTERRUPTED, llmProgress } from './llm-progress';
-import { openCliEngine, parseLlmArg } from './llm-arg';
+import { UsageError } from './io';
+import { parseLlmArg } from './llm-arg';
 
 /** `--llm-tasks`: a whole number ≥ 1, or `all` (every test task of each split). */
 export function parseLlmTasks(text: string | undefined, fallback: number): number {
@@ -73,43 +69,4 @@ export function formatLlmStats(report: EvalReport): string | null {
     return t ? [[m, String(t.testTasks), String(t.calls), String(t.parseFailures), String(t.outOfRange), String(t.promptTokens), String(t.completionTokens)]] : [];
   });
   return `Language-model calls (summed over seeds; an unreadable reply counts as a parse failure and falls back to the tool's training mean)\n${table(['method', 'test tasks / seed', 'calls', 'parse failures', 'off-scale', 'prompt tokens', 'completion tokens'], rows)}`;
-}
-
-type EvalInput = Omit<Parameters<typeof evaluateMethods>[0], 'engine' | 'signal' | 'onProgress' | 'onMethodDone'>;
-
-/**
- * The evaluation through the shared use case. With an LLM method: the engine is opened, progress
- * goes to stderr and Ctrl-C (`stop`, armed here) stops the run; the finished part is returned as `partial`.
- * Returns an exit code when nothing can be reported.
- */
-export async function evaluateOrStop(
-  opts: { llm?: EngineSpec; methods: readonly MethodId[] },
-  io: Io,
-  input: EvalInput,
-  stop: { signal: AbortSignal; arm(): void },
-): Promise<{ report: EvalReport; partial?: string } | number> {
-  if (!opts.methods.some(isLlmMethod)) return { report: await evaluateMethods(input) };
-  stop.arm();
-  const signal = stop.signal;
-  let engine: LlmEngine;
-  try {
-    engine = await openCliEngine(opts.llm!, signal);
-  } catch (err) {
-    io.err(`toolmem eval: cannot use the model ${formatEngineSpec(opts.llm!)}: ${(err as Error).message}`);
-    return EXIT.unreadable;
-  }
-  let outcome;
-  try {
-    outcome = await evaluateStoppable({ ...input, engine, signal, onProgress: llmProgress((line) => io.err(line)) });
-  } catch (err) {
-    if (!(err instanceof ToolMemError)) throw err;
-    io.err(`toolmem eval: the model server failed: ${err.message}`);
-    return EXIT.unreadable;
-  }
-  if (!outcome.report) {
-    io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
-    return EXIT_INTERRUPTED;
-  }
-  if (outcome.partial) io.err(`toolmem eval: stopped by Ctrl-C; reporting ${outcome.partial}.`);
-  return outcome;
 }

@@ -9,10 +9,11 @@ import type { Dataset } from '../core/types';
 import { formatLlmStats, withLlmStats } from './eval-llm';
 import type { Io } from './io';
 
-/** The JSON summary: means over seeds, the intervals when computed, the LLM stats, and `partial` when stopped. */
-export function evalJson(report: EvalReport, intervals: EvalIntervals | null, partial: string | undefined): object {
+/** The JSON summary: means over seeds, the intervals when computed, the LLM stats, `partial` when stopped, and the top-k ablation's rows with --ablation. */
+export function evalJson(report: EvalReport, intervals: EvalIntervals | null, partial: string | undefined, ablation?: readonly AblationRow[]): object {
   const json = withLlmStats(intervals ? withIntervals(toJsonReport(report), intervals) : toJsonReport(report), report);
   if (partial) Object.assign(json, { partial: { interrupted: true, finished: partial } });
+  if (ablation) Object.assign(json, { ablation });
   return json;
 }
 

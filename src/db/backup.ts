@@ -106,6 +106,13 @@ export async function restoreBackup(db: ToolMemDB, text: string): Promise<Record
   return counts;
 }
 
+/** Empties every table (the settings and the embedding cache too) in one transaction: the app as new, with every connection still open. */
+export async function clearAllTables(db: ToolMemDB): Promise<void> {
+  await db.transaction('rw', db.tables, async () => {
+    for (const t of db.tables) await t.clear();
+  });
+}
+
 /**
  * Every stored experience is keyed `experienceKey(datasetId, taskId, toolId, rater)`: re-imports
  * find the row they replace by it, and a dataset's, a tool's and a task's rows are read as ranges of

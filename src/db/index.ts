@@ -4,4 +4,4 @@ export { isQuotaError, withQuotaCheck, storageFullMessage, toStorageFullError, c
 export { requestPersistence, storageEstimate, type StorageInfo } from './persistence';
 export { getSetting, setSetting, DEFAULT_SETTINGS, type Settings } from './settings';
 export { DexieEmbeddingStore, embeddingModelSetting, EMBEDDING_MODEL_KEY } from './embedding-store';
-export { exportBackup, restoreBackup, BACKUP_FORMAT, BACKUP_VERSION } from './backup';
+export { clearAllTables, exportBackup, restoreBackup, BACKUP_FORMAT, BACKUP_VERSION } from './backup';

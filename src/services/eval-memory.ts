@@ -184,8 +184,9 @@ export async function storedSnapshot(plan: StoredMemoryPlan, embedder: Embedder 
 
 /** `p`, recording the ids of the memory entries its predictions cite as evidence into `cited`. */
 export function citingEntries(p: AnyPredictor, cited: Set<string>): AsyncPredictor {
-  const stats = 'llmStats' in p ? p.llmStats?.bind(p) : undefined;
+  const stats = p.kind === 'async' ? p.llmStats?.bind(p) : undefined;
   return {
+    kind: 'async',
     id: p.id,
     needs: p.needs,
     fit: async (train, opts) => p.fit(train, opts),

@@ -2,27 +2,28 @@ import type { Embedder } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
-import { allToolPairs, overSeeds, type EvalReport } from '../core/eval/evaluate';
+import { overSeeds, type EvalReport } from '../core/eval/evaluate';
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
 import { toJsonReport } from '../core/eval/report';
-import { splitSizes } from '../core/eval/split';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
 import type { MemorySnapshot } from '../core/predict/memory';
 import { createLlmPredictor, createPredictor, isLlmMethod, isMethodId, methodNeeds, methodOf, NEIGHBOUR_METHODS, type MethodId } from '../core/predict/registry';
 import { selectTool } from '../core/predict/select';
-import type { AnyPredictor, ScorePrediction } from '../core/predict/types';
-import { CapabilityMemoryPredictor, type MemoryPrediction } from '../core/capability/predictor';
+import { llmStatsOf, type AnyPredictor, type ScorePrediction } from '../core/predict/types';
+import { CapabilityMemoryPredictor } from '../core/capability/predictor';
 import { bankSimilarities, residualBank, scoreRange, type ResidualBank } from '../core/predict/residuals';
 import { pickMargin } from '../core/predict/pick-share';
 import type { Repositories } from '../core/repositories';
 import type { EvalRun } from '../core/records';
+import type { Dataset, Experience, Tool } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, PredictMemory, ToolPrediction } from './eval-api';
 import { evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, predictMemories, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { DEFAULT_LLM_MAX_TEST, loadLlmEngine, promptTools } from './eval-llm';
-import { evaluateMethods, llmTotals } from '../app/evaluate-methods';
-import { evalIntervals, neighbourAblation, promptVectors } from '../app/eval-run';
+import { llmTotals } from '../app/evaluate-methods';
+import { promptVectors } from '../app/eval-run';
+import { runEvaluation, type EvaluationOutcome } from '../app/run-evaluation';
 import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 
 /**
@@ -88,6 +89,24 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
   return { report: toJsonReport(report), spread, toolSpread, points, selection, alwaysStrongerSelection };
 }
 
+/** What the Run stores: the summary of a complete outcome, with the cost plane and the stored memory's details. */
+function resultOf(
+  outcome: EvaluationOutcome,
+  ctx: { dataset: Dataset; experiences: readonly Experience[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
+): EvalResult {
+  const { dataset, stored } = ctx;
+  const report = outcome.report!;
+  const llm = llmTotals(report);
+  const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { ...outcome.sizes }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
+  if (stored) result.memory = memoryInfo(stored, ctx.cited);
+  // A run that throws on a stop always has its intervals.
+  result.intervals = outcome.intervals!;
+  const costPlane = evalCostPlane(result.points, ctx.tools, ctx.experiences, dataset.scale);
+  if (costPlane) result.costPlane = costPlane;
+  if (outcome.ablation) result.ablation = outcome.ablation;
+  return result;
+}
+
 /**
  * Evaluations and predictions over the app's data, with the same core code as `toolmem eval`
  * (same split, seeds and methods give the same numbers). Fitted predictors are cached per
@@ -118,61 +137,37 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       if (!methods.length) throw new ValidationError('Choose at least one method.');
       const { dataset, data, experiences } = await loadTruth(config.datasetId);
       const taskIds = [...new Set(data.map((p) => p.taskId))];
-      const taskCount = taskIds.length;
-      if (taskCount < 2) throw new ValidationError(`${dataset.name} has ${taskCount} task(s) with a ground-truth score; an evaluation needs at least 2.`);
       // A stored memory dictates the split (its own training tasks, test tasks it never saw) and one seed.
-      const stored = config.memoryId
+      const stored = config.memoryId && taskIds.length >= 2
         ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
         : null;
-      const sizes = stored
-        ? { train: stored.split.train.length, test: stored.split.test.length }
-        : splitSizes(taskCount, { preset: dataset.preset, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) });
-      const opts = config.k !== undefined ? { k: config.k } : {};
-      const llmIds = methods.filter(isLlmMethod);
       const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
       if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
-      const engine = llmIds.length
-        ? await loadLlmEngine(readEngineSpec(config.engine), deps, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) })
-        : null;
-      const tools = llmIds.length ? await promptTools(repos) : undefined;
-      const wantsVectors = methods.some((m) => methodNeeds(m, opts).vectors !== false);
-      ctx.progress({ done: 0, total: 1, label: wantsVectors ? 'Embedding prompts' : 'Preparing' });
-      const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
-      const snapshot = stored && methods.some((m) => MEMORY_METHODS.includes(m)) ? await storedSnapshot(stored, await deps.embedder(), ctx.signal) : undefined;
-      const cited = new Map(methods.filter((m) => snapshot && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
-      const toolIds = [...new Set(data.map((p) => p.toolId))].sort();
-      const seeds = stored ? [stored.split.seed] : Array.from({ length: config.seeds }, (_, i) => i + 1);
+      const cited = new Map(methods.filter((m) => stored && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
       const run: EvalRun = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
-      await repos.runs.put(run);
+      let started = false;
       try {
-        const report = await evaluateMethods({
-          data, scale: dataset.scale, sizes, seeds, methods, toolPairs: allToolPairs(toolIds), options: opts, engine, llmMaxTest, keepPredictions: true, signal: ctx.signal,
-          ...(tools ? { tools } : {}), ...scaleMeaningOption(dataset.preset), ...(stored ? { fixedSplit: stored.split } : {}), ...(vectors ? { vectors } : {}), ...(snapshot ? { memory: snapshot } : {}),
+        const outcome = await runEvaluation({
+          label: dataset.name, data, scale: dataset.scale, preset: dataset.preset, methods, seeds: Array.from({ length: config.seeds }, (_, i) => i + 1),
+          ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}),
+          options: config.k !== undefined ? { k: config.k } : {}, llmMaxTest, keepPredictions: true,
+          ...(stored ? { stored: { split: stored.split, snapshot: async () => storedSnapshot(stored, await deps.embedder(), ctx.signal) } } : {}),
+          embedder: () => deps.embedder(), optionalVectors: true,
+          engine: () => loadLlmEngine(readEngineSpec(config.engine), deps, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) }),
+          tools: () => promptTools(repos),
+          signal: ctx.signal, whenStopped: 'throw', ablation: config.ablation === true,
+          beforeRun: async () => {
+            await repos.runs.put(run);
+            started = true;
+          },
           wrap: (id, p) => (cited.has(id) ? citingEntries(p, cited.get(id)!) : p),
           onProgress: (p) => ctx.progress(p),
         });
-        const llm = llmTotals(report);
-        const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { train: sizes.train, test: sizes.test }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
-        if (stored) result.memory = memoryInfo(stored, cited);
-        // Paired bootstrap by task (the same code as `toolmem eval`); yields between chunks so a cancel gets through.
-        ctx.progress({ done: 0, total: 1, label: 'Intervals' });
-        result.intervals = (await evalIntervals(report, { signal: ctx.signal, onProgress: (done, total) => ctx.progress({ done, total, label: 'Intervals' }) }))!;
-        const costPlane = evalCostPlane(result.points, await repos.tools.list(), experiences, dataset.scale);
-        if (costPlane) result.costPlane = costPlane;
-        const neighbours = methods.filter((m) => NEIGHBOUR_METHODS.includes(m) && m !== 'memory');
-        if (config.ablation && neighbours.length) {
-          const total = seeds.length * methods.length;
-          ctx.progress({ done: total, total: total + 1, label: 'Top-k ablation' });
-          result.ablation = await neighbourAblation({
-            data, scale: dataset.scale, sizes, seeds, toolPairs: allToolPairs(toolIds), signal: ctx.signal, ...(stored ? { fixedSplit: stored.split } : {}), ...(vectors ? { vectors } : {}),
-            methods: neighbours, options: opts,
-          });
-        }
-        const doneRun: EvalRun = { ...run, state: 'completed', metrics: result, finishedAt: Date.now() };
+        const doneRun: EvalRun = { ...run, state: 'completed', metrics: await resultOf(outcome, { dataset, experiences, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
         await repos.runs.put(doneRun);
         return doneRun;
       } catch (err) {
-        await repos.runs.put({ ...run, state: ctx.signal.aborted ? 'cancelled' : 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: Date.now() });
+        if (started) await repos.runs.put({ ...run, state: ctx.signal.aborted ? 'cancelled' : 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: Date.now() });
         throw err;
       }
     },
@@ -223,7 +218,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       const vector = embedder ? (await embedder.embed([req.prompt])).data : undefined;
       const tools = req.candidates?.length ? req.candidates : [...new Set(data.map((p) => p.toolId))].sort();
       const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
-      const before = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
+      const before = llmStatsOf(model.predictor);
       const predictions: ToolPrediction[] = [];
       const query = { taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) };
       const sims = model.bank ? bankSimilarities(model.bank, query) : null;
@@ -234,17 +229,17 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
           toolId,
           score: p.score,
           evidence: p.evidence.slice(0, 5).map((e) => {
-            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? explanationOf(p).explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
+            if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? p.explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
             const taskId = e.id.split('|')[0] ?? e.id;
             const s = scores.get(e.id);
             return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
           }),
-          ...explanationOf(p),
+          ...(p.explanation ? { explanation: p.explanation } : {}),
           ...(range ? { range } : {}),
           ...(onlyMean(method!, p) ? { onlyMean: true } : {}),
         });
       }
-      const after = 'llmStats' in model.predictor ? model.predictor.llmStats?.() : undefined;
+      const after = llmStatsOf(model.predictor);
       const cost = (toolId: string) => own(req.costs, toolId);
       const latency = (toolId: string) => own(req.latencies, toolId);
       const limits = { ...(req.maxCost !== undefined ? { maxCost: req.maxCost } : {}), ...(req.maxLatencyMs !== undefined ? { maxLatencyMs: req.maxLatencyMs } : {}) };
@@ -268,16 +263,6 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
 function onlyMean(method: MethodId, p: ScorePrediction): boolean {
   if (!methodOf(method).readsTask) return true;
   if (!NEIGHBOUR_METHODS.includes(method)) return false;
-  const contributions = explanationOf(p).explanation?.contributions;
+  const contributions = p.explanation?.contributions;
   return contributions ? contributions.length === 0 : p.evidence.length === 0;
-}
-
-/** The memory method's contributions (CapabilityMemoryPredictor: `base` + `contributions`) as the Predict page shows them. */
-function explanationOf(p: ScorePrediction): Pick<ToolPrediction, 'explanation'> {
-  if (p.explanation) return { explanation: p.explanation };
-  if ('contributions' in p && 'base' in p) {
-    const m = p as MemoryPrediction;
-    return { explanation: { mean: m.base, contributions: m.contributions } };
-  }
-  return {};
 }

@@ -30,7 +30,7 @@ export interface MemoryApi extends MemoryShareApi {
   /** A channel to the llm worker, for in-browser engines (wllama, WebLLM); sent when the worker starts. */
   attachLlm: { req: { port: MessagePort }; res: null; progress: never };
   /** Reverts the latest change of a memory (optionally of one tool). */
-  undo: { req: { memoryId: string; toolId?: string }; res: { undone: boolean; entries: number }; progress: never };
+  undoMemory: { req: { memoryId: string; toolId?: string }; res: { undone: boolean; entries: number }; progress: never };
   /** A hand edit (text, level, pin) as a new version of the entry (src/app/edit-entry.ts); returns it. */
   reviseEntry: { req: { entry: MemoryEntry; patch: EntryPatch }; res: MemoryEntry; progress: never };
   /** Retires an entry by hand; `reason` is kept with it. */

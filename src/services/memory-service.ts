@@ -2,9 +2,9 @@ import type { Embedder, EmbeddingStore } from '../core/embed';
 import { ValidationError } from '../core/errors';
 import { newId } from '../core/ids';
 import { checkEngineSpec, readEngineSpec, resolveEngine, type EngineHost } from '../core/llm';
-import { buildData, exportBuiltMemory, planBuild, startBuild } from '../app/build-memory';
+import { buildData, exportBuiltMemory, planBuild, runMemoryBuild, startBuild } from '../app/build-memory';
 import { retireEntry, reviseEntry } from '../app/edit-entry';
-import { buildConfig, runBuild, undoLatest, type BuildConfig } from '../core/memory';
+import { buildConfig, undoLatest, type BuildConfig } from '../core/memory';
 import { serializeMemoryFile } from '../core/memory-format';
 import { slugify } from '../core/ids';
 import type { Repositories } from '../core/repositories';
@@ -12,7 +12,6 @@ import type { Experience } from '../core/types';
 import type { BuildRun } from '../core/records';
 import type { Handlers } from '../rpc';
 import type { MemoryApi } from './memory-api';
-import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
 import { withMemorySharing } from './memory-share';
 import type { MemoryImportStore } from '../core/memory-format';
 
@@ -81,24 +80,17 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
       if (start.state === 'completed') return start;
       const config = buildConfig(start);
-      const { data, unseen } = await trainingData(repos, config);
+      const dataset = await repos.datasets.get(config.datasetId);
+      if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
+      const experiences = await repos.experiences.byDataset(config.datasetId);
       const engine = await resolveEngine(readEngineSpec(config.engine), deps);
       const embedder = await deps.embedder(modelOf(config.embeddingModel));
       if (embedder.id !== config.embeddingModel) {
         throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
       }
-      return runBuild(
+      return runMemoryBuild(
         start,
-        {
-          repo: repos.memories,
-          engine,
-          embedder,
-          store: deps.store,
-          experiences: data,
-          unseen,
-          saveFeedback: (e: Experience) => repos.experiences.put(e),
-          ...scaleMeaningOption((await repos.datasets.get(config.datasetId))?.preset),
-        },
+        { repo: repos.memories, engine, embedder, store: deps.store, dataset, experiences, saveFeedback: (e: Experience) => repos.experiences.put(e) },
         { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
       );
     },
@@ -119,7 +111,7 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
       return null;
     },
 
-    async undo({ memoryId, toolId }) {
+    async undoMemory({ memoryId, toolId }) {
       const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
       return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
     },

@@ -2,7 +2,7 @@ import { buildMetrics, type BuildMetrics } from '../core/memory';
 import type { BuildRun as Run } from '../core/records'; // every Run here is a build
 import type { UiStorage } from './storage';
 import type { BuildRequest } from '../services/memory-api';
-import { memoryWorker } from './workers';
+import type { Send } from './send';
 
 /**
  * Memory builds as the UI sees them: every build Run with its live progress (what the build wrote,
@@ -23,6 +23,7 @@ export class BuildJobs {
 
   constructor(
     private readonly store: Pick<UiStorage, 'repos' | 'watch'>,
+    private readonly send: Send,
     /** Called once per build that ends completed (the Memory page then shows the memory just built). */
     private readonly onCompleted: (run: Run) => void = () => {},
   ) {}
@@ -76,7 +77,7 @@ export class BuildJobs {
   async start(req: BuildRequest): Promise<void> {
     this.error = null;
     try {
-      const run = await memoryWorker().call('createBuild', req);
+      const run = await this.send('createBuild', req);
       this.runs = [run, ...this.runs];
       await this.run(run.id);
     } catch (err) {
@@ -90,7 +91,7 @@ export class BuildJobs {
     this.#abort = new AbortController();
     this.error = null;
     try {
-      const done = await memoryWorker().call('runBuild', { runId }, { signal: this.#abort.signal, onProgress: (r) => this.#replace(r) });
+      const done = await this.send('runBuild', { runId }, { signal: this.#abort.signal, onProgress: (r) => this.#replace(r) });
       this.#replace(done);
       if (done.state === 'failed') this.error = done.error ?? 'The build failed.';
       if (done.state === 'completed') this.onCompleted(done);

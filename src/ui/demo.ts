@@ -1,7 +1,6 @@
-import type { Client } from '../rpc';
-import type { ImportApi, ImportOutcome } from '../services/import-api';
+import type { ImportOutcome } from '../services/import-api';
+import type { Send } from './send';
 import type { ImportProgress } from '../core/import/types';
-import type { EditApi } from '../services/edit-api';
 
 /** The bundled demo: served from public/demo (precached, so it loads offline). */
 export const DEMO_FILES = [
@@ -26,7 +25,7 @@ async function fetchFile(name: string): Promise<File> {
 
 /** Imports every demo dataset in turn; progress is reported per file. */
 export async function loadDemo(
-  client: Client<ImportApi>,
+  send: Send,
   onProgress: (step: { index: number; label: string; progress: ImportProgress | null }) => void,
   signal?: AbortSignal,
 ): Promise<ImportOutcome[]> {
@@ -36,7 +35,7 @@ export async function loadDemo(
     const file = await fetchFile(demo.file);
     const skills = 'skills' in demo ? await fetchFile(demo.skills) : undefined;
     outcomes.push(
-      await client.call(
+      await send(
         'import',
         { file, datasetName: demo.datasetName, ...(skills ? { skills } : {}) },
         { ...(signal ? { signal } : {}), onProgress: (progress) => onProgress({ index, label: demo.label, progress }) },
@@ -62,6 +61,6 @@ export const DEMO_EXAMPLE_PRICES: ReadonlyMap<string, number> = new Map([
 ]);
 
 /** Gives the demo's tools their example price (through the data worker), leaving any price already on a card alone. */
-export async function applyDemoPrices(data: Pick<Client<EditApi>, 'call'>): Promise<number> {
-  return (await data.call('setExamplePrices', { prices: [...DEMO_EXAMPLE_PRICES] })).set;
+export async function applyDemoPrices(send: Send): Promise<number> {
+  return (await send('setExamplePrices', { prices: [...DEMO_EXAMPLE_PRICES] })).set;
 }

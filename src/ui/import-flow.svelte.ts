@@ -4,8 +4,8 @@ import type { FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '
 import type { RowCounts } from '../core/import/row-counts';
 import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
-import type { Client } from '../rpc';
-import type { ImportApi, ImportOutcome, ImportRequest } from '../services/import-api';
+import type { ImportOutcome, ImportRequest } from '../services/import-api';
+import type { Send } from './send';
 import { pickRunFiles } from '../core/import/run-files';
 
 export type ImportStep = 'choose' | 'configure' | 'running' | 'done';
@@ -70,7 +70,7 @@ export class ImportFlow {
   #rescanSeq = 0;
 
   constructor(
-    private readonly client: Client<ImportApi>,
+    private readonly send: Send,
     private readonly onImported: (outcome: ImportOutcome) => void | Promise<void>,
   ) {}
 
@@ -131,7 +131,7 @@ export class ImportFlow {
   /** Reads the first records for the path picker; independent of the mapping, so it works while the preview refuses one. */
   async loadSamples(file: File): Promise<void> {
     try {
-      const { format, samples, preset } = await this.client.call('samples', { file, rows: 5 });
+      const { format, samples, preset } = await this.send('samples', { file, rows: 5 });
       if (this.file !== file) return;
       this.samples = format === 'csv' ? [] : samples;
       this.#detected = preset;
@@ -150,7 +150,7 @@ export class ImportFlow {
     this.previewing = true;
     try {
       // With the tool decisions, so a name the user decided is no longer shown as a problem.
-      const preview = await this.client.call('preview', { ...this.importRequest(), rows: 8 });
+      const preview = await this.send('preview', { ...this.importRequest(), rows: 8 });
       if (seq !== this.#previewSeq) return;
       this.preview = preview;
       this.previewError = null;
@@ -178,7 +178,7 @@ export class ImportFlow {
       return;
     }
     try {
-      const counts = await this.client.call('countRows', this.request());
+      const counts = await this.send('countRows', this.request());
       if (seq === this.#previewSeq) this.rowCounts = counts;
     } catch {
       // The preview already says what is wrong with the file; the count is only a summary.
@@ -197,7 +197,7 @@ export class ImportFlow {
     this.checkingTools = true;
     this.toolCheckError = null;
     try {
-      const found = await this.client.call('nearMissTools', this.request(), { signal: scan.signal });
+      const found = await this.send('nearMissTools', this.request(), { signal: scan.signal });
       if (scan.signal.aborted) return;
       this.nearMisses = found;
       for (const name of [...this.toolDecisions.keys()]) if (!found.some((m) => m.name === name)) this.toolDecisions.delete(name);
@@ -222,7 +222,7 @@ export class ImportFlow {
     this.storageFull = false;
     this.progress = { bytesRead: 0, totalBytes: req.file.size, rowsRead: 0, accepted: 0, rejected: 0, rowsPerSecond: 0 };
     try {
-      this.outcome = await this.client.call('import', req, {
+      this.outcome = await this.send('import', req, {
         signal: this.#abort.signal,
         onProgress: (p) => (this.progress = p),
       });

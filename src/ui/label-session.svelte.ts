@@ -3,8 +3,7 @@ import type { QueueFilter } from '../core/label/queue';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, LabelItem } from '../core/types';
 import type { SettingsStore, UiStorage } from './storage';
-import type { Client } from '../rpc';
-import type { DataApi } from './workers';
+import type { Send } from './send';
 
 export interface ShownItem {
   item: LabelItem;
@@ -56,7 +55,7 @@ export class LabelSession {
   constructor(
     private readonly settings: SettingsStore & Pick<UiStorage, 'watch'>,
     private readonly repos: Repositories,
-    private readonly worker: Client<DataApi>,
+    private readonly send: Send,
     private readonly me: () => string,
   ) {}
 
@@ -84,7 +83,7 @@ export class LabelSession {
     this.loading = true;
     try {
       const builtAt = Date.now();
-      const q = await this.worker.call('labelQueue', { filter: $state.snapshot(this.filter), me: this.me(), ...(resume ? { resume } : {}) });
+      const q = await this.send('labelQueue', { filter: $state.snapshot(this.filter), me: this.me(), ...(resume ? { resume } : {}) });
       this.#builtAt = builtAt;
       this.ids = q.ids;
       this.done = q.mine;
@@ -170,7 +169,7 @@ export class LabelSession {
       ...(text ? { feedback: text } : {}),
     };
     // One round trip: the worker checks the score against the scale, writes, and returns what it replaced.
-    const { previous } = await this.worker.call('saveLabel', { label });
+    const { previous } = await this.send('saveLabel', { label });
     this.#undo.push({ id, itemKey: item.id, previous, position: this.position });
     this.canUndo = true;
     this.saved++;
@@ -187,7 +186,7 @@ export class LabelSession {
     const step = this.#undo.pop();
     this.canUndo = this.#undo.length > 0;
     if (!step) return null;
-    await this.worker.call('restoreLabel', { id: step.id, previous: step.previous });
+    await this.send('restoreLabel', { id: step.id, previous: step.previous });
     this.saved = Math.max(0, this.saved - 1);
     const { itemKey } = step;
     const at = this.ids.indexOf(itemKey);

@@ -30,7 +30,7 @@ import { quote } from '../core/text/quote';
 import type { SettingsStore } from './storage';
 import type { LocalModelFile, WebGpuStatus, WebLlmModelInfo } from '../model-host/llm-api';
 import { engineInPage } from './llm-client';
-import { llmWorker } from './workers';
+import type { Send } from './send';
 
 export type EngineKind = EngineSpec['kind'];
 
@@ -76,7 +76,10 @@ export class LlmSettingsState {
   #connectionKey = $state<string | null>(null);
   #trialPassed = $state<string | null>(null);
 
-  constructor(private readonly settings: SettingsStore) {}
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly send: Send,
+  ) {}
 
   /** The current engine's error (an error of another engine is not shown). */
   get error(): string | null {
@@ -290,7 +293,7 @@ export class LlmSettingsState {
 
   async refreshFiles(): Promise<void> {
     try {
-      this.files = await llmWorker().call('modelFiles', null);
+      this.files = await this.send('modelFiles', null);
     } catch (err) {
       this.error = message(err);
     }
@@ -300,7 +303,7 @@ export class LlmSettingsState {
     this.error = null;
     this.storing = { name: file.name, loaded: 0, total: file.size };
     try {
-      const stored = await llmWorker().call('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
+      const stored = await this.send('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
       await this.refreshFiles();
       this.ggufFile = stored.name;
       this.wllamaSource = 'file';
@@ -312,16 +315,15 @@ export class LlmSettingsState {
   }
 
   async deleteFile(name: string): Promise<void> {
-    await llmWorker().call('deleteModelFile', { name });
+    await this.send('deleteModelFile', { name });
     if (this.ggufFile === name) this.ggufFile = '';
     await this.refreshFiles();
   }
 
   async checkWebGpu(): Promise<void> {
-    const worker = llmWorker();
-    this.webgpu = await worker.call('webgpu', null);
+    this.webgpu = await this.send('webgpu', null);
     if (!this.webgpu.available) return;
-    this.webllmModels = await worker.call('webllmModels', null);
+    this.webllmModels = await this.send('webllmModels', null);
     if (!this.webllmModel) this.webllmModel = this.webllmModels.find((m) => m.lowResource)?.id ?? this.webllmModels[0]?.id ?? '';
   }
 
@@ -373,6 +375,6 @@ export class LlmSettingsState {
   }
 
   async unload(): Promise<number> {
-    return (await llmWorker().call('unload', {})).unloaded;
+    return (await this.send('unload', {})).unloaded;
   }
 }

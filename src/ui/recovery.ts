@@ -3,14 +3,13 @@
  * before the app first reads its data, so nothing half-done is ever shown:
  * - imports are rolled back in the data worker (every batch they wrote is removed, see
  *   import-service `recover`); the file can simply be imported again;
- * - evaluations are marked failed as interrupted, so they are not stuck "running" and can be rerun.
+ * - evaluations are marked failed as interrupted (also in the data worker: `recoverRuns`), so they
+ *   are not stuck "running" and can be rerun.
  * Work another open tab is still doing holds a Web Lock (src/services/liveness) and is left alone.
  * Memory builds are not touched here: they resume where they stopped (build-jobs).
  */
 import type { AppState } from './app-state.svelte';
-import { dataWorker } from './workers';
-import { browserLocks } from '../services/liveness';
-import { recoverInterruptedRuns } from '../services/run-recovery';
+import { send } from './send';
 import { formatPlural } from './format';
 
 export interface Recovered {
@@ -31,9 +30,9 @@ export async function recoverInterruptedWork(app: AppState, graceMs = GRACE_MS):
   const out: Recovered = { imports: [], runs: 0 };
   // Cheap checks first: on a normal start there is nothing to recover and no worker is started.
   const [imports, runs] = await Promise.all([
-    (async () => ((await app.repos.imports.list()).some((r) => r.state === 'running') ? (await dataWorker().call('recover', { graceMs })).files : []))(),
+    (async () => ((await app.repos.imports.list()).some((r) => r.state === 'running') ? (await send('recover', { graceMs })).files : []))(),
     (async () =>
-      (await app.store.runningRuns()) > 0 ? (await recoverInterruptedRuns(app.repos, browserLocks(), ['eval'], Date.now(), graceMs)).length : 0)(),
+      (await app.store.runningRuns()) > 0 ? (await send('recoverRuns', { graceMs })).runs : 0)(),
   ]);
   out.imports = imports;
   out.runs = runs;

@@ -1,5 +1,5 @@
 import { liveQuery } from 'dexie';
-import { ToolMemDB, createRepositories, exportBackup, getSetting, requestPersistence, restoreBackup, setSetting, storageEstimate, type Settings, type StorageInfo } from '../db';
+import { ToolMemDB, createRepositories, exportBackup, getSetting, requestPersistence, setSetting, storageEstimate, type Settings, type StorageInfo } from '../db';
 import type { Repositories } from '../core/repositories';
 
 /**
@@ -7,9 +7,10 @@ import type { Repositories } from '../core/repositories';
  * (tests/unit/arch/ui-storage.test.ts counts them). Pages and state classes read through
  * `watch` (a Dexie liveQuery: the callback runs again whenever a table the query read changes,
  * in this tab, another tab or a worker), so no write is followed by a manual reload and nothing
- * polls. Data writes go through the workers' handlers (the hand edits: services/edit-api.ts and
- * the memory worker's reviseEntry/retireEntry), one round trip each; settings through `get`/`set`
- * here. `repos` is for reading.
+ * polls. Data writes go through the workers' handlers (`send`, src/ui/send.ts: the hand edits of
+ * services/edit-api.ts, the memory worker's reviseEntry/retireEntry, and the store-wide writes of
+ * services/storage-api.ts — backup restore, reset, run recovery), one round trip each; settings
+ * through `get`/`set` here. `repos` is for reading, and so is the backup export.
  */
 export type { Settings, StorageInfo, ToolMemDB };
 
@@ -55,16 +56,6 @@ export class UiStorage implements SettingsStore {
 
   exportBackup(): Promise<Blob> {
     return exportBackup(this.db);
-  }
-
-  restoreBackup(text: string): Promise<Record<string, number>> {
-    return restoreBackup(this.db, text);
-  }
-
-  /** Deletes every table and opens the database again, empty (live reads then see the empty tables). */
-  async reset(): Promise<void> {
-    await this.db.delete();
-    await this.db.open();
   }
 
   requestPersistence(): Promise<boolean> {

@@ -1,14 +1,15 @@
 import { createClient, type ApiSpec, type Client, type ConnectApi, type PortSpec, type WorkerClient } from '../rpc';
 import type { ImportApi } from '../services/import-api';
 import type { LabelApi } from '../services/label-api';
+import type { StorageApi } from '../services/storage-api';
 import type { MemoryApi } from '../services/memory-api';
 import type { EvalApi } from '../services/eval-api';
 import type { LlmApi } from '../model-host/llm-api';
 import type { EmbedApi, EmbedPortApi } from '../services/embed-api';
 import type { EmbedDatasetApi } from '../services/embed-dataset';
 
-/** The data worker serves imports and labelling queries. */
-export type DataApi = ImportApi & LabelApi;
+/** The data worker serves imports, labelling queries and the store-wide writes (restore, reset, run recovery). */
+export type DataApi = ImportApi & LabelApi & StorageApi;
 
 /**
  * One worker per kind and tab, started lazily on first use. When it crashes, the next call starts

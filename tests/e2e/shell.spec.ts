@@ -80,6 +80,8 @@ test('back up everything and restore it after deleting all data', async ({ app, 
   const path = await (await download).path();
   await page.getByRole('button', { name: 'Delete all data…' }).click();
   await page.getByRole('button', { name: 'Yes, delete everything' }).click();
+  // The data worker empties the tables: reload once it says so.
+  await expect(page.getByRole('status').filter({ hasText: 'All local data was deleted.' })).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Rater name')).toHaveValue('');
   // The restore control is a labelled button that stays inside its card (issue #28).

@@ -17,7 +17,6 @@ import { createTransformersEmbedder } from '../../model-host/transformers-embedd
 import { EXIT, parseOrExit, UsageError, type Command, type Io } from '../io';
 import { loadData } from '../load-data';
 import { FileReadError } from '../node-files';
-import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
 import { parse, USAGE, type ParsedArgs } from '../build-memory-args';
 import { buildSummaryJson, buildSummaryText } from '../build-memory-report';
 import { CLI_ENGINES } from '../llm-arg';
@@ -47,7 +46,7 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     throw err;
   }
   let lastReport = 0;
-  const { run, file } = await buildMemoryFile(plan, { engine, embedder, ...scaleMeaningOption(dataset.preset) }, {
+  const { run, file } = await buildMemoryFile(plan, { dataset, experiences, engine, embedder }, {
     onProgress: (r) => {
       const m = buildMetrics(r);
       if (opts.json || Date.now() - lastReport < 2000) return;

@@ -2,24 +2,26 @@
  * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on
  * the same side), fits each offline method on the training tasks and scores its predictions on the
  * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
- * With `--llm openai:URL#MODEL` the LLM methods run too, through the same use case as the app's
- * predictors worker (src/app/evaluate-methods.ts): same split, seeds and engine give the same numbers.
+ * The evaluation is the one use case the app's predictors worker runs too (src/app/run-evaluation.ts):
+ * same data, split, seeds and engine give the same JSON. With `--llm openai:URL#MODEL` the LLM methods run too.
  * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
  * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
 import { writeFile } from 'node:fs/promises';
-import { evalIntervals, neighbourAblation, promptVectors } from '../../app/eval-run';
+import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/run-evaluation';
+import type { Embedder } from '../../core/embed';
 import { ToolMemError } from '../../core/errors';
-import { allToolPairs, groundTruth, splitSizes, type ScoredPair } from '../../core/eval';
-import { isLlmMethod, methodNeeds, NEIGHBOUR_METHODS, type MethodOptions } from '../../core/predict';
-import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
+import { allToolPairs, groundTruth, type ScoredPair } from '../../core/eval';
+import { formatEngineSpec, type LlmEngine } from '../../core/llm';
+import { isLlmMethod, type MethodOptions } from '../../core/predict';
 import { EXIT, parseOrExit, type Command, type Io } from '../io';
 import { loadData } from '../load-data';
 import { FileReadError } from '../node-files';
-import { evaluateOrStop, promptToolsOf } from '../eval-llm';
-import { EXIT_INTERRUPTED, sigintInterrupt } from '../llm-progress';
+import { promptToolsOf } from '../eval-llm';
+import { openCliEngine } from '../llm-arg';
+import { EXIT_INTERRUPTED, llmProgress, sigintInterrupt } from '../llm-progress';
 import { loadMemoryEval } from '../eval-memory-arg';
-import { parse, USAGE } from '../eval-args';
+import { parse, USAGE, type ParsedArgs } from '../eval-args';
 import { ablationText, evalJson, printEvalText } from '../eval-report';
 
 export { parseSeeds } from '../eval-args';
@@ -32,6 +34,28 @@ export async function runEval(args: string[], io: Io, signal?: AbortSignal): Pro
   } finally {
     interrupt?.dispose();
   }
+}
+
+/** Where a step of the evaluation failed, so the command can say which (the use case throws the step's own error). */
+class StepError extends Error {
+  constructor(
+    readonly step: 'embed' | 'engine',
+    cause: Error,
+  ) {
+    super(cause.message, { cause });
+  }
+}
+
+/** The embedder, its failures marked as the embedding step's. */
+function markedEmbedder(load: () => Promise<Embedder>): () => Promise<Embedder> {
+  return async () => {
+    const inner = await load().catch((err: Error) => Promise.reject(new StepError('embed', err)));
+    return {
+      id: inner.id,
+      dim: inner.dim,
+      embed: (texts, opts) => inner.embed(texts, opts).catch((err: Error) => Promise.reject(new StepError('embed', err))),
+    };
+  };
 }
 
 async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSignal; arm(): void }): Promise<number> {
@@ -50,64 +74,77 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
   }
   const { dataset } = loaded;
   const tools = [...new Set(data.map((p) => p.toolId))].sort();
-  const taskCount = new Set(data.map((p) => p.taskId)).size;
-  if (taskCount < 2 || tools.length === 0) {
-    io.err(`toolmem eval: ${opts.data} has ${taskCount} task(s) with a ground-truth score under the rater policy; at least 2 are needed.`);
-    return EXIT.unreadable;
-  }
-
   const stored = opts.memory ? await loadMemoryEval(opts.memory, data, io, opts.test !== undefined ? { maxTest: opts.test } : {}) : null;
   if (typeof stored === 'number') return stored;
   if (stored) io.err(`toolmem eval: ${stored.summary}`);
-  let sizes;
-  try {
-    sizes = stored ? { train: stored.split.train.length, test: stored.split.test.length } : splitSizes(taskCount, { preset: dataset.preset, train: opts.train, test: opts.test });
-  } catch (err) {
-    io.err(`toolmem eval: ${(err as Error).message} (the data has ${taskCount} tasks).\n\n${USAGE}`);
-    return EXIT.usage;
-  }
   const unknown = (opts.pairs ?? []).flat().filter((t) => !tools.includes(t));
   if (unknown.length > 0) {
     io.err(`toolmem eval: --pairs: unknown tool(s) ${[...new Set(unknown)].join(', ')}. Tools in the data: ${tools.join(', ')}.`);
     return EXIT.usage;
   }
-  const toolPairs = opts.pairs ?? allToolPairs(tools);
-
+  const llm = opts.methods.some(isLlmMethod);
+  // Ctrl-C stops a run only when a model is asked: the offline methods finish in seconds.
+  if (llm) stop.arm();
   const methodOptions: MethodOptions = { cut: opts.cut };
   if (opts.k !== undefined) methodOptions.k = opts.k;
   if (opts.similarity) methodOptions.similarity = opts.similarity;
-  const needs = opts.methods.map((m) => methodNeeds(m, methodOptions).vectors);
-  let vectors: Map<string, Float32Array> | undefined;
-  if (needs.includes(true) || (opts.vectors && needs.includes('optional'))) {
-    try {
+  const progress = llmProgress((line) => io.err(line));
+  let outcome: EvaluationOutcome;
+  try {
+    outcome = await runEvaluation({
+      label: opts.data, data, scale: dataset.scale, preset: dataset.preset, methods: opts.methods, seeds: opts.seeds, train: opts.train, test: opts.test,
+      toolPairs: opts.pairs ?? allToolPairs(tools), options: methodOptions, llmMaxTest: opts.llmTasks,
+      ...(stored ? { stored: { split: stored.split, snapshot: async () => stored.memory } } : {}),
       // The offline Node embedder is loaded only when needed; a stored memory's own model embeds the prompts too.
-      vectors = await promptVectors(stored?.embedder ?? (await import('../../model-host/transformers-embedder')).createTransformersEmbedder(), data);
-    } catch (err) {
-      if (needs.includes(true)) {
-        io.err(`toolmem eval: cannot embed the prompts: ${(err as Error).message}`);
-        return EXIT.unreadable;
-      }
-      io.err(`toolmem eval: note: prompts not embedded (${(err as Error).message}); continuing with lexical features.`);
-    }
+      embedder: markedEmbedder(async () => stored?.embedder ?? (await import('../../model-host/transformers-embedder')).createTransformersEmbedder()),
+      optionalVectors: opts.vectors,
+      onVectorsSkipped: (err) => io.err(`toolmem eval: note: prompts not embedded (${err.message}); continuing with lexical features.`),
+      engine: () => openCliEngine(opts.llm!, stop.signal).catch((err: Error) => Promise.reject(new StepError('engine', err))) as Promise<LlmEngine>,
+      tools: async () => promptToolsOf(tools, loaded.summary.datasetDefaults.modality),
+      signal: stop.signal, whenStopped: 'partial', ablation: opts.ablation,
+      // Model-call progress only: the offline steps are quick and print nothing.
+      ...(llm ? { onProgress: (p) => void (p.calls && progress(p)) } : {}),
+    });
+  } catch (err) {
+    return failed(err, opts, io);
   }
+  return printOutcome(outcome, opts, io, { dataset, memorySummary: stored?.summary });
+}
 
-  const seeds = stored ? [stored.split.seed] : opts.seeds;
-  const fixed = stored ? { fixedSplit: stored.split, memory: stored.memory } : {};
-  const outcome = await evaluateOrStop(opts, io, {
-    ...fixed,
-    data, scale: dataset.scale, sizes, seeds, toolPairs, methods: opts.methods, options: methodOptions, llmMaxTest: opts.llmTasks,
-    tools: promptToolsOf(tools, loaded.summary.datasetDefaults.modality),
-    ...(vectors ? { vectors } : {}),
-    ...scaleMeaningOption(dataset.preset),
-  }, stop);
-  if (typeof outcome === 'number') return outcome;
-  const { report, partial } = outcome;
-  // Paired-bootstrap 95% intervals, the same function as the app's predictors worker (not on partial
-  // results); with an LLM run a Ctrl-C while they are computed skips them.
-  const signal = opts.methods.some(isLlmMethod) ? stop.signal : undefined;
-  const intervals = partial ? null : await evalIntervals(report, { ...(signal ? { signal } : {}), skipOnStop: true });
+/** The exit code and message of a failed evaluation; errors of no known step are thrown on. */
+function failed(err: unknown, opts: ParsedArgs, io: Io): number {
+  if (err instanceof TooFewTasksError) {
+    io.err(`toolmem eval: ${err.message}`);
+    return EXIT.unreadable;
+  }
+  if (err instanceof SplitSizeError) {
+    io.err(`toolmem eval: ${err.message}.\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (err instanceof StepError && err.step === 'embed') {
+    io.err(`toolmem eval: cannot embed the prompts: ${err.message}`);
+    return EXIT.unreadable;
+  }
+  if (err instanceof StepError) {
+    io.err(`toolmem eval: cannot use the model ${formatEngineSpec(opts.llm!)}: ${err.message}`);
+    return EXIT.unreadable;
+  }
+  if (err instanceof ToolMemError && opts.methods.some(isLlmMethod)) {
+    io.err(`toolmem eval: the model server failed: ${err.message}`);
+    return EXIT.unreadable;
+  }
+  throw err;
+}
+
+async function printOutcome(outcome: EvaluationOutcome, opts: ParsedArgs, io: Io, about: Omit<Parameters<typeof printEvalText>[1], 'report' | 'intervals' | 'partial'>): Promise<number> {
+  const { report, partial, intervals, ablation } = outcome;
+  if (!report) {
+    io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
+    return EXIT_INTERRUPTED;
+  }
+  if (partial) io.err(`toolmem eval: stopped by Ctrl-C; reporting ${partial}.`);
   if (!partial && !intervals) io.err('toolmem eval: Ctrl-C during the bootstrap intervals: printing the complete results without them.');
-  const json = evalJson(report, intervals, partial);
+  const json = evalJson(report, intervals, partial, ablation);
   if (opts.json && opts.json !== '-') {
     try {
       await writeFile(opts.json, `${JSON.stringify(json, null, 2)}\n`);
@@ -121,16 +158,12 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
     io.out(JSON.stringify(json, null, 2));
     return exit;
   }
-  printEvalText(io, { dataset, report, intervals, partial, memorySummary: stored?.summary });
+  printEvalText(io, { ...about, report, intervals, partial });
   if (partial) {
     if (opts.json) io.out(`\nPartial JSON summary written to ${opts.json}`);
     return exit;
   }
-  if (opts.ablation) {
-    const knnMethods = opts.methods.filter((m) => NEIGHBOUR_METHODS.includes(m));
-    if (knnMethods.length === 0) io.out('\n(no neighbour method selected: no top-k ablation)');
-    else io.out(ablationText(await neighbourAblation({ data, scale: dataset.scale, sizes, seeds, toolPairs, vectors, ...(stored ? { fixedSplit: stored.split } : {}), methods: knnMethods, options: methodOptions })));
-  }
+  if (opts.ablation) io.out(ablation ? ablationText(ablation) : '\n(no neighbour method selected: no top-k ablation)');
   if (opts.json) io.out(`\nJSON summary written to ${opts.json}`);
   return EXIT.ok;
 }

@@ -123,7 +123,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
       ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
     };
   };
-  const contributionsOf = (p: MemoryPrediction) => p.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...claimOf(c.entryId) }));
+  const contributionsOf = (p: MemoryPrediction) => p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...claimOf(c.entryId) }));
   const toolIds = new Set(file.tools.map((t) => t.id));
   const toolById = new Map(file.tools.map((t) => [t.id, t]));
   const calibration = recordMap(file.build.calibration);
@@ -157,7 +157,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
       const t = await taskOf(task);
       if (capability) {
         const p = capability.predict(t, tool);
-        return json({ tool, score: round(p.score), clamped: p.clamped, scale: file.build.scale, mean: round(p.base), contributions: contributionsOf(p) });
+        return json({ tool, score: round(p.score), clamped: p.clamped, scale: file.build.scale, mean: round(p.explanation.mean), contributions: contributionsOf(p) });
       }
       const p = predictor.explain(t, tool);
       return json({
@@ -194,7 +194,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
         ranked: sel.ranked.map((r) => {
           const p = sel.predictions[r.toolId]!;
           return capability
-            ? { tool: r.toolId, score: round(r.score), ...costOf(r), mean: round((p as MemoryPrediction).base), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
+            ? { tool: r.toolId, score: round(r.score), ...costOf(r), mean: round((p as MemoryPrediction).explanation.mean), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
             : { tool: r.toolId, score: round(r.score), ...costOf(r), evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
         }),
         ...(sel.excluded ? { excluded: sel.excluded.map((e) => ({ tool: e.toolId, reason: e.reason, ...(e.value !== undefined ? { value: e.value } : {}), limit: e.limit })) } : {}),

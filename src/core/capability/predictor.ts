@@ -31,11 +31,9 @@ export const ABSENT_ID = 'absent';
 export const ORDER_ID = 'order';
 export const SHARED_ID = 'shared';
 
+/** Every capability-memory prediction explains itself: `mean` is the tool's training mean, Σ contributions' points = raw prediction − mean. */
 export interface MemoryPrediction extends ScorePrediction {
-  /** Score points per entry / note / group; Σ points = raw prediction − tool mean. */
-  contributions: Contribution[];
-  /** The tool's training mean the contributions are added to. */
-  base: number;
+  explanation: { mean: number; contributions: Contribution[] };
 }
 
 export interface CapabilityMemoryOptions {
@@ -59,6 +57,7 @@ export interface CapabilityMemoryOptions {
 }
 
 export class CapabilityMemoryPredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'memory';
   readonly needs = { vectors: 'optional' as const };
   private state: { scale: ScoreScale; globalMean: number; toolIndex: Map<string, number> } | null = null;
@@ -193,7 +192,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     const model = this.model;
     if (!table || !model) throw new Error('memory: predict before fit');
     const j = table.toolIndex.get(toolId);
-    if (j === undefined) return { ...toPrediction(table.globalMean, table.scale), contributions: [], base: table.globalMean };
+    if (j === undefined) return { ...toPrediction(table.globalMean, table.scale), explanation: { mean: table.globalMean, contributions: [] } };
     const { x, points: all, guard } = this.taskRows(task);
     const points = all[j]!;
     const byId = new Map<string, Contribution>();
@@ -233,6 +232,6 @@ export class CapabilityMemoryPredictor implements Predictor {
     const base = model.mu[j]!;
     const raw = base + points.reduce((s, p) => s + p, 0) + guard[j]!;
     const evidence = contributions.filter((c) => c.entryId !== OTHER_ID && c.entryId !== ABSENT_ID && c.entryId !== ORDER_ID && c.entryId !== SHARED_ID).map((c) => ({ kind: 'entry' as const, id: c.entryId, similarity: 1 }));
-    return { ...toPrediction(raw, table.scale, evidence), contributions, base };
+    return { ...toPrediction(raw, table.scale, evidence), explanation: { mean: base, contributions } };
   }
 }

@@ -7,7 +7,7 @@
  * the test tasks' prompts / vectors — never a test score; splits are by task id.
  */
 import { dict } from '../data-keys';
-import type { AnyPredictor, LlmPredictStats, PredictTask, TrainingExample } from '../predict/types';
+import { llmStatsOf, type AnyPredictor, type LlmPredictStats, type PredictTask, type TrainingExample } from '../predict/types';
 import { mean } from '../predict/stats';
 import type { ScoreScale } from '../types';
 import type { ScoredPair } from './ground-truth';
@@ -210,7 +210,7 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
         pred.set(t.taskId, row);
       }
       const predictMs = Date.now() - t1;
-      const llm = 'llmStats' in predictor ? predictor.llmStats?.() : undefined;
+      const llm = llmStatsOf(predictor);
       fillMatrix(matrix, method.id, scored, pred);
       methods[method.id] = score(scored, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs, testTasks: scored.length, ...(llm ? { llm } : {}) });
       if (input.keepPredictions && seed === input.seeds[0]) {

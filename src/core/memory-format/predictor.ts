@@ -56,6 +56,7 @@ export interface FilePrediction extends ScorePrediction {
 }
 
 export class MemoryFilePredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'memory-file';
   readonly needs = { vectors: true, memory: true };
   readonly retriever: SnapshotRetriever;

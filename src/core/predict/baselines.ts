@@ -3,6 +3,7 @@ import { buildTable, type TrainingTable } from './training-table';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
 
 abstract class ConstantPerTool implements Predictor {
+  readonly kind = 'sync' as const;
   abstract readonly id: string;
   readonly needs = {};
   protected table: TrainingTable | null = null;

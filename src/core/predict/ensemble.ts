@@ -155,6 +155,7 @@ interface StackRows {
 }
 
 export class EnsemblePredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'ensemble';
   readonly needs: PredictorNeeds = { vectors: 'optional' };
   private table: TrainingTable | null = null;

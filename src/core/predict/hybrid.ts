@@ -25,6 +25,7 @@ export interface HybridOptions extends LlmPredictorOptions {
 export const HYBRID_LLM_WEIGHT = 0.4;
 
 export class HybridPredictor implements AsyncPredictor {
+  readonly kind = 'async' as const;
   readonly id = 'hybrid';
   readonly needs: PredictorNeeds = { llm: true, vectors: true, memory: true };
   private readonly llm: ToolMemLlmPredictor;

@@ -86,6 +86,7 @@ export interface InducedMemoryOptions {
 }
 
 export class InducedMemoryPredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'memory';
   readonly needs = { vectors: true, memory: true };
   private table: TrainingTable | null = null;

@@ -45,6 +45,7 @@ interface Neighbour {
 }
 
 abstract class NeighbourPredictor implements Predictor {
+  readonly kind = 'sync' as const;
   abstract readonly id: string;
   readonly needs: PredictorNeeds;
   readonly k: number;

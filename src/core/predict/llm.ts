@@ -53,6 +53,7 @@ export function emptyLlmStats(): LlmPredictStats {
 }
 
 export abstract class LlmScorePredictor implements AsyncPredictor {
+  readonly kind = 'async' as const;
   abstract readonly id: LlmMethodId;
   abstract readonly needs: PredictorNeeds;
   protected table: TrainingTable | null = null;

@@ -121,6 +121,7 @@ export function slopePrediction(table: TrainingTable, slope: readonly number[], 
 }
 
 export class MemoryPredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'memory';
   readonly needs = { vectors: true, memory: true };
   private readonly retriever: SnapshotRetriever;

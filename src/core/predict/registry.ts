@@ -37,7 +37,7 @@ interface MethodInfo {
   readonly label: string;
   /** What the method reads to predict, in one sentence. */
   readonly description: string;
-  /** Its neighbour count k is meaningful (the top-k ablation, --k). */
+  /** Its neighbour count k is meaningful (--k; the top-k ablation sweeps the offline ones). */
   readonly neighbours: boolean;
   /** It reads a stored memory when given one (EvalConfig.memoryId, --memory). */
   readonly usesMemory: boolean;
@@ -118,8 +118,14 @@ export const OFFLINE_METHODS: readonly OfflineMethodId[] = idsWhere((d) => d.kin
 /** Methods that run without a language model: the offline ones and `memory`. */
 export const NUMERIC_METHODS: readonly MethodId[] = idsWhere((d) => d.kind !== 'llm');
 export const LLM_METHODS: readonly LlmMethodId[] = idsWhere((d) => d.kind === 'llm');
-/** Methods whose neighbour count k is meaningful (top-k ablation, --k). */
+/** Methods whose neighbour count k is meaningful (--k). */
 export const NEIGHBOUR_METHODS: readonly MethodId[] = idsWhere((d) => d.neighbours);
+/**
+ * Methods the top-k ablation sweeps: the neighbour methods that learn from the scores alone. The
+ * `memory` method is left out in every host: the ablation gives it no memory snapshot, so it builds
+ * a capability memory, which ignores k — its rows would be one flat line.
+ */
+export const TOPK_ABLATION_METHODS: readonly MethodId[] = idsWhere((d) => d.neighbours && d.kind === 'offline');
 /** Methods that read a stored memory's entries when given one (memory, toolmem-llm, hybrid). */
 export const MEMORY_METHODS: readonly MethodId[] = idsWhere((d) => d.usesMemory);
 
@@ -164,5 +170,5 @@ export function createLlmPredictor(id: LlmMethodId, llm: LlmPredictorOptions, op
  */
 export function storedCapabilityPredictor(model: SerializedCapabilityModel): Predictor {
   const inner = CapabilityMemoryPredictor.fromModel(model);
-  return { id: 'memory', needs: inner.needs, fit: () => undefined, predict: (task, toolId) => inner.predict(task, toolId) };
+  return { kind: 'sync', id: 'memory', needs: inner.needs, fit: () => undefined, predict: (task, toolId) => inner.predict(task, toolId) };
 }

@@ -29,6 +29,7 @@ interface GroupModel {
 }
 
 export class RidgePredictor implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'ridge';
   readonly needs = {};
   private table: TrainingTable | null = null;

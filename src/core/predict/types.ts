@@ -53,7 +53,7 @@ export interface ScorePrediction {
   /** What the prediction rests on, most similar first (may be empty, e.g. for tool-mean). */
   evidence: Evidence[];
   /**
-   * Memory predictor: the tool's mean and each applying entry's share in score points
+   * The capability memory: the tool's mean and each applying entry's share in score points
    * (mean + Σ points = the unclamped score). Absent for methods that do not explain themselves.
    */
   explanation?: { mean: number; contributions: Contribution[] };
@@ -78,6 +78,8 @@ export interface PredictorNeeds {
  * await it, which reads a synchronous value unchanged, so both kinds give the same numbers there.
  */
 export interface Predictor {
+  /** Tells the two kinds apart (AnyPredictor is a union tagged by it). */
+  readonly kind: 'sync';
   readonly id: string;
   readonly needs: PredictorNeeds;
   fit(train: TrainingSet): void;
@@ -89,6 +91,7 @@ export interface Predictor {
  * cancellable. The evaluation harness awaits both kinds.
  */
 export interface AsyncPredictor {
+  readonly kind: 'async';
   readonly id: string;
   readonly needs: PredictorNeeds;
   fit(train: TrainingSet, opts?: { signal?: AbortSignal }): Promise<void>;
@@ -97,7 +100,13 @@ export interface AsyncPredictor {
   llmStats?(): LlmPredictStats;
 }
 
+/** Either kind, told apart by `kind` (never by probing for a method). */
 export type AnyPredictor = Predictor | AsyncPredictor;
+
+/** An LLM predictor's call counts so far; undefined for every other predictor. */
+export function llmStatsOf(p: AnyPredictor): LlmPredictStats | undefined {
+  return p.kind === 'async' ? p.llmStats?.() : undefined;
+}
 
 /**
  * The LLM methods (llm.ts, hybrid.ts): `generic-llm` (tool name + description only),

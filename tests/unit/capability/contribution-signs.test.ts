@@ -27,8 +27,8 @@ describe('every contribution line has the sign its words say', () => {
       const t = tasks.get(id)!;
       for (const tool of [...new Set(data.map((p) => p.toolId))]) {
         const p = predictor.predict({ taskId: id, prompt: t.prompt, categories: t.categories }, tool);
-        if (!p.clamped) expect(p.contributions.reduce((a, c) => a + c.points, p.base)).toBeCloseTo(p.score, 6);
-        for (const c of p.contributions) {
+        if (!p.clamped) expect(p.explanation.contributions.reduce((a, c) => a + c.points, p.explanation.mean)).toBeCloseTo(p.score, 6);
+        for (const c of p.explanation.contributions) {
           expect(tentative.has(c.entryId), c.entryId).toBe(false);
           const claim = claims.get(c.entryId);
           if (claim && Math.abs(c.points) > 1e-12) {

@@ -52,12 +52,12 @@ describe('fitJoint and the memory predictor', () => {
     p.fit(fourTasks([5, 5, 3, 3], [3, 3, 3, 3]));
     const on = p.predict({ taskId: 'new', prompt: 'x', categories: ['F'] }, 'P');
     expect(on.score).toBeCloseTo(4 + 0.5 * 1.25, 12);
-    expect(on.base).toBe(4);
-    expect(on.contributions.reduce((s, c) => s + c.points, 0)).toBeCloseTo(on.score - 4, 12);
+    expect(on.explanation.mean).toBe(4);
+    expect(on.explanation.contributions.reduce((s, c) => s + c.points, 0)).toBeCloseTo(on.score - 4, 12);
     const off = p.predict({ taskId: 'new2', prompt: 'y' }, 'P');
     expect(off.score).toBeCloseTo(4 - 0.5 * 1.25, 12);
-    expect(off.contributions).toEqual([{ entryId: ABSENT_ID, text: 'facets this task lacks', points: expect.closeTo(-0.625, 12) }]);
-    expect(p.predict({ taskId: 'z', prompt: 'z' }, 'unknown tool').contributions).toEqual([]);
+    expect(off.explanation.contributions).toEqual([{ entryId: ABSENT_ID, text: 'facets this task lacks', points: expect.closeTo(-0.625, 12) }]);
+    expect(p.predict({ taskId: 'z', prompt: 'z' }, 'unknown tool').explanation.contributions).toEqual([]);
   });
 
   it('keeps the tools in training-mean order and reports the change as a contribution', () => {
@@ -70,8 +70,8 @@ describe('fitJoint and the memory predictor', () => {
     const Q = p.predict(task, 'Q');
     expect(Q.score).toBeCloseTo(3.5, 12);
     expect(P.score - Q.score).toBeCloseTo(4e-9, 15);
-    expect(P.contributions.find((c) => c.entryId === ORDER_ID)!.points).toBeCloseTo(0.3 + 4e-9, 12);
-    expect(P.contributions.reduce((s, c) => s + c.points, 0)).toBeCloseTo(P.score - 4, 12);
+    expect(P.explanation.contributions.find((c) => c.entryId === ORDER_ID)!.points).toBeCloseTo(0.3 + 4e-9, 12);
+    expect(P.explanation.contributions.reduce((s, c) => s + c.points, 0)).toBeCloseTo(P.score - 4, 12);
     const unguarded = new CapabilityMemoryPredictor({ discover, lambda: { beta: 1, gamma: 0.25 }, orderGuard: false });
     unguarded.fit(fourTasks([3, 3, 5, 5], [4, 4, 2, 2]));
     expect(unguarded.predict(task, 'P').score).toBeCloseTo(3.2, 12);

@@ -24,6 +24,7 @@ function synthetic(): ScoredPair[] {
 }
 
 class Spy implements Predictor {
+  readonly kind = 'sync' as const;
   readonly id = 'spy';
   readonly needs = {};
   trained = new Set<string>();

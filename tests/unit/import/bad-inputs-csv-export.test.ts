@@ -13,6 +13,8 @@ import { findNearMissTools, rejectedRowsCsv } from '../../../src/core/import';
 import type { Repositories } from '../../../src/core/repositories';
 import { createInThreadClient, type Client } from '../../../src/rpc';
 import type { ImportApi } from '../../../src/services/import-api';
+import { createSend } from '../../../src/ui/send';
+import type { DataApi } from '../../../src/ui/workers';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { ImportFlow } from '../../../src/ui/import-flow.svelte';
 import { BAD, chunked, importFile, importSource } from './helpers';
@@ -107,7 +109,7 @@ describe('services: export and import through the real import service', () => {
 
   it('the import dialog state: the scan after the preview lists the names, the choices reach the import', async () => {
     await client.call('import', { file: new File(['prompt,model,score\nA red cube,DALLE_3,4\nA lamp,Midjourney_6,3\n'], 'known.csv'), datasetName: 'Known' });
-    const flow = new ImportFlow(client, () => {});
+    const flow = new ImportFlow(createSend({ data: () => client as unknown as Client<DataApi> }), () => {});
     await flow.choose(file('near-miss-tools.jsonl'));
     expect(flow.nearMisses.map((m) => m.name)).toEqual(['dalle', 'midjourney-6']);
     expect(flow.checkingTools).toBe(false);

@@ -31,6 +31,6 @@ describe('a version 2 memory file (before shrunk claims)', () => {
     const p = CapabilityMemoryPredictor.fromModel(model).predict({ taskId: 'q', prompt: 'A cat that is not on a mat' }, 'DALLE_3');
     expect(p.score).toBeGreaterThanOrEqual(1);
     expect(p.score).toBeLessThanOrEqual(5);
-    expect(p.contributions.reduce((a, c) => a + c.points, p.base)).toBeCloseTo(p.score, 6);
+    expect(p.explanation.contributions.reduce((a, c) => a + c.points, p.explanation.mean)).toBeCloseTo(p.score, 6);
   });
 });

@@ -181,7 +181,7 @@ describe('replies, fallbacks and counts', () => {
   });
 
   it('hybrid: 0.4 · LLM + 0.6 · numeric; the numeric estimate alone when the reply is unreadable', async () => {
-    const numeric: Predictor = { id: 'n', needs: {}, fit: () => undefined, predict: () => toPrediction(3, SCALE) };
+    const numeric: Predictor = { kind: 'sync', id: 'n', needs: {}, fit: () => undefined, predict: () => toPrediction(3, SCALE) };
     const engine = new ScriptedEngine(['{"score": 5}', 'hmm']);
     const p = new HybridPredictor({ engine, memory: snapshot(), numeric });
     await p.fit(training());
@@ -235,7 +235,7 @@ describe('cancellation and the evaluation report', () => {
       seeds: [1, 2],
       methods: [
         { id: 'generic-llm', create: () => new GenericLlmPredictor({ engine }), maxTestTasks: 3 },
-        { id: 'tool-mean', create: () => ({ id: 'tool-mean', needs: {}, fit: () => undefined, predict: () => toPrediction(3, SCALE) }) },
+        { id: 'tool-mean', create: () => ({ kind: 'sync' as const, id: 'tool-mean', needs: {}, fit: () => undefined, predict: () => toPrediction(3, SCALE) }) },
       ],
     });
     const llm = report.seeds[0]!.methods['generic-llm']!;

@@ -26,6 +26,7 @@ describe('residualBank', () => {
   it('no fold model predicts a task it was fitted on; training per fold is capped', async () => {
     const log: { trained: Set<string>; asked: Set<string> }[] = [];
     class Spy implements Predictor {
+      readonly kind = 'sync' as const;
       readonly id = 'spy';
       readonly needs = {};
       entry = { trained: new Set<string>(), asked: new Set<string>() };

@@ -153,7 +153,7 @@ describe('memory import: merge', () => {
     expect(exported.tools.find((t) => t.id === 'ToolA')!.entries.find((e) => e.text === 'Handles red foxes')!.evidenceTasks).toEqual(['00001', '00002', '00009']);
 
     // Undo per tool reverts the merge's change to that tool.
-    await memory.call('undo', { memoryId: 'mem-test', toolId: 'ToolA' });
+    await memory.call('undoMemory', { memoryId: 'mem-test', toolId: 'ToolA' });
     const back = (await repos.memories.allEntries('mem-test')).filter((e) => e.validTo === null && e.toolId === 'ToolA');
     expect(back.map((e) => e.id).sort()).toEqual(['a1', 'a2']);
   });

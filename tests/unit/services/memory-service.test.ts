@@ -94,7 +94,7 @@ describe('memory service (engine none)', () => {
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const before = (await repos.memories.validEntries(memoryId, 'A')).length;
     expect(before).toBeGreaterThan(0);
-    const res = await memory.call('undo', { memoryId, toolId: 'A' });
+    const res = await memory.call('undoMemory', { memoryId, toolId: 'A' });
     expect(res.undone).toBe(true);
     expect(await repos.memories.validEntries(memoryId, 'A')).toEqual([]);
     expect((await repos.memories.validEntries(memoryId, 'B')).length).toBeGreaterThan(0);

@@ -1,23 +1,20 @@
 import { dropDbs, newDb } from '../helpers/db';
 import { until } from '../helpers/until';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { BuildRun } from '../../../src/core/records';
+import { BuildJobs } from '../../../src/ui/build-jobs.svelte';
+import type { Send } from '../../../src/ui/send';
 import { UiStorage } from '../../../src/ui/storage';
 
-// The memory worker, stood in for: `runBuild` answers from `script` (the build's last commit).
+// The memory worker, stood in for by the `send` BuildJobs is given: `runBuild` answers from `script` (the build's last commit).
 const calls: { method: string; req: unknown }[] = [];
 let script: (runId: string) => Promise<BuildRun> = () => Promise.reject(new Error('no build scripted'));
-vi.mock('../../../src/ui/workers', () => ({
-  memoryWorker: () => ({
-    call: (method: string, req: { runId?: string; datasetId?: string }) => {
-      calls.push({ method, req });
-      if (method === 'runBuild') return script(req.runId!);
-      if (method === 'createBuild') return Promise.resolve(run('b-new', 'queued', 9));
-      return Promise.reject(new Error(`unexpected ${method}`));
-    },
-  }),
-}));
-const { BuildJobs } = await import('../../../src/ui/build-jobs.svelte');
+const send = ((method: string, req: { runId?: string; datasetId?: string }) => {
+  calls.push({ method, req });
+  if (method === 'runBuild') return script(req.runId!);
+  if (method === 'createBuild') return Promise.resolve(run('b-new', 'queued', 9));
+  return Promise.reject(new Error(`unexpected ${method}`));
+}) as unknown as Send;
 
 function run(id: string, state: BuildRun['state'], startedAt: number): BuildRun {
   return { id, kind: 'build', state, startedAt, config: { datasetId: 'd', memoryId: `mem-${id}` } as unknown as BuildRun['config'] };
@@ -33,7 +30,7 @@ describe('BuildJobs (the Memory page’s builds)', () => {
   it('lists the builds live, newest first: a run written elsewhere shows without a reload', async () => {
     const store = storage();
     await store.repos.runs.put(run('b1', 'completed', 1));
-    const jobs = new BuildJobs(store);
+    const jobs = new BuildJobs(store, send);
     jobs.load();
     await until(() => jobs.runs.length === 1);
     await store.repos.runs.put(run('b2', 'paused', 2));
@@ -53,7 +50,7 @@ describe('BuildJobs (the Memory page’s builds)', () => {
       await store.repos.runs.put(finished);
       return finished;
     };
-    const jobs = new BuildJobs(store, (r) => done.push(r.id));
+    const jobs = new BuildJobs(store, send, (r) => done.push(r.id));
     jobs.load();
     await until(() => done.length === 1 && jobs.active === null);
     expect(calls.map((c) => c.method)).toEqual(['runBuild']);
@@ -67,7 +64,7 @@ describe('BuildJobs (the Memory page’s builds)', () => {
     await store.repos.runs.put(run('b1', 'paused', 1));
     let release: (r: BuildRun) => void = () => {};
     script = (id) => new Promise((resolve) => (release = (r) => resolve({ ...r, id })));
-    const jobs = new BuildJobs(store);
+    const jobs = new BuildJobs(store, send);
     jobs.load();
     await until(() => jobs.runs.length === 1);
     const first = jobs.run('b1');
@@ -85,7 +82,7 @@ describe('BuildJobs (the Memory page’s builds)', () => {
     const store = storage();
     script = (id) => Promise.resolve(run(id, 'completed', 9));
     const done: string[] = [];
-    const jobs = new BuildJobs(store, (r) => done.push(r.id));
+    const jobs = new BuildJobs(store, send, (r) => done.push(r.id));
     await jobs.start({ datasetId: 'd', engine: { kind: 'none' } } as never);
     expect(calls.map((c) => c.method)).toEqual(['createBuild', 'runBuild']);
     expect(done).toEqual(['b-new']);

@@ -2,9 +2,11 @@ import { withDb } from '../helpers/db';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, StorageFullError } from '../../../src/core/errors';
-import { createInThreadClient } from '../../../src/rpc';
+import { createInThreadClient, type Handlers } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
-import type { ImportApi, ImportOutcome } from '../../../src/services/import-api';
+import type { ImportOutcome } from '../../../src/services/import-api';
+import { createSend } from '../../../src/ui/send';
+import type { DataApi } from '../../../src/ui/workers';
 import { ImportFlow, importErrorMessage } from '../../../src/ui/import-flow.svelte';
 
 const ALPACA = readFileSync('tests/fixtures/import/alpaca_experiences_slice.csv');
@@ -12,7 +14,7 @@ const t = withDb('import-flow');
 
 function flow() {
   const outcomes: ImportOutcome[] = [];
-  const f = new ImportFlow(createInThreadClient<ImportApi>(createImportHandlers(t.repos)), (o) => void outcomes.push(o));
+  const f = new ImportFlow(createSend({ data: () => createInThreadClient<DataApi>(createImportHandlers(t.repos) as Handlers<DataApi>) }), (o) => void outcomes.push(o));
   return { f, outcomes };
 }
 

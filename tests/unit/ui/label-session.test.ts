@@ -1,13 +1,14 @@
 import { dropDbs, newDb } from '../helpers/db';
 import { until } from '../helpers/until';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
+import { createInThreadClient, type Handlers } from '../../../src/rpc';
 import { createImportHandlers } from '../../../src/services/import-service';
 import { createLabelHandlers } from '../../../src/services/label-service';
 import type { Dataset, Experience } from '../../../src/core/types';
 import { LabelSession } from '../../../src/ui/label-session.svelte';
 import { UiStorage } from '../../../src/ui/storage';
 import type { DataApi } from '../../../src/ui/workers';
+import { createSend } from '../../../src/ui/send';
 
 const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
 const judge = (taskId: string, toolId: string, score = 3): Experience => ({
@@ -21,8 +22,8 @@ async function session() {
   const store = new UiStorage(newDb('label-session'));
   await store.repos.datasets.put(DATASET);
   for (const t of ['t1', 't2', 't3']) await store.repos.experiences.put(judge(t, 'a'));
-  const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) });
-  const s = new LabelSession(store, store.repos, worker, () => 'me');
+  const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) } as Handlers<DataApi>);
+  const s = new LabelSession(store, store.repos, createSend({ data: () => worker }), () => 'me');
   await s.restore('d');
   return { s, store };
 }
@@ -59,8 +60,8 @@ describe('LabelSession (the Score tab)', () => {
     expect([s.done, s.selected, s.ids.length]).toEqual([2, 3, 3]);
     s.stop();
     // A reload: a new session restores from the saved settings; its queue holds only t3 now.
-    const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) });
-    const again = new LabelSession(store, store.repos, worker, () => 'me');
+    const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) } as Handlers<DataApi>);
+    const again = new LabelSession(store, store.repos, createSend({ data: () => worker }), () => 'me');
     await again.restore('d');
     expect(again.ids).toEqual(['d|t3|a']);
     expect([again.done, again.selected]).toEqual([2, 3]);

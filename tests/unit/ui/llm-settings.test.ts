@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/db/settings';
 import type { SettingsStore } from '../../../src/ui/storage';
 import { LlmSettingsState } from '../../../src/ui/llm-settings.svelte';
+import { createSend } from '../../../src/ui/send';
 
 /** Settings in a Map, as the state class sees them through SettingsStore. */
 function store(initial: Partial<Settings> = {}): SettingsStore & { values: Map<keyof Settings, unknown> } {
@@ -27,16 +28,16 @@ afterEach(() => void vi.unstubAllGlobals());
 
 describe('LlmSettingsState (Settings → Language model)', () => {
   it('shows the stored endpoint, and says "none" when nothing is chosen', async () => {
-    const none = new LlmSettingsState(store());
+    const none = new LlmSettingsState(store(), createSend({}));
     await none.load();
     expect([none.kind, none.problem, none.spec()]).toEqual(['none', null, 'none']);
-    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://localhost:8080/v1#qwen', llmEndpoint: { baseUrl: 'http://localhost:8080/v1', model: 'qwen' }, llmApiKey: 'k' }));
+    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://localhost:8080/v1#qwen', llmEndpoint: { baseUrl: 'http://localhost:8080/v1', model: 'qwen' }, llmApiKey: 'k' }), createSend({}));
     await s.load();
     expect([s.kind, s.baseUrl, s.model, s.apiKey, s.saved]).toEqual(['openai', 'http://localhost:8080/v1', 'qwen', 'k', 'openai:http://localhost:8080/v1#qwen']);
   });
 
   it('says what the form still needs, field by field, before anything is tried', () => {
-    const s = new LlmSettingsState(store());
+    const s = new LlmSettingsState(store(), createSend({}));
     s.kind = 'openai';
     s.baseUrl = '';
     expect(s.problem).toBe('Enter the address of the server, e.g. http://localhost:11434/v1.');
@@ -54,7 +55,7 @@ describe('LlmSettingsState (Settings → Language model)', () => {
 
   it('saves only a complete form (endpoint, key and spec), and an error stays with its engine', async () => {
     const st = store();
-    const s = new LlmSettingsState(st);
+    const s = new LlmSettingsState(st, createSend({}));
     s.kind = 'openai';
     s.baseUrl = 'http://localhost:11434/v1 ';
     s.model = '';
@@ -73,7 +74,7 @@ describe('LlmSettingsState (Settings → Language model)', () => {
   });
 
   it('a form the user has touched is not overwritten by the stored values arriving late', async () => {
-    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://a.example/v1#m', llmEndpoint: { baseUrl: 'http://a.example/v1', model: 'm' } }));
+    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://a.example/v1#m', llmEndpoint: { baseUrl: 'http://a.example/v1', model: 'm' } }), createSend({}));
     s.touch();
     s.model = 'typed';
     await s.load();
@@ -81,7 +82,7 @@ describe('LlmSettingsState (Settings → Language model)', () => {
   });
 
   it('"Use this model" only after a passing test of the same settings; an edit or a failed test takes it back', async () => {
-    const s = new LlmSettingsState(store());
+    const s = new LlmSettingsState(store(), createSend({}));
     s.kind = 'openai';
     s.baseUrl = 'http://localhost:11434/v1';
     s.model = 'llama3';
@@ -106,7 +107,7 @@ describe('LlmSettingsState (Settings → Language model)', () => {
   });
 
   it('a port the browser blocks is named before any request, and its failure is explained the same way', async () => {
-    const s = new LlmSettingsState(store());
+    const s = new LlmSettingsState(store(), createSend({}));
     s.kind = 'openai';
     s.baseUrl = 'http://localhost:9/v1';
     s.model = 'm';
