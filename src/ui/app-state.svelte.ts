@@ -33,22 +33,29 @@ export class AppState {
   readonly store: UiStorage;
   readonly repos: Repositories;
   // Raw (not deeply proxied): replaced wholesale by each live read, and objects from here are written back to IndexedDB, which cannot clone proxies.
-  datasets = $state.raw<DatasetSummary[]>([]);
-  tools = $state.raw<Tool[]>([]);
-  loaded = $state(false);
-  loadError = $state<string | null>(null);
-  toasts = $state<Toast[]>([]);
-  online = $state(typeof navigator === 'undefined' ? true : navigator.onLine);
+  #datasets = $state.raw<DatasetSummary[]>([]);
+  #tools = $state.raw<Tool[]>([]);
+  #loaded = $state(false);
+  #loadError = $state<string | null>(null);
+  #toasts = $state<Toast[]>([]);
+  #online = $state(typeof navigator === 'undefined' ? true : navigator.onLine);
+  // Read from outside through getters; changed only by this class's methods.
+  get datasets() { return this.#datasets; }
+  get tools() { return this.#tools; }
+  get loaded() { return this.#loaded; }
+  get loadError() { return this.#loadError; }
+  get toasts() { return this.#toasts; }
+  get online() { return this.#online; }
   #nextToast = 1;
 
-  totalExperiences = $derived(this.datasets.reduce((sum, d) => sum + d.total, 0));
+  totalExperiences = $derived(this.#datasets.reduce((sum, d) => sum + d.total, 0));
 
   /** An open connection to reuse, or the name of the database to open. */
   constructor(db: ToolMemDB | string = 'toolmem') {
     this.store = new UiStorage(db);
     this.repos = this.store.repos;
-    window.addEventListener('online', () => (this.online = true));
-    window.addEventListener('offline', () => (this.online = false));
+    window.addEventListener('online', () => (this.#online = true));
+    window.addEventListener('offline', () => (this.#online = false));
   }
 
   #unwatch: (() => void) | null = null;
@@ -65,10 +72,10 @@ export class AppState {
       this.#unwatch = this.store.watch(
         () => this.#read(),
         ({ datasets, tools }) => {
-          this.datasets = datasets;
-          this.tools = tools;
-          this.loadError = null;
-          this.loaded = true;
+          this.#datasets = datasets;
+          this.#tools = tools;
+          this.#loadError = null;
+          this.#loaded = true;
           this.#staleToast = false;
           resolve();
         },
@@ -77,12 +84,12 @@ export class AppState {
           // The first read failing means nothing to show (the app says so in place of the page).
           // A later one keeps the summaries on screen, and the page with its work in progress:
           // the read runs again with the next write. Said once until a read succeeds.
-          if (!this.loaded) this.loadError = message;
+          if (!this.#loaded) this.#loadError = message;
           else if (!this.#staleToast) {
             this.#staleToast = true;
             this.toast('error', `Could not update the dataset counts: ${message}`);
           }
-          this.loaded = true;
+          this.#loaded = true;
           resolve();
         },
       );
@@ -116,7 +123,7 @@ export class AppState {
   /** Shows a notification; how long it stays follows toastDuration (src/ui/toast-timing.ts) unless `ms` is given. */
   toast(kind: Toast['kind'], text: string, action?: Toast['action'], ms?: number): void {
     const id = this.#nextToast++;
-    this.toasts = [...this.toasts, { id, kind, text, ...(action ? { action } : {}) }];
+    this.#toasts = [...this.#toasts, { id, kind, text, ...(action ? { action } : {}) }];
     const stay = ms ?? toastDuration(kind, text, !!action);
     if (stay !== null) this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), stay));
   }
@@ -128,7 +135,7 @@ export class AppState {
 
   /** Lets a held toast go after a short while; one that stays until dismissed keeps staying. */
   releaseToast(id: number): void {
-    const t = this.toasts.find((x) => x.id === id);
+    const t = this.#toasts.find((x) => x.id === id);
     if (!t || toastDuration(t.kind, t.text, !!t.action) === null) return;
     clearTimeout(this.#toastTimers.get(id));
     this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), TOAST_RESUME_MS));
@@ -137,6 +144,6 @@ export class AppState {
   dismiss(id: number): void {
     clearTimeout(this.#toastTimers.get(id));
     this.#toastTimers.delete(id);
-    this.toasts = this.toasts.filter((t) => t.id !== id);
+    this.#toasts = this.#toasts.filter((t) => t.id !== id);
   }
 }

@@ -11,9 +11,13 @@ import type { Send } from './send';
  * each step, so nothing is done twice); a paused one waits for the user.
  */
 export class BuildJobs {
-  runs = $state.raw<Run[]>([]);
-  active = $state<string | null>(null);
-  error = $state<string | null>(null);
+  #runs = $state.raw<Run[]>([]);
+  #active = $state<string | null>(null);
+  #error = $state<string | null>(null);
+  // Read from outside through getters; changed only by this class's methods.
+  get runs() { return this.#runs; }
+  get active() { return this.#active; }
+  get error() { return this.#error; }
   #abort: AbortController | null = null;
   #unwatch: (() => void) | null = null;
   /** Builds paused or ended whose `running` state the live list still shows, with who waits for it. */
@@ -42,14 +46,14 @@ export class BuildJobs {
     this.#unwatch = this.store.watch(
       () => this.store.repos.runs.list('build'),
       (runs) => {
-        this.runs = runs;
+        this.#runs = runs;
         for (const [id, settled] of this.#settling) if (runs.find((r) => r.id === id)?.state !== 'running') settled();
         if (!first) return;
         first = false;
         const interrupted = runs.find((r) => r.state === 'running');
-        if (interrupted && !this.active) void this.run(interrupted.id);
+        if (interrupted && !this.#active) void this.run(interrupted.id);
       },
-      (err) => (this.error = err instanceof Error ? err.message : String(err)),
+      (err) => (this.#error = err instanceof Error ? err.message : String(err)),
     );
   }
 
@@ -61,7 +65,7 @@ export class BuildJobs {
 
   /** Resolves once the live list shows `runId` no longer running, or after `capMs` (a worker that died). */
   #settled(runId: string, capMs = 5000): Promise<void> {
-    if (!this.#unwatch || this.runs.find((r) => r.id === runId)?.state !== 'running') return Promise.resolve();
+    if (!this.#unwatch || this.#runs.find((r) => r.id === runId)?.state !== 'running') return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, capMs);
       const settling = this.#settling;
@@ -75,30 +79,30 @@ export class BuildJobs {
   }
 
   async start(req: BuildRequest): Promise<void> {
-    this.error = null;
+    this.#error = null;
     try {
       const run = await this.send('createBuild', req);
-      this.runs = [run, ...this.runs];
+      this.#runs = [run, ...this.#runs];
       await this.run(run.id);
     } catch (err) {
-      this.error = err instanceof Error ? err.message : String(err);
+      this.#error = err instanceof Error ? err.message : String(err);
     }
   }
 
   async run(runId: string): Promise<void> {
-    if (this.active) return;
-    this.active = runId;
+    if (this.#active) return;
+    this.#active = runId;
     this.#abort = new AbortController();
-    this.error = null;
+    this.#error = null;
     try {
       const done = await this.send('runBuild', { runId }, { signal: this.#abort.signal, onProgress: (r) => this.#replace(r) });
       this.#replace(done);
-      if (done.state === 'failed') this.error = done.error ?? 'The build failed.';
+      if (done.state === 'failed') this.#error = done.error ?? 'The build failed.';
       if (done.state === 'completed') this.onCompleted(done);
     } catch (err) {
-      if (!this.#abort.signal.aborted) this.error = err instanceof Error ? err.message : String(err);
+      if (!this.#abort.signal.aborted) this.#error = err instanceof Error ? err.message : String(err);
     } finally {
-      this.active = null;
+      this.#active = null;
       this.#abort = null;
       // After a pause the worker finishes its step and commits `paused` a moment later: the live
       // list brings that commit; `run` resolves once it shows (no polling).
@@ -112,6 +116,6 @@ export class BuildJobs {
 
   /** A progress event or the final Run, shown before the live list brings the same commit. */
   #replace(run: Run): void {
-    this.runs = this.runs.map((r) => (r.id === run.id ? run : r));
+    this.#runs = this.#runs.map((r) => (r.id === run.id ? run : r));
   }
 }

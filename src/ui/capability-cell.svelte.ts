@@ -14,49 +14,54 @@ export const EVIDENCE_SHOWN = 8;
  * cell's panel.
  */
 export class CellDetail {
-  entries = $state.raw<MemoryEntry[]>([]);
+  #entries = $state.raw<MemoryEntry[]>([]);
   /** Per entry (by id), its first EVIDENCE_SHOWN experiences in the entry's evidence order. */
-  evidence = $state.raw<readonly { entryId: string; experiences: Experience[] }[]>([]);
-  loading = $state(false);
-  error = $state<string | null>(null);
+  #evidence = $state.raw<readonly { entryId: string; experiences: Experience[] }[]>([]);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+  // Read from outside through getters; changed only by this class's methods.
+  get entries() { return this.#entries; }
+  get evidence() { return this.#evidence; }
+  get loading() { return this.#loading; }
+  get error() { return this.#error; }
   #token = 0;
 
   constructor(private readonly repos: Repositories) {}
 
   async load(memoryId: string, cell: CapabilityCell, facet: Facet): Promise<void> {
     const token = ++this.#token;
-    this.loading = true;
-    this.error = null;
-    this.entries = [];
-    this.evidence = [];
+    this.#loading = true;
+    this.#error = null;
+    this.#entries = [];
+    this.#evidence = [];
     try {
       const rows = cellEntries(await this.repos.memories.validEntries(memoryId, cell.toolId), cell, facet);
       if (token !== this.#token) return;
-      this.entries = rows;
+      this.#entries = rows;
       const evidence: { entryId: string; experiences: Experience[] }[] = [];
       for (const e of rows) {
         const found = await Promise.all(e.evidence.slice(0, EVIDENCE_SHOWN).map((id) => this.repos.experiences.get(id)));
         if (token !== this.#token) return;
         evidence.push({ entryId: e.id, experiences: found.filter((x): x is Experience => x !== undefined) });
       }
-      this.evidence = evidence;
+      this.#evidence = evidence;
     } catch (err) {
-      if (token === this.#token) this.error = err instanceof Error ? err.message : String(err);
+      if (token === this.#token) this.#error = err instanceof Error ? err.message : String(err);
     } finally {
-      if (token === this.#token) this.loading = false;
+      if (token === this.#token) this.#loading = false;
     }
   }
 
   /** The experiences read for one entry (none until they arrive). */
   evidenceOf(entryId: string): Experience[] {
-    return this.evidence.find((x) => x.entryId === entryId)?.experiences ?? [];
+    return this.#evidence.find((x) => x.entryId === entryId)?.experiences ?? [];
   }
 
   clear(): void {
     this.#token++;
-    this.entries = [];
-    this.evidence = [];
-    this.loading = false;
-    this.error = null;
+    this.#entries = [];
+    this.#evidence = [];
+    this.#loading = false;
+    this.#error = null;
   }
 }

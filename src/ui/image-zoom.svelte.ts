@@ -13,28 +13,32 @@ const NEXT: Record<string, ZoomLevel> = { fit: 1, '1': 2, '2': 'fit' };
 export const PAN_STEP = 80;
 
 export class ImageZoom {
-  level = $state<ZoomLevel>('fit');
+  #level = $state<ZoomLevel>('fit');
   /** Pan offset from the centred position, in CSS pixels (the viewer clamps it to the image). */
-  panX = $state(0);
-  panY = $state(0);
+  #panX = $state(0);
+  #panY = $state(0);
+  // Read from outside through getters; changed only by this class's methods.
+  get level() { return this.#level; }
+  get panX() { return this.#panX; }
+  get panY() { return this.#panY; }
 
   get zoomed(): boolean {
-    return this.level !== 'fit';
+    return this.#level !== 'fit';
   }
 
   cycle(): void {
-    this.level = NEXT[String(this.level)] ?? 'fit';
-    this.panX = this.panY = 0;
+    this.#level = NEXT[String(this.#level)] ?? 'fit';
+    this.#panX = this.#panY = 0;
   }
 
   reset(): void {
-    this.level = 'fit';
-    this.panX = this.panY = 0;
+    this.#level = 'fit';
+    this.#panX = this.#panY = 0;
   }
 
   pan(dx: number, dy: number): void {
-    this.panX += dx;
-    this.panY += dy;
+    this.#panX += dx;
+    this.#panY += dy;
   }
 
   /** Handles `z`, and Escape / arrows while zoomed; true when the key was the viewer's. */

@@ -1,6 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
 import { toolChoicesFrom, type ToolDecision } from '../core/import/near-miss-tools';
-import type { FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '../core/import/types';
+import type { CanonicalField, FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '../core/import/types';
 import type { RowCounts } from '../core/import/row-counts';
 import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
@@ -26,41 +26,73 @@ export function importErrorMessage(err: unknown): string {
  * what the user chose and what the worker reported.
  */
 export class ImportFlow {
-  step = $state<ImportStep>('choose');
-  file = $state<File | null>(null);
-  skills = $state<File | null>(null);
-  prompts = $state<File | null>(null);
+  #step = $state<ImportStep>('choose');
+  #file = $state<File | null>(null);
+  #skills = $state<File | null>(null);
+  #prompts = $state<File | null>(null);
   /** Files of the same run chosen with the data (lm-eval results; HELM scenario state and run spec). */
-  results = $state<File | null>(null);
-  scenarioState = $state<File | null>(null);
-  runSpec = $state<File | null>(null);
+  #results = $state<File | null>(null);
+  #scenarioState = $state<File | null>(null);
+  #runSpec = $state<File | null>(null);
   /** Names of chosen files that are not part of the run imported (a folder with more in it). */
-  unused = $state.raw<string[]>([]);
-  preset = $state<PresetId | undefined>(undefined);
-  datasetName = $state('');
-  mapping = $state<FieldMapping>({});
-  scale = $state<ScoreScale | undefined>(undefined);
-  judgeColumn = $state<string | undefined>(undefined);
+  #unused = $state.raw<string[]>([]);
+  #preset = $state<PresetId | undefined>(undefined);
+  #datasetName = $state('');
+  #mapping = $state<FieldMapping>({});
+  #scale = $state<ScoreScale | undefined>(undefined);
+  #judgeColumn = $state<string | undefined>(undefined);
   /** The tool of every row, for a file without a model column (generic; lm-eval samples without their results file). */
-  defaultTool = $state('');
+  #defaultTool = $state('');
   /** HELM: the metric to import (empty: the run's main metric). */
-  metric = $state('');
-  preview = $state.raw<PreviewResult | null>(null);
-  previewing = $state(false);
-  previewError = $state<string | null>(null);
+  #metric = $state('');
+  #preview = $state.raw<PreviewResult | null>(null);
+  #previewing = $state(false);
+  #previewError = $state<string | null>(null);
   /** The first records of the file as read, for the mapping's path picker (JSON, JSONL, Parquet). */
-  samples = $state.raw<unknown[]>([]);
-  progress = $state<ImportProgress | null>(null);
-  outcome = $state.raw<ImportOutcome | null>(null);
-  error = $state<string | null>(null);
+  #samples = $state.raw<unknown[]>([]);
+  #progress = $state<ImportProgress | null>(null);
+  #outcome = $state.raw<ImportOutcome | null>(null);
+  #error = $state<string | null>(null);
   /** Set with `error` when the browser's storage is full, so the dialog can point at Settings → Storage. */
-  storageFull = $state(false);
+  #storageFull = $state(false);
   /** File tool names close to a stored tool, from a scan of the whole file after the preview. */
-  nearMisses = $state.raw<NearMissTool[]>([]);
-  checkingTools = $state(false);
+  #nearMisses = $state.raw<NearMissTool[]>([]);
+  #checkingTools = $state(false);
   /** Whole-file counts, read when the preview shows a row without a score ("12 outputs to label"); null otherwise. */
-  rowCounts = $state.raw<RowCounts | null>(null);
-  toolCheckError = $state<string | null>(null);
+  #rowCounts = $state.raw<RowCounts | null>(null);
+  #toolCheckError = $state<string | null>(null);
+  // Read-only from outside: the dialog changes the flow through its methods; the three text fields
+  // it binds (dataset name, tool for every row, HELM metric) have setters.
+  get step() { return this.#step; }
+  get file() { return this.#file; }
+  get skills() { return this.#skills; }
+  get prompts() { return this.#prompts; }
+  get results() { return this.#results; }
+  get scenarioState() { return this.#scenarioState; }
+  get runSpec() { return this.#runSpec; }
+  get unused() { return this.#unused; }
+  get preset() { return this.#preset; }
+  get datasetName() { return this.#datasetName; }
+  set datasetName(v: string) { this.#datasetName = v; }
+  get mapping() { return this.#mapping; }
+  get scale() { return this.#scale; }
+  get judgeColumn() { return this.#judgeColumn; }
+  get defaultTool() { return this.#defaultTool; }
+  set defaultTool(v: string) { this.#defaultTool = v; }
+  get metric() { return this.#metric; }
+  set metric(v: string) { this.#metric = v; }
+  get preview() { return this.#preview; }
+  get previewing() { return this.#previewing; }
+  get previewError() { return this.#previewError; }
+  get samples() { return this.#samples; }
+  get progress() { return this.#progress; }
+  get outcome() { return this.#outcome; }
+  get error() { return this.#error; }
+  get storageFull() { return this.#storageFull; }
+  get nearMisses() { return this.#nearMisses; }
+  get checkingTools() { return this.#checkingTools; }
+  get rowCounts() { return this.#rowCounts; }
+  get toolCheckError() { return this.#toolCheckError; }
   /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
   readonly toolDecisions = new SvelteMap<string, ToolDecision>();
   #abort: AbortController | null = null;
@@ -75,28 +107,52 @@ export class ImportFlow {
   ) {}
 
   request(): ImportRequest {
-    if (!this.file) throw new Error('No file chosen');
-    const mapping = Object.fromEntries(Object.entries(this.mapping).filter(([, v]) => v)) as FieldMapping;
+    if (!this.#file) throw new Error('No file chosen');
+    const mapping = Object.fromEntries(Object.entries(this.#mapping).filter(([, v]) => v)) as FieldMapping;
     return {
-      file: this.file,
-      ...(this.skills ? { skills: this.skills } : {}),
-      ...(this.prompts ? { prompts: this.prompts } : {}),
-      ...(this.results ? { results: this.results } : {}),
-      ...(this.scenarioState ? { scenarioState: this.scenarioState } : {}),
-      ...(this.runSpec ? { runSpec: this.runSpec } : {}),
-      ...(this.datasetName.trim() ? { datasetName: this.datasetName.trim() } : {}),
-      ...(this.preset ? { preset: this.preset } : {}),
-      ...(this.preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
-      ...(this.scale ? { scale: $state.snapshot(this.scale) } : {}),
-      ...(this.preset === 'helm' ? (this.metric.trim() ? { judgeColumn: this.metric.trim() } : {}) : this.judgeColumn ? { judgeColumn: this.judgeColumn } : {}),
-      ...((this.preset === 'lm-eval-harness' || this.preset === 'generic') && this.defaultTool.trim() ? { defaultTool: this.defaultTool.trim() } : {}),
+      file: this.#file,
+      ...(this.#skills ? { skills: this.#skills } : {}),
+      ...(this.#prompts ? { prompts: this.#prompts } : {}),
+      ...(this.#results ? { results: this.#results } : {}),
+      ...(this.#scenarioState ? { scenarioState: this.#scenarioState } : {}),
+      ...(this.#runSpec ? { runSpec: this.#runSpec } : {}),
+      ...(this.#datasetName.trim() ? { datasetName: this.#datasetName.trim() } : {}),
+      ...(this.#preset ? { preset: this.#preset } : {}),
+      ...(this.#preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
+      ...(this.#scale ? { scale: $state.snapshot(this.#scale) } : {}),
+      ...(this.#preset === 'helm' ? (this.#metric.trim() ? { judgeColumn: this.#metric.trim() } : {}) : this.#judgeColumn ? { judgeColumn: this.#judgeColumn } : {}),
+      ...((this.#preset === 'lm-eval-harness' || this.#preset === 'generic') && this.#defaultTool.trim() ? { defaultTool: this.#defaultTool.trim() } : {}),
     };
   }
 
   /** The request the Import button sends: the settings plus the tool decisions (plain Map/Set, cloned to the worker). */
   importRequest(): ImportRequest {
-    const choices = toolChoicesFrom(this.nearMisses, this.toolDecisions);
+    const choices = toolChoicesFrom(this.#nearMisses, this.toolDecisions);
     return { ...this.request(), ...(choices ? { toolChoices: choices } : {}) };
+  }
+
+  /** The settings the dialog changes, each followed by a fresh preview. */
+  choosePreset(id: PresetId | undefined): void {
+    this.#preset = id;
+    this.#scale = undefined;
+    void this.refreshPreview();
+  }
+  mapField(field: CanonicalField, column: string): void {
+    this.#mapping = { ...this.#mapping, [field]: column || undefined };
+    void this.refreshPreview();
+  }
+  setScale(scale: ScoreScale): void {
+    this.#scale = scale;
+    void this.refreshPreview();
+  }
+  setJudgeColumn(column: string): void {
+    this.#judgeColumn = column;
+    void this.refreshPreview();
+  }
+  setSidecar(kind: 'skills' | 'prompts', file: File | null): void {
+    if (kind === 'skills') this.#skills = file;
+    else this.#prompts = file;
+    void this.refreshPreview();
   }
 
   decideTool(name: string, decision: ToolDecision): void {
@@ -116,73 +172,73 @@ export class ImportFlow {
 
   async choose(file: File, run?: { results?: File; scenarioState?: File; runSpec?: File; unused?: File[] }): Promise<void> {
     this.reset();
-    this.file = file;
-    this.results = run?.results ?? null;
-    this.scenarioState = run?.scenarioState ?? null;
-    this.runSpec = run?.runSpec ?? null;
-    this.unused = (run?.unused ?? []).map((f) => f.name);
-    this.step = 'configure';
+    this.#file = file;
+    this.#results = run?.results ?? null;
+    this.#scenarioState = run?.scenarioState ?? null;
+    this.#runSpec = run?.runSpec ?? null;
+    this.#unused = (run?.unused ?? []).map((f) => f.name);
+    this.#step = 'configure';
     await Promise.all([this.refreshPreview(true), this.loadSamples(file)]);
     // The first preview was refused (a generic file whose fields are all nested): still show the
     // detected preset's settings, so that the mapping can be completed.
-    if (this.file === file && !this.preset && this.#detected) this.preset = this.#detected;
+    if (this.#file === file && !this.#preset && this.#detected) this.#preset = this.#detected;
   }
 
   /** Reads the first records for the path picker; independent of the mapping, so it works while the preview refuses one. */
   async loadSamples(file: File): Promise<void> {
     try {
       const { format, samples, preset } = await this.send('samples', { file, rows: 5 });
-      if (this.file !== file) return;
-      this.samples = format === 'csv' ? [] : samples;
+      if (this.#file !== file) return;
+      this.#samples = format === 'csv' ? [] : samples;
       this.#detected = preset;
     } catch {
       // The preview reports why the file cannot be read.
-      if (this.file === file) this.samples = [];
+      if (this.#file === file) this.#samples = [];
     }
   }
 
   /** Re-reads the first rows with the current settings; adopts detected settings on first run. */
   async refreshPreview(adopt = false, rescan = true): Promise<void> {
-    if (!this.file) return;
+    if (!this.#file) return;
     const seq = ++this.#previewSeq;
     // A later refresh without a rescan (a tool decision) must not swallow this one's rescan.
     const scanSeq = rescan ? ++this.#rescanSeq : -1;
-    this.previewing = true;
+    this.#previewing = true;
     try {
       // With the tool decisions, so a name the user decided is no longer shown as a problem.
       const preview = await this.send('preview', { ...this.importRequest(), rows: 8 });
       if (seq !== this.#previewSeq) return;
-      this.preview = preview;
-      this.previewError = null;
+      this.#preview = preview;
+      this.#previewError = null;
       if (adopt) {
-        this.preset = preview.preset;
-        if (preview.mapping) this.mapping = { ...preview.mapping };
-        if (preview.judge) this.judgeColumn = preview.judge;
+        this.#preset = preview.preset;
+        if (preview.mapping) this.#mapping = { ...preview.mapping };
+        if (preview.judge) this.#judgeColumn = preview.judge;
       }
     } catch (err) {
       if (seq !== this.#previewSeq) return;
-      this.preview = null;
-      this.previewError = err instanceof Error ? err.message : String(err);
+      this.#preview = null;
+      this.#previewError = err instanceof Error ? err.message : String(err);
     } finally {
-      if (seq === this.#previewSeq) this.previewing = false;
+      if (seq === this.#previewSeq) this.#previewing = false;
     }
-    if (scanSeq === this.#rescanSeq && this.preview) await Promise.all([this.checkTools(), this.countOutputs(seq)]);
+    if (scanSeq === this.#rescanSeq && this.#preview) await Promise.all([this.checkTools(), this.countOutputs(seq)]);
   }
 
   /** Counts the whole file's rows when the preview holds one without a score (outputs awaiting labels). */
   async countOutputs(seq: number): Promise<void> {
-    const preview = this.preview;
+    const preview = this.#preview;
     const unscored = preview?.rows.some((r) => r.score === undefined || r.score === null || (typeof r.score === 'string' && r.score.trim() === ''));
     if (!unscored) {
-      this.rowCounts = null;
+      this.#rowCounts = null;
       return;
     }
     try {
       const counts = await this.send('countRows', this.request());
-      if (seq === this.#previewSeq) this.rowCounts = counts;
+      if (seq === this.#previewSeq) this.#rowCounts = counts;
     } catch {
       // The preview already says what is wrong with the file; the count is only a summary.
-      if (seq === this.#previewSeq) this.rowCounts = null;
+      if (seq === this.#previewSeq) this.#rowCounts = null;
     }
   }
 
@@ -194,21 +250,21 @@ export class ImportFlow {
   async checkTools(): Promise<void> {
     this.#scan?.abort();
     const scan = (this.#scan = new AbortController());
-    this.checkingTools = true;
-    this.toolCheckError = null;
+    this.#checkingTools = true;
+    this.#toolCheckError = null;
     try {
       const found = await this.send('nearMissTools', this.request(), { signal: scan.signal });
       if (scan.signal.aborted) return;
-      this.nearMisses = found;
+      this.#nearMisses = found;
       for (const name of [...this.toolDecisions.keys()]) if (!found.some((m) => m.name === name)) this.toolDecisions.delete(name);
     } catch (err) {
       if (scan.signal.aborted) return;
       // The import reports the same rows as rejected; say why the choice is missing.
-      this.nearMisses = [];
-      this.toolCheckError = err instanceof Error ? err.message : String(err);
+      this.#nearMisses = [];
+      this.#toolCheckError = err instanceof Error ? err.message : String(err);
     } finally {
       if (this.#scan === scan) {
-        this.checkingTools = false;
+        this.#checkingTools = false;
         this.#scan = null;
       }
     }
@@ -217,21 +273,21 @@ export class ImportFlow {
   async start(): Promise<void> {
     const req = this.importRequest();
     this.#abort = new AbortController();
-    this.step = 'running';
-    this.error = null;
-    this.storageFull = false;
-    this.progress = { bytesRead: 0, totalBytes: req.file.size, rowsRead: 0, accepted: 0, rejected: 0, rowsPerSecond: 0 };
+    this.#step = 'running';
+    this.#error = null;
+    this.#storageFull = false;
+    this.#progress = { bytesRead: 0, totalBytes: req.file.size, rowsRead: 0, accepted: 0, rejected: 0, rowsPerSecond: 0 };
     try {
-      this.outcome = await this.send('import', req, {
+      this.#outcome = await this.send('import', req, {
         signal: this.#abort.signal,
-        onProgress: (p) => (this.progress = p),
+        onProgress: (p) => (this.#progress = p),
       });
-      this.step = 'done';
-      await this.onImported(this.outcome);
+      this.#step = 'done';
+      await this.onImported(this.#outcome);
     } catch (err) {
-      this.step = 'configure';
-      this.storageFull = err instanceof Error && err.name === 'StorageFullError';
-      this.error = importErrorMessage(err);
+      this.#step = 'configure';
+      this.#storageFull = err instanceof Error && err.name === 'StorageFullError';
+      this.#error = importErrorMessage(err);
     } finally {
       this.#abort = null;
     }
@@ -245,22 +301,22 @@ export class ImportFlow {
     this.cancel();
     this.#scan?.abort();
     this.#scan = null;
-    this.nearMisses = [];
+    this.#nearMisses = [];
     this.toolDecisions.clear();
-    this.checkingTools = false;
-    this.toolCheckError = null;
-    this.step = 'choose';
-    this.file = this.skills = this.prompts = this.results = this.scenarioState = this.runSpec = null;
-    this.unused = [];
-    this.metric = '';
-    this.preset = this.scale = this.judgeColumn = undefined;
-    this.datasetName = '';
-    this.defaultTool = '';
-    this.mapping = {};
-    this.preview = this.outcome = this.progress = this.rowCounts = null;
-    this.samples = [];
+    this.#checkingTools = false;
+    this.#toolCheckError = null;
+    this.#step = 'choose';
+    this.#file = this.#skills = this.#prompts = this.#results = this.#scenarioState = this.#runSpec = null;
+    this.#unused = [];
+    this.#metric = '';
+    this.#preset = this.#scale = this.#judgeColumn = undefined;
+    this.#datasetName = '';
+    this.#defaultTool = '';
+    this.#mapping = {};
+    this.#preview = this.#outcome = this.#progress = this.#rowCounts = null;
+    this.#samples = [];
     this.#detected = undefined;
-    this.previewError = this.error = null;
-    this.storageFull = false;
+    this.#previewError = this.#error = null;
+    this.#storageFull = false;
   }
 }

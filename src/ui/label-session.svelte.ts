@@ -31,24 +31,37 @@ interface UndoStep {
  * queue would reorder under the labeller's keys, so the position never moves by itself.
  */
 export class LabelSession {
-  filter = $state<QueueFilter>({ datasetIds: [], mode: 'unlabelled-by-me', order: 'task' });
-  ids = $state.raw<string[]>([]);
-  total = $state(0);
-  categories = $state<string[]>([]);
-  tools = $state<string[]>([]);
-  position = $state(0);
+  #filter = $state<QueueFilter>({ datasetIds: [], mode: 'unlabelled-by-me', order: 'task' });
+  #ids = $state.raw<string[]>([]);
+  #total = $state(0);
+  #categories = $state<string[]>([]);
+  #tools = $state<string[]>([]);
+  #position = $state(0);
   // Raw: its objects are written to IndexedDB as they are (a deep $state proxy cannot be cloned).
-  shown = $state.raw<ShownItem | null>(null);
-  loading = $state(false);
-  saved = $state(0);
+  #shown = $state.raw<ShownItem | null>(null);
+  #loading = $state(false);
+  #saved = $state(0);
   /** Items I have labelled among those the filters select (set when the queue is built, then kept live). */
-  done = $state(0);
+  #done = $state(0);
   /** Items the filters select, whatever the mode: the progress line's whole, the same after a reload. */
-  selected = $state(0);
+  #selected = $state(0);
   #undo: UndoStep[] = [];
   /** When the queue on screen was built: saved with the position, so a restore can tell it is the same queue. */
   #builtAt = 0;
-  canUndo = $state(false);
+  #canUndo = $state(false);
+  // Read from outside through getters; changed only by this class's methods.
+  get filter() { return this.#filter; }
+  get ids() { return this.#ids; }
+  get total() { return this.#total; }
+  get categories() { return this.#categories; }
+  get tools() { return this.#tools; }
+  get position() { return this.#position; }
+  get shown() { return this.#shown; }
+  get loading() { return this.#loading; }
+  get saved() { return this.#saved; }
+  get done() { return this.#done; }
+  get selected() { return this.#selected; }
+  get canUndo() { return this.#canUndo; }
 
   #unwatch: (() => void) | null = null;
 
@@ -64,36 +77,42 @@ export class LabelSession {
     const saved = await this.settings.get('labelSession');
     const datasets = (await this.repos.datasets.list()).map((d) => d.id);
     if (saved && saved.filter.datasetIds.every((d) => datasets.includes(d)) && saved.filter.datasetIds.length) {
-      this.filter = saved.filter;
+      this.#filter = saved.filter;
       await this.build(saved.itemId ? { itemId: saved.itemId, ...(saved.builtAt !== undefined ? { since: saved.builtAt } : {}) } : undefined);
     } else if (defaultDatasetId) {
-      this.filter = { datasetIds: [defaultDatasetId], mode: 'unlabelled-by-me', order: 'task' };
+      this.#filter = { datasetIds: [defaultDatasetId], mode: 'unlabelled-by-me', order: 'task' };
       await this.reload(null);
     }
   }
 
+  /** A new filter from the page's controls, then the queue for it from its first item. */
+  async changeFilter(patch: Partial<QueueFilter>): Promise<void> {
+    this.#filter = { ...this.#filter, ...patch };
+    await this.reload(null);
+  }
+
   /** Rebuilds the queue (after a filter change) and shows `itemId` if still there, else the first item. */
-  async reload(itemId: string | null = this.shown?.item.id ?? null): Promise<void> {
+  async reload(itemId: string | null = this.#shown?.item.id ?? null): Promise<void> {
     // The session's own queue, rebuilt: its items may stay where they are (since = now).
     await this.build(itemId ? { itemId, since: Date.now() } : undefined);
   }
 
   /** Builds the queue; it starts where the worker says (the `resume` item when it is still that queue, else the first). */
   private async build(resume: { itemId: string; since?: number } | undefined): Promise<void> {
-    this.loading = true;
+    this.#loading = true;
     try {
       const builtAt = Date.now();
-      const q = await this.send('labelQueue', { filter: $state.snapshot(this.filter), me: this.me(), ...(resume ? { resume } : {}) });
+      const q = await this.send('labelQueue', { filter: $state.snapshot(this.#filter), me: this.me(), ...(resume ? { resume } : {}) });
       this.#builtAt = builtAt;
-      this.ids = q.ids;
-      this.done = q.mine;
-      this.selected = q.selected;
-      this.total = q.total;
-      this.categories = q.categories;
-      this.tools = q.tools;
+      this.#ids = q.ids;
+      this.#done = q.mine;
+      this.#selected = q.selected;
+      this.#total = q.total;
+      this.#categories = q.categories;
+      this.#tools = q.tools;
       await this.show(q.start);
     } finally {
-      this.loading = false;
+      this.#loading = false;
     }
   }
 
@@ -104,10 +123,10 @@ export class LabelSession {
   show(position: number): Promise<void> {
     this.#unwatch?.();
     this.#unwatch = null;
-    this.position = Math.max(0, Math.min(position, this.ids.length));
-    const id = this.ids[this.position];
+    this.#position = Math.max(0, Math.min(position, this.#ids.length));
+    const id = this.#ids[this.#position];
     if (!id) {
-      this.shown = null;
+      this.#shown = null;
       return this.persist();
     }
     const [datasetId, taskId, toolId] = id.split('|') as [string, string, string];
@@ -124,11 +143,11 @@ export class LabelSession {
           const shown = shownItem(id, toolId, dataset, rows, created);
           if (!shown) {
             // The item vanished (dataset deleted in another tab): drop it from the queue.
-            this.ids = this.ids.filter((x) => x !== id);
-            void this.show(this.position).then(resolve, reject);
+            this.#ids = this.#ids.filter((x) => x !== id);
+            void this.show(this.#position).then(resolve, reject);
             return;
           }
-          this.shown = shown;
+          this.#shown = shown;
           if (!first) return;
           first = false;
           void saving.then(resolve, reject);
@@ -146,7 +165,7 @@ export class LabelSession {
   }
 
   mine(): Experience | undefined {
-    return this.shown?.labels.find((l) => l.rater === this.me());
+    return this.#shown?.labels.find((l) => l.rater === this.me());
   }
 
   /**
@@ -154,7 +173,7 @@ export class LabelSession {
    * whether the label is a new experience (not a changed score), for the live counts.
    */
   async score(value: number, feedback: string): Promise<{ item: LabelItem; added: boolean } | null> {
-    const shown = this.shown;
+    const shown = this.#shown;
     if (!shown) return null;
     const { item } = shown;
     const rater = this.me();
@@ -170,11 +189,11 @@ export class LabelSession {
     };
     // One round trip: the worker checks the score against the scale, writes, and returns what it replaced.
     const { previous } = await this.send('saveLabel', { label });
-    this.#undo.push({ id, itemKey: item.id, previous, position: this.position });
-    this.canUndo = true;
-    this.saved++;
-    if (!previous && this.ids.includes(item.id)) this.done++;
-    await this.show(this.position + 1);
+    this.#undo.push({ id, itemKey: item.id, previous, position: this.#position });
+    this.#canUndo = true;
+    this.#saved++;
+    if (!previous && this.#ids.includes(item.id)) this.#done++;
+    await this.show(this.#position + 1);
     return { item, added: !previous };
   }
 
@@ -184,19 +203,19 @@ export class LabelSession {
    */
   async undo(): Promise<{ itemKey: string; removed: boolean } | null> {
     const step = this.#undo.pop();
-    this.canUndo = this.#undo.length > 0;
+    this.#canUndo = this.#undo.length > 0;
     if (!step) return null;
     await this.send('restoreLabel', { id: step.id, previous: step.previous });
-    this.saved = Math.max(0, this.saved - 1);
+    this.#saved = Math.max(0, this.#saved - 1);
     const { itemKey } = step;
-    const at = this.ids.indexOf(itemKey);
-    if (!step.previous && at >= 0) this.done = Math.max(0, this.done - 1);
+    const at = this.#ids.indexOf(itemKey);
+    if (!step.previous && at >= 0) this.#done = Math.max(0, this.#done - 1);
     await this.show(at >= 0 ? at : step.position);
     return { itemKey, removed: !step.previous };
   }
 
-  async persist(itemId: string | null = this.shown?.item.id ?? null): Promise<void> {
-    await this.settings.set('labelSession', { filter: $state.snapshot(this.filter), itemId, builtAt: this.#builtAt });
+  async persist(itemId: string | null = this.#shown?.item.id ?? null): Promise<void> {
+    await this.settings.set('labelSession', { filter: $state.snapshot(this.#filter), itemId, builtAt: this.#builtAt });
   }
 }
 

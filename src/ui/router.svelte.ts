@@ -10,11 +10,13 @@ export function parse(hash: string): Route {
 }
 
 export class Router {
-  current = $state<Route>(parse(location.hash));
+  #current = $state<Route>(parse(location.hash));
+  // Read from outside through getters; changed only by this class's methods.
+  get current() { return this.#current; }
 
   constructor() {
     window.addEventListener('hashchange', () => {
-      this.current = parse(location.hash);
+      this.#current = parse(location.hash);
     });
   }
 
