@@ -45,64 +45,31 @@ export interface TrialResult {
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class LlmSettingsState {
-  #kind = $state<EngineKind>('none');
-  #baseUrl = $state('http://localhost:11434/v1');
-  #model = $state('');
-  #apiKey = $state('');
-  #wllamaSource = $state<'url' | 'file'>('url');
-  #ggufUrl = $state('');
-  #ggufFile = $state('');
-  #bias = $state('');
-  #contextSize = $state<number | null>(null);
-  #webllmModel = $state('');
+  kind = $state<EngineKind>('none');
+  baseUrl = $state('http://localhost:11434/v1');
+  model = $state('');
+  apiKey = $state('');
+  wllamaSource = $state<'url' | 'file'>('url');
+  ggufUrl = $state('');
+  ggufFile = $state('');
+  bias = $state('');
+  contextSize = $state<number | null>(null);
+  webllmModel = $state('');
 
-  #saved = $state('none');
+  saved = $state('none');
   #error = $state.raw<{ kind: EngineKind; text: string } | null>(null);
   /** The endpoint's models after "Test connection" (for the base URL it was run on). */
-  #connection = $state.raw<{ baseUrl: string; models: string[] } | null>(null);
-  #testing = $state(false);
-  #files = $state.raw<LocalModelFile[]>([]);
-  #storing = $state<{ name: string; loaded: number; total: number } | null>(null);
-  #webgpu = $state.raw<WebGpuStatus | null>(null);
-  #webllmModels = $state.raw<WebLlmModelInfo[]>([]);
+  connection = $state.raw<{ baseUrl: string; models: string[] } | null>(null);
+  testing = $state(false);
+  files = $state.raw<LocalModelFile[]>([]);
+  storing = $state<{ name: string; loaded: number; total: number } | null>(null);
+  webgpu = $state.raw<WebGpuStatus | null>(null);
+  webllmModels = $state.raw<WebLlmModelInfo[]>([]);
 
-  #loadProgress = $state.raw<EngineLoadProgress | null>(null);
-  #trialText = $state('');
-  #trial = $state.raw<TrialResult | null>(null);
-  #trialError = $state<string | null>(null);
-  // Read from outside through getters; the form fields the page binds have setters, the rest change
-  // only through this class's methods.
-  get kind() { return this.#kind; }
-  set kind(v: EngineKind) { this.#kind = v; }
-  get baseUrl() { return this.#baseUrl; }
-  set baseUrl(v: string) { this.#baseUrl = v; }
-  get model() { return this.#model; }
-  set model(v: string) { this.#model = v; }
-  get apiKey() { return this.#apiKey; }
-  set apiKey(v: string) { this.#apiKey = v; }
-  get wllamaSource() { return this.#wllamaSource; }
-  set wllamaSource(v: 'url' | 'file') { this.#wllamaSource = v; }
-  get ggufUrl() { return this.#ggufUrl; }
-  set ggufUrl(v: string) { this.#ggufUrl = v; }
-  get ggufFile() { return this.#ggufFile; }
-  set ggufFile(v: string) { this.#ggufFile = v; }
-  get bias() { return this.#bias; }
-  set bias(v: string) { this.#bias = v; }
-  get contextSize() { return this.#contextSize; }
-  set contextSize(v: number | null) { this.#contextSize = v; }
-  get webllmModel() { return this.#webllmModel; }
-  set webllmModel(v: string) { this.#webllmModel = v; }
-  get saved() { return this.#saved; }
-  get connection() { return this.#connection; }
-  get testing() { return this.#testing; }
-  get files() { return this.#files; }
-  get storing() { return this.#storing; }
-  get webgpu() { return this.#webgpu; }
-  get webllmModels() { return this.#webllmModels; }
-  get loadProgress() { return this.#loadProgress; }
-  get trialText() { return this.#trialText; }
-  get trial() { return this.#trial; }
-  get trialError() { return this.#trialError; }
+  loadProgress = $state.raw<EngineLoadProgress | null>(null);
+  trialText = $state('');
+  trial = $state.raw<TrialResult | null>(null);
+  trialError = $state<string | null>(null);
   #trialAbort = $state.raw<AbortController | null>(null);
   #touched = false;
   /** The settings (testKey) that last passed a test: "Test connection" listed the model, or "Load and try" answered. */
@@ -116,11 +83,11 @@ export class LlmSettingsState {
 
   /** The current engine's error (an error of another engine is not shown). */
   get error(): string | null {
-    return this.#error?.kind === this.#kind ? this.#error.text : null;
+    return this.#error?.kind === this.kind ? this.#error.text : null;
   }
 
   set error(text: string | null) {
-    this.#error = text === null ? null : { kind: this.#kind, text };
+    this.#error = text === null ? null : { kind: this.kind, text };
   }
 
   /**
@@ -128,23 +95,23 @@ export class LlmSettingsState {
    * Checked in the order the fields appear.
    */
   get problem(): string | null {
-    switch (this.#kind) {
+    switch (this.kind) {
       case 'none':
         return null;
       case 'openai': {
-        const url = this.#baseUrl.trim();
+        const url = this.baseUrl.trim();
         if (url === '') return 'Enter the address of the server, e.g. http://localhost:11434/v1.';
         if (!/^https?:\/\/[^\s#]+$/.test(url)) return `The address ${quote(url, 80)} is not a web address: it starts with http:// or https://.`;
-        if (this.#model.trim() === '') return 'Enter a model name, or press "Test connection" to pick one of the server\'s models.';
+        if (this.model.trim() === '') return 'Enter a model name, or press "Test connection" to pick one of the server\'s models.';
         break;
       }
       case 'wllama':
-        if (this.#wllamaSource === 'url' && this.#ggufUrl.trim() === '') return 'Enter the URL of a .gguf model file (https://… or /models/name.gguf).';
-        if (this.#wllamaSource === 'file' && this.#ggufFile === '') return 'Pick a .gguf model file on this computer.';
+        if (this.wllamaSource === 'url' && this.ggufUrl.trim() === '') return 'Enter the URL of a .gguf model file (https://… or /models/name.gguf).';
+        if (this.wllamaSource === 'file' && this.ggufFile === '') return 'Pick a .gguf model file on this computer.';
         break;
       case 'webllm':
-        if (this.#webgpu && !this.#webgpu.available) return this.#webgpu.detail;
-        if (this.#webllmModel === '') return 'Choose a WebLLM model.';
+        if (this.webgpu && !this.webgpu.available) return this.webgpu.detail;
+        if (this.webllmModel === '') return 'Choose a WebLLM model.';
         break;
     }
     try {
@@ -161,7 +128,7 @@ export class LlmSettingsState {
    */
   #testKey(): string | null {
     try {
-      return `${this.spec()}\n${this.#kind === 'openai' ? this.#apiKey.trim() : ''}`;
+      return `${this.spec()}\n${this.kind === 'openai' ? this.apiKey.trim() : ''}`;
     } catch {
       return null;
     }
@@ -169,18 +136,18 @@ export class LlmSettingsState {
 
   /** A test of exactly these settings passed (nothing to test for "none"). */
   get tested(): boolean {
-    if (this.#kind === 'none') return true;
+    if (this.kind === 'none') return true;
     const key = this.#testKey();
     if (key === null) return false;
     if (this.#trialPassed === key) return true;
     // "Test connection" passes for the server and key it ran on, with a model the server lists.
-    return this.#kind === 'openai' && this.#connection !== null && this.#connectionKey === `${this.#baseUrl.trim()}\n${this.#apiKey.trim()}` && findModel(this.#connection.models, this.#model) !== null;
+    return this.kind === 'openai' && this.connection !== null && this.#connectionKey === `${this.baseUrl.trim()}\n${this.apiKey.trim()}` && findModel(this.connection.models, this.model) !== null;
   }
 
   /** Why "Use this model" waits, while no test of these settings has passed; null once one has. */
   get untested(): string | null {
     if (this.tested) return null;
-    return this.#kind === 'openai'
+    return this.kind === 'openai'
       ? 'Press "Test connection" (or "Load and try") first: the model can be used once a test of these settings passes.'
       : 'Press "Load and try" first: the model can be used once it loads and answers.';
   }
@@ -194,33 +161,33 @@ export class LlmSettingsState {
 
   pickModel(id: string): void {
     this.touch();
-    this.#model = id;
-    if (this.error && this.#connection) this.error = null;
+    this.model = id;
+    if (this.error && this.connection) this.error = null;
   }
 
   /** `GET {base}/v1/models`: lists the server's models to pick from, or explains what is wrong. */
   async testConnection(): Promise<void> {
-    const baseUrl = this.#baseUrl.trim();
-    const apiKey = this.#apiKey.trim();
+    const baseUrl = this.baseUrl.trim();
+    const apiKey = this.apiKey.trim();
     this.error = null;
-    this.#connection = null;
+    this.connection = null;
     // A new test replaces every earlier result: a failed one leaves nothing that passed.
     this.#connectionKey = this.#trialPassed = null;
     // The browser would refuse the request: say so instead of "is the server running?".
     const port = blockedPort(baseUrl);
     if (port !== null) return void (this.error = blockedPortText(baseUrl, port));
-    this.#testing = true;
+    this.testing = true;
     try {
       const models = await listModels(baseUrl, apiKey ? { apiKey } : {});
-      this.#connection = { baseUrl, models };
+      this.connection = { baseUrl, models };
       this.#connectionKey = `${baseUrl}\n${apiKey}`;
-      const typed = this.#model.trim();
+      const typed = this.model.trim();
       if (typed && !findModel(models, typed)) this.error = modelMissingText({ baseUrl, model: typed, models });
-      else if (!typed && models.length === 1) this.#model = models[0]!;
+      else if (!typed && models.length === 1) this.model = models[0]!;
     } catch (err) {
-      if (this.#kind === 'openai') this.error = await this.#explain(err, baseUrl);
+      if (this.kind === 'openai') this.error = await this.#explain(err, baseUrl);
     } finally {
-      this.#testing = false;
+      this.testing = false;
     }
   }
 
@@ -236,8 +203,8 @@ export class LlmSettingsState {
         reachable = false;
       }
     }
-    const models = this.#connection?.baseUrl === baseUrl ? this.#connection.models : undefined;
-    return explainLlmError(err, { baseUrl, model: this.#model.trim(), origin: globalThis.location?.origin, reachable, ...(models ? { models } : {}) }).text;
+    const models = this.connection?.baseUrl === baseUrl ? this.connection.models : undefined;
+    return explainLlmError(err, { baseUrl, model: this.model.trim(), origin: globalThis.location?.origin, reachable, ...(models ? { models } : {}) }).text;
   }
 
   get trying(): boolean {
@@ -246,16 +213,16 @@ export class LlmSettingsState {
 
   /** The engine the form shows now, parsed; throws EngineSpecError with a precise message if invalid. */
   engineSpec(): EngineSpec {
-    switch (this.#kind) {
+    switch (this.kind) {
       case 'none':
         return NO_ENGINE;
       case 'openai':
-        return parseEngineSpec(`openai:${this.#baseUrl.trim()}#${this.#model.trim()}`);
+        return parseEngineSpec(`openai:${this.baseUrl.trim()}#${this.model.trim()}`);
       case 'webllm':
-        return parseEngineSpec(`webllm:${this.#webllmModel}`);
+        return parseEngineSpec(`webllm:${this.webllmModel}`);
       case 'wllama': {
-        const source = this.#wllamaSource === 'file' ? `file:${this.#ggufFile}` : this.#ggufUrl.trim();
-        const opts = [this.#bias.trim() ? `;bias=${this.#bias.trim()}` : '', this.#contextSize ? `;ctx=${this.#contextSize}` : ''].join('');
+        const source = this.wllamaSource === 'file' ? `file:${this.ggufFile}` : this.ggufUrl.trim();
+        const opts = [this.bias.trim() ? `;bias=${this.bias.trim()}` : '', this.contextSize ? `;ctx=${this.contextSize}` : ''].join('');
         return parseEngineSpec(`wllama:${source}${opts}`);
       }
     }
@@ -268,9 +235,9 @@ export class LlmSettingsState {
 
   get label(): string {
     try {
-      return describeEngineSpec(readEngineSpec(this.#saved));
+      return describeEngineSpec(readEngineSpec(this.saved));
     } catch {
-      return this.#saved;
+      return this.saved;
     }
   }
 
@@ -281,29 +248,29 @@ export class LlmSettingsState {
 
   async load(): Promise<void> {
     const [spec, endpoint, key] = await Promise.all([this.settings.get('llmEngine'), this.settings.get('llmEndpoint'), this.settings.get('llmApiKey')]);
-    this.#saved = spec;
+    this.saved = spec;
     if (this.#touched) return;
-    if (endpoint) ({ baseUrl: this.#baseUrl, model: this.#model } = endpoint);
-    this.#apiKey = key;
+    if (endpoint) ({ baseUrl: this.baseUrl, model: this.model } = endpoint);
+    this.apiKey = key;
     try {
       this.#adopt(readEngineSpec(spec));
     } catch (err) {
       this.error = `The stored language model setting is invalid (${message(err)}); choose again.`;
     }
-    if (this.#kind === 'wllama') await this.refreshFiles();
-    if (this.#kind === 'webllm') await this.checkWebGpu();
+    if (this.kind === 'wllama') await this.refreshFiles();
+    if (this.kind === 'webllm') await this.checkWebGpu();
   }
 
   #adopt(spec: EngineSpec): void {
-    this.#kind = spec.kind;
-    if (spec.kind === 'openai') ({ baseUrl: this.#baseUrl, model: this.#model } = spec);
-    if (spec.kind === 'webllm') this.#webllmModel = spec.model;
+    this.kind = spec.kind;
+    if (spec.kind === 'openai') ({ baseUrl: this.baseUrl, model: this.model } = spec);
+    if (spec.kind === 'webllm') this.webllmModel = spec.model;
     if (spec.kind === 'wllama') {
-      this.#wllamaSource = spec.source.startsWith('file:') ? 'file' : 'url';
-      if (this.#wllamaSource === 'file') this.#ggufFile = spec.source.slice(5);
-      else this.#ggufUrl = spec.source;
-      this.#bias = spec.bias ? `${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : '';
-      this.#contextSize = spec.contextSize ?? null;
+      this.wllamaSource = spec.source.startsWith('file:') ? 'file' : 'url';
+      if (this.wllamaSource === 'file') this.ggufFile = spec.source.slice(5);
+      else this.ggufUrl = spec.source;
+      this.bias = spec.bias ? `${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : '';
+      this.contextSize = spec.contextSize ?? null;
     }
   }
 
@@ -315,18 +282,18 @@ export class LlmSettingsState {
       return false;
     }
     const spec = this.spec();
-    if (this.#kind === 'openai') {
-      await this.settings.set('llmEndpoint', { baseUrl: this.#baseUrl.trim(), model: this.#model.trim() });
-      await this.settings.set('llmApiKey', this.#apiKey.trim());
+    if (this.kind === 'openai') {
+      await this.settings.set('llmEndpoint', { baseUrl: this.baseUrl.trim(), model: this.model.trim() });
+      await this.settings.set('llmApiKey', this.apiKey.trim());
     }
     await this.settings.set('llmEngine', spec);
-    this.#saved = spec;
+    this.saved = spec;
     return true;
   }
 
   async refreshFiles(): Promise<void> {
     try {
-      this.#files = await this.send('modelFiles', null);
+      this.files = await this.send('modelFiles', null);
     } catch (err) {
       this.error = message(err);
     }
@@ -334,62 +301,62 @@ export class LlmSettingsState {
 
   async storeFile(file: File): Promise<void> {
     this.error = null;
-    this.#storing = { name: file.name, loaded: 0, total: file.size };
+    this.storing = { name: file.name, loaded: 0, total: file.size };
     try {
-      const stored = await this.send('saveModelFile', { file }, { onProgress: (p) => (this.#storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
+      const stored = await this.send('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
       await this.refreshFiles();
-      this.#ggufFile = stored.name;
-      this.#wllamaSource = 'file';
+      this.ggufFile = stored.name;
+      this.wllamaSource = 'file';
     } catch (err) {
       this.error = message(err);
     } finally {
-      this.#storing = null;
+      this.storing = null;
     }
   }
 
   async deleteFile(name: string): Promise<void> {
     await this.send('deleteModelFile', { name });
-    if (this.#ggufFile === name) this.#ggufFile = '';
+    if (this.ggufFile === name) this.ggufFile = '';
     await this.refreshFiles();
   }
 
   async checkWebGpu(): Promise<void> {
-    this.#webgpu = await this.send('webgpu', null);
-    if (!this.#webgpu.available) return;
-    this.#webllmModels = await this.send('webllmModels', null);
-    if (!this.#webllmModel) this.#webllmModel = this.#webllmModels.find((m) => m.lowResource)?.id ?? this.#webllmModels[0]?.id ?? '';
+    this.webgpu = await this.send('webgpu', null);
+    if (!this.webgpu.available) return;
+    this.webllmModels = await this.send('webllmModels', null);
+    if (!this.webllmModel) this.webllmModel = this.webllmModels.find((m) => m.lowResource)?.id ?? this.webllmModels[0]?.id ?? '';
   }
 
   /** Loads the chosen model (with progress) and streams a short reply. */
   async tryIt(prompt: string): Promise<void> {
     const problem = this.problem;
     if (problem) {
-      this.#trialError = problem;
+      this.trialError = problem;
       return;
     }
     const spec = this.engineSpec();
-    const kind = this.#kind;
+    const kind = this.kind;
     const key = this.#testKey();
     this.#connectionKey = this.#trialPassed = null;
     const port = spec.kind === 'openai' ? blockedPort(spec.baseUrl) : null;
-    if (port !== null) return void (this.#trialError = blockedPortText(this.#baseUrl, port));
+    if (port !== null) return void (this.trialError = blockedPortText(this.baseUrl, port));
     const abort = new AbortController();
     this.#trialAbort = abort;
-    this.#trial = null;
-    this.#trialError = null;
-    this.#trialText = '';
-    this.#loadProgress = null;
+    this.trial = null;
+    this.trialError = null;
+    this.trialText = '';
+    this.loadProgress = null;
     try {
-      const engine = await engineInPage(spec, this.#apiKey.trim() || undefined);
-      await engine.load?.({ signal: abort.signal, onProgress: (p) => (this.#loadProgress = p) });
+      const engine = await engineInPage(spec, this.apiKey.trim() || undefined);
+      await engine.load?.({ signal: abort.signal, onProgress: (p) => (this.loadProgress = p) });
       const started = performance.now();
-      const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.#trialText += t) });
-      this.#trial = { text: res.text, promptTokens: res.promptTokens, completionTokens: res.completionTokens, estimated: res.estimated === true, ms: performance.now() - started };
+      const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.trialText += t) });
+      this.trial = { text: res.text, promptTokens: res.promptTokens, completionTokens: res.completionTokens, estimated: res.estimated === true, ms: performance.now() - started };
       this.#trialPassed = key;
     } catch (err) {
-      const text = err instanceof CancelledError ? 'Stopped.' : kind === 'openai' ? await this.#explain(err, this.#baseUrl.trim()) : message(err);
+      const text = err instanceof CancelledError ? 'Stopped.' : kind === 'openai' ? await this.#explain(err, this.baseUrl.trim()) : message(err);
       // A late failure of an engine the user has switched away from is not this engine's error.
-      if (this.#kind === kind) this.#trialError = text;
+      if (this.kind === kind) this.trialError = text;
     } finally {
       this.#trialAbort = null;
     }
@@ -397,10 +364,10 @@ export class LlmSettingsState {
 
   clearTrial(): void {
     this.stopTrial();
-    this.#trial = null;
-    this.#trialText = '';
-    this.#trialError = null;
-    this.#loadProgress = null;
+    this.trial = null;
+    this.trialText = '';
+    this.trialError = null;
+    this.loadProgress = null;
   }
 
   stopTrial(): void {
