@@ -6,7 +6,7 @@
  * loses most pairs on a facet becomes a claim only under the same lfsr and evidence rules.
  * Each experience's feedback names the pairs behind its share (the entry's evidence shows it).
  */
-import { experienceKey } from '../ids';
+import { compareIds, experienceKey } from '../ids';
 import type { Dataset, Experience, Preference, ScoreScale } from '../types';
 
 /** The derived score: 0 = lost every comparison, 1 = won every one. */
@@ -62,7 +62,7 @@ export function pairwiseExperiences(
     const key = `${taskId}\u0000${toolId}`;
     (byTaskTool.get(key) ?? byTaskTool.set(key, { taskId, toolId, bouts: [] }).get(key)!).bouts.push(bout);
   };
-  const ordered = [...prefs].sort((a, b) => a.taskId.localeCompare(b.taskId, undefined, { numeric: true }) || a.toolA.localeCompare(b.toolA) || a.toolB.localeCompare(b.toolB) || a.rater.localeCompare(b.rater));
+  const ordered = [...prefs].sort((a, b) => compareIds(a.taskId, b.taskId) || a.toolA.localeCompare(b.toolA) || a.toolB.localeCompare(b.toolB) || a.rater.localeCompare(b.rater));
   for (const p of ordered) {
     if (!tasks.has(p.taskId)) continue;
     add(p.taskId, p.toolA, { opponent: p.toolB, outcome: p.winner === 'A' ? 'won' : p.winner === 'B' ? 'lost' : 'tie', rater: p.rater });
@@ -88,5 +88,5 @@ export function pairwiseExperiences(
       feedback: describe(bouts, won, ties),
     });
   }
-  return out.sort((a, b) => a.taskId.localeCompare(b.taskId, undefined, { numeric: true }) || a.toolId.localeCompare(b.toolId));
+  return out.sort((a, b) => compareIds(a.taskId, b.taskId) || a.toolId.localeCompare(b.toolId));
 }
