@@ -2,7 +2,7 @@
 // npm run bench:lighthouse — Lighthouse (performance, accessibility, best practices) on the Data page
 // of the production build, mobile (Lighthouse's default: simulated slow 4G, 4× CPU slowdown) and
 // desktop, in the system Chromium, with no network beyond localhost. A first visit: fresh profile,
-// empty IndexedDB, no service worker yet. Prints the median of `--runs N` (default 3) per form factor
+// empty IndexedDB, no service worker yet. Prints the median of `--runs N` (default 5) per form factor
 // and the largest-contentful-paint, total-blocking-time and transferred-bytes behind the score.
 // `--dist DIR` measures an existing build instead of building one into dist-lighthouse/.
 // Lighthouse's mobile CPU slowdown (4×) assumes a fast desktop host (benchmark index ≥ ~1,500); the
@@ -17,7 +17,7 @@ import * as constants from 'lighthouse/core/config/constants.js';
 import { serve, table } from './common.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const RUNS = Number(arg('--runs', 3));
+const RUNS = Number(arg('--runs', 5)); // 5: one run varies ±8 points on a shared host
 const PORT = Number(arg('--port', 4519));
 const PAGE = arg('--page', 'data');
 const CPU = arg('--cpu', null);
@@ -95,6 +95,6 @@ try {
 } finally {
   server.kill();
 }
-console.log(`Lighthouse ${PAGE} page (${url}), median of ${RUNS} run(s) per form factor; goals: mobile performance ≥ 90, accessibility 100, best practices ≥ 96`);
+console.log(`Lighthouse ${PAGE} page (${url}), median of ${RUNS} run(s) per form factor; goals: mobile performance ≥ 95 (issue #28), accessibility 100, best practices ≥ 96`);
 console.log(table(rows));
 if (failed.length) console.log(`\nAudits not passed:\n${[...new Set(failed)].map((f) => `  ${f}`).join('\n')}`);

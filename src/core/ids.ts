@@ -41,7 +41,13 @@ export function prefixRange(prefix: string): [string, string] {
  * task 10 (`Intl.Collator` with `numeric: true`; a fixed locale, so every host sorts alike).
  * Plain code-unit order would list 0, 1, 10, 100, 11, ….
  */
-export const compareIds: (a: string, b: string) => number = new Intl.Collator('en', { numeric: true }).compare;
+export function compareIds(a: string, b: string): number {
+  // Made on first use: creating a collator loads locale data (~40 ms on a phone), and this module is
+  // on every page's start-up path while most pages never sort ids before the first paint.
+  collator ??= new Intl.Collator('en', { numeric: true }).compare;
+  return collator(a, b);
+}
+let collator: ((a: string, b: string) => number) | undefined;
 
 /** Lower-case, dash-separated slug; never empty. */
 export function slugify(name: string): string {

@@ -43,39 +43,31 @@ export class ToolMemDB extends Dexie {
 
   constructor(name = 'toolmem') {
     super(name);
-    this.version(1).stores({
+    // v1–v4 are declared as one: version 4's schema, in full. None of them had an upgrade function,
+    // and Dexie needs only the versions that do (plus the schema they start from): a database at v1,
+    // v2 or v3 opens straight into v4's shape, losing only what v4 dropped anyway. Each declared
+    // version costs every page start a parse of the whole schema (~10 ms on a phone each).
+    // v1 → v2: entries by [memoryId+validFrom], so the drift check finds a memory's earliest entry with
+    //   one index read and skips every experience that arrived before it (see memory-checks.ts).
+    // v3: experiences lose the [datasetId+taskId] index (a task's rows are a primary-key range).
+    // v4: the `predictions` table goes; nothing ever wrote or read it.
+    this.version(4).stores({
       tools: 'id, name',
       datasets: 'id, name, createdAt',
-      experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
+      experiences: 'id, importId, [datasetId+toolId]',
       imports: 'id, datasetId, startedAt',
       importBackups: '[importId+experienceId], importId',
       images: 'id, datasetId',
       memories: 'id, updatedAt',
-      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], supersededBy',
+      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
       runs: 'id, kind, state, startedAt',
-      predictions: 'id, runId, [runId+toolId]',
+      predictions: null,
       settings: 'key',
       embeddings: '[model+hash]',
       items: 'id, datasetId',
       preferences: 'id, datasetId, [datasetId+taskId]',
       datasetCounts: '[datasetId+kind+key+score]',
     });
-    // v2: entries by [memoryId+validFrom], so the drift check finds a memory's earliest entry with
-    // one index read and skips every experience that arrived before it (see memory-checks.ts).
-    this.version(2).stores({
-      entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
-    });
-    // v3: experiences lose the [datasetId+taskId] index. Its one query, a task's rows (labelling, the
-    // drift check), reads a range of the primary key instead: every id starts with
-    // `datasetId|taskId|` (core/ids `experienceKey`; a restored backup is checked for it). Each index
-    // costs every imported row a key to compute, send and write (docs/reliability.md, "Import
-    // throughput"). The rows themselves do not change, so there is nothing to upgrade but the schema.
-    this.version(3).stores({
-      experiences: 'id, importId, [datasetId+toolId]',
-    });
-    // v4: the `predictions` table goes. Nothing ever wrote or read it (evaluations keep their
-    // predictions in the Run's metrics), so deleting it loses no data; the other tables keep v3's shape.
-    this.version(4).stores({ predictions: null });
     // v5 (embedding cache): vectors in blocks of up to 512 per row plus a hashes-only row per block,
     // instead of one row per vector — IndexedDB's cost per record made writing 4,000 cache misses
     // slower than embedding them (db/embedding-blocks.ts). The upgrade packs the old rows into blocks

@@ -1,4 +1,4 @@
-import { rejectedRowsCsv } from '../core/import';
+import { rejectedRowsCsv } from '../core/import/rejected-csv';
 import type { RowError } from '../core/types';
 
 /** Saves a Blob as a file through a temporary object URL (works offline, no server round trip). */

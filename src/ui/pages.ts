@@ -1,14 +1,17 @@
 /**
- * The pages, one chunk each: the shell loads only the page it shows (and what that page imports),
- * so the first load does not parse chart.js, zod or the other pages' code.
+ * The pages, one chunk each but the Data page: the shell loads only the page it shows (and what that
+ * page imports), so the first load does not parse chart.js, zod or the other pages' code.
  */
 import type { Component } from 'svelte';
 import type { Route } from './router.svelte';
+// The Data page is where the app opens (and where a first visit lands): part of the first load, so
+// its code and its imports come with the entry (preloaded by index.html) instead of a round trip later.
+import DataPage from './pages/DataPage.svelte';
 
 type PageModule = { default: Component };
 
 const IMPORTS: Record<Route, () => Promise<PageModule>> = {
-  data: () => import('./pages/DataPage.svelte'),
+  data: () => Promise.resolve({ default: DataPage }),
   label: () => import('./pages/LabelPage.svelte'),
   memory: () => import('./pages/MemoryPage.svelte'),
   predict: () => import('./pages/PredictPage.svelte'),

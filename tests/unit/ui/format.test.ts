@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMean, formatScore, scoreCell, scoreDecimals } from '../../../src/ui/format';
+import { formatCount, formatMean, formatScore, scoreCell, scoreDecimals } from '../../../src/ui/format';
 
 const scale = (min: number, max: number) => ({ min, max });
 
@@ -31,5 +31,12 @@ describe('scores rounded for their scale', () => {
     expect(scoreCell(-7.25, scale(-25, 0))).toEqual({ text: '-7.25', title: undefined });
     expect(scoreCell(4, scale(1, 5), 'mean')).toEqual({ text: '4.00', title: undefined });
     expect(scoreCell(Number.NaN, scale(1, 5), 'mean')).toEqual({ text: '—', title: undefined });
+  });
+});
+
+describe('counts grouped by thousands without locale data', () => {
+  it('groups integers as en-US does, and leaves the rest to toLocaleString', () => {
+    expect([0, 7, 999, 1000, 28800, 1234567, -1600, -999].map(formatCount)).toEqual(['0', '7', '999', '1,000', '28,800', '1,234,567', '-1,600', '-999']);
+    for (const n of [12, 1001, 100000, 9007199254740991, -4321, 2.5, Number.NaN, 1e21]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
   });
 });
