@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+import { availableParallelism } from 'node:os';
 
 // Benchmarks build extra pages (bench/*.html) into their own folder; the app build never ships them.
 const BENCH = process.env.BENCH === '1';
@@ -102,5 +103,9 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // Vitest's default is one worker per core but one (so a single worker on CI's 2 cores). Two
+    // there: much of a file's time is importing modules and waiting on the CLI tests' child
+    // processes, which overlap well (unit suite 266 → 200 s on the 2-core CI kind).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
