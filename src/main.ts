@@ -6,6 +6,8 @@ import { ToolMemDB } from './db';
 import { installContentSecurityPolicy } from './ui/csp';
 import { loadPage } from './ui/pages';
 import { parse } from './ui/router.svelte';
+import { AppState } from './ui/app-state.svelte';
+import { startApp } from './ui/recovery';
 
 // The page shown first is fetched while the database opens (each page is its own chunk: src/ui/pages.ts).
 void loadPage(parse(location.hash)).catch(() => {
@@ -17,7 +19,16 @@ void loadPage(parse(location.hash)).catch(() => {
 const db = new ToolMemDB();
 await installContentSecurityPolicy(async (key) => (await db.settings.get(key))?.value);
 
+// The first reads (interrupted work, the dataset summaries) start before the app mounts, so the first
+// paint is the page with its data, in one task, rather than an empty frame filled in by the tasks
+// that follow (on a phone each of those first reads is 40–60 ms of main thread). Recovery that takes
+// longer (a worker rolling back an interrupted import) does not hold the paint: after 400 ms the
+// app mounts anyway and the data follows.
+const app = new AppState(db);
+const started = startApp(app);
+await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 400))]);
+
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
-mount(App, { target, props: { db } });
+mount(App, { target, props: { db, app } });
 registerServiceWorker();
