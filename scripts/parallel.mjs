@@ -18,11 +18,13 @@ const results = await Promise.all(
         const child = spawn(npm, ['run', name], { stdio: ['ignore', 'pipe', 'pipe'] });
         child.stdout.on('data', (d) => chunks.push(d));
         child.stderr.on('data', (d) => chunks.push(d));
-        child.on('error', (err) => resolve({ name, code: 1, out: `${err.message}\n` }));
+        child.on('error', (err) => {
+          process.stdout.write(`${err.message}\n`);
+          resolve({ name, code: 1 });
+        });
         child.on('close', (code) => {
-          const out = Buffer.concat(chunks).toString();
-          process.stdout.write(out);
-          resolve({ name, code: code ?? 1, out });
+          process.stdout.write(Buffer.concat(chunks));
+          resolve({ name, code: code ?? 1 });
         });
       }),
   ),

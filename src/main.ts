@@ -19,7 +19,8 @@ void loadPage(parse(location.hash)).catch(() => {
 const db = new ToolMemDB();
 await installContentSecurityPolicy(async (key) => (await db.settings.get(key))?.value);
 
-// The first reads (interrupted work, the dataset summaries) start before the app mounts, so the first
+// Settles work a closed or reloaded tab left running, then loads the data: the first reads
+// (interrupted work, the dataset summaries) start before the app mounts, so the first
 // paint is the page with its data, in one task, rather than an empty frame filled in by the tasks
 // that follow (on a phone each of those first reads is 40–60 ms of main thread). Recovery that takes
 // longer (a worker rolling back an interrupted import) does not hold the paint: after 400 ms the
@@ -30,5 +31,5 @@ await Promise.race([started, new Promise((resolve) => setTimeout(resolve, 400))]
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
-mount(App, { target, props: { db, app } });
+mount(App, { target, props: { app } });
 registerServiceWorker();
