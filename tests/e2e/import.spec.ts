@@ -11,12 +11,8 @@ test('import a generic CSV with a column mapping, see it stored, reload, undo', 
   await expect(data.dialog.getByLabel('Column for tool')).toHaveValue('system');
   await data.mapColumn('id', 'case');
   await data.dialog.getByLabel('Dataset name').fill('Team eval log');
-  await data.dialog.getByLabel('Scale minimum').fill('1');
-  await data.dialog.getByLabel('Scale minimum').blur();
-  // The minimum's change fills in the maximum (5): wait for it, or typing into the field races it ('55').
-  await expect(data.dialog.getByLabel('Scale maximum')).toHaveValue('5');
-  await data.dialog.getByLabel('Scale maximum').fill('5');
-  await data.dialog.getByLabel('Scale maximum').blur();
+  // The minimum's change fills in the maximum (5); then it is set.
+  await data.setScale('1', '5');
   // The preview shows rows as they will be stored: task id from the `case` column.
   await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('assistant-a');
 
@@ -123,10 +119,7 @@ test('scores are rounded for their scale and ids sort naturally; the CSV export 
   await data.startImport('tests/fixtures/e2e/decimal-scores.csv');
   await data.mapColumn('id', 'case');
   await data.dialog.getByLabel('Dataset name').fill('Decimal log');
-  await data.dialog.getByLabel('Scale minimum').fill('0');
-  await data.dialog.getByLabel('Scale minimum').blur();
-  await expect(data.dialog.getByLabel('Scale maximum')).toHaveValue('5');
-  await data.dialog.getByLabel('Scale maximum').fill('1');
+  await data.setScale('0', '1');
   await data.dialog.getByLabel('Whole numbers only').uncheck();
   const result = await data.runImport();
   await expect(result.getByTestId('count-added')).toHaveText('12');

@@ -35,6 +35,20 @@ export class DataPage extends AppPage {
     return this.nearMissTools.getByRole('group', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} —`) });
   }
 
+  /**
+   * Sets the scale in the import dialog: the minimum, then the maximum once the minimum's change has
+   * filled in its default (`autoMax`): typing into the field before that races it ('55').
+   */
+  async setScale(min: string, max: string, autoMax = '5'): Promise<void> {
+    const minimum = this.dialog.getByLabel('Scale minimum');
+    const maximum = this.dialog.getByLabel('Scale maximum');
+    await minimum.fill(min);
+    await minimum.blur();
+    await expect(maximum).toHaveValue(autoMax);
+    await maximum.fill(max);
+    await maximum.blur();
+  }
+
   async runImport(): Promise<Locator> {
     await this.dialog.getByRole('button', { name: 'Import', exact: true }).click();
     const result = this.dialog.getByTestId('import-result');
