@@ -11,6 +11,7 @@
  * Figures are pooled over seeds; the design was tuned on seeds 101–140 (`--seeds 101-140`), so the
  * reported seeds 1–5 (GenAI-Bench) and 1–3 (AlpacaEval, WMT MQM) are held out. Prints, never asserts.
  */
+import { sharedData } from './shared-data';
 import { loadData } from '../../src/cli/load-data';
 import { applies } from '../../src/core/capability/facets';
 import { scoreTableFromSet } from '../../src/core/capability/effects';
@@ -55,9 +56,11 @@ export interface ClaimsRow {
   profiled: number;
   /** Tools with at least one claim or tentative entry beyond the profile. */
   withFacetEntry: number;
+  /** Claims whose two means (the tool's and the others' on the facet) sit within 15% of the scale of one bound. */
+  bound: number;
 }
 
-const emptyRow = (label: string): ClaimsRow => ({ label, builds: 0, claims: 0, tentative: 0, tested: 0, agree: 0, holds: 0, contradicted: 0, along: 0, size: 0, tools: 0, profiled: 0, withFacetEntry: 0 });
+const emptyRow = (label: string): ClaimsRow => ({ label, builds: 0, claims: 0, tentative: 0, tested: 0, agree: 0, holds: 0, contradicted: 0, along: 0, size: 0, tools: 0, profiled: 0, withFacetEntry: 0, bound: 0 });
 
 function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
   return data.filter((p) => ids.has(p.taskId));
@@ -89,6 +92,7 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
   const report = verifyEntries(claims, unseen, (f) => membersOf(f.name), { on: 'test-split', at: 0, minN: MIN_VERIFY_N });
   row.builds++;
   row.claims += claims.length;
+  row.bound += claims.filter((e) => hugsBound(e.effect, set.scale)).length;
   row.tentative += predictor.entries.length - claims.length;
   for (const e of claims) {
     const v = report.verdicts.get(e.id)!;
@@ -107,12 +111,21 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
   row.withFacetEntry += new Set(predictor.entries.map((e) => e.toolId)).size;
 }
 
+/** Both means within 15% of the scale's width of the same bound: the claim restates a floor or a ceiling. */
+export function hugsBound(effect: { mean?: number; othersMean?: number }, scale: ScoreScale): boolean {
+  if (effect.mean === undefined || effect.othersMean === undefined) return false;
+  const room = 0.15 * (scale.max - scale.min);
+  const low = effect.mean - scale.min <= room && effect.othersMean - scale.min <= room;
+  const high = scale.max - effect.mean <= room && scale.max - effect.othersMean <= room;
+  return low || high;
+}
+
 const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(3) : '—');
 
 export function claimsTable(rows: readonly ClaimsRow[]): string {
   return table(
-    ['set', 'builds', 'claims', 'tentative', 'tested', 'direction', 'confidently wrong', 'confirmed', 'calibration', 'profiled', 'tools with a facet entry'],
-    rows.map((r) => [r.label, String(r.builds), String(r.claims), String(r.tentative), String(r.tested), ratio(r.agree, r.tested), ratio(r.contradicted, r.tested), String(r.holds), ratio(r.along, r.size), `${r.profiled}/${r.tools}`, `${r.withFacetEntry}/${r.tools}`]),
+    ['set', 'builds', 'claims', 'tentative', 'tested', 'direction', 'confidently wrong', 'confirmed', 'calibration', 'at a bound', 'profiled', 'tools with a facet entry'],
+    rows.map((r) => [r.label, String(r.builds), String(r.claims), String(r.tentative), String(r.tested), ratio(r.agree, r.tested), ratio(r.contradicted, r.tested), String(r.holds), ratio(r.along, r.size), ratio(r.bound, r.claims), `${r.profiled}/${r.tools}`, `${r.withFacetEntry}/${r.tools}`]),
   );
 }
 
@@ -123,9 +136,10 @@ export function seedRange(arg: string | undefined, fallback: number[]): number[]
   return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
 }
 
-export const GENAI = { data: '../shared/data/genai_bench/genai_image.json', skills: '../shared/data/genai_bench/genai_skills.json' };
-export const ALPACA = '../shared/data/alpaca_eval_2/experiences.csv';
-export const WMT = '../shared/data/wmt_mqm/experiences.csv';
+export const GENAI = { data: sharedData('genai_bench/genai_image.json'), skills: sharedData('genai_bench/genai_skills.json') };
+export const ALPACA = sharedData('alpaca_eval_2/experiences.csv');
+export const WMT = sharedData('wmt_mqm/experiences.csv');
+export const MMLU = sharedData('mmlu_pro/experiences.csv');
 export const WMT_SCALE: ScoreScale = { min: -25, max: 0, direction: 'higher-better', integer: false };
 
 /** The goals of issue #25. */
@@ -223,6 +237,7 @@ async function main() {
   }
   if (!only || only === 'alpaca') await halves('AlpacaEval (categories)', ALPACA);
   if (!only || only === 'wmt') await halves('WMT MQM', WMT, WMT_SCALE);
+  if (!only || only === 'mmlu') await halves('MMLU-Pro (pass/fail)', MMLU);
   console.log(`claims bench: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return rows;
 }

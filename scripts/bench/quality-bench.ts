@@ -18,6 +18,7 @@
  *  6. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
  * Figures are printed, never asserted; the full summary goes to .bench/quality-bench.json.
  */
+import { sharedData } from './shared-data';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadData } from '../../src/cli/load-data';
 import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
@@ -27,10 +28,10 @@ import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
 import { claimsBench } from './claims-bench';
 
-const GENAI = '../shared/data/genai_bench/genai_image.json';
-const GENAI_SKILLS = '../shared/data/genai_bench/genai_skills.json';
-const ALPACA = '../shared/data/alpaca_eval_2/experiences.csv';
-const VICUNA = '../shared/data/prometheus_mtbench_vicuna_gpt4/vicuna_judged.jsonl';
+const GENAI = sharedData('genai_bench/genai_image.json');
+const GENAI_SKILLS = sharedData('genai_bench/genai_skills.json');
+const ALPACA = sharedData('alpaca_eval_2/experiences.csv');
+const VICUNA = sharedData('prometheus_mtbench_vicuna_gpt4/vicuna_judged.jsonl');
 const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
 /** Goals of issue #15 for the memory predictor (held-out seeds 6–15) and its claims. */
 const MEMORY_GOALS = { mae: 0.92, rmse: 1.1, pearson: 0.37, cuePearson: 0.33, precision: 0.85, timeRatio: 2 };

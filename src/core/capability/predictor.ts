@@ -22,6 +22,7 @@ import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
 import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
+import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
@@ -54,6 +55,20 @@ export interface CapabilityMemoryOptions {
   useAllRaters?: boolean;
   /** Keep each task's predictions in the tools' training-mean order (default true; see predict). */
   orderGuard?: boolean;
+  /** Text detectors of the category facets (detectors.ts); false: none (a new prompt is never placed in a tag). */
+  detectors?: DetectorOptions | false;
+}
+
+/** Whether a task's category tags are known (imported data); free text has none, and its facets come from the detectors. */
+export function tagsKnown(task: FacetTask): boolean {
+  return (task.categories?.length ?? 0) > 0;
+}
+
+interface TaskRows {
+  x: number[];
+  points: number[][];
+  guard: number[];
+  model: JointModel;
 }
 
 export class CapabilityMemoryPredictor implements Predictor {
@@ -69,16 +84,29 @@ export class CapabilityMemoryPredictor implements Predictor {
   merged: { dropped: string; kept: string }[] = [];
   /** Indices of those facets (no entry, no matrix column). */
   twins: ReadonlySet<number> = new Set();
+  /** Twin facet index → the index of the facet it was merged into (its share is credited there). */
+  keptOf: ReadonlyMap<number, number> = new Map();
+  /** Text detectors of the category facets (null: no category facet, or turned off). */
+  detectorSet: DetectorSet | null = null;
+  private detectors: FacetDetectors | null = null;
+  /** Category facets whose detector cannot place a new prompt (AUC below MIN_DETECTOR_AUC, or none): no entry. */
+  undetectable: ReadonlySet<number> = new Set();
   notes: DatasetNote[] = [];
   /** Every tool × facet effect of the last fit (the capability matrix is drawn from it). */
   effects: EffectTable = { effects: [], shared: [] };
   /** The dataset-level note as one text. */
   note = '';
   model: JointModel | null = null;
+  /**
+   * The same joint fit with each category facet read the way free text reads it: the detector's
+   * held-out probability on every training task instead of the tag (issue #34). It predicts tasks
+   * whose tags are unknown; null without detectors.
+   */
+  textModel: JointModel | null = null;
   private labels: { id: string; text: string }[][] = [];
   /** Tool indices in ascending order of training mean (ties by id). */
   private order: number[] = [];
-  private cache: { key: string; rows: { x: number[]; points: number[][]; guard: number[] } } | null = null;
+  private cache: { key: string; rows: TaskRows } | null = null;
 
   constructor(private readonly opts: CapabilityMemoryOptions = {}) {}
 
@@ -95,16 +123,20 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.merged = merged.dropped;
     const twins = new Set(merged.dropped.map((m) => m.dropped));
     this.twins = new Set(this.facets.flatMap((d, f) => (twins.has(d.facet.name) ? [f] : [])));
+    const indexOf = new Map(this.facets.map((d, f) => [d.facet.name, f]));
+    this.keptOf = new Map(merged.dropped.map((m) => [indexOf.get(m.dropped)!, indexOf.get(m.kept)!]));
+    this.fitDetectors(tasks);
     const scores: ScoreTable = { taskIds: tasks.map((t) => t.taskId), toolIds: table.tools, scores: table.truth, scale: table.scale };
     // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
     const applies = this.opts.applies;
     const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
     this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+    this.textModel = this.fitTextModel(table, x);
     const effects = computeEffects(scores, this.facets);
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
     const targets: ScoreTable = { ...scores, scores: table.target };
-    classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, this.twins);
+    classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable]));
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
@@ -120,14 +152,61 @@ export class CapabilityMemoryPredictor implements Predictor {
     // Predictions use claims only: a tentative entry's share goes to "other facets".
     const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
     const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
+    // A twin's share is credited to the facet it was merged into: one thing to a reader, one line.
     this.labels = table.tools.map((tool) =>
-      this.facets.map((d) => {
+      this.facets.map((_, f) => {
+        const d = this.facets[this.keptOf.get(f) ?? f]!;
         const e = entryOf.get(`${tool}\u0000${d.facet.name}`);
         if (e) return { id: e.id, text: e.text };
         const n = noteOf.get(d.facet.name);
         return n ? { id: n.id, text: n.text } : { id: OTHER_ID, text: 'other facets of this task' };
       }),
     );
+  }
+
+  /**
+   * Detectors for the category facets, learned on the training tasks; a category facet whose
+   * detector is useless (or missing) makes no entry: a claim on it could not be applied to free text.
+   */
+  private heldOut: Map<string, Float64Array> | null = null;
+
+  private fitDetectors(tasks: readonly FacetTask[]): void {
+    const values = this.facets.flatMap((d) => (d.facet.rule.type === 'category' ? [d.facet.rule.value] : []));
+    const learned = values.length && this.opts.detectors !== false ? learnDetectors(tasks, values, this.opts.detectors || {}) : null;
+    this.detectorSet = learned?.set ?? null;
+    this.heldOut = learned?.heldOut ?? null;
+    this.detectors = this.detectorSet ? new FacetDetectors(this.detectorSet) : null;
+    const set = this.detectors;
+    this.undetectable = new Set(
+      this.facets.flatMap((d, f) => {
+        const rule = d.facet.rule;
+        if (rule.type !== 'category' || this.keptOf.has(f)) return [];
+        const auc = set?.detector(rule.value)?.auc;
+        return auc !== undefined && auc >= MIN_DETECTOR_AUC ? [] : [f];
+      }),
+    );
+  }
+
+  /** The joint fit on what free text shows: category facets as their detectors' held-out probabilities. */
+  private fitTextModel(table: ReturnType<typeof buildTable>, x: readonly ArrayLike<number>[]): JointModel | null {
+    const heldOut = this.heldOut;
+    if (!heldOut || !this.model) return null;
+    const xText = this.facets.map((d, f) => (d.facet.rule.type === 'category' ? (heldOut.get(d.facet.rule.value) ?? new Float64Array(x[f]!.length)) : x[f]!));
+    return fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x: xText, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+  }
+
+  /**
+   * How much each facet applies to a task, in [0, 1]: 1/0 by its rule, except a category facet on a
+   * task whose tags are unknown (free text): the probability its detector gives.
+   */
+  facetValues(task: PredictTask): number[] {
+    const applies = this.opts.applies ?? facetApplies;
+    const probs = this.detectors && !tagsKnown(task) ? this.detectors.probabilities(task) : null;
+    return this.facets.map((d) => {
+      const rule = d.facet.rule;
+      if (probs && rule.type === 'category') return probs.get(rule.value) ?? 0;
+      return applies(d, task) ? 1 : 0;
+    });
   }
 
   /** The fitted model as plain JSON. */
@@ -142,6 +221,9 @@ export class CapabilityMemoryPredictor implements Predictor {
       labels: this.labels.map((row) => row.map((l) => [l.id, l.text] as [string, string])),
       order: [...this.order],
       orderGuard: this.opts.orderGuard ?? true,
+      ...(this.keptOf.size ? { twins: [...this.keptOf].sort((a, b) => a[0] - b[0]) } : {}),
+      ...(this.detectorSet ? { detectors: this.detectorSet } : {}),
+      ...(this.textModel ? { textModel: this.textModel } : {}),
     };
   }
 
@@ -153,6 +235,10 @@ export class CapabilityMemoryPredictor implements Predictor {
     p.facets = m.facets.map((f) => ({ facet: f.facet, taskIds: [], ...(f.centroid ? { centroid: Float32Array.from(f.centroid) } : {}) }));
     p.labels = m.labels.map((row) => row.map(([id, text]) => ({ id, text })));
     p.order = [...m.order];
+    p.keptOf = new Map(m.twins ?? []);
+    p.detectorSet = m.detectors ?? null;
+    p.detectors = m.detectors ? new FacetDetectors(m.detectors) : null;
+    p.textModel = m.textModel ?? null;
     return p;
   }
 
@@ -164,12 +250,11 @@ export class CapabilityMemoryPredictor implements Predictor {
    * flip pairs of tools more often wrongly than rightly (docs/evaluation.md: no per-task pairwise
    * signal beat "always the stronger tool"), while they do help each tool's own score level.
    */
-  private taskRows(task: PredictTask): { x: number[]; points: number[][]; guard: number[] } {
-    const key = taskKey(task);
+  private taskRows(task: PredictTask): TaskRows {
+    const key = `${taskKey(task)}\u0000${tagsKnown(task) ? 'tags' : 'text'}`;
     if (this.cache?.key === key) return this.cache.rows;
-    const model = this.model!;
-    const applies = this.opts.applies ?? facetApplies;
-    const x = this.facets.map((d) => (applies(d, task) ? 1 : 0));
+    const model = this.modelFor(task);
+    const x = this.facetValues(task);
     const points = model.tools.map((_, j) => facetPoints(model, j, x));
     const raw = points.map((p, j) => model.mu[j]! + p.reduce((s, v) => s + v, 0));
     const guard = raw.map(() => 0);
@@ -182,28 +267,36 @@ export class CapabilityMemoryPredictor implements Predictor {
         guard[j] = fit[i]! + step * ties - raw[j]!;
       });
     }
-    const rows = { x, points, guard };
+    const rows = { x, points, guard, model };
     this.cache = { key, rows };
     return rows;
   }
 
+  /** The fit that predicts this task: the text model for free text when there is one. */
+  private modelFor(task: PredictTask): JointModel {
+    return this.textModel && this.detectors && !tagsKnown(task) ? this.textModel : this.model!;
+  }
+
   predict(task: PredictTask, toolId: string): MemoryPrediction {
     const table = this.state;
-    const model = this.model;
-    if (!table || !model) throw new Error('memory: predict before fit');
+    if (!table || !this.model) throw new Error('memory: predict before fit');
     const j = table.toolIndex.get(toolId);
     if (j === undefined) return { ...toPrediction(table.globalMean, table.scale), explanation: { mean: table.globalMean, contributions: [] } };
-    const { x, points: all, guard } = this.taskRows(task);
+    const { x, points: all, guard, model } = this.taskRows(task);
     const points = all[j]!;
     const byId = new Map<string, Contribution>();
-    const add = (id: string, text: string, p: number) => {
+    const add = (id: string, text: string, p: number, probability?: number) => {
       const c = byId.get(id);
       if (c) c.points += p;
-      else byId.set(id, { entryId: id, text, points: p });
+      else byId.set(id, { entryId: id, text, points: p, ...(probability !== undefined ? { probability } : {}) });
     };
     points.forEach((p, f) => {
-      const label = x[f] ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
-      if (x[f] && label.id !== OTHER_ID) {
+      // A facet applies when its value is at least ½ (a tag's detector may give a probability);
+      // the line shows the probability of the facet it stands for (a twin's, the one it merged into).
+      const on = x[f]! >= 0.5;
+      const label = on ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
+      if (on && label.id !== OTHER_ID) {
+        const probability = x[this.keptOf.get(f) ?? f]!;
         // The tool's deviation from the average tool (γ_jf − γ̄_f) and what every tool shares on the
         // facet (β_f + γ̄_f) are apart, so each line has the sign its words say: a claim gets the
         // deviation (its shared part is the "shared" line); a dataset note gets the shared part
@@ -216,11 +309,11 @@ export class CapabilityMemoryPredictor implements Predictor {
           const shared = p - own;
           const sign = noteSign(label.text);
           if (sign === 0 || shared === 0 || Math.sign(shared) === sign) {
-            add(label.id, label.text, shared);
+            add(label.id, label.text, shared, probability);
             add(OTHER_ID, 'other facets of this task', own);
           } else add(OTHER_ID, 'other facets of this task', p);
         } else {
-          add(label.id, label.text, own);
+          add(label.id, label.text, own, probability);
           add(SHARED_ID, "what every tool shares on this task's facets", p - own);
         }
         return;

@@ -8,6 +8,7 @@
  * Pure: no DOM, storage or model imports.
  */
 import type { ScoreScale } from '../types';
+import type { DetectorSet } from './detectors';
 
 export type FacetKind = 'category' | 'cue' | 'theme';
 
@@ -128,6 +129,11 @@ export interface Contribution {
   text: string;
   /** Score points added to the tool's mean (negative lowers the prediction). */
   points: number;
+  /**
+   * How much the entry's facet applies to the task, in [0, 1]: 1 for a rule that holds (a known tag,
+   * a cue, a theme), the detector's probability for a tag read from free text (issue #34).
+   */
+  probability?: number;
 }
 
 /** A facet found in a training set, with what its rule needs beyond itself. */
@@ -235,4 +241,10 @@ export interface SerializedCapabilityModel {
   labels: [string, string][][];
   order: number[];
   orderGuard: boolean;
+  /** [twin facet, the facet it was merged into]: the twin's share is credited to the kept facet's line (issue #34). */
+  twins?: [number, number][];
+  /** Text detectors of the category facets (detectors.ts), so free text is placed in tags (issue #34). */
+  detectors?: DetectorSet;
+  /** The joint fit with category facets as the detectors' held-out probabilities: predicts free text (issue #34). */
+  textModel?: JointModel;
 }
