@@ -340,7 +340,7 @@ export function learnDetectors(tasks: readonly DetectorTask[], values: readonly 
     weights: Array.from(full.w[f]!, (x) => Math.round(x * 1e6) / 1e6),
     bias: full.b[f]!,
     platt: plattFit(oof[f]!, labels[f]!),
-    auc: auc(oof[f]!, labels[f]!),
+    auc: Number.isFinite(auc(oof[f]!, labels[f]!)) ? auc(oof[f]!, labels[f]!) : 0.5,
     positives: labels[f]!.reduce((s, y) => s + y, 0),
     n,
   }));

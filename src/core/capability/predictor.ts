@@ -10,7 +10,7 @@
  *                                                    a task without negation is a bit easier than average)
  * They sum to raw prediction − μ_tool exactly (before clamping to the scale).
  */
-import { computeEffects, type EffectTable, type ScoreTable } from './effects';
+import { computeEffects, oriented, type EffectTable, type ScoreTable } from './effects';
 import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, type ProfileEntry } from './entries';
 import { classifyClaims, type ClaimRules } from './claims';
 import { mergeSameFacets } from './facet-merge';
@@ -21,8 +21,10 @@ import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
-import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
+import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
 import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
+import { facetLeaderboard } from './leaderboard';
+import { pickClaims, type PickClaim } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
@@ -96,6 +98,13 @@ export class CapabilityMemoryPredictor implements Predictor {
   effects: EffectTable = { effects: [], shared: [] };
   /** The dataset-level note as one text. */
   note = '';
+  /** The scale the claims' contrasts were fitted on, and why (claims.ts). */
+  contrastScale: { kind: 'score' | 'logit'; why: string } = { kind: 'score', why: '' };
+  /** Every tool's level on all training tasks, and per facet (same order as `facets`). */
+  overall: LeaderRow[] = [];
+  leaderboards: LeaderRow[][] = [];
+  /** Facets whose likely best tool beats the overall best there (picks.ts); `facet` indexes `facets`. */
+  picks: PickClaim[] = [];
   model: JointModel | null = null;
   /**
    * The same joint fit with each category facet read the way free text reads it: the detector's
@@ -104,6 +113,8 @@ export class CapabilityMemoryPredictor implements Predictor {
    */
   textModel: JointModel | null = null;
   private labels: { id: string; text: string }[][] = [];
+  /** Picks as the order guard reads them (tool indices); from `picks` after a fit, from the file after `fromModel`. */
+  private pickRules: { facet: number; tool: number; over: number; probability: number }[] = [];
   /** Tool indices in ascending order of training mean (ties by id). */
   private order: number[] = [];
   private cache: { key: string; rows: TaskRows } | null = null;
@@ -136,7 +147,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
     const targets: ScoreTable = { ...scores, scores: table.target };
-    classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable]));
+    this.contrastScale = classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable])).scale;
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
@@ -149,6 +160,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.note = built.note;
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
+    this.rankTools(scores, x);
     // Predictions use claims only: a tentative entry's share goes to "other facets".
     const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
     const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
@@ -162,6 +174,61 @@ export class CapabilityMemoryPredictor implements Predictor {
         return n ? { id: n.id, text: n.text } : { id: OTHER_ID, text: 'other facets of this task' };
       }),
     );
+  }
+
+  /**
+   * Leaderboards of every facet and of all tasks, and the pick claims (leaderboard.ts, picks.ts). A
+   * facet merged into another or whose detector cannot place free text has no pick.
+   */
+  private rankTools(scores: ScoreTable, x: readonly ArrayLike<number>[]): void {
+    const v = oriented(scores);
+    const all = new Uint8Array(scores.taskIds.length).fill(1);
+    this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
+    this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row));
+    const best = this.order.at(-1);
+    if (best === undefined || scores.toolIds.length < 2) return void (this.picks = []);
+    const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
+    const toolIndex = new Map(scores.toolIds.map((id, j) => [id, j]));
+    const likelyBest = this.leaderboards.map((rows, f) => {
+      if (!eligible(f) || !rows.length) return null;
+      const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
+      return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
+    });
+    this.picks = pickClaims({ toolIds: scores.toolIds, v, scores: scores.scores, x, best, likelyBest });
+    this.pickRules = this.picks.map((k) => ({ facet: k.facet, tool: toolIndex.get(k.toolId)!, over: best, probability: k.probability }));
+  }
+
+  /**
+   * The order the guard keeps on a task: the tools' training-mean order, except that a pick claim
+   * whose facet applies puts its pick just above the overall best (most probable pick on top).
+   */
+  private orderFor(x: readonly number[]): number[] {
+    const applying = this.pickRules.filter((k) => x[k.facet]! >= 0.5).sort((a, b) => b.probability - a.probability || a.tool - b.tool);
+    if (!applying.length) return this.order;
+    const order = [...this.order];
+    const moved = new Set<number>();
+    for (const k of applying) {
+      if (moved.has(k.tool)) continue;
+      moved.add(k.tool);
+      order.splice(order.indexOf(k.tool), 1);
+      order.splice(order.indexOf(k.over) + 1, 0, k.tool);
+    }
+    return order;
+  }
+
+  /** How much each facet applies to a task (as `facetValues`), from the per-task cache predictions share. */
+  applying(task: PredictTask): { facets: readonly DiscoveredFacet[]; x: readonly number[]; keptOf: ReadonlyMap<number, number> } {
+    return { facets: this.facets, x: this.taskRows(task).x, keptOf: this.keptOf };
+  }
+
+  /** The pick claims whose facets apply to a task (most probable first), with the facet's value there. */
+  picksFor(task: PredictTask): { facet: number; toolId: string; over: string; probability: number; applies: number }[] {
+    if (!this.model) return [];
+    const { x } = this.taskRows(task);
+    return this.pickRules
+      .filter((k) => x[k.facet]! >= 0.5)
+      .sort((a, b) => b.probability - a.probability || a.tool - b.tool)
+      .map((k) => ({ facet: k.facet, toolId: this.model!.tools[k.tool]!, over: this.model!.tools[k.over]!, probability: k.probability, applies: x[k.facet]! }));
   }
 
   /**
@@ -192,7 +259,8 @@ export class CapabilityMemoryPredictor implements Predictor {
     const heldOut = this.heldOut;
     if (!heldOut || !this.model) return null;
     const xText = this.facets.map((d, f) => (d.facet.rule.type === 'category' ? (heldOut.get(d.facet.rule.value) ?? new Float64Array(x[f]!.length)) : x[f]!));
-    return fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x: xText, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+    // The penalties the main fit chose by cross-validation (a second search would cost as much as the fit).
+    return fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x: xText, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), lambda: this.model.lambda });
   }
 
   /**
@@ -224,6 +292,7 @@ export class CapabilityMemoryPredictor implements Predictor {
       ...(this.keptOf.size ? { twins: [...this.keptOf].sort((a, b) => a[0] - b[0]) } : {}),
       ...(this.detectorSet ? { detectors: this.detectorSet } : {}),
       ...(this.textModel ? { textModel: this.textModel } : {}),
+      ...(this.picks.length ? { picks: this.picks.map((k) => ({ facet: k.facet, tool: this.model!.tools.indexOf(k.toolId), over: this.model!.tools.indexOf(k.over), probability: k.probability })) } : {}),
     };
   }
 
@@ -239,6 +308,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     p.detectorSet = m.detectors ?? null;
     p.detectors = m.detectors ? new FacetDetectors(m.detectors) : null;
     p.textModel = m.textModel ?? null;
+    p.pickRules = m.picks ?? [];
     return p;
   }
 
@@ -259,7 +329,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     const raw = points.map((p, j) => model.mu[j]! + p.reduce((s, v) => s + v, 0));
     const guard = raw.map(() => 0);
     if (this.opts.orderGuard ?? true) {
-      const order = this.order;
+      const order = this.orderFor(x);
       const fit = isotonic(order.map((j) => raw[j]!));
       const step = 1e-9 * (this.state!.scale.max - this.state!.scale.min);
       order.forEach((j, i) => {

@@ -70,6 +70,8 @@ export interface Effect {
   nOwn?: number;
   /** Mean of the other tools on the facet's paired tasks (scale units): the absolute standing. */
   othersMean?: number;
+  /** The tool's usual lead over the other tools: its mean advantage on all paired tasks (oriented; issue #34). */
+  usual?: number;
   /**
    * Shrunk cells (claims.ts): the headline delta and ci95 above are the posterior mean and 95%
    * credible interval; `lfsr` the local false sign rate; `raw` the unshrunk estimate and its
@@ -78,6 +80,11 @@ export interface Effect {
   lfsr?: number;
   raw?: { delta: number; ci95: [number, number] };
   status?: ClaimStatus;
+  /**
+   * Pass/fail data (issue #34): the claim on the logit scale (latent.ts), its posterior mean and 95%
+   * credible interval; `deltaVsOthers` and `ci95` then show it as points on the scale.
+   */
+  latent?: { delta: number; ci95: [number, number] };
 }
 
 /** claim: stated as a fact (lfsr ≤ the setting); tentative: stored and shown apart, never a claim. */
@@ -208,11 +215,49 @@ export interface CapabilitySnapshot {
     claims?: number;
     tentative?: number;
     notes: string[];
+    /** Issue #34: the scale contrasts were fitted on and why; each category detector's held-out AUC. */
+    contrastScale?: { kind: 'score' | 'logit'; why: string };
+    detectors?: { facet: string; auc: number; useful: boolean }[];
+    /** Pick claims checked on the held-out tasks. */
+    pickVerification?: { tested: number; direction: number | null; holds: number };
     /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
     verification?: { on: string; precision: number | null; tested: number; counts: VerdictCounts; direction?: number | null; confirmed?: number | null; calibration?: number | null };
   };
   /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
   model?: SerializedCapabilityModel;
+  /** Issue #34: every tool's level on all training tasks, and per facet (`facet` indexes `facets`). */
+  overall?: LeaderRow[];
+  leaderboards?: { facet: number; rows: LeaderRow[] }[];
+  /** Issue #34: where a facet's likely best tool beats the overall best there (`facet` indexes `facets`). */
+  picks?: SnapshotPick[];
+}
+
+/** One tool on one facet's leaderboard (leaderboard.ts). */
+export interface LeaderRow {
+  toolId: string;
+  n: number;
+  /** Its mean on the facet's tasks (scale units). */
+  mean: number;
+  rank: number;
+  rankCi95: [number, number];
+  /** Probability of being the best tool on the facet. */
+  pBest: number;
+}
+
+/** A pick claim as stored (picks.ts), with its text and, once checked, its verdict. */
+export interface SnapshotPick {
+  facet: number;
+  toolId: string;
+  over: string;
+  probability: number;
+  lead: number;
+  ci95: [number, number];
+  n: number;
+  mean: number;
+  overMean: number;
+  pBest: number;
+  text: string;
+  verdict?: Verdict;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
@@ -247,4 +292,6 @@ export interface SerializedCapabilityModel {
   detectors?: DetectorSet;
   /** The joint fit with category facets as the detectors' held-out probabilities: predicts free text (issue #34). */
   textModel?: JointModel;
+  /** Pick claims as the order guard reads them: on tasks of `facet`, tool index `tool` goes above `over` (issue #34). */
+  picks?: { facet: number; tool: number; over: number; probability: number }[];
 }
