@@ -96,7 +96,27 @@ export function contrastScaleOf(table: ScoreTable, rule: ClaimRules['contrastSca
  * Shrinks every tested cell of `effects` in place and sets its status. `model` is the memory
  * predictor's joint fit over the same facets (same order), or null (then its agreement is not asked).
  */
-export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+/**
+ * `model` may be one fit or several (the memory predictor's fit on tags and its fit for free text,
+ * issue #34): every one must give the tool's deviation the claim's sign, so its contribution line
+ * has the sign its words say whichever fit predicts the task.
+ */
+export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | readonly JointModel[] | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+  const scale = contrastScaleOf(targets ?? table, rules.contrastScale);
+  if (scale.kind === 'score') return classifyOn(scale, table, facets, effects, model, rules, targets, noEntry);
+  // Pass/fail: the claim lives on the logit scale, and must hold in score points too (two fits that
+  // read the data differently agree before a person is told something as a fact).
+  const copy: EffectTable = { effects: effects.effects.map((c) => ({ ...c, effect: { ...c.effect } })), shared: effects.shared };
+  classifyOn({ kind: 'score', why: '' }, table, facets, copy, model, rules, targets, noEntry);
+  const result = classifyOn(scale, table, facets, effects, model, rules, targets, noEntry);
+  effects.effects.forEach((c, i) => {
+    if (c.effect.status === 'claim' && copy.effects[i]!.effect.status !== 'claim') c.effect.status = 'tentative';
+  });
+  return result;
+}
+
+function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, fits: JointModel | readonly JointModel[] | null, rules: ClaimRules, targets: ScoreTable | undefined, noEntry: ReadonlySet<number>): ClaimsResult {
+  const models: readonly JointModel[] = fits === null ? [] : Array.isArray(fits) ? fits : [fits as JointModel];
   const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
   const maxTentative = Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR);
   const minTasks = rules.minTasks ?? MIN_CLAIM_TASKS;
@@ -108,7 +128,6 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
   const y = responses(basis);
   const basisEffects = targets ? computeEffects(targets, facets).effects : effects.effects;
   const basisCell = new Map(basisEffects.map((c) => [`${c.toolId}\u0000${c.facet}`, c.effect]));
-  const scale = contrastScaleOf(basis, rules.contrastScale);
   const latent = scale.kind === 'logit' ? latentCells({ v: oriented(basis), x }) : null;
   const shrink = latent ? null : shrinkCells({ y, x });
   const vBasis = latent ? oriented(basis) : null;
@@ -164,9 +183,11 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
     e.lfsr = lfsr;
     const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
     const sign = Math.sign(s.mean);
-    const mj = model ? model.tools.indexOf(cell.toolId) : -1;
-    const dev = model && !single && mj >= 0 && cell.facet < model.beta.length ? toolDeviation(model, mj, cell.facet) : null;
-    const agrees = sign !== 0 && Math.sign(s.partial) === sign && (dev === null || Math.sign(dev) === sign);
+    const devs = single ? [] : models.flatMap((m) => {
+      const mj = m.tools.indexOf(cell.toolId);
+      return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
+    });
+    const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
     // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
     const excludes0 = ci95[0] > 0 || ci95[1] < 0;
     // Would a new sample of the same size show the same sign? Its estimate varies around the truth

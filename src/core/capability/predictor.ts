@@ -147,7 +147,8 @@ export class CapabilityMemoryPredictor implements Predictor {
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
     const targets: ScoreTable = { ...scores, scores: table.target };
-    this.contrastScale = classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable])).scale;
+    const fits = this.textModel ? [this.model, this.textModel] : this.model;
+    this.contrastScale = classifyClaims(scores, this.facets, effects, fits, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable])).scale;
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(

@@ -2,7 +2,8 @@
  * Every text of the capability memory comes from this module, so entries read alike and carry their
  * numbers, e.g.
  *   Weak at negation ("no", "without"): 2.9 vs its 3.8 (n = 43, 95% CI −1.3 to −0.5); lowest of 6 tools here; e.g. 'A field without grass'.
- *   Good at tasks tagged "counting" compared with the other tools: +0.4 beyond its usual margin (n = 340, 95% CI 0.2 to 0.6); best of 6 tools here.
+ *   Bad at tasks tagged "negation": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5 turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).
+ *   Leads less than usual at tasks tagged "advanced": 3.4 vs their 2.9, highest of 6 tools (n = 120 paired tasks). Its usual lead of +0.9 shrinks here: −0.2 …
  *   Hard for every tool here: comparison (−0.8), differentiation (−0.5).
  * Constraints: means with 1 decimal (2 on scales no wider than 1, e.g. AlpacaEval's 0–1), a real
  * minus sign, n with thousands separators; trigger words shown only when the quoted example contains
@@ -217,7 +218,7 @@ export function changeSentence(usual: number, here: number, change: number, ci: 
 
 /**
  * One entry's text. With ≥ 2 tools the claim is the relative one (vs the other tools, beyond the
- * tool's usual margin), followed by the absolute level (its mean there vs the others'); with one
+ * tool's usual margin), led by the absolute level (its mean there vs the others') — issue #34; with one
  * tool it is the tool's mean on the facet vs its own mean. `tentative` prefixes the text.
  */
 export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: Effect, tool: string, opts: EntryTextOptions & { tentative?: boolean }): string {
