@@ -118,6 +118,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   expect(b.img.height).toBeGreaterThan(150);
   await page.screenshot({ path: test.info().outputPath('label-390.png') });
   await label.press('2');
+  // Each key once its item is on screen: a key pressed while the next item loads labels nothing (issue #35).
+  await expect(label.position).toHaveText('Item 5 of 6');
   await label.press('4');
   await expect(page.getByTestId('viewer-zoom')).toContainText('2048 × 2048 px · fit');
   b = await allInView(page);
