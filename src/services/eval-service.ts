@@ -267,7 +267,8 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
  */
 function fitStamp(data: readonly ScoredPair[], dataset: Dataset, embedder: Embedder | null, tools: ReadonlyMap<string, unknown> | null): string {
   const { min, max, integer, direction } = dataset.scale;
-  return [fitFingerprint(data), `${min}..${max}${integer ? 'i' : ''}${direction}`, dataset.preset, embedder?.id ?? '', tools ? JSON.stringify([...tools.values()]) : ''].join('\u0000');
+  const scale = `${min}..${max}${integer ? 'i' : ''}${direction}`;
+  return [fitFingerprint(data), scale, dataset.preset, embedder?.id ?? '', tools ? JSON.stringify([...tools.values()]) : ''].join('\u0000');
 }
 
 /**

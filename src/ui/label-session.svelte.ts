@@ -137,7 +137,8 @@ export class LabelSession {
     this.#loading = true;
     try {
       const builtAt = Date.now();
-      const q = await this.send('labelQueue', { filter: $state.snapshot(this.#filter), me: this.me(), ...(resume ? { resume } : {}) }, { signal: abort.signal });
+      const req = { filter: $state.snapshot(this.#filter), me: this.me(), ...(resume ? { resume } : {}) };
+      const q = await this.send('labelQueue', req, { signal: abort.signal });
       if (gen !== this.#gen) return; // a newer build is on its way: its queue is the one to show
       this.#queue = q.queue;
       this.#builtAt = builtAt;
