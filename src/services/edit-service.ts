@@ -2,7 +2,7 @@ import { NotFoundError, StaleLabelError, ValidationError } from '../core/errors'
 import { toggleCase } from '../core/memory/test-cases';
 import type { Repositories } from '../core/repositories';
 import { quote } from '../core/text/quote';
-import type { ScoreScale } from '../core/types';
+import type { Preference, ScoreScale } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { EditApi } from './edit-api';
 import { describeStale, labelMismatch, type LabelQueues, type StaleProblem } from './label-queues';
@@ -20,6 +20,23 @@ async function datasetNames(repos: Repositories, datasetId: string, p: StaleProb
   const names = new Map<string, string>();
   for (const id of ids) names.set(id, (await repos.datasets.get(id))?.name ?? id);
   return (id) => names.get(id) ?? id;
+}
+
+/**
+ * A pairwise choice names its dataset, task and two tools: refused (nothing written) unless the task
+ * has an output of each tool in that dataset, so a choice made as the page changed dataset or pair
+ * cannot land on a task that is not the one compared (issue #35).
+ */
+async function checkPair(repos: Repositories, p: Preference, datasetName: string): Promise<void> {
+  if (p.toolA === p.toolB) throw new ValidationError(`A choice compares two tools, not ${quote(p.toolA)} with itself.`);
+  const rows = await repos.experiences.byTask(p.datasetId, p.taskId);
+  const items = (await repos.labels.items(p.datasetId)).filter((i) => i.taskId === p.taskId);
+  const has = new Set([...rows, ...items].map((r) => r.toolId));
+  const missing = [p.toolA, p.toolB].filter((t) => !has.has(t));
+  if (missing.length) {
+    const what = missing.map((t) => quote(t)).join(' and ');
+    throw new StaleLabelError(`Not saved: task ${quote(p.taskId)} of ${quote(datasetName)} has no output of ${what}. Nothing was written.`);
+  }
 }
 
 /**
@@ -57,7 +74,8 @@ export function createEditHandlers(repos: Repositories, queues: LabelQueues): Ha
     },
 
     async savePreference({ preference }) {
-      await dataset(preference.datasetId);
+      const d = await dataset(preference.datasetId);
+      await checkPair(repos, preference, d.name);
       const previous = (await repos.labels.preferences(preference.datasetId)).find((p) => p.id === preference.id) ?? null;
       await repos.labels.putPreference(preference);
       return { previous };

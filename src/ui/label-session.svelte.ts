@@ -111,9 +111,14 @@ export class LabelSession {
     }
   }
 
-  /** A new filter from the page's controls, then the queue for it from its first item. */
+  /**
+   * A new filter from the page's controls, then the queue for it from its first item. The undo steps
+   * go with the old queue: `u` acts on the queue on screen, never on an item of one left behind.
+   */
   async changeFilter(patch: Partial<QueueFilter>): Promise<void> {
     this.#filter = { ...this.#filter, ...patch };
+    this.#undo = [];
+    this.#canUndo = false;
     await this.reload(null);
   }
 

@@ -121,3 +121,27 @@ test('the Dataset select keeps the focus and its keys: ArrowDown changes the dat
   await expect(label.datasetCard('Old queue')).toContainText('ray (1)');
   expect(await raysLabels(label, 'New queue')).toBe(0);
 });
+
+test('Compare pairs: the Dataset select keeps the focus; its arrows record no choice until Esc gives the keys back', async ({ label, page }) => {
+  await twoDatasets(label);
+  await label.tab('Compare pairs').click();
+  const count = page.getByTestId('pair-count');
+  await expect(count).toHaveText(/^0 of \d+ compared$/);
+  await label.tab('Add items').focus();
+  await page.keyboard.press('Tab');
+  const select = page.getByLabel('Dataset to compare');
+  await expect(select).toBeFocused();
+  const before = await select.inputValue();
+  await page.keyboard.press(before.includes('old-queue') ? 'ArrowDown' : 'ArrowUp');
+  await expect(select).not.toHaveValue(before);
+  await expect(select).toBeFocused();
+  await expect(page.getByTestId('pair-prompt')).toBeVisible();
+  // ArrowDown is "tie" on the page and t is too: in the select they are the select's, and nothing is recorded.
+  for (const key of ['ArrowDown', 't', 'ArrowLeft']) await page.keyboard.press(key);
+  await expect(select).toBeFocused();
+  await expect(count).toHaveText(/^0 of \d+ compared$/);
+  await page.keyboard.press('Escape');
+  await expect(select).not.toBeFocused();
+  await label.press('t');
+  await expect(count).toHaveText(/^1 of \d+ compared$/);
+});

@@ -57,6 +57,12 @@ describe('hand edits through the data worker (edit-service)', () => {
   it('a pairwise choice returns the one it replaced; restore puts it back or removes it', async () => {
     const c = client();
     const p: Preference = { id: 'd|t1|a|b|me', datasetId: 'd', taskId: 't1', toolA: 'a', toolB: 'b', rater: 'me', shownLeft: 'a', winner: 'A', createdAt: 1 };
+    // Task t1 has an output of a only: a choice against b is refused, and nothing is written (issue #35).
+    const refused = c.call('savePreference', { preference: p });
+    await expect(refused).rejects.toBeInstanceOf(StaleLabelError);
+    await expect(refused).rejects.toThrow("Not saved: task 't1' of 'Sums' has no output of 'b'. Nothing was written.");
+    expect(await t.repos.labels.preferences('d')).toEqual([]);
+    await t.repos.labels.putItem({ ...ITEM, id: 'd|t1|b', toolId: 'b' });
     expect((await c.call('savePreference', { preference: p })).previous).toBeNull();
     const again = await c.call('savePreference', { preference: { ...p, winner: 'tie' } });
     expect(again.previous?.winner).toBe('A');

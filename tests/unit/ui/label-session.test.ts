@@ -147,11 +147,23 @@ describe('LabelSession (the Score tab)', () => {
         expect([s.ids, s.shown?.item.datasetId, s.filter.datasetIds]).toEqual([['e|u1|a', 'e|u2|a'], 'e', ['e']]);
         await s.score(4, '');
         await s.score(2, '');
+        expect(s.canUndo).toBe(true);
         expect(await store.repos.experiences.count('d')).toBe(3); // the judge's three, no label of mine
         expect((await store.repos.experiences.byDataset('e')).filter((x) => x.rater === 'me').map((x) => [x.taskId, x.score])).toEqual([['u1', 4], ['u2', 2]]);
         s.stop();
       });
     }
+
+    it('a new filter leaves the old queue’s undo steps behind: u acts on the queue on screen', async () => {
+      const { s, store } = await twoDatasets(true);
+      await s.restore('e');
+      await s.score(4, '');
+      expect(s.canUndo).toBe(true);
+      await s.changeFilter({ mode: 'all' });
+      expect([s.canUndo, await s.undo()]).toEqual([false, null]);
+      expect(await store.repos.experiences.count('e')).toBe(3); // the label stays
+      s.stop();
+    });
 
     it('a label given on an item that is no longer on screen is refused, and nothing is written', async () => {
       const { s, store } = await twoDatasets(true);
