@@ -4,6 +4,7 @@ import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { overSeeds, type EvalReport } from '../core/eval/evaluate';
 import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
+import { fitFingerprint } from '../core/eval/fingerprint';
 import { toJsonReport } from '../core/eval/report';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
 import type { MemorySnapshot } from '../core/predict/memory';
@@ -110,14 +111,14 @@ function resultOf(
 /**
  * Evaluations and predictions over the app's data, with the same core code as `toolmem eval`
  * (same split, seeds and methods give the same numbers). Fitted predictors are cached per
- * dataset and method until the dataset changes.
+ * dataset and method until anything they were fitted on changes (`fitStamp`).
  */
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
   // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
   /** Stored memories' predictors, by memory id and its last write (a rebuild writes the row anew). */
   const storedPredictors = new Map<string, CapabilityMemoryPredictor>();
-  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
+  const fitted = new Map<string, { stamp: string; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
 
   async function loadTruth(datasetId: string) {
     const dataset = await repos.datasets.get(datasetId);
@@ -175,17 +176,19 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async predict(req) {
       const [method] = methodIds([req.method]);
       const { dataset, data } = await loadTruth(req.datasetId);
-      const stamp = data.length;
       const llmMethod = isLlmMethod(method!);
       // A spec that crossed the worker boundary is checked; its canonical string keys the fitted model.
       const spec = llmMethod ? checkEngineSpec(req.engine ?? NO_ENGINE) : NO_ENGINE;
       const key = `${req.datasetId}|${method}|${llmMethod ? formatEngineSpec(spec) : ''}`;
+      const wantsVectors = methodNeeds(method!).vectors !== false;
+      const fitEmbedder = wantsVectors ? await deps.embedder() : null;
+      const cards = llmMethod ? await promptTools(repos) : null;
+      const stamp = fitStamp(data, dataset, fitEmbedder, cards);
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
-        const wantsVectors = methodNeeds(method!).vectors !== false;
-        const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
-        const predictor = isLlmMethod(method!)
-          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
+        const vectors = wantsVectors ? await vectorsOf(fitEmbedder, data) : undefined;
+        const predictor = llmMethod
+          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: cards!, ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);
         const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) }));
         await predictor.fit({ scale: dataset.scale, examples });
@@ -255,6 +258,18 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   };
 }
 
+
+/**
+ * Everything a fitted model depends on besides its method and engine (the cache key): the ground
+ * truth itself (a relabel moves it, issue #35), the scale and preset, the embedding model its prompt
+ * vectors came from, and for LLM methods the tool cards they show the model. A model is refitted
+ * when any of them changes, and only then.
+ */
+function fitStamp(data: readonly ScoredPair[], dataset: Dataset, embedder: Embedder | null, tools: ReadonlyMap<string, unknown> | null): string {
+  const { min, max, integer, direction } = dataset.scale;
+  const scale = `${min}..${max}${integer ? 'i' : ''}${direction}`;
+  return [fitFingerprint(data), scale, dataset.preset, embedder?.id ?? '', tools ? JSON.stringify([...tools.values()]) : ''].join('\u0000');
+}
 
 /**
  * The prediction is only the tool's training mean (or median): a constant method, or a neighbour /

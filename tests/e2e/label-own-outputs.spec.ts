@@ -118,6 +118,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   expect(b.img.height).toBeGreaterThan(150);
   await page.screenshot({ path: test.info().outputPath('label-390.png') });
   await label.press('2');
+  // Each key once its item is on screen: a key pressed while the next item loads labels nothing (issue #35).
+  await expect(label.position).toHaveText('Item 5 of 6');
   await label.press('4');
   await expect(page.getByTestId('viewer-zoom')).toContainText('2048 × 2048 px · fit');
   b = await allInView(page);
@@ -131,15 +133,21 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
   b = await boxes(page, 'pair-controls');
   expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
-  for (const key of ['a', 't', 'd']) await label.press(key);
-  await expect(page.getByTestId('pair-count')).toHaveText('3 of 3 compared');
+  // Each key once the pair it judges is on screen (a key pressed while a choice is saved does nothing: issue #35).
+  for (const [i, key] of ['a', 't', 'd'].entries()) {
+    await label.press(key);
+    await expect(page.getByTestId('pair-count')).toHaveText(`${i + 1} of 3 compared`);
+  }
   await label.goTo('Settings');
   await page.getByLabel('Rater name').fill('bob');
   await page.getByLabel('Rater name').press('Enter');
   await label.goTo('Label');
   await label.tab('Compare pairs').click();
   await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
-  for (const key of ['a', 't', 'a']) await label.press(key);
+  for (const [i, key] of ['a', 't', 'a'].entries()) {
+    await label.press(key);
+    await expect(page.getByTestId('pair-count')).toHaveText(`${i + 1} of 3 compared`);
+  }
   const pooled = page.getByTestId('pair-pooled');
   // Sides are shuffled per task, so the counts depend on the placement; the totals do not.
   await expect(pooled).toContainText('flux vs sdxl');

@@ -51,7 +51,9 @@ describe('outputs imported without a score', () => {
   it('a label and a later import with scores complete the same outputs', async () => {
     await ctx.client.call('import', { file: csv(OUTPUTS), datasetName: 'Mine' });
     const [item] = (await ctx.repos.labels.items('mine')).filter((i) => i.id === 'mine|p1|sdxl');
-    await ctx.client.call('saveLabel', { label: { id: 'mine|sdxl|p1|ann', datasetId: 'mine', taskId: 'p1', toolId: 'sdxl', prompt: item!.prompt, score: 4, rater: 'ann', scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1 } });
+    const built = await ctx.client.call('labelQueue', { filter: { datasetIds: ['mine'], mode: 'all', order: 'task' }, me: 'ann' });
+    const shown = { queue: built.queue, datasetId: 'mine', taskId: 'p1', toolId: 'sdxl', rater: 'ann' };
+    await ctx.client.call('saveLabel', { label: { id: 'mine|sdxl|p1|ann', datasetId: 'mine', taskId: 'p1', toolId: 'sdxl', prompt: item!.prompt, score: 4, rater: 'ann', scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1 }, shown });
     expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([['flux', 2], ['sdxl', 1]]);
     await ctx.client.call('import', { file: csv('id,prompt,model,score\np2,two cats,flux,5\n', 'scores.csv'), datasetName: 'Mine' });
     expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([['flux', 1], ['sdxl', 1]]);
