@@ -83,7 +83,9 @@ export function matchDifferenceText(plane: CostQualityPlane, m: PlaneMatch): str
   const by = Math.abs(d) < 5e-4 ? 'the same score' : `${sig(Math.abs(d), 2)} ${word(d)}`;
   if (!m.diff) return `${by} (one seed's tasks, no interval)`;
   const ci = `95% interval ${signedSig(m.diff.lo)} to ${signedSig(m.diff.hi)} over ${m.diff.tasks.toLocaleString('en-US')} tasks of one seed`;
-  const said = m.verdict === 'better' ? 'clearly better' : m.verdict === 'worse' ? 'clearly worse' : 'not a clear difference';
+  // The point is the best of the plane's selector points within the cost: a clear gain is said with that caveat.
+  const of = plane.points.filter((p) => p.kind === 'method' && p.cost <= m.best.cost).length;
+  const said = m.verdict === 'better' ? `clearly better, though the best of ${of} selector points` : m.verdict === 'worse' ? 'clearly worse' : 'not a clear difference';
   return `${by} (${ci}: ${said})`;
 }
 

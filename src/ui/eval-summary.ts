@@ -183,7 +183,7 @@ function costCountedClause(r: EvalResult, always: string): string | null {
   const money = cheaper ? ` for less (${cost(m.within.cost)} vs ${cost(m.best.cost)} per task)` : ' for the same cost';
   const tool = `always choosing ${m.best.label}`;
   if (m.verdict === 'better') {
-    return `by predicted score alone no method picks tools better than ${always}, but counting cost ${pointName(m.within)} picks tools clearly better than ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
+    return `by predicted score alone no method picks tools better than ${always}, but with costs counted, ${pointName(m.within)} picks tools clearly better than ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
   }
   return `no method picks tools clearly better than ${always}; counting cost, ${pointName(m.within)} matches ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
 }
