@@ -32,7 +32,8 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
 
   // The build report counts claims and tentative entries apart.
   await expect(page.getByTestId('build-report-claims')).toHaveText(/^\d+ claims? · \d+ tentative \(shown apart, not claims\)$/);
-  const memoryName = (await page.getByLabel('Memory', { exact: true }).locator('option:checked').textContent())!.trim();
+  // The option names the memory, where it came from and when (issue #38): "GenAI-Bench demo memory — built …".
+  const memoryName = (await page.getByLabel('Memory', { exact: true }).locator('option:checked').textContent())!.split(' — ')[0]!.trim();
 
   // Issue #25: every tool shows its profile first; tentative entries sit apart, labelled; the
   // effect bar shows the number the entry's words use (the shrunk delta vs the other tools).
