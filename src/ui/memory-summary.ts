@@ -99,8 +99,15 @@ export function memorySummary(input: SummaryInput): string {
   } else parts.push('It makes no claim: no tool does clearly better or worse against the others on any kind of task these data test.');
   if (snapshot.report.tentative) parts.push(`${formatCount(snapshot.report.tentative)} more ${snapshot.report.tentative === 1 ? 'is' : 'are'} tentative: likely, but not settled enough to count.`);
   const note = snapshot.note;
-  if (note?.hard.length) parts.push(`Hard for every tool: ${names(note.hard)}${note.easy.length ? `; easy for every tool: ${names(note.easy)}` : ''}.`);
-  else if (note?.easy.length) parts.push(`Easy for every tool: ${names(note.easy)}.`);
+  // The largest shared effects first, as the note lists them (its lines carry the deltas).
+  const byEffect = (kind: 'difficulty' | 'ease', fallback: string[]) => {
+    const items = (note?.items ?? []).filter((i) => i.kind === kind);
+    return items.length ? [...items].sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta)).map((i) => i.facet) : fallback;
+  };
+  const hard = byEffect('difficulty', note?.hard ?? []);
+  const easy = byEffect('ease', note?.easy ?? []);
+  if (hard.length) parts.push(`Hard for every tool: ${names(hard)}${easy.length ? `; easy for every tool: ${names(easy)}` : ''}.`);
+  else if (easy.length) parts.push(`Easy for every tool: ${names(easy)}.`);
   const v = snapshot.report.verification;
   if (v && v.tested > 0) {
     const held = v.counts.holds;

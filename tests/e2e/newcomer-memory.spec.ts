@@ -82,6 +82,8 @@ test('the demo memory: building state, a plain summary first, whole column names
   // A phone: the matrix turned a quarter, every facet's whole name down the side, all tools across, nothing sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(cap.phoneMatrix).toBeVisible();
+  // The summary first on a phone too: above the build panel, not after it.
+  expect((await cap.summary.boundingBox())!.y).toBeLessThan((await cap.buildPanel.boundingBox())!.y);
   const facets = await cap.phoneMatrix.locator('tbody th[scope="row"]').allTextContents();
   expect(facets).toEqual(tableNames.slice(1));
   await expect(cap.phoneMatrix.locator('thead th[scope="col"]')).toHaveCount(7);

@@ -108,7 +108,7 @@ test('outputs awaiting labels: the dialog asks for their scale, the card and Bro
   await label.setScale('1', '5');
   await expect(label.dialog.getByTestId('scale-needed')).toHaveCount(0);
   const result = await label.runImport();
-  await expect(result).toContainText('scale 1–5 (given for this import)');
+  await expect(result.getByTestId('scale-said')).toHaveText('scale 1–5, given for this import');
   await label.closeImport();
 
   // The card: no empty histogram with 0–100% axes, no bare "Raters:".
@@ -189,7 +189,7 @@ test('the import dialog shows the scale it infers, says plainly where a scale co
   await data.mapColumn('id', 'id');
   await data.dialog.getByLabel('Dataset name').fill('Capability');
   const plain = await data.runImport();
-  await expect(plain).toContainText('scale 1–5 (1–5 inferred from the 180 scores (lowest 1, highest 5))');
+  await expect(plain.getByTestId('scale-said')).toHaveText('scale 1–5, inferred from the 180 scores (lowest 1, highest 5)');
   await data.closeImport();
 
   // A format with its own scale: the sentence names it without the file pattern in brackets.
@@ -198,7 +198,7 @@ test('the import dialog shows the scale it infers, says plainly where a scale co
   await expect(data.dialog.getByTestId('scale-source')).toHaveText('The scale of every promptfoo results file.');
   await expect(data.dialog.getByLabel('Scale maximum')).toHaveValue('1');
   const result = await data.runImport();
-  await expect(result).toContainText('scale 0–1 (the scale of every promptfoo results file)');
+  await expect(result.getByTestId('scale-said')).toHaveText('scale 0–1, the scale of every promptfoo results file');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath('import-result-390.png') });
 });

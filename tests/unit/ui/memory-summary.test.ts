@@ -34,6 +34,13 @@ describe('the Memory page in plain words (issue #38)', () => {
         '1 more is tentative: likely, but not settled enough to count. Hard for every tool: “comparison”. On tasks it never saw, 2 of 2 claims tested held.',
     );
     expect(memorySummary({ snapshot: snapshot({ claims: 0, tentative: 0, verification: undefined }), trainTasks: null })).toMatch(/^This memory learned from every task, about 3 tools\. .* It makes no claim: /);
+    // The note's largest effects first (its stored order is by facet).
+    const note = { text: '', hard: ['a', 'b', 'c'], easy: [], items: [
+      { id: 'dataset:a', facet: 'a', kind: 'difficulty' as const, n: 20, delta: -0.2, ci95: [-0.3, -0.1] as [number, number], q: 0.01, text: '' },
+      { id: 'dataset:b', facet: 'b', kind: 'difficulty' as const, n: 20, delta: -0.6, ci95: [-0.8, -0.4] as [number, number], q: 0.01, text: '' },
+      { id: 'dataset:c', facet: 'c', kind: 'difficulty' as const, n: 20, delta: -0.4, ci95: [-0.5, -0.3] as [number, number], q: 0.01, text: '' },
+    ] };
+    expect(memorySummary({ snapshot: { ...snapshot(), note } })).toContain('Hard for every tool: “b”, “c” and 1 more.');
   });
 
   it('entry counts that add up, the tools\' profiles included; null when they cannot', () => {
