@@ -118,7 +118,10 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
   /** Stored memories' predictors, by memory id and its last write (a rebuild writes the row anew). */
   const storedPredictors = new Map<string, CapabilityMemoryPredictor>();
-  const fitted = new Map<string, { stamp: string; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
+  const fitted = new Map<
+    string,
+    { stamp: string; predictor: AnyPredictor; trainedOn: number; trainedTasks: number; trainedTools: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }
+  >();
 
   async function loadTruth(datasetId: string) {
     const dataset = await repos.datasets.get(datasetId);
@@ -194,7 +197,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         await predictor.fit({ scale: dataset.scale, examples });
         // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
         const bank = llmMethod ? null : await residualBank(() => createPredictor(method!), { scale: dataset.scale, examples });
-        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
+        model = { stamp, predictor, trainedOn: data.length, trainedTasks: new Set(data.map((p) => p.taskId)).size, trainedTools: new Set(data.map((p) => p.toolId)).size, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
       // The memory method with a stored memory (the Predict page's choice): its own fit and claims,
@@ -252,8 +255,8 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
       const pick = pickMargin(selection.ranked, dataset.scale.direction === 'lower-better' ? -1 : 1, dataset.scale, model.bank && sims ? { bank: model.bank, sims } : null);
-      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
+      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain, allTasks: model.bank.allTasks } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, trainedTasks: model.trainedTasks, trainedTools: model.trainedTools, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },
   };
 }

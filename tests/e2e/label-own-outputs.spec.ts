@@ -37,16 +37,23 @@ async function boxes(page: Page, controls = 'score-controls') {
   return { img: img!, bar: bar!, vp };
 }
 
-/** The prompt (beside or above the image), the image and the score controls under both, all inside the viewport. */
+type Box = { x: number; y: number; width: number; height: number };
+/** The score controls cover none of a box: they are under it (a phone) or beside it (a wide window, issue #38). */
+const clearOf = (box: Box, bar: Box) => box.y + box.height <= bar.y + 1 || bar.x + bar.width <= box.x + 1;
+
+/** The prompt (beside or above the image), the image with its caption and the score controls (under or beside them), all inside the viewport. */
 async function allInView(page: Page) {
   const b = await boxes(page);
   const prompt = (await page.getByTestId('item-prompt').boundingBox())!;
+  const caption = (await page.getByTestId('image-viewer').locator('figcaption').boundingBox())!;
   expect(prompt.y).toBeGreaterThanOrEqual(0);
   expect(prompt.y + prompt.height).toBeLessThanOrEqual(b.bar.y);
   expect(prompt.y + prompt.height <= b.img.y + 1 || prompt.x + prompt.width <= b.img.x + 1).toBe(true);
   expect(b.img.x).toBeGreaterThanOrEqual(0);
   expect(b.img.x + b.img.width).toBeLessThanOrEqual(b.vp.width);
-  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(clearOf(b.img, b.bar)).toBe(true);
+  expect(clearOf(caption, b.bar)).toBe(true);
+  expect(caption.y + caption.height).toBeLessThanOrEqual(b.vp.height);
   expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
   return b;
 }
@@ -59,6 +66,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   // Import: no score column → 6 outputs to label.
   await label.startImport(csv);
   await expect(label.dialog.getByTestId('outputs-to-label')).toContainText('6 outputs to label');
+  // No score says nothing of the scale the labels will use: it is asked for (issue #38).
+  await label.setScale('1', '5');
   await label.dialog.getByLabel('Dataset name').fill('Mine');
   const result = await label.runImport();
   await expect(result.getByTestId('count-unscored')).toHaveText('6');
@@ -98,7 +107,7 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · fit');
   b = await boxes(page);
   expect(b.img.height).toBeLessThan(1024);
-  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(clearOf(b.img, b.bar)).toBe(true);
   await label.press('z');
   await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · 100%');
   const frame = page.locator('[data-testid="image-viewer"] .frame');
