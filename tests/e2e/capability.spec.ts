@@ -125,10 +125,35 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   await shoot(cap, 'memory', 390, memoryParts);
   await page.setViewportSize({ width: 1280, height: 800 });
 
+  // Issue #34: the facet view beside the matrix, by keyboard: every tool's level, rank with its
+  // 95% interval and chance of being best, on all tasks and per facet; the pick claims first.
+  await cap.openBoards();
+  await expect(cap.boardRows).toHaveCount(6);
+  await expect(cap.boardRows.first().locator('td').first()).toHaveText(/^1 \((1|1–\d)\)$/);
+  await expect(cap.boardRows.first()).toContainText(/\d\.\d/);
+  await expect(cap.boardRows.first()).toContainText(/(\d+|< 1|> 99)%/);
+  const picks = cap.boards.getByTestId('pick-claim');
+  if (await picks.count()) {
+    // A pick opens its facet's board, the pick's row marked.
+    await picks.first().getByRole('button').click();
+    await expect(cap.boards.getByTestId('facet-pick')).toContainText(/^Pick: For .+, pick /);
+    await expect(cap.boardRows.filter({ hasText: 'pick' })).toHaveCount(1);
+  } else {
+    await expect(cap.boards.getByRole('region', { name: 'Pick claims' })).toContainText(/No pick claim: on no facet is another tool surely better than \S+/);
+    await cap.showBoard(/negation/);
+  }
+  await expect(cap.boardRows.first().locator('td').first()).toHaveText(/^\d \(\d(–\d)?\)$/);
+  await expect(cap.boardRows.filter({ hasText: 'best overall' })).toHaveCount(1);
+  const boardParts = { boards: cap.boards, section: page.getByRole('region', { name: 'Capabilities by facet' }) };
+  await shoot(cap, 'boards', 1280, boardParts);
+  await shoot(cap, 'boards', 390, boardParts);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Matrix', exact: true }).click();
+
   // Tool cards: the profile line first; strongest and weakest facets are the tool's claims, with the Memory page's numbers.
   await cap.goTo('Tools');
   await expect(page.getByTestId('tool-profile')).toHaveCount(6);
-  await expect(page.getByTestId('tool-profile').first()).toContainText(/mean \d\.\d .*rank \d(st|nd|rd|th) of 6/);
+  await expect(page.getByTestId('tool-profile').first()).toContainText(/mean \d\.\d(?!\d).*rank \d(st|nd|rd|th) of 6/);
   // The card leads with its summary; the facets are in its "Details" fold.
   const card = await tools.openDetails(withClaim[0]);
   const facets = card.getByTestId('tool-facets');
@@ -170,6 +195,15 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   }
   console.log(`entry contributions checked: ${lines}`);
   await expect(page.getByTestId('contribution').filter({ hasText: /^Tentative/ })).toHaveCount(0);
+
+  // Issue #34: free text is placed in the tags by their detectors — DALLE_3's own negation claim is
+  // among its contributions, with how likely the prompt has the facet.
+  await cap.predict('a cat not wearing a hat, three birds on a fence', 'memory');
+  const own = (await cap.entryContributions('DALLE_3')).filter((c) => /negation/.test(c.text));
+  expect(own.length, 'DALLE_3\'s negation entry is among its contributions').toBeGreaterThan(0);
+  expect(claimTexts.get('DALLE_3')).toContain(own[0]!.text);
+  expect(own[0]!.points).toBeLessThan(0);
+  expect(own[0]!.likely === null || own[0]!.likely >= 50).toBe(true);
   await shoot(cap, 'predict', 1280, { dalle });
   await shoot(cap, 'predict', 390, { dalle });
 });

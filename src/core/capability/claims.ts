@@ -32,7 +32,7 @@ import { shrinkCells, type ShrinkResult } from './shrink';
 import { latentCells, latentContrast, pointsOf, type LatentResult } from './latent';
 import { ashCell, fitAsh } from './ash';
 import type { ScoreScale } from '../types';
-import type { ClaimStatus, DiscoveredFacet, Effect } from './types';
+import type { DiscoveredFacet, Effect } from './types';
 
 export interface ClaimRules {
   /**
@@ -204,7 +204,7 @@ function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: rea
   const ash = usable.length ? fitAsh(usable.map((p) => p.b), usable.map((p) => p.s)) : null;
   for (const p of pending) {
     const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;
-    const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= (Number(process.env.ASH_LFSR) || maxLfsr) && a.flip <= (Number(process.env.ASH_FLIP) || maxFlip);
+    const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= maxLfsr && a.flip <= maxFlip;
     p.e.status = p.candidate && sure ? 'claim' : p.tentative ? 'tentative' : 'none';
   }
   return { shrink, latent, scale };

@@ -19,8 +19,7 @@
  */
 import { moments } from '../memory/stat-tests';
 import { tQuantile975 } from './effects';
-import { normalCdf } from './gauss';
-import { shrinkCells } from './shrink';
+import { ashAbove, ashPosterior, fitAsh } from './ash';
 import { verdictOf, MIN_VERIFY_N } from './verify';
 import type { Verdict } from './types';
 
@@ -62,8 +61,17 @@ export interface PickInput {
   likelyBest: readonly ({ tool: number; pBest: number } | null)[];
 }
 
-/** The raw facet-vs-rest spread of d inside the facet (Welch se of facet-minus-overall). */
-function welchSe(d: ArrayLike<number>, member: ArrayLike<number>): number {
+interface RawContrast {
+  /** Facet-minus-overall mean of d and its Welch standard error (Infinity when a side has < 2 tasks). */
+  b: number;
+  s: number;
+  /** Paired tasks inside the facet, and the variance of d there. */
+  n: number;
+  variance: number;
+}
+
+/** The raw facet-minus-overall contrast of the per-task differences d on one facet. */
+function rawContrast(d: ArrayLike<number>, member: ArrayLike<number>): RawContrast {
   const inside: number[] = [];
   const outside: number[] = [];
   for (let t = 0; t < d.length; t++) {
@@ -71,9 +79,11 @@ function welchSe(d: ArrayLike<number>, member: ArrayLike<number>): number {
     (member[t] ? inside : outside).push(d[t]!);
   }
   const a = moments(inside);
-  const b = moments(outside);
-  if (a.n < 2 || b.n < 2) return Infinity;
-  return (b.n / (a.n + b.n)) * Math.sqrt(a.variance / a.n + b.variance / b.n);
+  const o = moments(outside);
+  const total = a.n + o.n;
+  if (a.n < 2 || o.n < 2) return { b: 0, s: Infinity, n: a.n, variance: a.variance };
+  const share = o.n / total;
+  return { b: share * (a.mean - o.mean), s: share * Math.sqrt(a.variance / a.n + o.variance / o.n), n: a.n, variance: a.variance };
 }
 
 export function pickClaims(input: PickInput): PickClaim[] {
@@ -82,26 +92,30 @@ export function pickClaims(input: PickInput): PickClaim[] {
   const others = Array.from({ length: J }, (_, k) => k).filter((k) => k !== best);
   const diffs = others.map((k) => Float64Array.from({ length: v[k]!.length }, (_, t) => v[k]![t]! - v[best]![t]!));
   if (!diffs.length) return [];
-  const shrunk = shrinkCells({ y: diffs, x });
+  // Every (other tool, facet) contrast of the difference feeds one adaptive-shrinkage prior: most
+  // are null, so a facet that is large by luck is pulled toward zero, a real one keeps its size.
+  const raw = diffs.map((d) => x.map((row) => rawContrast(d, row)));
+  const usable = raw.flat().filter((c) => Number.isFinite(c.b) && c.s > 0 && Number.isFinite(c.s));
+  if (!usable.length) return [];
+  const prior = fitAsh(usable.map((c) => c.b), usable.map((c) => c.s));
   const out: PickClaim[] = [];
   input.likelyBest.forEach((lb, f) => {
     if (!lb || lb.tool === best) return;
     const i = others.indexOf(lb.tool);
-    const cell = shrunk.cells[i]?.[f];
-    if (!cell) return;
-    const d = diffs[i]!;
-    const all = moments([...d].filter((y) => !Number.isNaN(y)));
-    const inFacet = moments([...d].filter((y, t) => !Number.isNaN(y) && x[f]![t]));
-    if (inFacet.n < MIN_PICK_TASKS || all.n < 2) return;
-    const total = all.n;
-    const out_ = total - inFacet.n;
-    const seModel = Math.sqrt(shrunk.sigma2[i]!) * (out_ / total) * Math.sqrt(1 / inFacet.n + 1 / Math.max(1, out_));
-    const widen = seModel > 0 ? Math.max(1, welchSe(d, x[f]!) / seModel) : 1;
-    const lead = all.mean + cell.mean;
-    const sd = Math.sqrt(all.variance / all.n + (cell.sd * widen) ** 2);
-    const probability = sd > 0 ? normalCdf(lead / sd) : lead > 0 ? 1 : 0;
-    const replication = normalCdf(lead / Math.sqrt(sd * sd + inFacet.variance / inFacet.n));
+    const c = raw[i]?.[f];
+    if (!c || c.n < MIN_PICK_TASKS || !(c.s > 0) || !Number.isFinite(c.s)) return;
+    const all = moments([...diffs[i]!].filter((y) => !Number.isNaN(y)));
+    if (all.n < 2) return;
+    // The lead on the facet is D (the overall mean difference, se²/n) plus the shrunk contrast.
+    const seD2 = all.variance / all.n;
+    const parts = ashPosterior(prior, c.b, c.s);
+    const probability = ashAbove(parts, all.mean, seD2);
+    const replication = ashAbove(parts, all.mean, seD2 + c.variance / c.n);
     if (probability < MIN_PICK_PROBABILITY || replication < MIN_PICK_REPLICATION) return;
+    const m = parts.reduce((a, p) => a + p.weight * p.mean, 0);
+    const variance = parts.reduce((a, p) => a + p.weight * (p.variance + p.mean * p.mean), 0) - m * m + seD2;
+    const lead = all.mean + m;
+    const sd = Math.sqrt(Math.max(0, variance));
     const mean = (j: number) => moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[lb.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s))).mean;
     out.push({
       facet: f,
@@ -110,7 +124,7 @@ export function pickClaims(input: PickInput): PickClaim[] {
       probability,
       lead,
       ci95: [lead - 1.959964 * sd, lead + 1.959964 * sd],
-      n: inFacet.n,
+      n: c.n,
       mean: mean(lb.tool),
       overMean: mean(best),
       pBest: lb.pBest,
