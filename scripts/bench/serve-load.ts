@@ -1,9 +1,15 @@
 /**
- * The client side of bench:serve: keep-alive HTTP on loopback (node:http), one latency sample
- * per request with the memory version (`x-toolmem-memory`) it was answered from, and the
- * percentile summary. Kept apart from serve-bench.ts, which runs the scenario.
+ * The client side of bench:serve. Two clients:
+ *  - `send`: one request over node:http keep-alive (the fault scenario: any method, headers, a
+ *    slow body), with the memory version (`x-toolmem-memory`) it was answered from;
+ *  - `closedLoop`: N keep-alive connections on raw sockets, each sending one pre-built request
+ *    and the next as soon as the answer is in (what autocannon does), for a fixed time. It parses
+ *    no more than the status line and Content-Length, so the client costs a few µs per request
+ *    and the figures measure the server, not node:http's client.
+ * Plus the percentile summary. Kept apart from serve-bench.ts, which runs the scenarios.
  */
 import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 
 export interface Sample {
   kind: string;
@@ -62,6 +68,100 @@ export function send(kind: string, call: Call): Promise<Sample & { text: string 
     if (call.stallAfter !== undefined) req.write(typeof body === 'string' ? body.slice(0, call.stallAfter) : body.subarray(0, call.stallAfter));
     else req.end(body);
   });
+}
+
+/** The bytes of one HTTP/1.1 request with a body (keep-alive), to be sent as they are. */
+export function rawRequest(opts: { path: string; port: number; body: string; headers?: Record<string, string> }): Buffer {
+  const head = [`POST ${opts.path} HTTP/1.1`, `host: 127.0.0.1:${opts.port}`, 'content-type: application/json', `content-length: ${Buffer.byteLength(opts.body)}`];
+  for (const [k, v] of Object.entries(opts.headers ?? {})) head.push(`${k}: ${v}`);
+  return Buffer.from(`${head.join('\r\n')}\r\n\r\n${opts.body}`);
+}
+
+export interface LoopResult {
+  /** Answers received within the time. */
+  count: number;
+  /** Answers per second. */
+  rate: number;
+  /** Latencies in ms, sorted. */
+  ms: number[];
+  /** Answers whose status was not 2xx, and connections that failed. */
+  non2xx: number;
+  errors: number;
+}
+
+/** One connection's response parser: calls `done(status)` per complete answer. */
+function responses(done: (status: number, close: boolean) => void): (chunk: Buffer) => void {
+  let buf: Buffer | null = null;
+  return (chunk) => {
+    buf = buf ? Buffer.concat([buf, chunk]) : chunk;
+    for (;;) {
+      const end: number = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head: string = buf.toString('latin1', 0, end);
+      const length: number = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (buf.length < end + 4 + length) return;
+      const status = Number(head.slice(9, 12));
+      const close = /\r\nconnection:\s*close/i.test(head);
+      buf = buf.length === end + 4 + length ? null : buf.subarray(end + 4 + length);
+      done(status, close);
+      if (!buf) return;
+    }
+  };
+}
+
+/**
+ * `connections` closed-loop clients for `ms` milliseconds against 127.0.0.1:`port`, each sending
+ * `requests[i % n]` (i counting that client's requests) and the next as soon as the answer is in.
+ */
+export async function closedLoop(opts: { port: number; requests: readonly Buffer[]; connections: number; ms: number }): Promise<LoopResult> {
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  const until = t0 + opts.ms;
+  const one = (c: number) =>
+    new Promise<void>((resolve) => {
+      let i = c;
+      let sentAt = 0;
+      let socket: Socket;
+      const next = () => {
+        if (performance.now() >= until) {
+          socket.end();
+          return resolve();
+        }
+        sentAt = performance.now();
+        socket.write(opts.requests[i++ % opts.requests.length]!);
+      };
+      const open = () => {
+        socket = connect({ port: opts.port, host: '127.0.0.1', noDelay: true });
+        socket.on('connect', next);
+        socket.on(
+          'data',
+          responses((status, close) => {
+            latencies.push(performance.now() - sentAt);
+            if (status < 200 || status >= 300) non2xx++;
+            if (close) {
+              socket.removeAllListeners();
+              socket.destroy();
+              if (performance.now() >= until) return resolve();
+              return open();
+            }
+            next();
+          }),
+        );
+        socket.on('error', () => {
+          errors++;
+          socket.destroy();
+          if (performance.now() >= until) resolve();
+          else setTimeout(open, 10);
+        });
+      };
+      open();
+    });
+  await Promise.all(Array.from({ length: opts.connections }, (_, c) => one(c)));
+  const wall = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { count: latencies.length, rate: latencies.length / wall, ms: latencies, non2xx, errors };
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

@@ -22,11 +22,14 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Embedder } from '../../core/embed';
 import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
+import { applies as facetApplies } from '../../core/capability/facets';
 import { selectForTask } from '../../core/predict';
 import { quote } from '../../core/text/quote';
 import { LEVELS } from '../../core/types';
 import type { MemoryEntry } from '../../core/records';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
+import { MemoryGeneration, type AppliesFn } from './generation';
+import { EmbeddingCache } from './task-cache';
 import { candidatesArg, costArgs, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 
 /** A tool's answer: the JSON value of a result, or the text of a tool error (unknown tool id). */
@@ -81,21 +84,36 @@ const TOOLS = [
 export type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
-export async function createToolHandlers(file: MemoryFile, embedder: Embedder): Promise<ToolHandlers> {
+export interface HandlerOptions {
+  /**
+   * Vectors of task texts already embedded by this embedder: shared by the handlers of every memory
+   * generation a server loads (a text's vector does not depend on the memory). Default: one of its own.
+   */
+  embeddings?: EmbeddingCache;
+}
+
+export async function createToolHandlers(file: MemoryFile, embedder: Embedder, opts: HandlerOptions = {}): Promise<ToolHandlers> {
   assertServable(file, embedder);
+  const embeddings = opts.embeddings?.embedderId === embedder.id ? opts.embeddings : new EmbeddingCache(embedder.id);
   const entries = memoryEntriesOf(file);
   let vectors = fileVectors(file, embedder.id);
   const vectorsFromFile = vectors !== null && entries.every((e) => vectors!.has(e.id));
   if (!vectorsFromFile) {
-    const list = await embedAll(embedder, entries.map((e) => e.text));
+    const list = await embeddings.entryVectors(entries.map((e) => e.text), (texts) => embedAll(embedder, texts));
     vectors = new Map(entries.map((e, i) => [e.id, list[i]!]));
   }
   const snapshot = { entries, vectors: vectors! };
   const predictor = new MemoryFilePredictor(file, snapshot);
+  const generation = new MemoryGeneration(embedder, embeddings);
   const model = file.build.capability?.model;
-  const capability = model ? CapabilityMemoryPredictor.fromModel(model) : null;
+  // The facets' rule tests are remembered per task, so a repeated task text runs no rule again.
+  let applies: AppliesFn = facetApplies;
+  const capability = model ? CapabilityMemoryPredictor.fromModel(model, { applies: (f, t) => applies(f, t) }) : null;
+  if (capability) applies = generation.memoApplies(capability.facets, facetApplies);
+  // What an entry claims depends on the file only: built once per generation, on first use.
+  const claimOf = (id: string) => generation.fragment(id, claimFor);
   /** What an entry claims and whether it held, for the agent to weigh a contribution. */
-  const claimOf = (id: string) => {
+  const claimFor = (id: string) => {
     const e = byId.get(id);
     if (!e) return {};
     // status: 'claim' (stated as a fact), 'tentative' (not a claim: weigh it as a hint), 'profile'
@@ -128,7 +146,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
   const toolById = new Map(file.tools.map((t) => [t.id, t]));
   const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
-  const taskOf = async (text: string) => ({ taskId: 'query', prompt: text, vector: (await embedAll(embedder, [text]))[0]! });
+  const taskOf = (text: string) => generation.task(text);
   const listed = [...toolIds].slice(0, 20).map((t) => quote(t, 60)).join(', ') + (toolIds.size > 20 ? ` and ${toolIds.size - 20} more` : '');
   const unknownTool = (t: string) => fail(`Unknown tool ${quote(t, 100)}. Tools in this memory: ${listed}.`);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;

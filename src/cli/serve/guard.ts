@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { normalOrigin } from './cors';
 import { HttpError } from './http';
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -28,7 +29,7 @@ export interface GuardOptions {
 
 export function createGuard(opts: GuardOptions) {
   const expected = opts.token === null ? null : digest(opts.token);
-  const origins = new Set(opts.allowOrigins.map((o) => o.replace(/\/+$/, '')));
+  const origins = new Set(opts.allowOrigins.map(normalOrigin).filter((o) => o !== null));
 
   function checkToken(headers: IncomingHttpHeaders): void {
     if (!expected) return;
@@ -48,7 +49,8 @@ export function createGuard(opts: GuardOptions) {
     } catch {
       /* "null" or garbage: refused below */
     }
-    if (isLoopbackHost(host) || origins.has(origin.replace(/\/+$/, ''))) return;
+    const normal = normalOrigin(origin);
+    if (isLoopbackHost(host) || (normal !== null && origins.has(normal))) return;
     throw new HttpError(403, 'permission_error', 'origin_not_allowed', 'Requests from this Origin are refused (start the server with --allow-origin to allow a page).');
   }
 

@@ -2,9 +2,11 @@
  * The HTTP plumbing of `toolmem serve` (node:http, no framework): one error shape for every route
  * (OpenAI's `{ error: { message, type, code } }`, so router clients read ours like an upstream's),
  * messages clipped so no input is echoed at length and never a stack or a file path, and a body
- * reader with a byte limit (413) and the request's deadline (408).
+ * reader with a byte limit (413) and the request's deadline (408), a bounded close for answers sent
+ * before a body was read, and a nesting bound for JSON bodies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { clipInput } from '../../core/text/quote';
 
 /** Longest error message sent back. */
@@ -45,83 +47,200 @@ export function headerValue(text: string): string {
   return clipInput(text, ERROR_MESSAGE_MAX).replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c));
 }
 
+/** The request's time limit: expires once; readers and the router subscribe to it. */
+export class Deadline {
+  private controller: AbortController | null = null;
+  private listeners: (() => void)[] = [];
+  expired = false;
+
+  /** An AbortSignal that aborts when the deadline passes (made on first use: most requests never need one). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.expired) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Calls `fn` when the deadline passes (at once if it has); returns the unsubscribe. */
+  onExpire(fn: () => void): () => void {
+    if (this.expired) {
+      fn();
+      return () => {};
+    }
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  expire(): void {
+    if (this.expired) return;
+    this.expired = true;
+    for (const fn of this.listeners.splice(0)) fn();
+    this.controller?.abort();
+  }
+}
+
 export interface BodyLimits {
   maxBytes: number;
   /** Rejects with the request's 408 when the request's deadline passes before the body is in. */
-  deadline: AbortSignal;
+  deadline: Deadline;
 }
 
 const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MiB` : n >= 1024 ? `${Math.round((n / 1024) * 10) / 10} KiB` : `${n} bytes`);
 
 /**
  * The whole body, or an HttpError: 413 as soon as the declared or received size passes `maxBytes`
- * (the rest is read and dropped, so the client gets the answer instead of a reset connection),
- * 408 when the deadline passes first.
+ * (the rest is not read: the answer closes the connection, see closeAfterAnswer), 408 when the
+ * deadline passes first.
  */
 export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
-  // No 'connection: close' here: the rest of the body is drained (up to MAX_DRAIN_BYTES), so the
-  // client that is still sending reads the 413 instead of a reset.
   const tooLarge = () => new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(limits.maxBytes)}, the limit of this server.`);
   const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed: HttpError | null = Number.isFinite(declared) && declared > limits.maxBytes ? tooLarge() : null;
     const finish = (err: HttpError | null, body?: Buffer) => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
-      limits.deadline.removeEventListener('abort', onDeadline);
-      if (err) reject(err);
-      else resolve(body!);
+      unsubscribe();
+      if (err) {
+        // What is not read stays in the socket; the error answer closes it after a bounded read.
+        req.pause();
+        reject(err);
+      } else resolve(body!);
     };
     const onData = (chunk: Buffer) => {
-      if (failed) return;
       size += chunk.length;
       if (size > limits.maxBytes) {
-        failed = tooLarge();
         chunks.length = 0;
-        finish(failed);
-        drain(req, size);
-        return;
+        return finish(tooLarge());
       }
       chunks.push(chunk);
     };
-    const onEnd = () => finish(failed, failed ? undefined : Buffer.concat(chunks, size));
+    const onEnd = () => finish(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     const onError = () => finish(new HttpError(400, 'invalid_request_error', 'body_unreadable', 'The request body could not be read (the connection broke).'));
     const onDeadline = () => finish(new HttpError(408, 'invalid_request_error', 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' }));
-    if (failed) {
-      // Declared too large: answer at once, drain what comes.
-      reject(failed);
-      drain(req, 0);
-      return;
-    }
-    if (limits.deadline.aborted) return onDeadline();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-    limits.deadline.addEventListener('abort', onDeadline, { once: true });
+    const unsubscribe = limits.deadline.onExpire(onDeadline);
   });
 }
 
-/** Past this many bytes of a refused body the connection is cut instead of drained. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/** Body bytes read after a refusal before the connection is cut (the answer is sent first). */
+export const LINGER_BYTES = 64 * 1024;
+/** Longest wait for the rest of a refused body before the connection is cut. */
+export const LINGER_MS = 2_000;
 
-/** Reads and drops the rest of a refused body, up to MAX_DRAIN_BYTES in all. */
-function drain(req: IncomingMessage, seen: number): void {
-  let total = seen;
-  req.on('data', (c: Buffer) => {
-    total += c.length;
-    if (total > MAX_DRAIN_BYTES) req.socket.destroy();
+/**
+ * For an answer sent before the request's body was read (401, 403, 404, 413, …): the answer says
+ * `Connection: close`; once it is written the server half-closes (FIN) and reads and drops at most
+ * LINGER_BYTES more of the body for at most LINGER_MS — so a client that sent a small body reads
+ * the answer instead of a reset — then closes. A 1 GB body is never read; the socket is freed at
+ * once. (node:http would otherwise read and drop the whole body to keep the connection.)
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, opts: { expectsContinue?: boolean } = {}): void {
+  res.shouldKeepAlive = false;
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  const socket = req.socket;
+  if (req.complete || socket.destroyed) return;
+  let read = 0;
+  let answered = false;
+  // A client waiting for "100 Continue" sends no body after a final answer: nothing to wait for.
+  let bodyDone = opts.expectsContinue === true;
+  let over = false;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const maybeClose = () => {
+    if (answered && (bodyDone || over)) close();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  // node:http ends the socket with destroySoon() once the answer is written: end it (FIN) but keep
+  // reading, so what the client still sends is read rather than answered with a reset.
+  socket.destroySoon = () => {
+    if (!socket.destroyed) socket.end();
+  };
+  res.once('finish', () => {
+    answered = true;
+    maybeClose();
   });
-  req.on('error', () => {});
+  res.once('close', () => {
+    answered = true;
+    maybeClose();
+  });
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_BYTES && !over) {
+      over = true;
+      req.pause();
+      maybeClose();
+    }
+  });
+  req.once('end', () => {
+    bodyDone = true;
+    maybeClose();
+  });
+  req.once('error', close);
   req.resume();
+}
+
+/** After a raw answer on a socket node:http gave up on (a malformed request): read at most LINGER_BYTES more for at most LINGER_MS, then close. */
+export function lingerThenDestroy(socket: Duplex): void {
+  let read = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > LINGER_BYTES) close();
+  });
+  socket.once('end', close);
+  socket.on('error', close);
+  socket.resume();
+}
+
+/** Deepest nesting of arrays and objects accepted in a request body (recursive readers and writers stay far from the stack's end). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a JSON text nests arrays/objects deeper than `max`, read from its bytes (brackets inside
+ * strings do not count) without parsing: O(length), no recursion, no allocation. UTF-8 multibyte
+ * sequences never hold an ASCII byte, so bytes are enough.
+ */
+export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > max) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A JSON object body; 400 for anything else, with the parser's reason (bounded). */
+const tooDeep = () => new HttpError(400, 'invalid_request_error', 'too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+
+/** A JSON object body; 400 for anything else, with the parser's reason (bounded), or for nesting deeper than MAX_JSON_DEPTH. */
 export function jsonObject(body: Buffer): Record<string, unknown> {
+  if (nestsDeeperThan(body)) throw tooDeep();
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
