@@ -6,13 +6,16 @@
  *  - not JSON                                   → -32700 Parse error, id null;
  *  - not a request/notification/response object → -32600 Invalid Request (the id when it is one);
  *  - a batch (array): MCP (2025-06-18) has no batching, so each member with an id is answered
- *    -32600 in one array reply; garbage members get -32600 with id null; an empty batch one -32600;
+ *    -32600 in one array reply; garbage members get -32600 with id null; an empty batch, or one of
+ *    more than MAX_BATCH (100) members, one -32600;
+ *  - nesting deeper than MAX_JSON_DEPTH (64) → -32600 before parsing (json-depth.ts);
  *  - params that are not an object, or that the method's schema rejects → -32602 Invalid params;
  *  - anything else goes on to the SDK (which answers an unknown method with -32601).
  * Notifications (no id) are never answered, as the spec requires. Every message is bounded.
  */
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clipInput, quote } from '../../core/text/quote';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -40,6 +43,8 @@ const PARAMS: ReadonlyMap<string, ParamsSchema> = new Map<string, ParamsSchema>(
 ]);
 
 const MESSAGE_MAX = 300;
+/** Members of a batch answered one by one (each -32600); a longer batch gets one error. */
+export const MAX_BATCH = 100;
 
 /**
  * A request answered with a JSON-RPC error: the SDK replies `{ code, message }` from any error with
@@ -98,6 +103,7 @@ export function checkMessage(msg: unknown): { forward: JSONRPCMessage } | { repl
 /** The verdict for one line of input (already decoded as UTF-8, without its newline). */
 export function checkLine(line: string): Verdict {
   if (line.trim() === '') return { ignore: true };
+  if (nestsDeeperThan(line)) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`) };
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -109,6 +115,8 @@ export function checkLine(line: string): Verdict {
     return 'forward' in r ? r : r.reply ? { reply: r.reply } : { ignore: true };
   }
   if (value.length === 0) return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: an empty batch.') };
+  // One error for a batch past the bound, not one per member (10,000 calls would get 1.85 MB back).
+  if (value.length > MAX_BATCH) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: a batch of ${value.length.toLocaleString('en-US')} messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC batching) and at most ${MAX_BATCH} are answered one by one.`) };
   const replies: ErrorReply[] = [];
   for (const member of value) {
     const r = checkMessage(member);

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { clipInput } from '../../core/text/quote';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../mcp/json-depth';
 
 /** Longest error message sent back. */
 export const ERROR_MESSAGE_MAX = 300;
@@ -210,40 +211,17 @@ export function lingerThenDestroy(socket: Duplex): void {
   socket.resume();
 }
 
-/** Deepest nesting of arrays and objects accepted in a request body (recursive readers and writers stay far from the stack's end). */
-export const MAX_JSON_DEPTH = 64;
-
-/**
- * Whether a JSON text nests arrays/objects deeper than `max`, read from its bytes (brackets inside
- * strings do not count) without parsing: O(length), no recursion, no allocation. UTF-8 multibyte
- * sequences never hold an ASCII byte, so bytes are enough.
- */
-export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    if (inString) {
-      if (b === 0x5c) i++; // backslash: skip the escaped byte
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
-    else if (b === 0x7b || b === 0x5b) {
-      if (++depth > max) return true;
-    } else if (b === 0x7d || b === 0x5d) depth--;
-  }
-  return false;
-}
-
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const tooDeep = () => new HttpError(400, 'invalid_request_error', 'too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /** A JSON object body; 400 for anything else, with the parser's reason (bounded), or for nesting deeper than MAX_JSON_DEPTH. */
 export function jsonObject(body: Buffer): Record<string, unknown> {
-  if (nestsDeeperThan(body)) throw tooDeep();
+  const text = body.toString('utf8');
+  if (nestsDeeperThan(text)) throw tooDeep();
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw new HttpError(400, 'invalid_request_error', 'malformed_json', `The request body is not valid JSON (${(err as Error).message}).`);
   }
