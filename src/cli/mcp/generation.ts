@@ -9,7 +9,12 @@
  *    text gets the same object back, so what is keyed on the object below is found again.
  *  - facet membership: whether each facet's rule applies to a task — cue rules run regular
  *    expressions over the text, theme rules a dot product — is computed once per task object.
+ *  - predictions: per task object and tool, the predictor's answer (a select's candidates are
+ *    predicted from the same task-wide rows; the next request with that text reuses them).
+ *  - derived parts: per prediction object, the answer lines made from it (its contributions).
  *  - fragments: per entry id, the part of an answer that says what the entry claims.
+ * Memory is bounded by the task cache: at most PREDICTIONS_MAX predictions in all (fewer texts
+ * are kept when the memory has many tools), everything else hangs off those objects (WeakMaps).
  */
 import type { PredictTask } from '../../core/predict/types';
 import type { DiscoveredFacet, FacetTask } from '../../core/capability/types';
@@ -20,9 +25,13 @@ import { EMBEDDING_CACHE_ENTRIES, EMBEDDING_CACHE_KEY_CHARS, LruCache, type Embe
 export type AppliesFn = (facet: DiscoveredFacet, task: FacetTask) => boolean;
 
 const UNKNOWN = 2;
+/** Predictions kept at most (texts × tools): a few KB each, so a few tens of MB at worst. */
+export const PREDICTIONS_MAX = 16_384;
 
 export class MemoryGeneration {
-  private readonly tasks = new LruCache<string, PredictTask>(EMBEDDING_CACHE_ENTRIES);
+  private readonly tasks: LruCache<string, PredictTask>;
+  private readonly predictions = new WeakMap<object, Map<string, unknown>>();
+  private readonly derivedParts = new WeakMap<object, Map<string, unknown>>();
   /** Per task object: per facet index 0 (does not apply), 1 (applies) or UNKNOWN (not asked yet). */
   private readonly membership = new WeakMap<object, Uint8Array>();
   private facetIndex: ReadonlyMap<DiscoveredFacet, number> = new Map();
@@ -31,7 +40,10 @@ export class MemoryGeneration {
   constructor(
     private readonly embedder: Embedder,
     private readonly embeddings: EmbeddingCache,
-  ) {}
+    toolCount = 1,
+  ) {
+    this.tasks = new LruCache(Math.min(EMBEDDING_CACHE_ENTRIES, Math.max(256, Math.floor(PREDICTIONS_MAX / Math.max(1, toolCount)))));
+  }
 
   /** The query task of a text (one object per text while it stays in the cache). */
   async task(text: string): Promise<PredictTask> {
@@ -56,6 +68,26 @@ export class MemoryGeneration {
       if (row[f] === UNKNOWN) row[f] = applies(facet, task) ? 1 : 0;
       return row[f] === 1;
     };
+  }
+
+  /** `predict` with its answers kept per task object and tool (the same object back for a repeat). */
+  memoPredict<P>(predict: (task: PredictTask, toolId: string) => P): (task: PredictTask, toolId: string) => P {
+    return (task, toolId) => {
+      let byTool = this.predictions.get(task) as Map<string, P> | undefined;
+      if (!byTool) this.predictions.set(task, (byTool = new Map()));
+      let p = byTool.get(toolId);
+      if (p === undefined) byTool.set(toolId, (p = predict(task, toolId)));
+      return p;
+    };
+  }
+
+  /** The `part` made from `from` (an answer's lines from a prediction), made once per object. */
+  derived<K extends object, V>(from: K, part: string, make: (from: K) => V): V {
+    let parts = this.derivedParts.get(from);
+    if (!parts) this.derivedParts.set(from, (parts = new Map()));
+    let v = parts.get(part) as V | undefined;
+    if (v === undefined) parts.set(part, (v = make(from)));
+    return v;
   }
 
   /** The fragment of an entry id, made by `make` on first use. */

@@ -8,7 +8,8 @@
  *  - a batch (array): MCP (2025-06-18) has no batching, so each member with an id is answered
  *    -32600 in one array reply; garbage members get -32600 with id null; an empty batch, or one of
  *    more than MAX_BATCH (100) members, one -32600;
- *  - nesting deeper than MAX_JSON_DEPTH (64) → -32600 before parsing (json-depth.ts);
+ *  - nesting deeper than MAX_JSON_DEPTH (64), json-depth.ts → -32602 for a request (with its id),
+ *    -32600 with id null for anything else;
  *  - params that are not an object, or that the method's schema rejects → -32602 Invalid params;
  *  - anything else goes on to the SDK (which answers an unknown method with -32601).
  * Notifications (no id) are never answered, as the spec requires. Every message is bounded.
@@ -24,7 +25,8 @@ export const INVALID_PARAMS = -32602;
 
 export type RequestId = string | number;
 export type ErrorReply = { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string } };
-export type Verdict = { forward: JSONRPCMessage } | { reply: ErrorReply | ErrorReply[] } | { ignore: true };
+/** `refused`: the message as a whole is refused (malformed, too deep, a batch): over HTTP a 400. */
+export type Verdict = { forward: JSONRPCMessage } | { reply: ErrorReply | ErrorReply[]; refused?: true } | { ignore: true };
 
 /** Schemas of the requests this server handles: their params are checked here (→ -32602). */
 // Typed by what is used (safeParse and the issues), so the SDK's schemas fit whichever zod they are built with.
@@ -103,12 +105,20 @@ export function checkMessage(msg: unknown): { forward: JSONRPCMessage } | { repl
 /** The verdict for one line of input (already decoded as UTF-8, without its newline). */
 export function checkLine(line: string): Verdict {
   if (line.trim() === '') return { ignore: true };
-  if (nestsDeeperThan(line)) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`) };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch (err) {
     return { reply: errorReply(null, PARSE_ERROR, `Parse error: the message is not valid JSON (${(err as Error).message}).`) };
+  }
+  // JSON.parse reads any depth; the schema checks and the SDK after it recurse. A request keeps its id.
+  if (nestsDeeperThan(line)) {
+    const why = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+    if (isObject(value) && typeof value.method === 'string') {
+      if (validId(value.id)) return { reply: errorReply(value.id, INVALID_PARAMS, `Invalid params for ${quote(value.method, 40)}: the message ${why}.`), refused: true };
+      if (value.id === undefined) return { ignore: true }; // a notification: never answered
+    }
+    return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message ${why}.`) };
   }
   if (!Array.isArray(value)) {
     const r = checkMessage(value);

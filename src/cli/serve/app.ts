@@ -108,14 +108,14 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
       res.writeHead(preflight.status, { ...preflight.headers, 'content-length': 0 }).end();
       return undefined;
     }
-    guard.checkToken(req.headers);
+    guard.checkToken(req.headers, req.socket);
     if (allowed === undefined) throw new HttpError(404, 'not_found_error', 'unknown_route', `No route ${clipInput(req.method ?? '', 20)} ${clipInput(path, 80)}: this server has ${ROUTE_LIST}.`);
     if (path === '/mcp' && method !== 'POST') return void mcpMethodNotAllowed(res);
     if (method !== allowed) throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
     const loaded = cfg.holder.current;
     const memory = { 'x-toolmem-memory': loaded.sha };
     if (path === '/readyz') {
-      const ready = { ready: !draining, memory: { id: loaded.file.memory.id, name: loaded.file.memory.name, sha256: loaded.sha, generation: loaded.generation, loadedAt: new Date(loaded.loadedAt).toISOString(), tools: loaded.file.tools.length }, routes: cfg.routes ? [...cfg.routes.routes.keys()] : [] };
+      const ready = { ready: !draining, pid: process.pid, memory: { id: loaded.file.memory.id, name: loaded.file.memory.name, sha256: loaded.sha, generation: loaded.generation, loadedAt: new Date(loaded.loadedAt).toISOString(), tools: loaded.file.tools.length }, routes: cfg.routes ? [...cfg.routes.routes.keys()] : [] };
       return void sendJson(res, draining ? 503 : 200, ready, memory);
     }
     if (path === '/v1/models') {

@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { clipInput } from '../../core/text/quote';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../mcp/json-depth';
+import { stringify } from '../mcp/shared-json';
 
 /** Longest error message sent back. */
 export const ERROR_MESSAGE_MAX = 300;
@@ -31,8 +32,9 @@ export class HttpError extends Error {
 
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(value);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  // Encoded once: the length is the buffer's, and the socket writes the same bytes.
+  const body = Buffer.from(stringify(value), 'utf8');
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
   res.end(body);
 }
 
@@ -98,39 +100,54 @@ const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) *
  * deadline passes first.
  */
 export function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(limits.maxBytes)}, the limit of this server.`);
   const declared = Number(req.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.reject(tooLarge());
+  if (Number.isFinite(declared) && declared > limits.maxBytes) return Promise.reject(bodyTooLarge(limits.maxBytes));
+  // One reader object with methods rather than a closure per listener: this runs for every request,
+  // and the CLI's TypeScript loader (esbuild keepNames) names each closure it creates at run time.
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (err: HttpError | null, body?: Buffer) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      unsubscribe();
-      if (err) {
+    const r = {
+      chunks: [] as Buffer[],
+      size: 0,
+      unsubscribe: NOOP,
+      data(chunk: Buffer) {
+        r.size += chunk.length;
+        if (r.size > limits.maxBytes) {
+          r.chunks.length = 0;
+          return r.finish(bodyTooLarge(limits.maxBytes));
+        }
+        r.chunks.push(chunk);
+      },
+      end() {
+        r.finish(null, r.chunks.length === 1 ? r.chunks[0]! : Buffer.concat(r.chunks, r.size));
+      },
+      error() {
+        r.finish(new HttpError(400, 'invalid_request_error', 'body_unreadable', 'The request body could not be read (the connection broke).'));
+      },
+      deadline() {
+        r.finish(new HttpError(408, 'invalid_request_error', 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' }));
+      },
+      finish(err: HttpError | null, body?: Buffer) {
+        req.off('data', r.data);
+        req.off('end', r.end);
+        req.off('error', r.error);
+        r.unsubscribe();
+        if (!err) return resolve(body!);
         // What is not read stays in the socket; the error answer closes it after a bounded read.
         req.pause();
         reject(err);
-      } else resolve(body!);
+      },
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limits.maxBytes) {
-        chunks.length = 0;
-        return finish(tooLarge());
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => finish(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onError = () => finish(new HttpError(400, 'invalid_request_error', 'body_unreadable', 'The request body could not be read (the connection broke).'));
-    const onDeadline = () => finish(new HttpError(408, 'invalid_request_error', 'request_timeout', 'The request body did not arrive in time.', { connection: 'close' }));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    const unsubscribe = limits.deadline.onExpire(onDeadline);
+    req.on('data', r.data);
+    req.on('end', r.end);
+    req.on('error', r.error);
+    r.unsubscribe = limits.deadline.onExpire(r.deadline);
   });
+}
+
+const NOOP = () => {};
+
+function bodyTooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${mib(maxBytes)}, the limit of this server.`);
 }
 
 /** Body bytes read after a refusal before the connection is cut (the answer is sent first). */
