@@ -179,7 +179,7 @@ async function runOne(opts: ServeArgs, io: Io): Promise<number> {
   const m = served.holder.current;
   const routes = served.routes ? `, routes ${[...served.routes.routes.keys()].map((r) => clipInput(r, 60)).join(', ')}` : '';
   const line = `serving ${clipInput(m.file.memory.name, 120)} (${m.file.tools.length} tools, ${m.sha}) on ${served.app.url} — /mcp, /v1/predict, /v1/select${served.routes ? ', /v1/chat/completions' : ''}${routes}; ${opts.token ? 'bearer token required' : 'no token (loopback only)'}`;
-  if (worker) reportReady(served.app.url, line);
+  if (worker) reportReady(served.app.url, line, () => served.app.stopListening());
   else log(line);
   const signal = await stopped;
   // A worker drains quietly: its primary says what happens, once for all workers.

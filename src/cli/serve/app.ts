@@ -23,7 +23,7 @@ import type { ToolHandlers } from '../mcp/server';
 import { clipInput } from '../../core/text/quote';
 import { API_TOOLS, apiAnswer } from './api';
 import { createCors } from './cors';
-import { ConnectionTracker, drainServer } from './drain';
+import { ConnectionTracker, drainServer, stopListening } from './drain';
 import { createGuard, isLoopbackHost } from './guard';
 import { closeAfterAnswer, Deadline, HttpError, jsonObject, lingerThenDestroy, readBody, sendError, sendJson } from './http';
 import { handleMcpPost, mcpMethodNotAllowed } from './mcp-http';
@@ -57,6 +57,11 @@ export interface ServeApp {
   port: number;
   /** Stops accepting, lets requests in flight finish (at most `drainMs`), closes idle connections gracefully (drain.ts). */
   close(drainMs?: number): Promise<void>;
+  /**
+   * Stops accepting new connections and nothing else: the open ones are served as before (a
+   * cluster's first shutdown step, so no worker is handed a connection while the others drain).
+   */
+  stopListening(): void;
 }
 
 const METHODS: ReadonlyMap<string, string> = new Map([
@@ -222,6 +227,7 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
   return {
     url: `http://${shown}:${port}`,
     port,
+    stopListening: () => void stopListening(server),
     close: async (drainMs = 10_000) => {
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;

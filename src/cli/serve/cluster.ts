@@ -84,9 +84,40 @@ export async function runPrimary(opts: PrimaryOptions): Promise<number> {
 
 /** A worker still running this long after its SIGTERM is killed (its own drain takes at most 10 s). */
 const STOP_MS = 20_000;
+/** Longest wait for the workers to stop listening before they are told to drain anyway. */
+const UNLISTEN_MS = 3_000;
 
-/** SIGTERM to every worker (each drains), resolved once all have exited. */
+export const STOP_LISTENING = 'toolmem-stop-listening';
+export const NOT_LISTENING = 'toolmem-not-listening';
+
+/**
+ * Every worker stops listening first and only then drains. The primary hands each accepted
+ * connection to a listening worker and closes the ones it still holds when the last worker stops
+ * listening; were the workers told to drain (answers with `Connection: close`) while another one
+ * still listened, the clients' new connections would pile up there and be reset.
+ */
+async function stopListeningAll(live: Set<Worker>): Promise<void> {
+  await Promise.all(
+    [...live].map(
+      (w) =>
+        new Promise<void>((resolve) => {
+          if (w.isDead()) return resolve();
+          const timer = setTimeout(resolve, UNLISTEN_MS);
+          w.on('message', (m: { type?: string }) => {
+            if (m?.type !== NOT_LISTENING) return;
+            clearTimeout(timer);
+            resolve();
+          });
+          w.once('exit', () => resolve());
+          w.send({ type: STOP_LISTENING });
+        }),
+    ),
+  );
+}
+
+/** Every worker stops listening, then gets SIGTERM (each drains); resolved once all have exited. */
 async function stopAll(live: Set<Worker>): Promise<void> {
+  await stopListeningAll(live);
   await Promise.all(
     [...live].map(
       (w) =>
@@ -103,7 +134,14 @@ async function stopAll(live: Set<Worker>): Promise<void> {
   );
 }
 
-/** In a worker: tell the primary this worker listens. */
-export function reportReady(url: string, line: string): void {
+/** In a worker: tell the primary this worker listens, and stop listening when the primary asks. */
+export function reportReady(url: string, line: string, stopListening: () => void): void {
+  process.on('message', (m: { type?: string }) => {
+    if (m?.type !== STOP_LISTENING) return;
+    stopListening();
+    // Sent after the server's own close message on the same channel: the primary has removed this
+    // worker from its listeners when it reads this.
+    process.send?.({ type: NOT_LISTENING });
+  });
   process.send?.({ type: 'toolmem-ready', url, line } satisfies WorkerReady);
 }

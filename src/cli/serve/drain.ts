@@ -6,7 +6,7 @@
  *  1. the listener stops accepting (new connections are refused by the kernel, never reset);
  *  2. every answer from now on says `Connection: close`, so a client that sends one more request
  *     on a kept-alive connection gets its answer and then opens no new one here;
- *  3. a connection idle for IDLE_GRACE_MS (no request in progress, none for that long: the client
+ *  3. a connection idle for IDLE_GRACE_MS, 1 s (no request in progress, none for that long: the client
  *     is not in the middle of its next one) is half-closed (FIN) — a client sees an ordinary
  *     close of an idle pooled connection — and destroyed once the client closes its end;
  *  4. when no connection is left, or after `drainMs`, the rest is destroyed and close resolves.
@@ -15,7 +15,7 @@ import { Server as NetServer, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 
 /** How long a connection must have been idle before a draining server closes it. */
-export const IDLE_GRACE_MS = 250;
+export const IDLE_GRACE_MS = 1_000;
 const POLL_MS = 25;
 
 interface ConnState {
@@ -70,11 +70,18 @@ export class ConnectionTracker {
   }
 }
 
+/**
+ * Stops accepting new connections, leaving the open ones alone (http.Server's close would destroy
+ * the idle ones at once); resolves once every connection is gone (or at once when not listening).
+ */
+export function stopListening(server: Server): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+}
+
 /** Stops accepting, then closes the connections as described above; resolves when none is left. */
 export async function drainServer(server: Server, tracker: ConnectionTracker, drainMs: number): Promise<void> {
-  // net.Server's close: stop listening, leave the connections alone (http.Server's close would
-  // destroy the idle ones at once).
-  const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+  const closed = stopListening(server);
   const until = performance.now() + drainMs;
   while (tracker.size > 0 && performance.now() < until) {
     tracker.endIdle(IDLE_GRACE_MS);
