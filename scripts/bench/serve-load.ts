@@ -46,8 +46,12 @@ export function send(kind: string, call: Call): Promise<Sample & { text: string 
   return new Promise((resolve) => {
     const done = (status: number, memory: string, text: string, broken: boolean) => resolve({ kind, start, ms: performance.now() - start, status, memory, broken, text });
     const body = call.body ?? '';
+    // An answer that arrived before the connection broke counts (a refusal sent while the body is
+    // still being written, then the connection cut), marked broken if its body did not end.
+    let answered: { status: number; chunks: Buffer[] } | null = null;
     const req = request(call.url, { method: call.method ?? 'POST', agent: call.stallAfter ? false : agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...call.headers } }, (res) => {
       const chunks: Buffer[] = [];
+      answered = { status: res.statusCode ?? 0, chunks };
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', () => done(res.statusCode ?? 0, '', '', true));
       res.on('end', () => {
@@ -64,7 +68,11 @@ export function send(kind: string, call: Call): Promise<Sample & { text: string 
         done(res.statusCode ?? 0, String(res.headers['x-toolmem-memory'] ?? ''), text, broken);
       });
     });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ kind, start, ms: performance.now() - start, status: 0, memory: '', broken: false, text: '', error: err.code ?? err.message }));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const got = answered as { status: number; chunks: Buffer[] } | null;
+      const text = got ? Buffer.concat(got.chunks).toString('utf8') : '';
+      resolve({ kind, start, ms: performance.now() - start, status: got?.status ?? 0, memory: '', broken: got !== null, text, error: err.code ?? err.message });
+    });
     if (call.stallAfter !== undefined) req.write(typeof body === 'string' ? body.slice(0, call.stallAfter) : body.subarray(0, call.stallAfter));
     else req.end(body);
   });
@@ -80,6 +88,8 @@ export function rawRequest(opts: { path: string; port: number; body: string; hea
 export interface LoopResult {
   /** Answers received within the time. */
   count: number;
+  /** Each answer's start (performance.now()) and latency in ms, in the order they came (with `samples`). */
+  samples?: { start: number; ms: number }[];
   /** Answers per second. */
   rate: number;
   /** Latencies in ms, sorted. */
@@ -110,27 +120,30 @@ function responses(done: (status: number, close: boolean) => void): (chunk: Buff
 }
 
 /**
- * `connections` closed-loop clients for `ms` milliseconds against 127.0.0.1:`port`, each sending
- * `requests[i % n]` (i counting that client's requests) and the next as soon as the answer is in.
+ * `connections` closed-loop clients against 127.0.0.1:`port`, each sending the next request as
+ * soon as its answer is in, for `ms` milliseconds or until `total` requests were sent. Requests are
+ * taken in turn from `requests` (cycling), one counter for all connections.
  */
-export async function closedLoop(opts: { port: number; requests: readonly Buffer[]; connections: number; ms: number }): Promise<LoopResult> {
+export async function closedLoop(opts: { port: number; requests: readonly Buffer[]; connections: number; ms: number; total?: number; samples?: boolean; stop?: { now: boolean } }): Promise<LoopResult> {
   const latencies: number[] = [];
+  const samples: { start: number; ms: number }[] = [];
   let non2xx = 0;
   let errors = 0;
+  let sent = 0;
   const t0 = performance.now();
   const until = t0 + opts.ms;
-  const one = (c: number) =>
+  const total = opts.total ?? Infinity;
+  const one = () =>
     new Promise<void>((resolve) => {
-      let i = c;
       let sentAt = 0;
       let socket: Socket;
       const next = () => {
-        if (performance.now() >= until) {
+        if (performance.now() >= until || sent >= total || opts.stop?.now) {
           socket.end();
           return resolve();
         }
         sentAt = performance.now();
-        socket.write(opts.requests[i++ % opts.requests.length]!);
+        socket.write(opts.requests[sent++ % opts.requests.length]!);
       };
       const open = () => {
         socket = connect({ port: opts.port, host: '127.0.0.1', noDelay: true });
@@ -138,12 +151,14 @@ export async function closedLoop(opts: { port: number; requests: readonly Buffer
         socket.on(
           'data',
           responses((status, close) => {
-            latencies.push(performance.now() - sentAt);
+            const ms = performance.now() - sentAt;
+            latencies.push(ms);
+            if (opts.samples) samples.push({ start: sentAt, ms });
             if (status < 200 || status >= 300) non2xx++;
             if (close) {
               socket.removeAllListeners();
               socket.destroy();
-              if (performance.now() >= until) return resolve();
+              if (performance.now() >= until || sent >= total) return resolve();
               return open();
             }
             next();
@@ -152,16 +167,16 @@ export async function closedLoop(opts: { port: number; requests: readonly Buffer
         socket.on('error', () => {
           errors++;
           socket.destroy();
-          if (performance.now() >= until) resolve();
+          if (performance.now() >= until || sent >= total) resolve();
           else setTimeout(open, 10);
         });
       };
       open();
     });
-  await Promise.all(Array.from({ length: opts.connections }, (_, c) => one(c)));
+  await Promise.all(Array.from({ length: opts.connections }, one));
   const wall = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  return { count: latencies.length, rate: latencies.length / wall, ms: latencies, non2xx, errors };
+  return { count: latencies.length, rate: latencies.length / wall, ms: latencies, non2xx, errors, ...(opts.samples ? { samples } : {}) };
 }
 
 export function percentile(sorted: readonly number[], p: number): number {

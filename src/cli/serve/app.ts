@@ -23,7 +23,7 @@ import type { ToolHandlers } from '../mcp/server';
 import { clipInput } from '../../core/text/quote';
 import { API_TOOLS, apiAnswer } from './api';
 import { createCors } from './cors';
-import { ConnectionTracker, drainServer, stopListening } from './drain';
+import { ACCEPT_GRACE_MS, ConnectionTracker, drainServer, stopListening } from './drain';
 import { createGuard, isLoopbackHost } from './guard';
 import { closeAfterAnswer, Deadline, HttpError, jsonObject, lingerThenDestroy, readBody, sendError, sendJson } from './http';
 import { handleMcpPost, mcpMethodNotAllowed } from './mcp-http';
@@ -91,6 +91,9 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
   /** Responses not finished yet: told to close their connection when the server drains. */
   const inFlight = new Set<ServerResponse>();
   let sessions = 0;
+  /** Stopping: /readyz answers 503. */
+  let notReady = false;
+  /** The listener is closed: every answer closes its connection. */
   let draining = false;
   const seconds = `${cfg.requestTimeoutMs / 1000} s`;
 
@@ -120,8 +123,8 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
     const loaded = cfg.holder.current;
     const memory = { 'x-toolmem-memory': loaded.sha };
     if (path === '/readyz') {
-      const ready = { ready: !draining, pid: process.pid, memory: { id: loaded.file.memory.id, name: loaded.file.memory.name, sha256: loaded.sha, generation: loaded.generation, loadedAt: new Date(loaded.loadedAt).toISOString(), tools: loaded.file.tools.length }, routes: cfg.routes ? [...cfg.routes.routes.keys()] : [] };
-      return void sendJson(res, draining ? 503 : 200, ready, memory);
+      const ready = { ready: !notReady, pid: process.pid, memory: { id: loaded.file.memory.id, name: loaded.file.memory.name, sha256: loaded.sha, generation: loaded.generation, loadedAt: new Date(loaded.loadedAt).toISOString(), tools: loaded.file.tools.length }, routes: cfg.routes ? [...cfg.routes.routes.keys()] : [] };
+      return void sendJson(res, notReady ? 503 : 200, ready, memory);
     }
     if (path === '/v1/models') {
       return void sendJson(res, 200, { object: 'list', data: [...(cfg.routes?.routes.keys() ?? [])].map((id) => ({ id, object: 'model', owned_by: 'toolmem' })) }, memory);
@@ -229,6 +232,10 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
     port,
     stopListening: () => void stopListening(server),
     close: async (drainMs = 10_000) => {
+      notReady = true;
+      if (server.listening) await new Promise((r) => setTimeout(r, ACCEPT_GRACE_MS));
+      // From the moment the listener is closed every answer says Connection: close (drain.ts).
+      void stopListening(server);
       draining = true;
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       await drainServer(server, tracker, drainMs);

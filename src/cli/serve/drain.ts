@@ -3,6 +3,8 @@
  * every keep-alive connection that is between two requests at that instant — a client that is
  * just sending its next request on it gets ECONNRESET (1 in ~3,600 requests under keep-alive
  * load, issue #35). Instead, on close:
+ *  0. for ACCEPT_GRACE_MS the server still accepts and answers as usual (connections already on
+ *     their way are taken, not reset from the accept queue), /readyz already says 503;
  *  1. the listener stops accepting (new connections are refused by the kernel, never reset);
  *  2. every answer from now on says `Connection: close`, so a client that sends one more request
  *     on a kept-alive connection gets its answer and then opens no new one here;
@@ -16,6 +18,12 @@ import type { Server } from 'node:http';
 
 /** How long a connection must have been idle before a draining server closes it. */
 export const IDLE_GRACE_MS = 1_000;
+/**
+ * How long a stopping server keeps accepting before it closes its listener: connections clients
+ * opened just before (a burst of new requests) are accepted and answered rather than reset from
+ * the kernel's accept queue when the listener closes.
+ */
+export const ACCEPT_GRACE_MS = 100;
 const POLL_MS = 25;
 
 interface ConnState {
