@@ -23,7 +23,7 @@ import type { ToolHandlers } from '../mcp/server';
 import { clipInput } from '../../core/text/quote';
 import { API_TOOLS, apiAnswer } from './api';
 import { createCors } from './cors';
-import { ACCEPT_GRACE_MS, ConnectionTracker, drainServer, stopListening } from './drain';
+import { afterAcceptGrace, ConnectionTracker, drainServer, stopListening } from './drain';
 import { createGuard, isLoopbackHost } from './guard';
 import { closeAfterAnswer, Deadline, HttpError, jsonObject, lingerThenDestroy, readBody, sendError, sendJson } from './http';
 import { handleMcpPost, mcpMethodNotAllowed } from './mcp-http';
@@ -233,7 +233,7 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
     stopListening: () => void stopListening(server),
     close: async (drainMs = 10_000) => {
       notReady = true;
-      if (server.listening) await new Promise((r) => setTimeout(r, ACCEPT_GRACE_MS));
+      if (server.listening) await afterAcceptGrace();
       // From the moment the listener is closed every answer says Connection: close (drain.ts).
       void stopListening(server);
       draining = true;

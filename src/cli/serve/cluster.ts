@@ -11,7 +11,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { ACCEPT_GRACE_MS } from './drain';
+import { afterAcceptGrace } from './drain';
 
 /** Set in a worker's environment: this process is one worker of a primary. */
 export const WORKER_ENV = 'TOOLMEM_SERVE_WORKER';
@@ -119,7 +119,7 @@ async function stopListeningAll(live: Set<Worker>): Promise<void> {
 /** Every worker stops listening, then gets SIGTERM (each drains); resolved once all have exited. */
 async function stopAll(live: Set<Worker>): Promise<void> {
   // Connections already on their way are still handed out (drain.ts, ACCEPT_GRACE_MS).
-  await new Promise((r) => setTimeout(r, ACCEPT_GRACE_MS));
+  await afterAcceptGrace();
   await stopListeningAll(live);
   await Promise.all(
     [...live].map(

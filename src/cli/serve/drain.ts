@@ -23,7 +23,15 @@ export const IDLE_GRACE_MS = 1_000;
  * opened just before (a burst of new requests) are accepted and answered rather than reset from
  * the kernel's accept queue when the listener closes.
  */
-export const ACCEPT_GRACE_MS = 100;
+export const ACCEPT_GRACE_MS = 500;
+
+/**
+ * Waits `ms`, then one more poll phase of the event loop (where pending connections are accepted):
+ * the listener is closed from the check phase right after it, so what was waiting is taken.
+ */
+export function afterAcceptGrace(ms = ACCEPT_GRACE_MS): Promise<void> {
+  return new Promise((resolve) => setTimeout(() => setImmediate(resolve), ms));
+}
 const POLL_MS = 25;
 
 interface ConnState {
