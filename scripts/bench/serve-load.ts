@@ -124,7 +124,21 @@ function responses(done: (status: number, close: boolean) => void): (chunk: Buff
  * soon as its answer is in, for `ms` milliseconds or until `total` requests were sent. Requests are
  * taken in turn from `requests` (cycling), one counter for all connections.
  */
-export async function closedLoop(opts: { port: number; requests: readonly Buffer[]; connections: number; ms: number; total?: number; samples?: boolean; stop?: { now: boolean } }): Promise<LoopResult> {
+export interface LoopOptions {
+  port: number;
+  requests: readonly Buffer[];
+  connections: number;
+  ms: number;
+  /** Stop after this many requests in all. */
+  total?: number;
+  /** Keep each answer's start and latency. */
+  samples?: boolean;
+  stop?: { now: boolean };
+  /** Each connection sends at most one request per `paceMs` (a client that waits before its next call); first sends spread over one period. */
+  paceMs?: number;
+}
+
+export async function closedLoop(opts: LoopOptions): Promise<LoopResult> {
   const latencies: number[] = [];
   const samples: { start: number; ms: number }[] = [];
   let non2xx = 0;
@@ -137,12 +151,16 @@ export async function closedLoop(opts: { port: number; requests: readonly Buffer
     new Promise<void>((resolve) => {
       let sentAt = 0;
       let socket: Socket;
+      let due = performance.now() + (opts.paceMs ? Math.random() * opts.paceMs : 0);
       const next = () => {
         if (performance.now() >= until || sent >= total || opts.stop?.now) {
           socket.end();
           return resolve();
         }
+        const wait = due - performance.now();
+        if (wait > 0) return void setTimeout(next, wait);
         sentAt = performance.now();
+        due = sentAt + (opts.paceMs ?? 0);
         socket.write(opts.requests[sent++ % opts.requests.length]!);
       };
       const open = () => {
