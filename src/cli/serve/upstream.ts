@@ -13,7 +13,7 @@ export class UpstreamFailure extends Error {
   override name = 'UpstreamFailure';
 }
 
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) };
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512, noDelay: true }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512, noDelay: true }) };
 /** Longest upstream JSON answer read (a chat completion is kilobytes). */
 export const MAX_UPSTREAM_BYTES = 16 * 1024 * 1024;
 

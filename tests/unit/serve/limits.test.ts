@@ -158,3 +158,21 @@ describe('hostile JSON', () => {
     expect((hundred.json as unknown as unknown[]).length).toBe(100);
   });
 });
+
+describe('request smuggling', () => {
+  const select = JSON.stringify({ task: 'a cat', candidates: ['DALLE_3'] });
+  const smuggled = `GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`;
+  it.each([
+    ['two different Content-Lengths', [`Content-Length: ${select.length}`, 'Content-Length: 5']],
+    ['Content-Length and Transfer-Encoding', [`Content-Length: ${select.length}`, 'Transfer-Encoding: chunked']],
+    ['a Transfer-Encoding that does not end in chunked', ['Transfer-Encoding: chunked, identity']],
+    ['a space before the colon', [`Content-Length : ${select.length}`]],
+    ['an obsolete folded header', [`Content-Length: ${select.length}`, 'X-Folded: a', ' b']],
+  ])('%s: 400, the connection closed, nothing after it answered', async (_name, headers) => {
+    const r = await rawSend(s.url, `${request('/v1/select', [`Authorization: Bearer ${TOKEN}`, ...headers])}${select}${smuggled}`, 0);
+    expect(r.head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(r.head.toLowerCase()).toContain('connection: close');
+    expect(r.body).not.toContain('HTTP/1.1');
+    expect((await post(`${s.url}/v1/select`, { task: 'a cat', candidates: ['DALLE_3'] }, auth)).status).toBe(200);
+  });
+});
