@@ -154,46 +154,74 @@ function bodyTooLarge(maxBytes: number): HttpError {
 export const LINGER_BYTES = 64 * 1024;
 /** Longest wait for the rest of a refused body before the connection is cut. */
 export const LINGER_MS = 2_000;
+/**
+ * Once LINGER_BYTES are read and the client still sends, reading stops and the connection is cut
+ * this long after. A close with unread bytes sends a reset, and the kernel drops whatever of ours
+ * it still holds: cut at once, the answer (queued behind the ACKs of the body) can be lost and the
+ * client sees ECONNRESET instead of its 413. Nothing more is read meanwhile.
+ */
+export const CUT_GRACE_MS = 250;
+
+/** The cut of a socket: at once, or CUT_GRACE_MS after reading stopped; any later call is a no-op. */
+function cutter(socket: Duplex): { now(): void; soon(): void } {
+  let grace: NodeJS.Timeout | null = null;
+  const limit = setTimeout(() => cut.now(), LINGER_MS);
+  limit.unref();
+  const cut = {
+    now() {
+      clearTimeout(limit);
+      if (grace) clearTimeout(grace);
+      socket.destroy();
+    },
+    soon() {
+      if (grace || socket.destroyed) return;
+      socket.pause();
+      grace = setTimeout(() => cut.now(), CUT_GRACE_MS);
+      grace.unref();
+    },
+  };
+  socket.once('close', () => {
+    clearTimeout(limit);
+    if (grace) clearTimeout(grace);
+  });
+  return cut;
+}
 
 /**
  * For an answer sent before the request's body was read (401, 403, 404, 413, …): the answer says
  * `Connection: close`; once it is written the server half-closes (FIN) and reads and drops at most
  * LINGER_BYTES more of the body for at most LINGER_MS — so a client that sent a small body reads
- * the answer instead of a reset — then closes. A 1 GB body is never read; the socket is freed at
- * once. (node:http would otherwise read and drop the whole body to keep the connection.)
+ * the answer instead of a reset — then closes; a client still sending after LINGER_BYTES is cut
+ * CUT_GRACE_MS later without another byte read. A 1 GB body is never read. (node:http would
+ * otherwise read and drop the whole body to keep the connection.)
  */
 export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, opts: { expectsContinue?: boolean } = {}): void {
   res.shouldKeepAlive = false;
   if (!res.headersSent) res.setHeader('connection', 'close');
   const socket = req.socket;
   if (req.complete || socket.destroyed) return;
+  const cut = cutter(socket);
   let read = 0;
   let answered = false;
   // A client waiting for "100 Continue" sends no body after a final answer: nothing to wait for.
   let bodyDone = opts.expectsContinue === true;
   let over = false;
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
   const maybeClose = () => {
-    if (answered && (bodyDone || over)) close();
+    if (!answered) return;
+    if (bodyDone) cut.now();
+    else if (over) cut.soon();
   };
-  const timer = setTimeout(close, LINGER_MS);
-  timer.unref();
   // node:http ends the socket with destroySoon() once the answer is written: end it (FIN) but keep
   // reading, so what the client still sends is read rather than answered with a reset.
   socket.destroySoon = () => {
     if (!socket.destroyed) socket.end();
   };
-  res.once('finish', () => {
+  const onAnswered = () => {
     answered = true;
     maybeClose();
-  });
-  res.once('close', () => {
-    answered = true;
-    maybeClose();
-  });
+  };
+  res.once('finish', onAnswered);
+  res.once('close', onAnswered);
   req.on('data', (chunk: Buffer) => {
     read += chunk.length;
     if (read > LINGER_BYTES && !over) {
@@ -206,25 +234,20 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse, opts
     bodyDone = true;
     maybeClose();
   });
-  req.once('error', close);
+  req.once('error', () => cut.now());
   req.resume();
 }
 
 /** After a raw answer on a socket node:http gave up on (a malformed request): read at most LINGER_BYTES more for at most LINGER_MS, then close. */
 export function lingerThenDestroy(socket: Duplex): void {
+  const cut = cutter(socket);
   let read = 0;
-  const close = () => {
-    clearTimeout(timer);
-    socket.destroy();
-  };
-  const timer = setTimeout(close, LINGER_MS);
-  timer.unref();
   socket.on('data', (chunk: Buffer) => {
     read += chunk.length;
-    if (read > LINGER_BYTES) close();
+    if (read > LINGER_BYTES) cut.soon();
   });
-  socket.once('end', close);
-  socket.on('error', close);
+  socket.once('end', () => cut.now());
+  socket.on('error', () => cut.now());
   socket.resume();
 }
 

@@ -1,6 +1,7 @@
 /**
  * `toolmem serve --workers 2` (node:cluster, one port): both workers answer, each hot-reloads the
- * memory file, a worker that dies is replaced, and SIGTERM drains every worker under keep-alive
+ * memory file, a worker that dies is replaced, a 10 MB body gets its 413 every time (a separate
+ * process, as clients see it), and SIGTERM drains every worker under keep-alive
  * load — 200s or refused connections, no reset — and exits 0 with the primary's log last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +23,19 @@ afterAll(() => void proc?.kill('SIGKILL'));
 async function ready(url: string): Promise<{ pid: number; memory: { sha256: string } }> {
   const r = await fetch(`${url}/readyz`, { headers: { ...auth, connection: 'close' } });
   return (await r.json()) as { pid: number; memory: { sha256: string } };
+}
+
+/** A 10 MB body (over the 1 MiB limit) written in one call by node:http's client: the answer it read, or the error it got instead. */
+function tooLarge(url: string): Promise<string> {
+  const body = Buffer.alloc(10 * 1024 * 1024, 0x20);
+  return new Promise((done) => {
+    const req = request(`${url}/v1/select`, { method: 'POST', agent: false, headers: { ...auth, 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => done(`${res.statusCode} ${res.headers.connection}`));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => done(`no answer: ${err.code ?? err.message}`));
+    req.end(body);
+  });
 }
 
 function select(agent: Agent, url: string): Promise<{ status: number; error?: string }> {
@@ -65,6 +79,12 @@ describe('toolmem serve --workers 2', () => {
     process.kill([...pids][0]!, 'SIGKILL');
     await until(() => /worker \d+ serves in place of worker \d+\n/.test(log), 90_000);
     expect((await ready(url)).memory.sha256).toBe(sha(next));
+
+    // A refused body is cut after 64 KiB without losing the answer: the 413 is read every time
+    // (cut at once, the kernel could drop it behind the body's ACKs; the client saw ECONNRESET).
+    const refused: string[] = [];
+    for (let i = 0; i < 20; i++) refused.push(await tooLarge(url));
+    expect(refused).toEqual(Array.from({ length: 20 }, () => '413 close'));
 
     // SIGTERM under keep-alive load: every request answered or refused at connect, none reset.
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
