@@ -10,11 +10,11 @@
  * the old memory keeps serving. Bytes identical to the served ones (same SHA-256) are not
  * reloaded. Reloads run one at a time; a change during one queues another.
  */
-import { watch, watchFile, unwatchFile, type FSWatcher } from 'node:fs';
+import { watch, watchFile, unwatchFile, type FSWatcher, type Stats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { formatIssues, MemoryFileError, type MemoryFile } from '../../core/memory-format';
 import { MemoryParser, parserOptionsFor } from './memory-parser';
-import { checkMemorySize, DEFAULT_MAX_MEMORY_BYTES, MemoryLoadError, readMemoryFile, type ReadMemory } from './memory-read';
+import { checkMemorySize, DEFAULT_MAX_MEMORY_BYTES, MemoryLoadError, readMemoryFile, statIdentity, type ReadMemory } from './memory-read';
 
 export { MemoryLoadError } from './memory-read';
 
@@ -53,6 +53,8 @@ export class MemoryHolder<T> {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly parser: MemoryParser;
+  /** statIdentity of the file the last reload looked at (read, refused or unchanged). */
+  private lastSeen = '';
 
   private constructor(
     readonly path: string,
@@ -100,7 +102,8 @@ export class MemoryHolder<T> {
     let next;
     const t0 = performance.now();
     try {
-      await checkMemorySize(this.path, this.maxBytes);
+      this.lastSeen = '';
+      await checkMemorySize(this.path, this.maxBytes, (info) => (this.lastSeen = statIdentity(info)));
       const read = await this.parser.read(this.path, this.maxBytes);
       if (read.sha === this.loaded.sha) return { status: 'unchanged', sha: read.sha };
       next = await prepared(read, this.prepare);
@@ -114,8 +117,13 @@ export class MemoryHolder<T> {
     return { status: 'reloaded', sha: next.sha };
   }
 
-  /** Watches the file: changes within `debounceMs` of each other make one reload. */
+  /**
+   * Watches the file: changes within `debounceMs` of each other make one reload. The poll, a
+   * backstop for a missed folder event, skips a file whose stat is the one the last reload looked
+   * at (the folder event already brought it: a 75 MB file refused once is not parsed twice).
+   */
   watch(debounceMs = 30, pollMs = 2000): void {
+    this.parser.warm();
     const name = basename(this.path);
     const later = () => {
       if (this.timer) clearTimeout(this.timer);
@@ -128,7 +136,9 @@ export class MemoryHolder<T> {
       if (file === null || file === name) later();
     });
     this.watcher.on('error', () => this.log('watching the memory folder failed; changes are still seen by polling'));
-    watchFile(this.path, { interval: pollMs, persistent: false }, later);
+    watchFile(this.path, { interval: pollMs, persistent: false }, (curr: Stats) => {
+      if (statIdentity(curr) !== this.lastSeen) later();
+    });
   }
 
   close(): void {

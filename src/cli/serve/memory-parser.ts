@@ -1,6 +1,7 @@
 /**
  * The main thread's side of the parse worker (memory-worker.ts): one worker thread per memory
- * holder, started on the first reload and kept (it loads the parser once), unref'd so it never
+ * holder, started when the server starts watching (or on the first reload) and kept (it loads the
+ * parser once), unref'd so it never
  * keeps the process alive. Jobs run one at a time (the holder reloads one at a time). The worker's
  * heap is capped (`heapMb`): a file that would need more kills the worker — the job is refused,
  * the next job starts a fresh worker — and the server, whose heap was never touched, keeps serving.
@@ -58,6 +59,14 @@ export class MemoryParser {
   private settle(): void {
     if (this.pending) clearTimeout(this.pending.timer);
     this.pending = null;
+  }
+
+  /**
+   * Starts the worker ahead of the first reload (the server calls it when it starts watching), so
+   * a reload's time is the parse alone, not the worker's start (its loader and modules compiled).
+   */
+  warm(): void {
+    this.worker ??= this.start();
   }
 
   /** The file read, hashed, parsed and validated in the worker; MemoryLoadError for a refusal. */

@@ -8,7 +8,7 @@
  * holds the thread that answers requests.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { formatIssues, parseMemoryFile, type MemoryFile } from '../../core/memory-format';
 
@@ -37,17 +37,21 @@ const tooLarge = (size: number, max: number) =>
 
 const errno = (err: unknown) => (err as NodeJS.ErrnoException).code ?? 'error';
 
-/** The file's size from stat; MemoryLoadError when it is not a regular file or is over `maxBytes`. */
-export async function checkMemorySize(path: string, maxBytes: number): Promise<number> {
+/** What tells one version of a file from the next without reading it: inode, size and times. */
+export const statIdentity = (info: Stats): string => `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+
+/** The file's stat (also given to `seen`, refused or not); MemoryLoadError when it is not a regular file or is over `maxBytes`. */
+export async function checkMemorySize(path: string, maxBytes: number, seen?: (info: Stats) => void): Promise<Stats> {
   let info;
   try {
     info = await stat(path);
   } catch (err) {
     throw new MemoryLoadError(`cannot read the file (${errno(err)})`);
   }
+  seen?.(info);
   if (!info.isFile()) throw new MemoryLoadError('not a regular file');
   if (info.size > maxBytes) throw tooLarge(info.size, maxBytes);
-  return info.size;
+  return info;
 }
 
 /** At most `maxBytes` + 1 bytes of a regular file (non-blocking open: a FIFO never blocks the read). */

@@ -2,9 +2,9 @@
  * The parse worker of `toolmem serve` (a worker thread, started by memory-parser.ts): reads,
  * hashes, parses and validates a memory file off the thread that answers requests, and posts
  * back the parsed file or why it was refused. A file that needs more memory than the worker may
- * use kills the worker, not the server (its heap is capped by the parent's resourceLimits).
+ * use kills the worker, not the server (its heap is capped by the parent's resourceLimits). It runs
+ * at the lowest CPU priority (set by its entry, memory-worker.mjs).
  */
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { MemoryLoadError, readMemoryFile } from './memory-read';
 
@@ -15,14 +15,6 @@ export interface ParseJob {
 }
 
 export type ParseReply = { id: number; ok: true; sha: string; bytes: number; file: unknown } | { id: number; ok: false; why: string };
-
-// The lowest CPU priority for this thread only (Linux sets nice values per thread): on a busy
-// machine the thread that answers requests always runs before the parse.
-try {
-  setPriority(19);
-} catch {
-  /* not permitted here: the parse still runs off the request thread */
-}
 
 parentPort?.on('message', (job: ParseJob) => {
   void readMemoryFile(job.path, job.maxBytes).then(
