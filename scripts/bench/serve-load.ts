@@ -99,7 +99,24 @@ export interface LoopResult {
   errors: number;
 }
 
-/** One connection's response parser: calls `done(status)` per complete answer. */
+/** Where a chunked body that starts at `from` ends (after its last chunk's CRLF), or -1 while it is incomplete (no trailers expected). */
+function chunkedEnd(buf: Buffer, from: number): number {
+  let pos = from;
+  for (;;) {
+    const eol = buf.indexOf('\r\n', pos);
+    if (eol < 0) return -1;
+    const size = parseInt(buf.toString('latin1', pos, eol), 16);
+    pos = eol + 2;
+    if (size === 0) return buf.length >= pos + 2 ? pos + 2 : -1;
+    if (buf.length < pos + size + 2) return -1;
+    pos += size + 2;
+  }
+}
+
+/**
+ * One connection's response parser: calls `done(status)` per complete answer, its body framed by
+ * Content-Length or chunked (an answer without either has no body: the bench sends POSTs only).
+ */
 function responses(done: (status: number, close: boolean) => void): (chunk: Buffer) => void {
   let buf: Buffer | null = null;
   return (chunk) => {
@@ -108,11 +125,12 @@ function responses(done: (status: number, close: boolean) => void): (chunk: Buff
       const end: number = buf.indexOf('\r\n\r\n');
       if (end < 0) return;
       const head: string = buf.toString('latin1', 0, end);
-      const length: number = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
-      if (buf.length < end + 4 + length) return;
+      const chunked = /\r\ntransfer-encoding:\s*chunked/i.test(head);
+      const stop = chunked ? chunkedEnd(buf, end + 4) : end + 4 + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (stop < 0 || buf.length < stop) return;
       const status = Number(head.slice(9, 12));
       const close = /\r\nconnection:\s*close/i.test(head);
-      buf = buf.length === end + 4 + length ? null : buf.subarray(end + 4 + length);
+      buf = buf.length === stop ? null : buf.subarray(stop);
       done(status, close);
       if (!buf) return;
     }
