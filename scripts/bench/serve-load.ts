@@ -126,7 +126,7 @@ function responses(done: (status: number, close: boolean) => void): (chunk: Buff
       if (end < 0) return;
       const head: string = buf.toString('latin1', 0, end);
       const chunked = /\r\ntransfer-encoding:\s*chunked/i.test(head);
-      const stop = chunked ? chunkedEnd(buf, end + 4) : end + 4 + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      const stop: number = chunked ? chunkedEnd(buf, end + 4) : end + 4 + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
       if (stop < 0 || buf.length < stop) return;
       const status = Number(head.slice(9, 12));
       const close = /\r\nconnection:\s*close/i.test(head);
