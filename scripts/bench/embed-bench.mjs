@@ -14,28 +14,29 @@
 //    four levels, in a Chromium worker: our VectorIndex vs Orama (@orama/orama, pure JS) on the
 //    same vectors, both checked against a brute-force scan.
 // Options (environment): BENCH_TEXTS, BENCH_REPEATS, BENCH_WARMUP, BENCH_ENTRIES, BENCH_QUERIES, GENAI_PROMPTS,
-// BENCH_SKIP_RETRIEVAL=1, BENCH_PORT (default 4519; another when a second bench runs at the same time).
+// BENCH_SKIP_RETRIEVAL=1, BENCH_PORT (default: a free port).
+// `--smoke`: 200 texts, one warm-up and one timed pass, 2,000 entries (npm run bench:smoke); `--dist DIR` (common.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Papa from 'papaparse';
-import { buildBench, launch, rng, serve, table } from './common.mjs';
+import { buildBench, launch, loadLine, rng, serve, sharedData, SMOKE, table } from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const COUNT = Number(process.env.BENCH_TEXTS ?? 4000);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
+const COUNT = Number(process.env.BENCH_TEXTS ?? (SMOKE ? 200 : 4000));
+const REPEATS = Number(process.env.BENCH_REPEATS ?? (SMOKE ? 1 : 9));
 // Warm-up passes on each side before timing (the same number on both). A Chromium worker needs about
 // 6–8 passes over 4,000 texts (~1,000 batches) to reach its steady speed, Node about 2; measured
 // 2026-11-30: worker 715 366 472 242 406 239 278 160 ms, then 211–226; Node 281 → ~205. Throughput
 // is the steady speed (a long embedding run reaches it); the warm-up passes, cold first, are printed.
-const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? 8));
+const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? (SMOKE ? 1 : 8)));
 const BATCH = 32;
-const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
-const QUERIES = Number(process.env.BENCH_QUERIES ?? 50);
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? (SMOKE ? 2_000 : 100_000));
+const QUERIES = Number(process.env.BENCH_QUERIES ?? (SMOKE ? 5 : 50));
 const K = 12;
-const PORT = Number(process.env.BENCH_PORT ?? 4519);
-const PROMPTS = process.env.GENAI_PROMPTS ?? join(ROOT, '../shared/data/genai_bench/prompts.csv');
+const PORT = Number(process.env.BENCH_PORT ?? 0);
+const PROMPTS = process.env.GENAI_PROMPTS ?? sharedData('genai_bench/prompts.csv');
 const MODEL_DIR = join(ROOT, 'public/models/glove-100d');
 
 function loadTexts() {
@@ -126,9 +127,7 @@ console.log('passes alternate: Node, worker, Node, worker… (one side idle whil
 
 const node = await nodeEmbedder();
 // Its own build folder, so another bench building `dist-bench` meanwhile cannot swap files under it.
-const DIST = 'dist-bench-embed';
-buildBench(DIST);
-const server = await serve(DIST, PORT);
+const server = await serve(buildBench('dist-bench-embed'), PORT);
 const browser = await launch();
 try {
   await runInBrowser();
@@ -146,7 +145,7 @@ async function nodePass() {
 async function runInBrowser() {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`http://127.0.0.1:${PORT}/bench/embed.html`);
+  await page.goto(`${server.origin}/bench/embed.html`);
   await page.waitForFunction(() => 'embedSetup' in window);
   const setup = await page.evaluate(([t, bs]) => window.embedSetup(t, bs), [texts, BATCH]);
   const workerPass = () => page.evaluate(() => window.embedPass());
@@ -201,6 +200,7 @@ async function runInBrowser() {
   console.log(`warm-up passes, ms (the first is cold): worker ${fmt(warm.worker)}; cache misses ${fmt(warm.miss)}; Node ${fmt(warm.node)}; cold ratio ${(warm.node[0] / warm.worker[0]).toFixed(2)}`);
   console.log(`timed passes, ms: worker ${fmt(timed.worker)}; cache misses ${fmt(timed.miss)}; Node ${fmt(timed.node)}`);
   console.log(`same vectors: max |browser − Node| over the first 8 texts = ${maxDiff.toExponential(2)}`);
+  console.log(loadLine());
 
   if (process.env.BENCH_SKIP_RETRIEVAL === '1') return;
   const r = await page.evaluate((req) => window.retrievalBench(req), { n: ENTRIES, dim: 100, queries: QUERIES, k: K, seed: 11 });
