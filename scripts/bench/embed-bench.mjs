@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Papa from 'papaparse';
-import { buildBench, launch, loadLine, rng, serve, sharedData, SMOKE, table } from './common.mjs';
+import { browserCpuSeconds, buildBench, launch, loadLine, rng, serve, sharedData, SMOKE, table } from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COUNT = Number(process.env.BENCH_TEXTS ?? (SMOKE ? 200 : 4000));
@@ -128,7 +128,9 @@ console.log('passes alternate: Node, worker, Node, worker… (one side idle whil
 const node = await nodeEmbedder();
 // Its own build folder, so another bench building `dist-bench` meanwhile cannot swap files under it.
 const server = await serve(buildBench('dist-bench-embed'), PORT);
-const browser = await launch();
+// The switch tags this browser's processes, so each pass's CPU time can be read from /proc (common.mjs).
+const TAG = `--toolmem-embed-bench=${process.pid}`;
+const browser = await launch([TAG]);
 try {
   await runInBrowser();
 } finally {
@@ -148,8 +150,15 @@ async function runInBrowser() {
   await page.goto(`${server.origin}/bench/embed.html`);
   await page.waitForFunction(() => 'embedSetup' in window);
   const setup = await page.evaluate(([t, bs]) => window.embedSetup(t, bs), [texts, BATCH]);
-  const workerPass = () => page.evaluate(() => window.embedPass());
-  const missPass = () => page.evaluate(() => window.embedMissPass());
+  /** A pass with the CPU seconds every Chromium process used meanwhile (the worker, and the browser process's IndexedDB backend). */
+  const withCpu = async (pass) => {
+    const c0 = browserCpuSeconds(TAG);
+    const r = await pass();
+    const c1 = browserCpuSeconds(TAG);
+    return { ...r, cpuS: c0 === null || c1 === null ? null : c1 - c0 };
+  };
+  const workerPass = () => withCpu(() => page.evaluate(() => window.embedPass()));
+  const missPass = () => withCpu(() => page.evaluate(() => window.embedMissPass()));
 
   const warm = { node: [], worker: [], miss: [] };
   for (let w = 0; w < WARMUP; w++) {
@@ -157,7 +166,7 @@ async function runInBrowser() {
     warm.worker.push((await workerPass()).ms);
     warm.miss.push((await missPass()).ms);
   }
-  const timed = { node: [], worker: [], ratios: [], miss: [], missRatios: [] };
+  const timed = { node: [], worker: [], ratios: [], miss: [], missRatios: [], cpu: [], missCpu: [] };
   let nodeOut;
   let sample;
   for (let r = 0; r < REPEATS; r++) {
@@ -171,6 +180,10 @@ async function runInBrowser() {
     const m = await missPass();
     if (m.misses !== texts.length) throw new Error(`miss pass: ${m.misses} misses, expected ${texts.length}`);
     timed.miss.push(m.ms);
+    if (w.cpuS !== null && m.cpuS !== null) {
+      timed.cpu.push(w.cpuS);
+      timed.missCpu.push(m.cpuS);
+    }
     timed.missRatios.push(w.ms / m.ms); // cached (all misses) throughput / model-only throughput
   }
   const hit = await page.evaluate(() => window.embedHitPass());
@@ -199,6 +212,14 @@ async function runInBrowser() {
   console.log(`ratio through the cache (all misses) / model only: ${median(timed.missRatios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.70); per pair: ${timed.missRatios.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`warm-up passes, ms (the first is cold): worker ${fmt(warm.worker)}; cache misses ${fmt(warm.miss)}; Node ${fmt(warm.node)}; cold ratio ${(warm.node[0] / warm.worker[0]).toFixed(2)}`);
   console.log(`timed passes, ms: worker ${fmt(timed.worker)}; cache misses ${fmt(timed.miss)}; Node ${fmt(timed.node)}`);
+  if (timed.cpu.length) {
+    // CPU time moves less with other jobs on the machine than wall time; the browser process's IndexedDB work is in it.
+    const cpuRatios = timed.cpu.map((c, i) => c / timed.missCpu[i]);
+    console.log(
+      `CPU seconds per pass, all Chromium processes (median): model only ${median(timed.cpu).toFixed(2)}, through the cache (all misses) ${median(timed.missCpu).toFixed(2)}; ` +
+        `CPU ratio model only / cache: ${median(cpuRatios).toFixed(2)} (median of the pairs)`,
+    );
+  }
   console.log(`same vectors: max |browser − Node| over the first 8 texts = ${maxDiff.toExponential(2)}`);
   console.log(loadLine());
 
