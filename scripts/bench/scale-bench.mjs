@@ -302,7 +302,7 @@ async function curveSize(n) {
 }
 
 async function scaleCurve() {
-  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB']];
+  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB', 'eval JS heap peak MB (page)']];
   for (const n of SIZES) {
     const r = await curveSize(n);
     const mb = (x) => (x ? Math.round(x) : '—');
@@ -313,7 +313,7 @@ async function scaleCurve() {
       mb(r.peak?.renderer), mb(r.peak?.heap), mb(r.peak?.browser),
       r.open?.Data ?? '—', r.open?.Memory ?? '—', r.open?.Tools ?? '—', r.open?.Evaluate ?? '—',
       r.evalMs == null ? (r.evalFailure ? `FAILED: ${r.evalFailure}` : '—') : (r.evalMs / 1000).toFixed(1),
-      mb(r.evalPeak?.renderer),
+      mb(r.evalPeak?.renderer), mb(r.evalPeak?.heap),
     ]);
     console.log(`${n.toLocaleString('en-US')}: ${r.resultText ?? r.failure}; ${loadLine()}`);
   }
