@@ -141,6 +141,8 @@ export interface LabelRepository {
   removeImportItems(datasetId: string, importId: string): Promise<void>;
   /** Per tool: items of the dataset that no experience scores yet (an output still awaiting labels). */
   awaiting(datasetId: string): Promise<Map<string, number>>;
+  /** The items themselves (those `awaiting` counts), in item-key order. */
+  awaitingItems(datasetId: string): Promise<LabelItem[]>;
   preferences(datasetId: string): Promise<Preference[]>;
   putPreference(preference: Preference): Promise<void>;
   removePreference(id: string): Promise<void>;

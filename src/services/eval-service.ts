@@ -4,6 +4,7 @@ import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { overSeeds, type EvalReport } from '../core/eval/evaluate';
 import { GroundTruthBuilder, type ScoredPair } from '../core/eval/ground-truth';
+import { fitFingerprint } from '../core/eval/fingerprint';
 import { toJsonReport } from '../core/eval/report';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
 import type { MemorySnapshot } from '../core/predict/memory';
@@ -111,14 +112,17 @@ function resultOf(
 /**
  * Evaluations and predictions over the app's data, with the same core code as `toolmem eval`
  * (same split, seeds and methods give the same numbers). Fitted predictors are cached per
- * dataset and method until the dataset changes.
+ * dataset and method until anything they were fitted on changes (`fitStamp`).
  */
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
   // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
   /** Stored memories' predictors, by memory id and its last write (a rebuild writes the row anew). */
   const storedPredictors = new Map<string, CapabilityMemoryPredictor>();
-  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
+  const fitted = new Map<
+    string,
+    { stamp: string; predictor: AnyPredictor; trainedOn: number; trainedTasks: number; trainedTools: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }
+  >();
 
   /**
    * The dataset's ground truth, read in pages: of each row only what the evaluation uses is kept
@@ -191,23 +195,25 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async predict(req) {
       const [method] = methodIds([req.method]);
       const { dataset, data } = await loadTruth(req.datasetId);
-      const stamp = data.length;
       const llmMethod = isLlmMethod(method!);
       // A spec that crossed the worker boundary is checked; its canonical string keys the fitted model.
       const spec = llmMethod ? checkEngineSpec(req.engine ?? NO_ENGINE) : NO_ENGINE;
       const key = `${req.datasetId}|${method}|${llmMethod ? formatEngineSpec(spec) : ''}`;
+      const wantsVectors = methodNeeds(method!).vectors !== false;
+      const fitEmbedder = wantsVectors ? await deps.embedder() : null;
+      const cards = llmMethod ? await promptTools(repos) : null;
+      const stamp = fitStamp(data, dataset, fitEmbedder, cards);
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
-        const wantsVectors = methodNeeds(method!).vectors !== false;
-        const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
-        const predictor = isLlmMethod(method!)
-          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
+        const vectors = wantsVectors ? await vectorsOf(fitEmbedder, data) : undefined;
+        const predictor = llmMethod
+          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: cards!, ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);
         const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) }));
         await predictor.fit({ scale: dataset.scale, examples });
         // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
         const bank = llmMethod ? null : await residualBank(() => createPredictor(method!), { scale: dataset.scale, examples });
-        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
+        model = { stamp, predictor, trainedOn: data.length, trainedTasks: new Set(data.map((p) => p.taskId)).size, trainedTools: new Set(data.map((p) => p.toolId)).size, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
       // The memory method with a stored memory (the Predict page's choice): its own fit and claims,
@@ -265,12 +271,24 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
       const pick = pickMargin(selection.ranked, dataset.scale.direction === 'lower-better' ? -1 : 1, dataset.scale, model.bank && sims ? { bank: model.bank, sims } : null);
-      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
+      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain, allTasks: model.bank.allTasks } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, trainedTasks: model.trainedTasks, trainedTools: model.trainedTools, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },
   };
 }
 
+
+/**
+ * Everything a fitted model depends on besides its method and engine (the cache key): the ground
+ * truth itself (a relabel moves it, issue #35), the scale and preset, the embedding model its prompt
+ * vectors came from, and for LLM methods the tool cards they show the model. A model is refitted
+ * when any of them changes, and only then.
+ */
+function fitStamp(data: readonly ScoredPair[], dataset: Dataset, embedder: Embedder | null, tools: ReadonlyMap<string, unknown> | null): string {
+  const { min, max, integer, direction } = dataset.scale;
+  const scale = `${min}..${max}${integer ? 'i' : ''}${direction}`;
+  return [fitFingerprint(data), scale, dataset.preset, embedder?.id ?? '', tools ? JSON.stringify([...tools.values()]) : ''].join('\u0000');
+}
 
 /**
  * The prediction is only the tool's training mean (or median): a constant method, or a neighbour /
