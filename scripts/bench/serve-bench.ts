@@ -7,7 +7,8 @@
  * valid versions written in place in two halves (a torn file the watcher may see first), one
  * invalid — and upstream B (DALLE_3's) is killed. Then every bad request is tried once, and the
  * server is stopped with SIGTERM while requests are in flight. Prints the figures; asserts nothing.
- * Options: --clients N, --seconds S, --think MS.
+ * Options: --clients N, --seconds S, --think MS; --smoke (npm run bench:smoke): 20 clients, 2 s, think
+ * 200 ms, a memory built from the GenAI-Bench slice in tests/fixtures, shorter quiet and sizing runs.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,16 +18,25 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { send, summary, type Sample } from './serve-load';
+import { sharedData } from './bench-env';
 
-const { values: argv } = parseArgs({ options: { clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '20' }, think: { type: 'string', default: '1000' } } });
+const { values: argv } = parseArgs({
+  options: { clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '20' }, think: { type: 'string', default: '1000' }, smoke: { type: 'boolean', default: false } },
+});
+const SMOKE = argv.smoke;
+if (SMOKE) Object.assign(argv, { clients: '20', seconds: '2', think: '200' });
+/** One client's router/direct pairs, the first WARM_PAIRS of them warm-up; the saturation run's length. */
+const QUIET_PAIRS = SMOKE ? 60 : 300;
+const WARM_PAIRS = SMOKE ? 20 : 100;
+const SIZING_MS = SMOKE ? 500 : 3000;
 const CLIENTS = Number(argv.clients);
 const DURATION_MS = Number(argv.seconds) * 1000;
 const THINK_MS = Number(argv.think);
 const MAX_REQUESTS = 200_000;
 const REPO = resolve(import.meta.dirname, '../..');
-const DIR = resolve(REPO, '.bench/serve');
+const DIR = resolve(REPO, SMOKE ? '.bench/serve-smoke' : '.bench/serve');
 const TOKEN = 'bench-token-0123456789abcdef';
-const DATA = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
+const DATA = SMOKE ? '' : sharedData('genai_bench/genai_image.json');
 const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');
 const sha = (t: string) => createHash('sha256').update(t).digest('hex').slice(0, 16);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -81,7 +91,7 @@ writeFileSync(resolve(DIR, 'routes.json'), JSON.stringify({
   tools: { DALLE_3: { upstream: `openai:${upB}#dalle` }, SDXL_2_1: { upstream: `openai:${upA}#sdxl` }, Midjourney_6: { upstream: `openai:${upA}#mj` } },
   routes: { 'toolmem:strict': { tools: ['DALLE_3'], fallback: false } },
 }));
-const srv = await child(['bin/toolmem.mjs', 'serve', '--memory', memoryPath, '--routes', resolve(DIR, 'routes.json'), '--port', '0', '--token', TOKEN, '--request-timeout', '3000', '--max-sessions', '512'], /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
+const srv = await child(['bin/toolmem.mjs', 'serve', '--memory', memoryPath, '--routes', resolve(DIR, 'routes.json'), '--port', '0', '--token', TOKEN, '--request-timeout', SMOKE ? '1000' : '3000', '--max-sessions', '512'], /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
 const URL0 = srv.match[1]!;
 const auth = { authorization: `Bearer ${TOKEN}` };
 const tasks = Object.values(JSON.parse(readFileSync(existsSync(DATA) ? DATA : SLICE, 'utf8')) as Record<string, { prompt: string }>).map((r) => r.prompt);
@@ -91,12 +101,12 @@ console.log(`serve on ${URL0}, upstreams A ${upA} and B ${upB}; ${CLIENTS} clien
 
 // --- the router's own cost: one client, router and direct calls alternating (nothing queued) ----------
 const quiet: Sample[] = [];
-for (let i = 0; i < 300; i++) {
+for (let i = 0; i < QUIET_PAIRS; i++) {
   const body = JSON.stringify({ model: 'toolmem:strict', messages: [{ role: 'user', content: tasks[i % tasks.length] }] });
   quiet.push(await send('router', { url: `${URL0}/v1/chat/completions`, headers: auth, body }));
   quiet.push(await send('direct', { url: `${upB}/chat/completions`, body: body.replace('toolmem:strict', 'dalle') }));
 }
-const quietWarm = quiet.slice(200); // the first 100 of each warm up
+const quietWarm = quiet.slice(2 * WARM_PAIRS); // the first pairs warm up
 const quietRouter = summary(quietWarm.filter((s) => s.kind === 'router'));
 const quietDirect = summary(quietWarm.filter((s) => s.kind === 'direct'));
 
@@ -225,7 +235,7 @@ console.log(`  answers from a half-read or unknown file: ${halfRead}; answers fr
   const t1 = performance.now();
   const c1 = cpuMs(srv.proc.pid);
   await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
-    for (let i = c; performance.now() - t1 < 3000; i += CLIENTS) sat.push(await send('select', { url: `${URL0}/v1/select`, headers: auth, body: select(i) }));
+    for (let i = c; performance.now() - t1 < SIZING_MS; i += CLIENTS) sat.push(await send('select', { url: `${URL0}/v1/select`, headers: auth, body: select(i) }));
   }));
   const st = summary(sat);
   const rate = sat.length / ((performance.now() - t1) / 1000);
