@@ -21,9 +21,9 @@
  * --clients N and --think MS for the fault scenario.
  */
 import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync, closeSync, openSync, ftruncateSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadLine } from './bench-env';
 import { runFaults } from './serve-faults';
 import { closedLoop, percentile, rawRequest, type LoopResult } from './serve-load';
 import { child, cpuMs, REPO, sleep, type Child } from './serve-procs';
@@ -35,7 +35,7 @@ const SMOKE = argv.smoke === true;
 const LEVEL_MS = Number(argv.seconds ?? (SMOKE ? 1 : 5)) * 1000;
 const WORKERS = Number(argv.workers);
 const TOKEN = 'bench-token-0123456789abcdef';
-const DIR = resolve(REPO, '.bench/serve');
+const DIR = resolve(REPO, SMOKE ? '.bench/serve-smoke' : '.bench/serve');
 const TOOLS = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
 const demo = JSON.parse(readFileSync(resolve(REPO, 'public/demo/genai_image.json'), 'utf8')) as Record<string, { prompt: string }>;
 const TASKS = Object.values(demo).map((d) => d.prompt).slice(0, SMOKE ? 200 : undefined);
@@ -193,7 +193,7 @@ function goals(sel: Awaited<ReturnType<typeof selectLevels>>, added: Awaited<Ret
 }
 
 const s = await setup();
-console.log(`serve: machine ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} before the run; toolmem serve --workers ${WORKERS} on ${s.url}; ${TASKS.length} prompts, ${LEVEL_MS / 1000} s per measurement${SMOKE ? ' (smoke)' : ''}`);
+console.log(`serve: ${loadLine()} before the run; toolmem serve --workers ${WORKERS} on ${s.url}; ${TASKS.length} prompts, ${LEVEL_MS / 1000} s per measurement${SMOKE ? ' (smoke)' : ''}`);
 const sel = await selectLevels(s);
 const added = await routerOverhead(s);
 const stall = await reloadStall(s);
@@ -213,7 +213,7 @@ await runFaults({
   seconds: SMOKE ? 3 : 20,
   thinkMs: Number(argv.think),
 });
-console.log(`serve: load average after the run ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`serve: ${loadLine()} after the run`);
 s.a.proc.kill('SIGTERM');
 s.bare.proc.kill('SIGTERM');
 process.exit(0);

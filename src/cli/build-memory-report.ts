@@ -63,7 +63,7 @@ export function buildSummaryText(r: BuildSummaryInput): string {
   const lines = file.tools.map((t) => `  ${t.id.padEnd(24)} ${LEVELS.map((l) => `${l} ${t.counts[l]}`).join('  ')}`);
   return [
     `Memory written to ${r.out} (${r.trainTasks} training tasks, engine ${r.engine}, embeddings ${r.embeddingModel}).`,
-    ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools; ${cap.report.claims ?? cap.report.entries} claims, ${cap.report.tentative ?? 0} tentative entries and one profile per tool; ${cap.report.belowMinN} facets below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
+    ...(cap ? [`Capability analysis: ${cap.report.facetsTested} facets tested on ${cap.tools.length} tools; ${cap.report.claims ?? cap.report.entries} claims, ${cap.report.tentative ?? 0} tentative entries and one profile per tool; ${cap.report.belowMinN} ${cap.report.belowMinN === 1 ? 'facet' : 'facets'} below the minimum number of tasks (no entry).`, ...cap.report.notes.map((n) => `  ${n}`)] : []),
     ...(cap?.report.verification ? [verificationLine(cap.report.verification)] : []),
     ...(cap?.note ? [cap.note.text] : []),
     ...lines,

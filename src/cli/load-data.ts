@@ -63,7 +63,8 @@ export const DATA_USAGE = `  --data FILE          file to read (required): also 
   --metric NAME        helm: the metric to import (default: the run's main metric)
   --scale MIN:MAX      score scale, e.g. 1:5 (whole numbers) or 0:1 (continuous);
                        add :int or :real to say which (e.g. 0:10:real, -25:0:real); required
-                       when the scores cannot tell it (all equal, or a single score)
+                       when the scores cannot tell it (all equal, a single score, or none:
+                       a file of outputs to label)
   --skills FILE        genai-bench sidecar genai_skills.json (categories)
   --prompts FILE       genai-bench-long sidecar prompts.csv (prompt text; required there)
   --judge COLUMN       biggen: which <judge>_score column to use (default: the first)

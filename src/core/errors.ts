@@ -41,6 +41,14 @@ export class NotFoundError extends ToolMemError {
   override name = 'NotFoundError';
 }
 
+/**
+ * A hand label refused because the item it names is no longer what the labeller is looking at: its
+ * queue was replaced (the dataset or a filter changed) or the item left it. Nothing was written.
+ */
+export class StaleLabelError extends ToolMemError {
+  override name = 'StaleLabelError';
+}
+
 export const ERROR_CLASSES = {
   ToolMemError,
   ParseError,
@@ -48,4 +56,5 @@ export const ERROR_CLASSES = {
   CancelledError,
   StorageFullError,
   NotFoundError,
+  StaleLabelError,
 } as const;

@@ -49,6 +49,11 @@ export interface DatasetRepository {
 export interface ExperienceRepository {
   get(id: string): Promise<Experience | undefined>;
   byDataset(datasetId: string): Promise<Experience[]>;
+  /**
+   * A dataset's experiences in pages, each handed to `onPage` before the next is read: a caller that
+   * keeps only what it derives (the ground truth of an evaluation) never holds the whole dataset.
+   */
+  scanDataset(datasetId: string, onPage: (rows: readonly Experience[]) => void): Promise<void>;
   byDatasetAndTool(datasetId: string, toolId: string): Promise<Experience[]>;
   byTask(datasetId: string, taskId: string): Promise<Experience[]>;
   /** One page of a dataset's experiences (optionally of one tool). */
@@ -136,6 +141,8 @@ export interface LabelRepository {
   removeImportItems(datasetId: string, importId: string): Promise<void>;
   /** Per tool: items of the dataset that no experience scores yet (an output still awaiting labels). */
   awaiting(datasetId: string): Promise<Map<string, number>>;
+  /** The items themselves (those `awaiting` counts), in item-key order. */
+  awaitingItems(datasetId: string): Promise<LabelItem[]>;
   preferences(datasetId: string): Promise<Preference[]>;
   putPreference(preference: Preference): Promise<void>;
   removePreference(id: string): Promise<void>;

@@ -1,4 +1,5 @@
 import { prefixRange } from '../core/ids';
+import type { LabelItem } from '../core/types';
 import type { ToolMemDB } from './schema';
 
 /**
@@ -9,13 +10,19 @@ import type { ToolMemDB } from './schema';
  * tool prefix is matched against the tool's item tasks at every `|` (a task may hold `|` itself).
  */
 export async function awaitingByTool(db: ToolMemDB, datasetId: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const item of await awaitingItems(db, datasetId)) out.set(item.toolId, (out.get(item.toolId) ?? 0) + 1);
+  return out;
+}
+
+/** The label items of a dataset that no experience scores yet, in item-key order (the Data page's browser lists them). */
+export async function awaitingItems(db: ToolMemDB, datasetId: string): Promise<LabelItem[]> {
   const items = await db.items.where('datasetId').equals(datasetId).toArray();
   const tasksByTool = new Map<string, Set<string>>();
   for (const item of items) {
     const tasks = tasksByTool.get(item.toolId) ?? tasksByTool.set(item.toolId, new Set()).get(item.toolId)!;
     tasks.add(item.taskId);
   }
-  const out = new Map<string, number>();
   for (const [toolId, tasks] of tasksByTool) {
     const prefix = `${datasetId}|${toolId}|`;
     const [lower, upper] = prefixRange(prefix);
@@ -28,8 +35,7 @@ export async function awaitingByTool(db: ToolMemDB, datasetId: string): Promise<
         if (tasks.has(task)) scored.add(task);
       }
     }
-    const left = tasks.size - scored.size;
-    if (left > 0) out.set(toolId, left);
+    for (const task of scored) tasks.delete(task);
   }
-  return out;
+  return items.filter((item) => tasksByTool.get(item.toolId)?.has(item.taskId));
 }

@@ -14,7 +14,7 @@ import { ImportKeyLists } from './import-keys';
 import { forgetDatasetCounts } from './count-log';
 import { DexieMemoryRepository } from './memory-repo';
 import { withQuotaCheck } from './quota';
-import { awaitingByTool } from './awaiting';
+import { awaitingByTool, awaitingItems } from './awaiting';
 import type { EntityTable, IDType } from 'dexie';
 import type { ToolMemDB } from './schema';
 
@@ -164,6 +164,9 @@ class DexieLabelRepository implements LabelRepository {
   }
   async awaiting(datasetId: string) {
     return awaitingByTool(this.db, datasetId);
+  }
+  awaitingItems(datasetId: string) {
+    return awaitingItems(this.db, datasetId);
   }
   preferences(datasetId: string) {
     return this.db.preferences.where('datasetId').equals(datasetId).toArray();

@@ -6,9 +6,26 @@
  */
 import type { Dataset, Experience, LabelItem, Preference, RaterPolicy, StoredImage, Tool } from '../core/types';
 
+/**
+ * The item a label is given on, as the page shows it: the queue it came from (the number
+ * `labelQueue` returned) and the dataset, task, tool and rater it names.
+ */
+export interface LabelTarget {
+  queue: number;
+  datasetId: string;
+  taskId: string;
+  toolId: string;
+  rater: string;
+}
+
 export interface EditApi {
-  /** Writes one human label (score range checked against its dataset); returns the label it replaced, for undo. */
-  saveLabel: { req: { label: Experience }; res: { previous: Experience | null }; progress: never };
+  /**
+   * Writes one human label (score range checked against its dataset); returns the label it replaced,
+   * for undo. Refused with `StaleLabelError`, nothing written, unless `shown` is an item of the
+   * worker's current queue (label-queues.ts); refused with `ValidationError` unless `label` is
+   * that item's label by that rater.
+   */
+  saveLabel: { req: { label: Experience; shown: LabelTarget }; res: { previous: Experience | null }; progress: never };
   /** Undo of a label: puts `previous` back, or removes the label `id` when there was none. */
   restoreLabel: { req: { id: string; previous: Experience | null }; res: null; progress: never };
   /** Writes one pairwise choice; returns the choice it replaced, for undo. */

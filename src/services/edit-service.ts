@@ -1,10 +1,11 @@
-import { NotFoundError, ValidationError } from '../core/errors';
+import { NotFoundError, StaleLabelError, ValidationError } from '../core/errors';
 import { toggleCase } from '../core/memory/test-cases';
 import type { Repositories } from '../core/repositories';
 import { quote } from '../core/text/quote';
-import type { ScoreScale } from '../core/types';
+import type { Preference, ScoreScale } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { EditApi } from './edit-api';
+import { describeStale, labelMismatch, type LabelQueues, type StaleProblem } from './label-queues';
 
 /** Why `value` is not a score on `scale`, or null when it is one. */
 export function scoreProblem(value: number, scale: ScoreScale, datasetName: string): string | null {
@@ -13,12 +14,37 @@ export function scoreProblem(value: number, scale: ScoreScale, datasetName: stri
   return `A score for ${quote(datasetName)} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`;
 }
 
+/** Dataset id → name for a refusal's message (the target's dataset and the selected ones). */
+async function datasetNames(repos: Repositories, datasetId: string, p: StaleProblem): Promise<(id: string) => string> {
+  const ids = [datasetId, ...(p.kind === 'dataset' ? p.selected : [])];
+  const names = new Map<string, string>();
+  for (const id of ids) names.set(id, (await repos.datasets.get(id))?.name ?? id);
+  return (id) => names.get(id) ?? id;
+}
+
+/**
+ * A pairwise choice names its dataset, task and two tools: refused (nothing written) unless the task
+ * has an output of each tool in that dataset, so a choice made as the page changed dataset or pair
+ * cannot land on a task that is not the one compared (issue #35).
+ */
+async function checkPair(repos: Repositories, p: Preference, datasetName: string): Promise<void> {
+  if (p.toolA === p.toolB) throw new ValidationError(`A choice compares two tools, not ${quote(p.toolA)} with itself.`);
+  const rows = await repos.experiences.byTask(p.datasetId, p.taskId);
+  const items = (await repos.labels.items(p.datasetId)).filter((i) => i.taskId === p.taskId);
+  const has = new Set([...rows, ...items].map((r) => r.toolId));
+  const missing = [p.toolA, p.toolB].filter((t) => !has.has(t));
+  if (missing.length) {
+    const what = missing.map((t) => quote(t)).join(' and ');
+    throw new StaleLabelError(`Not saved: task ${quote(p.taskId)} of ${quote(datasetName)} has no output of ${what}. Nothing was written.`);
+  }
+}
+
 /**
  * The hand edits (edit-api.ts). Each is one repository write (or one transaction), checked here
  * rather than in the page so that every caller gets the same rules. The undo of a label or a
  * choice is the caller's: it keeps what `save…` returned and hands it to `restore…`.
  */
-export function createEditHandlers(repos: Repositories): Handlers<EditApi> {
+export function createEditHandlers(repos: Repositories, queues: LabelQueues): Handlers<EditApi> {
   async function dataset(id: string) {
     const found = await repos.datasets.get(id);
     if (!found) throw new NotFoundError(`The dataset ${quote(id)} does not exist (deleted in another tab?).`);
@@ -26,7 +52,12 @@ export function createEditHandlers(repos: Repositories): Handlers<EditApi> {
   }
 
   return {
-    async saveLabel({ label }) {
+    async saveLabel({ label, shown }) {
+      const mismatch = labelMismatch(label, shown);
+      if (mismatch) throw new ValidationError(mismatch);
+      // Checked before the first wait: a queue the page begins after this call cannot change the answer.
+      const stale = queues.problem(shown);
+      if (stale) throw new StaleLabelError(describeStale(stale, shown, await datasetNames(repos, shown.datasetId, stale)));
       const d = await dataset(label.datasetId);
       const problem = scoreProblem(label.score, d.scale, d.name);
       if (problem) throw new ValidationError(problem);
@@ -43,7 +74,8 @@ export function createEditHandlers(repos: Repositories): Handlers<EditApi> {
     },
 
     async savePreference({ preference }) {
-      await dataset(preference.datasetId);
+      const d = await dataset(preference.datasetId);
+      await checkPair(repos, preference, d.name);
       const previous = (await repos.labels.preferences(preference.datasetId)).find((p) => p.id === preference.id) ?? null;
       await repos.labels.putPreference(preference);
       return { previous };

@@ -70,8 +70,11 @@ export interface PredictResponse {
   method: string;
   predictions: ToolPrediction[];
   selection: Selection;
-  /** Training examples the predictor was fitted on. */
+  /** Training examples the predictor was fitted on (scored outputs: a task × a tool). */
   trainedOn: number;
+  /** The distinct tasks and tools of those examples ("9,600 scored outputs: 1,600 tasks × 6 tools"). */
+  trainedTasks?: number;
+  trainedTools?: number;
   /** The `memory` method with a stored memory: the memory it predicted with. */
   memory?: PredictMemory;
   /** LLM methods: replies that held no score (the tool's mean was used) and off-scale answers. */
@@ -79,7 +82,7 @@ export interface PredictResponse {
   /** The pick's margin over the runner-up (utility) and how often it beats it on similar held-out tasks; absent with fewer than 2 candidates. */
   pick?: PickMargin;
   /** Where the ranges come from (K folds over `tasks` training tasks, each fold model fitted on ≤ maxTrain), or why there are none. */
-  ranges?: { folds: number; tasks: number; maxTrain: number } | { unavailable: string };
+  ranges?: { folds: number; tasks: number; maxTrain: number; allTasks?: number } | { unavailable: string };
 }
 
 export interface EvalApi {

@@ -32,6 +32,8 @@ export interface EvaluableMemory {
   engine: string;
   embeddingModel: string;
   source: 'build' | 'imported';
+  /** When the memory was made (built or imported): the form tells two of the same name apart by it. */
+  createdAt: number;
   /** Training tasks (null: all of the dataset's tasks, so nothing is left to test on). */
   train: number | null;
   seed: number | null;
@@ -48,7 +50,7 @@ async function completedBuild(repos: Repositories, memory: Memory, datasetId: st
 export async function evaluableMemories(repos: Repositories, datasetId: string): Promise<EvaluableMemory[]> {
   const out: EvaluableMemory[] = [];
   for (const memory of await repos.memories.list()) {
-    const base = { id: memory.id, name: memory.name, embeddingModel: memory.embeddingModel };
+    const base = { id: memory.id, name: memory.name, embeddingModel: memory.embeddingModel, createdAt: memory.createdAt };
     const run = await completedBuild(repos, memory, datasetId);
     const imported = importedBuildOf(memory);
     if (run) {

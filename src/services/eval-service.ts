@@ -3,7 +3,8 @@ import { ValidationError } from '../core/errors';
 import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { overSeeds, type EvalReport } from '../core/eval/evaluate';
-import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
+import { GroundTruthBuilder, type ScoredPair } from '../core/eval/ground-truth';
+import { fitFingerprint } from '../core/eval/fingerprint';
 import { toJsonReport } from '../core/eval/report';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
 import type { MemorySnapshot } from '../core/predict/memory';
@@ -16,9 +17,10 @@ import { pickMargin } from '../core/predict/pick-share';
 import type { Repositories } from '../core/repositories';
 import type { EvalRun } from '../core/records';
 import type { Dataset, Experience, Tool } from '../core/types';
+import type { CostFields } from '../core/cost/tool-cost';
 import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, PredictMemory, ToolPrediction } from './eval-api';
-import { evalCostPlane } from './eval-cost';
+import { CostRows, evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, predictMemories, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { DEFAULT_LLM_MAX_TEST, loadLlmEngine, promptTools } from './eval-llm';
 import { llmTotals } from '../app/evaluate-methods';
@@ -92,7 +94,7 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
 /** What the Run stores: the summary of a complete outcome, with the cost plane and the stored memory's details. */
 function resultOf(
   outcome: EvaluationOutcome,
-  ctx: { dataset: Dataset; experiences: readonly Experience[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
+  ctx: { dataset: Dataset; costs: readonly CostFields[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
 ): EvalResult {
   const { dataset, stored } = ctx;
   const report = outcome.report!;
@@ -101,7 +103,7 @@ function resultOf(
   if (stored) result.memory = memoryInfo(stored, ctx.cited);
   // A run that throws on a stop always has its intervals.
   result.intervals = outcome.intervals!;
-  const costPlane = evalCostPlane(result.points, ctx.tools, ctx.experiences, dataset.scale);
+  const costPlane = evalCostPlane(result.points, ctx.tools, ctx.costs, dataset.scale);
   if (costPlane) result.costPlane = costPlane;
   if (outcome.ablation) result.ablation = outcome.ablation;
   return result;
@@ -110,20 +112,38 @@ function resultOf(
 /**
  * Evaluations and predictions over the app's data, with the same core code as `toolmem eval`
  * (same split, seeds and methods give the same numbers). Fitted predictors are cached per
- * dataset and method until the dataset changes.
+ * dataset and method until anything they were fitted on changes (`fitStamp`).
  */
 export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
   const { repos } = deps;
   // `bank`: the method's out-of-fold residuals on the training tasks (ranges of single predictions); null for LLM methods.
   /** Stored memories' predictors, by memory id and its last write (a rebuild writes the row anew). */
   const storedPredictors = new Map<string, CapabilityMemoryPredictor>();
-  const fitted = new Map<string, { stamp: number; predictor: AnyPredictor; trainedOn: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }>();
+  const fitted = new Map<
+    string,
+    { stamp: string; predictor: AnyPredictor; trainedOn: number; trainedTasks: number; trainedTools: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }
+  >();
 
-  async function loadTruth(datasetId: string) {
+  /**
+   * The dataset's ground truth, read in pages: of each row only what the evaluation uses is kept
+   * (its ground truth, and the cost fields of the cost plane), so a dataset is never held whole (a
+   * million rows with their responses were ~0.5 GB in the worker, bench:scale). `withRows`: keep the
+   * rows too, which a stored memory's evaluation needs (its evidence names them).
+   */
+  async function loadTruth(datasetId: string, withRows = false) {
     const dataset = await repos.datasets.get(datasetId);
     if (!dataset) throw new ValidationError(`The dataset ${datasetId} does not exist.`);
-    const experiences = await repos.experiences.byDataset(datasetId);
-    return { dataset, data: groundTruth(experiences, dataset.raterPolicy), experiences };
+    const truth = new GroundTruthBuilder();
+    const costs = new CostRows();
+    const rows: Experience[] = [];
+    await repos.experiences.scanDataset(datasetId, (page) => {
+      for (const e of page) {
+        truth.add(e);
+        costs.add(e);
+        if (withRows) rows.push(e);
+      }
+    });
+    return { dataset, data: truth.finish(dataset.raterPolicy), costs: costs.rows, rows };
   }
 
   return {
@@ -135,11 +155,11 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async evaluate(config, ctx): Promise<EvalRun> {
       const methods = methodIds(config.methods);
       if (!methods.length) throw new ValidationError('Choose at least one method.');
-      const { dataset, data, experiences } = await loadTruth(config.datasetId);
+      const { dataset, data, costs, rows } = await loadTruth(config.datasetId, !!config.memoryId);
       const taskIds = [...new Set(data.map((p) => p.taskId))];
       // A stored memory dictates the split (its own training tasks, test tasks it never saw) and one seed.
       const stored = config.memoryId && taskIds.length >= 2
-        ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
+        ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences: rows, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
         : null;
       const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
       if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
@@ -163,7 +183,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
           wrap: (id, p) => (cited.has(id) ? citingEntries(p, cited.get(id)!) : p),
           onProgress: (p) => ctx.progress(p),
         });
-        const doneRun: EvalRun = { ...run, state: 'completed', metrics: await resultOf(outcome, { dataset, experiences, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
+        const doneRun: EvalRun = { ...run, state: 'completed', metrics: await resultOf(outcome, { dataset, costs, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
         await repos.runs.put(doneRun);
         return doneRun;
       } catch (err) {
@@ -175,23 +195,25 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async predict(req) {
       const [method] = methodIds([req.method]);
       const { dataset, data } = await loadTruth(req.datasetId);
-      const stamp = data.length;
       const llmMethod = isLlmMethod(method!);
       // A spec that crossed the worker boundary is checked; its canonical string keys the fitted model.
       const spec = llmMethod ? checkEngineSpec(req.engine ?? NO_ENGINE) : NO_ENGINE;
       const key = `${req.datasetId}|${method}|${llmMethod ? formatEngineSpec(spec) : ''}`;
+      const wantsVectors = methodNeeds(method!).vectors !== false;
+      const fitEmbedder = wantsVectors ? await deps.embedder() : null;
+      const cards = llmMethod ? await promptTools(repos) : null;
+      const stamp = fitStamp(data, dataset, fitEmbedder, cards);
       let model = fitted.get(key);
       if (!model || model.stamp !== stamp) {
-        const wantsVectors = methodNeeds(method!).vectors !== false;
-        const vectors = wantsVectors ? await vectorsOf(await deps.embedder(), data) : undefined;
-        const predictor = isLlmMethod(method!)
-          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: await promptTools(repos), ...scaleMeaningOption(dataset.preset) })
+        const vectors = wantsVectors ? await vectorsOf(fitEmbedder, data) : undefined;
+        const predictor = llmMethod
+          ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: cards!, ...scaleMeaningOption(dataset.preset) })
           : createPredictor(method!);
         const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}) }));
         await predictor.fit({ scale: dataset.scale, examples });
         // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
         const bank = llmMethod ? null : await residualBank(() => createPredictor(method!), { scale: dataset.scale, examples });
-        model = { stamp, predictor, trainedOn: data.length, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
+        model = { stamp, predictor, trainedOn: data.length, trainedTasks: new Set(data.map((p) => p.taskId)).size, trainedTools: new Set(data.map((p) => p.toolId)).size, prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}) };
         fitted.set(key, model);
       }
       // The memory method with a stored memory (the Predict page's choice): its own fit and claims,
@@ -249,12 +271,24 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
       );
       const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
       const pick = pickMargin(selection.ranked, dataset.scale.direction === 'lower-better' ? -1 : 1, dataset.scale, model.bank && sims ? { bank: model.bank, sims } : null);
-      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
-      return { method: method!, predictions, selection, trainedOn: model.trainedOn, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
+      const ranges = model.bank ? { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain, allTasks: model.bank.allTasks } : { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
+      return { method: method!, predictions, selection, trainedOn: model.trainedOn, trainedTasks: model.trainedTasks, trainedTools: model.trainedTools, ...(usedMemory ? { memory: usedMemory } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges };
     },
   };
 }
 
+
+/**
+ * Everything a fitted model depends on besides its method and engine (the cache key): the ground
+ * truth itself (a relabel moves it, issue #35), the scale and preset, the embedding model its prompt
+ * vectors came from, and for LLM methods the tool cards they show the model. A model is refitted
+ * when any of them changes, and only then.
+ */
+function fitStamp(data: readonly ScoredPair[], dataset: Dataset, embedder: Embedder | null, tools: ReadonlyMap<string, unknown> | null): string {
+  const { min, max, integer, direction } = dataset.scale;
+  const scale = `${min}..${max}${integer ? 'i' : ''}${direction}`;
+  return [fitFingerprint(data), scale, dataset.preset, embedder?.id ?? '', tools ? JSON.stringify([...tools.values()]) : ''].join('\u0000');
+}
 
 /**
  * The prediction is only the tool's training mean (or median): a constant method, or a neighbour /

@@ -3,6 +3,8 @@ import type { RaterPolicy } from '../core/types';
 import type { EditApi } from './edit-api';
 
 export interface QueueResult {
+  /** The queue's number: labels name it (`LabelTarget.queue`), and only the latest queue's are written (label-queues.ts). */
+  queue: number;
   /** Item ids (`datasetId|taskId|toolId`) in queue order. */
   ids: string[];
   /** Items before filtering (for "n of m"). */

@@ -2,31 +2,48 @@ import { exactAgreement, krippendorffAlpha } from '../core/label/agreement';
 import { buildQueue, itemsFromExperiences, resumeAt, selectionProgress } from '../core/label/queue';
 import { datasetStats } from '../core/stats/dataset-stats';
 import { pairwiseDatasetOf, pairwiseExperiences } from '../core/label/pairwise-evidence';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { CancelledError, NotFoundError, ValidationError } from '../core/errors';
 import { quote } from '../core/text/quote';
 import type { Repositories } from '../core/repositories';
 import type { Experience } from '../core/types';
 import type { Handlers } from '../rpc';
 import type { LabelApi } from './label-api';
 import { createEditHandlers } from './edit-service';
+import { LabelQueues } from './label-queues';
 
 /**
  * Queue building and agreement read every experience of the chosen datasets: done in the worker.
  * The hand edits (labels, choices, items, policies) are served here too: the page's one door for writes.
  */
 export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
+  // The queue on screen, which every label is checked against (one per worker, so per tab).
+  const queues = new LabelQueues();
   return {
-    ...createEditHandlers(repos),
-    async labelQueue({ filter, me, resume }) {
+    ...createEditHandlers(repos, queues),
+    /**
+     * Builds a queue; it is the current one from the call on, so a label on an older queue is refused
+     * even while this one is still reading. A call that a newer one overtakes (or that the page
+     * cancels) stops between reads and answers CancelledError.
+     */
+    async labelQueue({ filter, me, resume }, ctx) {
+      const queue = queues.begin(filter.datasetIds, me);
+      const stopIfStale = () => {
+        ctx.signal.throwIfAborted();
+        if (!queues.isCurrent(queue)) throw new CancelledError('A newer queue was asked for.');
+      };
       const experiences: Experience[] = [];
       const created = [];
       for (const id of filter.datasetIds) {
         experiences.push(...(await repos.experiences.byDataset(id)));
         created.push(...(await repos.labels.items(id)));
+        stopIfStale();
       }
       const { items, labels } = itemsFromExperiences(experiences, created);
       const ids = buildQueue(items, labels, filter, me);
+      stopIfStale();
+      queues.settle(queue, ids);
       return {
+        queue,
         ids,
         start: resume ? resumeAt(ids, new Map(items.map((i) => [i.id, i])), resume.itemId, resume.since) : 0,
         ...selectionProgress(items, labels, filter, me),

@@ -164,6 +164,17 @@ export function hitTest(geo: MatrixGeometry, x: number, y: number): { row: numbe
   if (y < geo.headerHeight) return null;
   const row = Math.floor((y - geo.headerHeight) / geo.cell);
   if (row < 0 || row >= geo.rows) return null;
+  const col = columnAt(geo, x);
+  return col === null ? null : { row, col };
+}
+
+/** The column whose name is under a point of the header (the rotated facet names), or null. */
+export function headerHit(geo: MatrixGeometry, x: number, y: number): number | null {
+  return y >= geo.bandHeight && y < geo.headerHeight ? columnAt(geo, x) : null;
+}
+
+/** The column spanning x (CSS pixels), or null (labels, a gap between kinds, outside). */
+function columnAt(geo: MatrixGeometry, x: number): number | null {
   // Columns are sorted by x: binary search for the last column starting at or before x.
   let lo = 0;
   let hi = geo.colX.length - 1;
@@ -176,7 +187,7 @@ export function hitTest(geo: MatrixGeometry, x: number, y: number): { row: numbe
     } else hi = mid - 1;
   }
   if (col < 0 || x >= geo.colX[col]! + geo.cell) return null;
-  return { row, col };
+  return col;
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ChartConfiguration, ChartDataset, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { CsvValue } from '../core/export/csv-cell';
 import type { CostQualityPlane, CostQualityPoint } from '../services/eval-api';
+import { pairedDifference, type PairedDifference, type PlaneInput } from '../core/eval/cost-plane';
 import { methodStyles } from './palette';
 
 /** Grey for the reference marks (always one tool, random, the frontier): methods carry the colours. */
@@ -45,26 +46,65 @@ export function frontierOf(plane: CostQualityPlane): CostQualityPoint[] {
   return sorted.filter((p, i) => i === 0 || p.cost !== sorted[i - 1]!.cost || p.quality !== sorted[i - 1]!.quality);
 }
 
+/** The first seed's predictions of a run (EvalResult.points), which the plane was drawn from. */
+export type PlanePredictions = PlaneInput['points'];
+
+/**
+ * The best single tool of the plane and the best selector point that costs no more, with the
+ * task-by-task difference of their true scores when the run's predictions are at hand (the plane
+ * holds means only). The Evaluate page's verdict and the plane's sentence both say this one thing.
+ */
+export interface PlaneMatch {
+  best: CostQualityPoint;
+  within: CostQualityPoint;
+  /** Selector minus tool on the plane's tasks, in score points (positive = better); null without predictions. */
+  diff: PairedDifference | null;
+  /** The difference's verdict: its 95% interval above 0, below 0, or across it. */
+  verdict: 'better' | 'worse' | 'same' | null;
+}
+
+export function planeMatch(plane: CostQualityPlane, predictions?: PlanePredictions): PlaneMatch | null {
+  const s = plane.direction === 'lower-better' ? -1 : 1;
+  const best = plane.points.filter((p) => p.kind === 'always').sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0];
+  const within = best ? plane.points.filter((p) => p.kind === 'method' && p.cost <= best.cost).sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0] : undefined;
+  if (!best || !within) return null;
+  const costs = new Map(Object.entries(plane.costs).map(([t, c]) => [t, c.cost]));
+  const input = predictions ? { points: predictions, costs, scaleSpan: 1, ...(plane.direction ? { direction: plane.direction } : {}) } : null;
+  const diff = input ? pairedDifference(input, within.label, within.lambda ?? 0, best.label) : null;
+  const verdict = !diff ? null : diff.lo > 0 ? 'better' : diff.hi < 0 ? 'worse' : 'same';
+  return { best, within, diff, verdict };
+}
+
+/** "0.039 higher (95% interval −0.012 to 0.090, 800 tasks of one seed: not a clear difference)". */
+export function matchDifferenceText(plane: CostQualityPlane, m: PlaneMatch): string {
+  const s = plane.direction === 'lower-better' ? -1 : 1;
+  const d = m.diff ? m.diff.mean : s * (m.within.quality - m.best.quality);
+  const word = (x: number) => (s * x > 0 ? 'higher' : 'lower');
+  const by = Math.abs(d) < 5e-4 ? 'the same score' : `${sig(Math.abs(d), 2)} ${word(d)}`;
+  if (!m.diff) return `${by} (one seed's tasks, no interval)`;
+  const ci = `95% interval ${signedSig(m.diff.lo)} to ${signedSig(m.diff.hi)} over ${m.diff.tasks.toLocaleString('en-US')} tasks of one seed`;
+  // The point is the best of the plane's selector points within the cost: a clear gain is said with that caveat.
+  const of = plane.points.filter((p) => p.kind === 'method' && p.cost <= m.best.cost).length;
+  const said = m.verdict === 'better' ? `clearly better, though the best of ${of} selector points` : m.verdict === 'worse' ? 'clearly worse' : 'not a clear difference';
+  return `${by} (${ci}: ${said})`;
+}
+
+const signedSig = (x: number) => (x < 0 ? `−${sig(-x, 2)}` : sig(x, 2));
+
 /**
  * The plane in three sentences (the chart's text alternative): the frontier's ends, what a
- * selector reaches for no more than the best single tool costs, and the oracle.
+ * selector reaches for no more than the best single tool costs (with the interval of the
+ * difference when the run's predictions are given), and the oracle.
  */
-export function planeSummary(plane: CostQualityPlane): string[] {
-  const s = plane.direction === 'lower-better' ? -1 : 1;
+export function planeSummary(plane: CostQualityPlane, predictions?: PlanePredictions): string[] {
   const at = (p: CostQualityPoint) => `${pointName(p)} (${costText(plane, p.cost)}, score ${sig(p.quality)})`;
   const out: string[] = [];
   const frontier = frontierOf(plane);
   if (frontier.length) {
     out.push(frontier.length === 1 ? `The frontier is one point: ${at(frontier[0]!)}.` : `The frontier has ${frontier.length} points, from ${at(frontier[0]!)} to ${at(frontier.at(-1)!)}.`);
   }
-  const best = plane.points.filter((p) => p.kind === 'always').sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0];
-  const within = best ? plane.points.filter((p) => p.kind === 'method' && p.cost <= best.cost).sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0] : undefined;
-  if (best && within) {
-    // A difference of means on one seed's tasks, with no interval here: said as a number, not a verdict.
-    const d = s * (within.quality - best.quality);
-    const by = d === 0 ? 'the same score' : `${sig(Math.abs(d), 2)} ${d > 0 ? 'higher' : 'lower'}`;
-    out.push(`The best single tool is ${at(best)}; for no more, the best selector is ${at(within)}: ${by} (one seed's tasks, no interval).`);
-  }
+  const m = planeMatch(plane, predictions);
+  if (m) out.push(`The best single tool is ${at(m.best)}; for no more, the best selector is ${at(m.within)}: ${matchDifferenceText(plane, m)}.`);
   const oracle = plane.points.find((p) => p.kind === 'oracle');
   if (oracle) out.push(`The oracle (the best true score on every task, out of a predictor's reach) scores ${sig(oracle.quality)} at ${costText(plane, oracle.cost)}.`);
   return out;

@@ -92,11 +92,24 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
   };
 }
 
+/** The values of a whole-number scale of at most 11 points (1–5 → 1, 2, 3, 4, 5); null for other scales (chart.js picks). */
+export function scaleTicks(scale: { min: number; max: number; integer: boolean }): number[] | null {
+  if (!scale.integer || scale.max - scale.min > 10 || scale.max <= scale.min) return null;
+  return Array.from({ length: scale.max - scale.min + 1 }, (_, i) => scale.min + i);
+}
+
+/** An axis whose ticks are exactly `values` (when given). */
+function ticksAt(values: number[] | null): { afterBuildTicks?: (axis: { ticks: { value: number }[] }) => void } {
+  return values ? { afterBuildTicks: (axis) => { axis.ticks = values.map((value) => ({ value })); } } : {};
+}
+
 /** Predicted vs true (first seed), true scores jittered so integer ratings do not overlap; a click opens the task. */
 export function predTrueChart(r: EvalResult, method: string): ChartConfiguration {
   const pts = r.points[method] ?? [];
   // Deterministic jitter (a hash of the index), so the picture is the same every time.
   const jitter = (i: number) => (((i * 2654435761) % 1000) / 1000 - 0.5) * (r.scale.integer ? 0.5 : 0);
+  const values = scaleTicks(r.scale);
+  const pad = r.scale.integer ? 0.5 : 0;
   return {
     type: 'scatter',
     data: {
@@ -116,8 +129,10 @@ export function predTrueChart(r: EvalResult, method: string): ChartConfiguration
       interaction: { mode: 'nearest', intersect: false },
       plugins: { legend: { position: 'bottom' } },
       scales: {
-        x: { type: 'linear', min: r.scale.min - 0.5, max: r.scale.max + 0.5, title: { display: true, text: 'true score' } },
-        y: { min: r.scale.min, max: r.scale.max, title: { display: true, text: 'predicted score' } },
+        // On a small whole-number scale the ticks are its values (1, 2, 3, 4, 5), not chart.js's
+        // round steps of the jitter margin ("0.5, 2, 4, 5.5", issue #38).
+        x: { type: 'linear', min: r.scale.min - pad, max: r.scale.max + pad, title: { display: true, text: 'true score' }, ...ticksAt(values) },
+        y: { min: r.scale.min, max: r.scale.max, title: { display: true, text: 'predicted score' }, ...ticksAt(values) },
       },
     },
   };

@@ -6,6 +6,7 @@
  */
 import { own } from '../core/data-keys';
 import { formatNumber, formatSigned } from './capability-format';
+import { costText, matchDifferenceText, planeMatch, pointName } from './cost-plane-chart';
 import type { EvalResult, IntervalMetric, Verdict } from '../services/eval-api';
 
 export type Column = IntervalMetric;
@@ -153,7 +154,7 @@ export function verdictLine(r: EvalResult, board: Leaderboard): string {
   for (const [m, v] of Object.entries(r.selection)) if (finite(v) && (picker === null || v > r.selection[picker]!)) picker = m;
   let second: string;
   if (picker === null || !(r.selection[picker]! > r.alwaysStrongerSelection + 1e-9)) {
-    second = `no method picks tools better than ${always}`;
+    second = costCountedClause(r, always) ?? `no method picks tools better than ${always}`;
   } else {
     const score = `mean true score ${fixed(r.selection[picker], 2)} vs ${fixed(r.alwaysStrongerSelection, 2)}`;
     // tool-mean picks exactly what always-stronger picks, so the gap verdict against it answers "clearly?".
@@ -161,6 +162,30 @@ export function verdictLine(r: EvalResult, board: Leaderboard): string {
     second = v === 'same' ? `${picker} picks tools slightly better than ${always} (${score}), not clearly` : `${picker} picks tools ${v === 'better' ? 'clearly ' : ''}better than ${always} (${score})`;
   }
   return `${first}; ${second}.`;
+}
+
+/**
+ * When no method picks better by predicted score alone, the cost–quality plane may still hold a
+ * selector that reaches the best single tool's score for no more money: the verdict then says
+ * both, in the plane's own words, so the headline and the plane's sentence never disagree
+ * (issue #38: "no method picks tools better than always choosing DALLE_3" above "for no more, the
+ * best selector is memory at λ 4.08 …: 0.036 higher"). Null when the plane has no such point.
+ */
+function costCountedClause(r: EvalResult, always: string): string | null {
+  const m = r.costPlane ? planeMatch(r.costPlane, r.points) : null;
+  if (!m || !r.costPlane) return null;
+  const s = r.costPlane.direction === 'lower-better' ? -1 : 1;
+  const gain = m.diff ? m.diff.mean : s * (m.within.quality - m.best.quality);
+  const cheaper = m.within.cost < m.best.cost - 1e-12;
+  // Only a point that reaches the best tool's score for less, or beats it for no more, is news.
+  if ((gain < 0 && m.verdict !== 'same') || (!cheaper && gain <= 0)) return null;
+  const cost = (x: number) => costText(r.costPlane!, x);
+  const money = cheaper ? ` for less (${cost(m.within.cost)} vs ${cost(m.best.cost)} per task)` : ' for the same cost';
+  const tool = `always choosing ${m.best.label}`;
+  if (m.verdict === 'better') {
+    return `by predicted score alone no method picks tools better than ${always}, but with costs counted, ${pointName(m.within)} picks tools clearly better than ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
+  }
+  return `no method picks tools clearly better than ${always}; counting cost, ${pointName(m.within)} matches ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
 }
 
 /** One test point behind a number: a (task, tool) of the run's first seed. */

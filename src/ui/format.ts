@@ -34,6 +34,25 @@ export function formatPlural(n: number, noun: string): string {
   return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * Names for a list of memories that tell them apart (issue #38: an exported memory imported again
+ * listed "GenAI-Bench demo memory" twice): the name, where it came from and when —
+ * "GenAI-Bench demo memory — built Dec 3, 2026, 6:10 PM", "… — imported Dec 3, 2026, 6:12 PM";
+ * still equal ones (the same minute) get " (2)", " (3)" in the order they were made. The stored
+ * name is left as it is (an imported file exports again byte for byte).
+ */
+export function memoryLabels(memories: readonly { id: string; name: string; createdAt: number; imported: boolean }[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const seen = new Map<string, number>();
+  for (const m of [...memories].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))) {
+    const base = `${m.name} — ${m.imported ? 'imported' : 'built'} ${formatDate(m.createdAt)}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    out.set(m.id, n === 1 ? base : `${base} (${n})`);
+  }
+  return out;
+}
+
 /** A stored memory as Predict names it: "GenAI-Bench memory — built Dec 2, 2026, 12:10 AM · 200 training tasks". */
 export function memoryDescription(m: { name: string; builtAt: number; trainTasks: number | null; source: 'build' | 'imported' }): string {
   const when = formatDate(m.builtAt);

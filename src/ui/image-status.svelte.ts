@@ -33,9 +33,21 @@ export class ImageGate {
     return this.#images === 0 && !this.#skipped.includes(this.summary!.dataset.id) ? 'notice' : 'open';
   });
 
+  /** Other image datasets with images attached (they have pictures to judge): ids, live. */
+  #withImages = $state.raw<string[]>([]);
+  // The other image datasets' ids as one string: every live read replaces the summaries, not the ids.
+  #otherImageIds = $derived.by(() =>
+    this.#app.datasets.filter((d) => d.dataset.id !== this.#shownId && isImageDataset(d, this.#app.tools)).map((d) => d.dataset.id).join('\u0000'),
+  );
+
   constructor(app: AppState, datasetId: () => string | undefined) {
     this.#app = app;
     this.#datasetId = datasetId;
+    $effect(() => {
+      const ids = this.#otherImageIds ? this.#otherImageIds.split('\u0000') : [];
+      if (!ids.length || this.state !== 'notice') return void (this.#withImages = []);
+      return app.store.watch(() => Promise.all(ids.map((id) => app.repos.images.countByDataset(id))), (counts) => (this.#withImages = ids.filter((_, i) => counts[i]! > 0)));
+    });
     $effect(() => app.store.watch(() => app.store.get('labelWithoutImages'), (ids) => (this.#skipped = ids)));
     // A live count: images attached (by the data worker) open the queue by themselves.
     $effect(() => {
@@ -46,9 +58,16 @@ export class ImageGate {
     });
   }
 
-  /** Text datasets to offer instead. */
+  /**
+   * Datasets to offer instead: those with something to judge — text answers, or images attached —
+   * outputs awaiting labels first (issue #38: the one dataset with pictures awaiting labels was
+   * not offered, only text datasets were).
+   */
   get alternatives(): DatasetSummary[] {
-    return textDatasets(this.#app.datasets, this.#app.tools);
+    const shown = this.#shownId;
+    const text = textDatasets(this.#app.datasets, this.#app.tools).filter((d) => d.dataset.id !== shown);
+    const images = this.#app.datasets.filter((d) => this.#withImages.includes(d.dataset.id));
+    return [...text, ...images].sort((a, b) => b.awaitingTotal - a.awaitingTotal);
   }
 
   async scoreWithout(): Promise<void> {

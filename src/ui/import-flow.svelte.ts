@@ -60,6 +60,7 @@ export class ImportFlow {
   #checkingTools = $state(false);
   /** Whole-file counts, read when the preview shows a row without a score ("12 outputs to label"); null otherwise. */
   #rowCounts = $state.raw<RowCounts | null>(null);
+  #counting = $state(false);
   #toolCheckError = $state<string | null>(null);
   // Read-only from outside: the dialog changes the flow through its methods; the three text fields
   // it binds (dataset name, tool for every row, HELM metric) have setters.
@@ -92,6 +93,8 @@ export class ImportFlow {
   get nearMisses() { return this.#nearMisses; }
   get checkingTools() { return this.#checkingTools; }
   get rowCounts() { return this.#rowCounts; }
+  /** The whole-file read (counts, scale) is running. */
+  get counting() { return this.#counting; }
   get toolCheckError() { return this.#toolCheckError; }
   /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
   readonly toolDecisions = new SvelteMap<string, ToolDecision>();
@@ -225,21 +228,40 @@ export class ImportFlow {
     if (scanSeq === this.#rescanSeq && this.#preview) await Promise.all([this.checkTools(), this.countOutputs(seq)]);
   }
 
-  /** Counts the whole file's rows when the preview holds one without a score (outputs awaiting labels). */
+  /**
+   * Reads the whole file as the import would (nothing stored): its rows with and without a score
+   * ("12 outputs to label") and the scale the import would use, so the dialog shows the inferred
+   * scale in Min and Max before the import, and asks for one the scores cannot tell (issue #38).
+   */
   async countOutputs(seq: number): Promise<void> {
-    const preview = this.#preview;
-    const unscored = preview?.rows.some((r) => r.score === undefined || r.score === null || (typeof r.score === 'string' && r.score.trim() === ''));
-    if (!unscored) {
+    if (!this.#preview) {
       this.#rowCounts = null;
       return;
     }
+    this.#counting = true;
     try {
       const counts = await this.send('countRows', this.request());
       if (seq === this.#previewSeq) this.#rowCounts = counts;
     } catch {
       // The preview already says what is wrong with the file; the count is only a summary.
       if (seq === this.#previewSeq) this.#rowCounts = null;
+    } finally {
+      if (seq === this.#previewSeq) this.#counting = false;
     }
+  }
+
+  /**
+   * The scale the import would infer from the whole file (null: a scale is set, the format has
+   * one, the file is still being read, or the scores cannot tell it).
+   */
+  get inferredScale(): ScoreScale | null {
+    const c = this.#rowCounts;
+    return !this.#scale && c && c.scaleInferred && !c.scaleUndecided ? c.scale : null;
+  }
+
+  /** The scores cannot tell the scale (no score, or all equal) and none is set: the dialog asks, Import waits. */
+  get scaleNeeded(): boolean {
+    return !this.#scale && !!this.#rowCounts?.scaleUndecided;
   }
 
   /**

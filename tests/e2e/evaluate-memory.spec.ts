@@ -22,7 +22,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await app.goTo('Evaluate');
   const form = page.getByRole('form', { name: 'New evaluation' });
   const choice = form.getByLabel('Memory to evaluate');
-  await expect(choice.locator('option').nth(1)).toHaveText(/^GenAI slice memory — fake-model at 127\.0\.0\.1:\d+ · 10 training tasks, seed 1$/);
+  await expect(choice.locator('option').nth(1)).toHaveText(/^GenAI slice memory — fake-model at 127\.0\.0\.1:\d+ · 10 training tasks, seed 1 · built \w{3} \d+, \d{4}, .+$/);
   await choice.selectOption({ index: 1 });
   await expect(form.getByTestId('stored-memory-hint')).toContainText('one split and one seed');
   await expect(form.getByLabel('Seeds')).toBeDisabled();

@@ -91,7 +91,7 @@ test('an Inspect .eval archive and a HELM run (its three files together) import 
   await expect(data.dialog.getByTestId('preview-notes')).toContainText("Scores read: match");
   let result = await data.runImport();
   await expect(result.getByTestId('count-added')).toHaveText('10');
-  await expect(result).toContainText("0–1 from the format: binary scorer 'match' (C/I)");
+  await expect(result).toContainText("scale 0–1, from the format: binary scorer 'match' (C/I)");
   await data.closeImport();
   await expect(data.datasetCard('Inspect popularity').getByRole('row', { name: /openai\/gpt-4o-mini/ })).toHaveText(/openai\/gpt-4o-mini\s*10\s*0\.8/);
 

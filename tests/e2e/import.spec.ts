@@ -11,7 +11,7 @@ test('import a generic CSV with a column mapping, see it stored, reload, undo', 
   await expect(data.dialog.getByLabel('Column for tool')).toHaveValue('system');
   await data.mapColumn('id', 'case');
   await data.dialog.getByLabel('Dataset name').fill('Team eval log');
-  // The minimum's change fills in the maximum (5); then it is set.
+  // The scale: 1–5 (what the file's grades imply, shown before the import; set here as it was before).
   await data.setScale('1', '5');
   // The preview shows rows as they will be stored: task id from the `case` column.
   await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('assistant-a');

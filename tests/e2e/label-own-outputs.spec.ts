@@ -37,16 +37,23 @@ async function boxes(page: Page, controls = 'score-controls') {
   return { img: img!, bar: bar!, vp };
 }
 
-/** The prompt (beside or above the image), the image and the score controls under both, all inside the viewport. */
+type Box = { x: number; y: number; width: number; height: number };
+/** The score controls cover none of a box: they are under it (a phone) or beside it (a wide window, issue #38). */
+const clearOf = (box: Box, bar: Box) => box.y + box.height <= bar.y + 1 || bar.x + bar.width <= box.x + 1;
+
+/** The prompt (beside or above the image), the image with its caption and the score controls (under or beside them), all inside the viewport. */
 async function allInView(page: Page) {
   const b = await boxes(page);
   const prompt = (await page.getByTestId('item-prompt').boundingBox())!;
+  const caption = (await page.getByTestId('image-viewer').locator('figcaption').boundingBox())!;
   expect(prompt.y).toBeGreaterThanOrEqual(0);
   expect(prompt.y + prompt.height).toBeLessThanOrEqual(b.bar.y);
   expect(prompt.y + prompt.height <= b.img.y + 1 || prompt.x + prompt.width <= b.img.x + 1).toBe(true);
   expect(b.img.x).toBeGreaterThanOrEqual(0);
   expect(b.img.x + b.img.width).toBeLessThanOrEqual(b.vp.width);
-  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(clearOf(b.img, b.bar)).toBe(true);
+  expect(clearOf(caption, b.bar)).toBe(true);
+  expect(caption.y + caption.height).toBeLessThanOrEqual(b.vp.height);
   expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
   return b;
 }
@@ -59,6 +66,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   // Import: no score column → 6 outputs to label.
   await label.startImport(csv);
   await expect(label.dialog.getByTestId('outputs-to-label')).toContainText('6 outputs to label');
+  // No score says nothing of the scale the labels will use: it is asked for (issue #38).
+  await label.setScale('1', '5');
   await label.dialog.getByLabel('Dataset name').fill('Mine');
   const result = await label.runImport();
   await expect(result.getByTestId('count-unscored')).toHaveText('6');
@@ -98,7 +107,7 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · fit');
   b = await boxes(page);
   expect(b.img.height).toBeLessThan(1024);
-  expect(b.img.y + b.img.height).toBeLessThanOrEqual(b.bar.y + 1);
+  expect(clearOf(b.img, b.bar)).toBe(true);
   await label.press('z');
   await expect(page.getByTestId('viewer-zoom')).toContainText('1024 × 1024 px · 100%');
   const frame = page.locator('[data-testid="image-viewer"] .frame');
@@ -118,6 +127,8 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   expect(b.img.height).toBeGreaterThan(150);
   await page.screenshot({ path: test.info().outputPath('label-390.png') });
   await label.press('2');
+  // Each key once its item is on screen: a key pressed while the next item loads labels nothing (issue #35).
+  await expect(label.position).toHaveText('Item 5 of 6');
   await label.press('4');
   await expect(page.getByTestId('viewer-zoom')).toContainText('2048 × 2048 px · fit');
   b = await allInView(page);
@@ -131,15 +142,21 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
   b = await boxes(page, 'pair-controls');
   expect(b.bar.y + b.bar.height).toBeLessThanOrEqual(b.vp.height);
-  for (const key of ['a', 't', 'd']) await label.press(key);
-  await expect(page.getByTestId('pair-count')).toHaveText('3 of 3 compared');
+  // Each key once the pair it judges is on screen (a key pressed while a choice is saved does nothing: issue #35).
+  for (const [i, key] of ['a', 't', 'd'].entries()) {
+    await label.press(key);
+    await expect(page.getByTestId('pair-count')).toHaveText(`${i + 1} of 3 compared`);
+  }
   await label.goTo('Settings');
   await page.getByLabel('Rater name').fill('bob');
   await page.getByLabel('Rater name').press('Enter');
   await label.goTo('Label');
   await label.tab('Compare pairs').click();
   await expect(page.getByTestId('pair-count')).toHaveText('0 of 3 compared');
-  for (const key of ['a', 't', 'a']) await label.press(key);
+  for (const [i, key] of ['a', 't', 'a'].entries()) {
+    await label.press(key);
+    await expect(page.getByTestId('pair-count')).toHaveText(`${i + 1} of 3 compared`);
+  }
   const pooled = page.getByTestId('pair-pooled');
   // Sides are shuffled per task, so the counts depend on the placement; the totals do not.
   await expect(pooled).toContainText('flux vs sdxl');

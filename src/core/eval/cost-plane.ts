@@ -68,10 +68,18 @@ export function markFrontier(points: PlanePoint[], direction: ScoreDirection = '
   return points;
 }
 
-/** The plane, or null when fewer than two tools have a cost or no task is covered. */
-export function costQualityPlane(input: PlaneInput): PlaneResult | null {
-  const direction = input.direction ?? 'higher-better';
-  const s = direction === 'lower-better' ? -1 : 1;
+/** The tasks and tools a plane is measured on, with the true and predicted scores of each. */
+interface PlaneTable {
+  methods: string[];
+  tools: string[];
+  tasks: string[];
+  cost: (tool: string) => number;
+  actual: (task: string, tool: string) => number;
+  predicted: (method: string, task: string, tool: string) => number;
+}
+
+/** Only tools with a cost, and only tasks every method predicted for every one of them; null when nothing is left. */
+function planeTable(input: PlaneInput): PlaneTable | null {
   const methods = Object.keys(input.points).sort();
   // task → tool → true score, and method → task → tool → predicted (Maps: ids are data).
   const truth = new Map<string, Map<string, number>>();
@@ -94,8 +102,31 @@ export function costQualityPlane(input: PlaneInput): PlaneResult | null {
   const covered = (byTool: ReadonlyMap<string, number> | undefined) => byTool !== undefined && tools.every((t) => byTool.has(t));
   const tasks = [...truth.keys()].filter((task) => covered(truth.get(task)) && methods.every((m) => covered(predicted.get(m)!.get(task)))).sort();
   if (tasks.length === 0) return null;
-  const cost = (t: string) => input.costs.get(t)!;
-  const actual = (task: string, t: string) => truth.get(task)!.get(t)!;
+  return {
+    methods,
+    tools,
+    tasks,
+    cost: (t) => input.costs.get(t)!,
+    actual: (task, t) => truth.get(task)!.get(t)!,
+    predicted: (m, task, t) => predicted.get(m)!.get(task)!.get(t)!,
+  };
+}
+
+/** A method's selector's pick on every task of the table at cost weight λ. */
+function picksAt(table: PlaneTable, method: string, lambda: number, direction: ScoreDirection): string[] {
+  return table.tasks.map((task) => {
+    const sel = selectTool(table.tools.map((t) => ({ toolId: t, score: table.predicted(method, task, t), cost: table.cost(t) })), { costWeight: lambda, direction });
+    return sel.choice ?? sel.ranked[0]!.toolId;
+  });
+}
+
+/** The plane, or null when fewer than two tools have a cost or no task is covered. */
+export function costQualityPlane(input: PlaneInput): PlaneResult | null {
+  const direction = input.direction ?? 'higher-better';
+  const s = direction === 'lower-better' ? -1 : 1;
+  const table = planeTable(input);
+  if (!table) return null;
+  const { methods, tools, tasks, cost, actual } = table;
 
   const points: PlanePoint[] = tools.map((t) => ({ kind: 'always', label: t, cost: cost(t), quality: mean(tasks.map((task) => actual(task, t))), frontier: false }));
   points.push({ kind: 'random', label: 'random', cost: mean(tools.map(cost)), quality: mean(tasks.map((task) => mean(tools.map((t) => actual(task, t))))), frontier: false });
@@ -107,11 +138,7 @@ export function costQualityPlane(input: PlaneInput): PlaneResult | null {
     let last: PlanePoint | null = null;
     for (const f of fractions) {
       const lambda = span > 0 ? (f * input.scaleSpan) / span : 0;
-      const picks = tasks.map((task) => {
-        const byTool = predicted.get(m)!.get(task)!;
-        const sel = selectTool(tools.map((t) => ({ toolId: t, score: byTool.get(t)!, cost: cost(t) })), { costWeight: lambda, direction });
-        return sel.choice ?? sel.ranked[0]!.toolId;
-      });
+      const picks = picksAt(table, m, lambda, direction);
       const point: PlanePoint = { kind: 'method', label: m, lambda, cost: mean(picks.map(cost)), quality: mean(picks.map((t, i) => actual(tasks[i]!, t))), frontier: false };
       // A larger λ that picks the same tools adds nothing: the first λ reaching a point stands for it.
       if (last && Math.abs(last.cost - point.cost) < EPS && Math.abs(last.quality - point.quality) < EPS) continue;
@@ -122,4 +149,35 @@ export function costQualityPlane(input: PlaneInput): PlaneResult | null {
   const oracle = tasks.map((task) => [...tools].sort((a, b) => s * actual(task, b) - s * actual(task, a) || cost(a) - cost(b) || (a < b ? -1 : 1))[0]!);
   points.push({ kind: 'oracle', label: 'oracle', cost: mean(oracle.map(cost)), quality: mean(oracle.map((t, i) => actual(tasks[i]!, t))), frontier: false });
   return { points: markFrontier(points, direction), tasks: tasks.length, tools };
+}
+
+/** A paired difference of mean true scores on the plane's tasks, with its 95% interval. */
+export interface PairedDifference {
+  /** Mean over tasks of (the selector's pick's true score − the tool's true score), in score points. */
+  mean: number;
+  /** 95% interval of that mean (normal approximation of the paired differences over tasks). */
+  lo: number;
+  hi: number;
+  tasks: number;
+}
+
+/**
+ * How a method's selector at cost weight λ does against always choosing `tool`, task by task on the
+ * plane's tasks: the paired difference of true scores (positive: the selector scores higher, on a
+ * higher-better scale; on a lower-better one, positive means lower, i.e. better). The plane's points
+ * carry means only; this says whether their gap is more than the noise of these tasks. The point
+ * compared is the best of many (methods × λ), so an interval clear of zero is still one seed's word.
+ */
+export function pairedDifference(input: PlaneInput, method: string, lambda: number, tool: string): PairedDifference | null {
+  const direction = input.direction ?? 'higher-better';
+  const s = direction === 'lower-better' ? -1 : 1;
+  const table = planeTable(input);
+  if (!table || !table.methods.includes(method) || !table.tools.includes(tool)) return null;
+  const picks = picksAt(table, method, lambda, direction);
+  const d = table.tasks.map((task, i) => s * (table.actual(task, picks[i]!) - table.actual(task, tool)));
+  const n = d.length;
+  const m = mean(d);
+  const sd = n > 1 ? Math.sqrt(d.reduce((a, x) => a + (x - m) ** 2, 0) / (n - 1)) : 0;
+  const half = n > 1 ? (1.96 * sd) / Math.sqrt(n) : 0;
+  return { mean: m, lo: m - half, hi: m + half, tasks: n };
 }

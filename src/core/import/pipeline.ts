@@ -37,6 +37,7 @@ async function prescanScale(opts: ImportOptions): Promise<ScaleDecision | undefi
     for (const row of rows) {
       const checked = validator.check(row);
       if (checked.experience) observer.add(checked.experience.score, row.scaleHint);
+      else if (checked.unscored) observer.unscored += 1;
     }
   };
   let records = 0;
@@ -145,6 +146,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     counts.rowsRead += 1;
     counts.accepted += 1;
     counts.unscored += 1;
+    observer.unscored += 1;
     tally(item.toolId).accepted += 1;
     items.push(item);
     if (items.length >= batchSize) await flush();
@@ -180,7 +182,8 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
   const decision = opened.scale ? undefined : (prescan ?? observer.decide(opts.fileName, false));
   const scale = opened.scale ?? (decision as ScaleDecision).scale;
   const preset = opened.preset;
-  const scaleNote = opts.scale ? 'given for this import' : opened.scale ? `the ${preset.label} format's scale` : (decision as ScaleDecision).note;
+  // "the scale of every promptfoo results file": the preset's label without its parenthesis of file names.
+  const scaleNote = opts.scale ? 'given for this import' : opened.scale ? `the scale of every ${preset.label.replace(/\s*\(.*\)\s*$/, '')} file` : (decision as ScaleDecision).note;
   const summary: ImportSummary = {
     importId: opts.importId,
     datasetId: opts.datasetId,
@@ -193,6 +196,7 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     scale,
     scaleInferred: opened.scale === null && decision?.inferred !== false,
     scaleNote,
+    ...(decision?.undecided ? { scaleUndecided: true } : {}),
     // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
     tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }])),
     ...counts,

@@ -4,8 +4,9 @@
  * 1. The format's own knowledge (CanonicalRow.scaleHint): a binary scorer (C/I, true/false,
  *    pass/fail) or a metric defined on 0–1 is 0–1 whatever values this file happens to hold — an
  *    all-correct log is 0–1, not 1–5.
- * 2. Values that cannot tell (every score equal, or a single score) decide nothing: the import is
- *    refused with ScaleUndecidedError, which asks for the scale (dialog: Score scale; CLI: --scale).
+ * 2. Values that cannot tell (every score equal, or a single score) decide nothing, and neither do
+ *    no values at all (a file of outputs to label, issue #38: it silently became 1–5): the import
+ *    is refused with ScaleUndecidedError, which asks for the scale (dialog: Score scale; CLI: --scale).
  * 3. Otherwise the smallest common scale holding the scores (inferScale). When a handful of scores
  *    lie far outside a common scale that holds all the others (one −4 among ratings 1–5), that
  *    scale is chosen and those rows become row errors instead of widening it (this needs the
@@ -52,11 +53,15 @@ export interface ScaleDecision {
   note: string;
   /** True when it came from the scores (not the format). */
   inferred: boolean;
+  /** A guess the scores could not back (no score, or all equal): an import without a pre-scan took it; a person should be asked. */
+  undecided?: boolean;
 }
 
 /** Collects the accepted scores (and the format's hints) of one import. */
 export class ScoreObserver {
   count = 0;
+  /** Rows without a score (outputs awaiting labels): with no scored row, their labels' scale must be given. */
+  unscored = 0;
   min = Infinity;
   max = -Infinity;
   allIntegers = true;
@@ -92,10 +97,16 @@ export class ScoreObserver {
       const reasons = [...this.hints.keys()];
       return { scale, note: `${formatScale(scale)} from the format: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; … (${reasons.length - 3} more)` : ''}`, inferred: false };
     }
-    if (this.count === 0) return { scale: inferScale(Infinity, -Infinity, true), note: 'no score was accepted, so none could be inferred', inferred: true };
+    if (this.count === 0 && this.unscored > 0 && refuse) {
+      const n = this.unscored.toLocaleString('en-US');
+      throw new ScaleUndecidedError(
+        `The file has no score (${n} output${this.unscored === 1 ? '' : 's'} to label), so it cannot tell the scale their labels will use. Give the scale (dialog: Score scale, Min and Max; CLI: --scale MIN:MAX, e.g. --scale 1:5 or --scale 0:1). ${fileName ? `File: ${fileName}.` : ''}`.trim(),
+      );
+    }
+    if (this.count === 0) return { scale: inferScale(Infinity, -Infinity, true), note: 'no score was accepted, so none could be inferred', inferred: true, ...(this.unscored > 0 ? { undecided: true } : {}) };
     if (!this.overflow && this.values.size === 1 && !refuse) {
       const scale = inferScale(this.min, this.max, this.allIntegers);
-      return { scale, note: `${formatScale(scale)} assumed: the scores cannot tell it (all ${this.count.toLocaleString('en-US')} are ${formatNumber(this.min)}); give the scale to be sure`, inferred: true };
+      return { scale, note: `${formatScale(scale)} assumed: the scores cannot tell it (all ${this.count.toLocaleString('en-US')} are ${formatNumber(this.min)}); give the scale to be sure`, inferred: true, undecided: true };
     }
     if (!this.overflow && this.values.size === 1) {
       const only = formatNumber(this.min);

@@ -308,6 +308,8 @@ export interface ImportSummary {
   scale: ScoreScale;
   /** True when no scale was given or preset-defined and it was inferred from the scores. */
   scaleInferred: boolean;
+  /** The scores could not tell the scale (none, or all equal) and it was guessed: only imports without a pre-scan get here. */
+  scaleUndecided?: boolean;
   /** Where the scale came from, in words (`given`, `the format: binary scorer 'match'`, `inferred from 40 scores …`). */
   scaleNote?: string;
   /** What the preset decided, in sentences (PreparedPreset.notes). */

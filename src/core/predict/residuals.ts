@@ -38,6 +38,8 @@ export interface ResidualBank {
   folds: number;
   /** Training tasks each fold model saw at most. */
   maxTrain: number;
+  /** Training tasks in all (`tasks` is a seeded sample of at most `maxTasks` of them). */
+  allTasks: number;
   similarity: TaskSimilarity;
 }
 
@@ -105,7 +107,7 @@ export async function residualBank(create: () => AnyPredictor, train: TrainingSe
   const tasks = calib.map(taskOf);
   const similarity = new TaskSimilarity({ kind: 'tfidf' });
   similarity.fit(tasks);
-  return { tasks, tools, residuals, folds: K, maxTrain, similarity };
+  return { tasks, tools, residuals, folds: K, maxTrain, allTasks: all.length, similarity };
 }
 
 /**

@@ -12,6 +12,13 @@ export class CapabilityPage extends MemoryPage {
   readonly tooltip = this.page.getByRole('tooltip');
   readonly cellPanel = this.page.getByTestId('cell-panel');
   readonly sharedNote = this.page.getByTestId('shared-note');
+  /** The plain paragraph the Memory page leads with, and its folded details. */
+  readonly summary = this.page.getByRole('region', { name: 'In short' });
+  readonly details = this.page.getByTestId('memory-details');
+  /** The whole name of the matrix column pointed at (the rotated names are cut). */
+  readonly columnName = this.page.getByTestId('matrix-column');
+  /** The matrix on a phone: facets down the side, tools across. */
+  readonly phoneMatrix = this.page.getByTestId('matrix-phone');
 
   /** How long the canvas took to paint, as the component measured it (ms). */
   async drawMs(): Promise<number> {

@@ -36,17 +36,24 @@ export class DataPage extends AppPage {
   }
 
   /**
-   * Sets the scale in the import dialog: the minimum, then the maximum once the minimum's change has
-   * filled in its default (`autoMax`): typing into the field before that races it ('55').
+   * Sets the scale in the import dialog: the minimum, then (once its change has reached the flow:
+   * the source line says "Set by you") the maximum. A bound that already shows the value (the
+   * scale inferred from the file) is left as it is.
    */
-  async setScale(min: string, max: string, autoMax = '5'): Promise<void> {
+  async setScale(min: string, max: string): Promise<void> {
     const minimum = this.dialog.getByLabel('Scale minimum');
     const maximum = this.dialog.getByLabel('Scale maximum');
-    await minimum.fill(min);
-    await minimum.blur();
-    await expect(maximum).toHaveValue(autoMax);
-    await maximum.fill(max);
-    await maximum.blur();
+    if ((await minimum.inputValue()) !== min) {
+      await minimum.fill(min);
+      await minimum.blur();
+      await expect(this.dialog.getByTestId('scale-source')).toHaveText('Set by you for this import.');
+    }
+    await expect(minimum).toHaveValue(min);
+    if ((await maximum.inputValue()) !== max) {
+      await maximum.fill(max);
+      await maximum.blur();
+    }
+    await expect(maximum).toHaveValue(max);
   }
 
   async runImport(): Promise<Locator> {
@@ -76,6 +83,30 @@ export class DataPage extends AppPage {
   /** Closes the import dialog once its result is shown. */
   async closeImport(): Promise<void> {
     await this.dialog.getByRole('button', { name: 'Done' }).click();
+  }
+
+  /** Opens a dataset card's "Browse experiences" fold; returns the browser. */
+  async browse(name: string): Promise<Locator> {
+    const card = this.datasetCard(name);
+    const fold = card.locator('details').filter({ has: this.page.getByText('Browse experiences', { exact: true }) });
+    if ((await fold.getAttribute('open')) === null) await fold.getByText('Browse experiences', { exact: true }).click();
+    const browser = card.getByTestId('experience-browser');
+    await expect(browser).toBeVisible();
+    return browser;
+  }
+
+  /** Opens a dataset card's import history; returns its table's region. */
+  async history(name: string): Promise<Locator> {
+    const card = this.datasetCard(name);
+    await card.getByText(/^Import history \(/).click();
+    const region = card.getByRole('region', { name: `Import history of ${name}` });
+    await expect(region).toBeVisible();
+    return region;
+  }
+
+  /** The import dialog's drop zone (its label wraps the hidden file input that takes the focus). */
+  get dropZone(): Locator {
+    return this.dialog.locator('label.drop');
   }
 
   async loadDemo(): Promise<void> {

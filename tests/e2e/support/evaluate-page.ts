@@ -12,6 +12,11 @@ export class EvaluatePage extends AppPage {
     return this.summary.getByRole('row', { name: new RegExp(`^${method} `) });
   }
 
+  /** The results' heading: a finished run brings the view and the focus to it. */
+  readonly resultsHeading = this.page.getByRole('heading', { name: 'Results', level: 2 });
+  /** The cost–quality plane's sentence (its frontier, the best selector for no more than the best tool, the oracle). */
+  readonly planeSummary = this.page.getByTestId('cost-plane-summary');
+
   readonly drilldown = this.page.getByRole('dialog', { name: /^Tasks behind/ });
 
   chart(title: string | RegExp): Locator {

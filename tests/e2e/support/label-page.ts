@@ -40,6 +40,16 @@ export class LabelPage extends DataPage {
     return this.page.getByRole('navigation', { name: 'Main' }).getByText(/^Local-only · /);
   }
 
+  /** The row of queue filters (dataset, tool, which items, order) with the shortcuts button. */
+  get filters(): Locator {
+    return this.page.getByRole('toolbar', { name: 'Queue' });
+  }
+
+  /** The labelling modes (Score, Compare pairs, Raters & agreement, Add items). */
+  get modes(): Locator {
+    return this.page.getByRole('tablist', { name: 'Labelling modes' });
+  }
+
   tab(name: string): Locator {
     return this.page.getByRole('tab', { name });
   }

@@ -23,11 +23,7 @@ export class MemoryPage extends LabelPage {
     await this.chooseFile(path);
     await this.mapColumn('id', 'id');
     await this.dialog.getByLabel('Dataset name').fill(name);
-    for (const [label, value] of [['Scale minimum', '1'], ['Scale maximum', '5']] as const) {
-      await this.dialog.getByLabel(label).fill(value);
-      await this.dialog.getByLabel(label).blur();
-      await expect(this.dialog.getByLabel(label)).toHaveValue(value);
-    }
+    await this.setScale('1', '5');
     const added = (await (await this.runImport()).getByTestId('count-added').textContent()) ?? '';
     await this.dialog.getByRole('button', { name: 'Done' }).click();
     return added;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HAND_PLANE_POINTS } from '../helpers/cost-plane-case';
-import { costQualityPlane, markFrontier, type PlanePoint } from '../../../src/core/eval/cost-plane';
+import { costQualityPlane, markFrontier, pairedDifference, type PlanePoint } from '../../../src/core/eval/cost-plane';
 
 // Two tools, A ($1) and B ($3), two tasks. True scores: t1 A 2, B 4; t2 A 3, B 3.
 // The method predicts t1 right and t2 wrong (A 3.5 over B 3).
@@ -41,5 +41,22 @@ describe('costQualityPlane', () => {
     const p = (label: string, cost: number, quality: number): PlanePoint => ({ kind: 'always', label, cost, quality, frontier: false });
     const marked = markFrontier([p('cheap-bad', 1, 3), p('dear-good', 2, 1), p('dear-worse', 2, 2), p('dearest', 3, 1)], 'lower-better');
     expect(marked.map((x) => [x.label, x.frontier])).toEqual([['cheap-bad', true], ['dear-good', true], ['dear-worse', false], ['dearest', false]]);
+  });
+});
+
+describe('pairedDifference: a selector against always one tool, task by task', () => {
+  // m at λ 0 picks B on t1 (4 over 2) and A on t2 (3.5 over 3): true 4 and 3.
+  const input = { points: { m: pts({ t1: { A: 2, B: 4 }, t2: { A: 3.5, B: 3 } }) }, costs, scaleSpan: 4 };
+  it('against A: differences 4 − 2 and 3 − 3 → mean 1, sd √2, 95% interval 1 ± 1.96 √2 / √2', () => {
+    const d = pairedDifference(input, 'm', 0, 'A')!;
+    expect(d.tasks).toBe(2);
+    expect(d.mean).toBe(1);
+    expect(d.lo).toBeCloseTo(1 - 1.96, 12);
+    expect(d.hi).toBeCloseTo(1 + 1.96, 12);
+  });
+  it('against B: the same true scores on both tasks → 0 with no spread; unknown method or tool → null', () => {
+    expect(pairedDifference(input, 'm', 0, 'B')).toEqual({ mean: 0, lo: 0, hi: 0, tasks: 2 });
+    expect(pairedDifference(input, 'x', 0, 'B')).toBeNull();
+    expect(pairedDifference(input, 'm', 0, 'Z')).toBeNull();
   });
 });

@@ -126,7 +126,7 @@ describe('evaluating a stored memory', { timeout: 60_000 }, () => {
   it('lists the completed builds of the dataset with engine and split, not unfinished ones', async () => {
     await memory.call('createBuild', { datasetId: 'g', engine: { kind: 'none' }, name: 'Queued' });
     const listed = await evaluableMemories(repos, 'g');
-    expect(listed.find((m) => m.id === memoryId)).toEqual({ id: memoryId, name: 'Ten', engine: 'none', embeddingModel: embedder.id, source: 'build', train: 10, seed: 1 });
+    expect(listed.find((m) => m.id === memoryId)).toEqual({ id: memoryId, name: 'Ten', engine: 'none', embeddingModel: embedder.id, source: 'build', createdAt: expect.any(Number), train: 10, seed: 1 });
     expect(listed.some((m) => m.name === 'Queued')).toBe(false);
     expect(await evaluableMemories(repos, 'other-dataset')).toEqual([]);
   });

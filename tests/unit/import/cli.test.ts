@@ -155,11 +155,15 @@ describe('toolmem import: outputs without a score (issue #26)', () => {
   it('--json adds "unscored": N (accepted rows without a score), exit 0; the text report says so', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'toolmem-unscored-')), 'outputs.csv');
     writeFileSync(path, 'id,prompt,model\np1,a red cube,sdxl\np1,a red cube,flux\np2,two cats,sdxl\n');
-    const run = await inProcess(['import', '--data', path, '--json']);
+    // No score: the scale their labels will use cannot be told, so it is asked for (issue #38).
+    const refused = await inProcess(['import', '--data', path]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('The file has no score (3 outputs to label), so it cannot tell the scale their labels will use');
+    const run = await inProcess(['import', '--data', path, '--scale', '1:5', '--json']);
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout) as ImportSummary;
     expect([summary.accepted, summary.unscored, summary.rejected, summary.added]).toEqual([3, 3, 0, 0]);
-    const text = await inProcess(['import', '--data', path]);
+    const text = await inProcess(['import', '--data', path, '--scale', '1:5']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('3 of the accepted rows have no score: outputs to label (scores given later complete them)');
   });

@@ -100,6 +100,12 @@ describe('rows without a score are outputs awaiting labels', () => {
 
   it('countRows: what the dialog says before importing ("2 outputs to label")', async () => {
     const csv = 'id,prompt,tool,score\np1,a red cube,t2i-a,4\np1,a red cube,t2i-b,\np2,two cats,t2i-a,\np3,x,,2\n';
-    expect(await countRows(chunked(csv), { fileName: 'mixed.csv', datasetId: 'test' })).toEqual({ rowsRead: 4, scored: 1, unscored: 2, rejected: 1 });
+    // One score cannot tell the scale (issue #27): the dialog is told to ask for it (issue #38).
+    expect(await countRows(chunked(csv), { fileName: 'mixed.csv', datasetId: 'test' })).toMatchObject({ rowsRead: 4, scored: 1, unscored: 2, rejected: 1, scaleUndecided: true });
+    const scored = 'id,prompt,tool,score\np1,a,x,0.25\np2,b,x,1\np3,c,x,\n';
+    expect(await countRows(chunked(scored), { fileName: 'scored.csv', datasetId: 'test' })).toMatchObject({
+      scored: 2, unscored: 1, scale: { min: 0, max: 1, direction: 'higher-better', integer: false }, scaleInferred: true, scaleUndecided: false,
+      scaleNote: '0–1 inferred from the 2 scores (lowest 0.25, highest 1)',
+    });
   });
 });

@@ -9,7 +9,7 @@ const scale: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer:
 /** A bank of held-out residuals, task × tool (NaN: the tool has no score on that task). */
 function bank(tools: string[], rows: number[][]): ResidualBank {
   const tasks = rows.map((_, i) => ({ taskId: `t${i}`, prompt: `task ${i}` }));
-  return { tasks, tools, residuals: Float64Array.from(rows.flat()), folds: 5, maxTrain: 400, similarity: new TaskSimilarity({ kind: 'tfidf' }) };
+  return { tasks, tools, residuals: Float64Array.from(rows.flat()), folds: 5, maxTrain: 400, allTasks: rows.length, similarity: new TaskSimilarity({ kind: 'tfidf' }) };
 }
 const tool = (toolId: string, score: number, utility = score) => ({ toolId, score, utility });
 

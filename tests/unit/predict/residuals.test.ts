@@ -60,7 +60,7 @@ function handBank(): ResidualBank {
   ];
   const similarity = new TaskSimilarity({ kind: 'tfidf' });
   similarity.fit(tasks);
-  return { tasks, tools: ['A'], residuals: Float64Array.from([-2, -1, 0, 1, 2, 0, 0, 0, 0, 0]), folds: 5, maxTrain: 400, similarity };
+  return { tasks, tools: ['A'], residuals: Float64Array.from([-2, -1, 0, 1, 2, 0, 0, 0, 0, 0]), folds: 5, maxTrain: 400, allTasks: 10, similarity };
 }
 
 describe('scoreRange', () => {

@@ -76,7 +76,9 @@ describe('eval service', () => {
 
   it('gives each tool a range from out-of-fold residuals, the margin of the pick, and flags mean-only predictions', async () => {
     const res = await client.call('predict', { datasetId: 'g', method: 'knn', prompt: 'A baker pulling bread out of an oven' });
-    expect(res.ranges).toEqual({ folds: 5, tasks: 20, maxTrain: 400 });
+    expect(res.ranges).toEqual({ folds: 5, tasks: 20, maxTrain: 400, allTasks: 20 });
+    // The counts add up (issue #38): 120 scored outputs, the slice's 20 tasks × 6 tools.
+    expect([res.trainedOn, res.trainedTasks, res.trainedTools]).toEqual([120, 20, 6]);
     for (const p of res.predictions) {
       const r = p.range!;
       expect(r.level).toBe(0.8);

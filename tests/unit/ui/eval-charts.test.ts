@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scale } from 'chart.js';
-import { metricChart, pairChart, predTrueChart, type PickTarget } from '../../../src/ui/eval-charts';
+import { metricChart, pairChart, predTrueChart, scaleTicks, type PickTarget } from '../../../src/ui/eval-charts';
 import { intervals, iv, result } from './eval-result-fixture';
 
 type Ds = { label: string; data: unknown[]; errorBars?: unknown[]; picks?: PickTarget[]; valueLabels?: (string | null)[]; minBarLength?: number };
@@ -51,5 +51,18 @@ describe('Evaluate charts', () => {
     expect(pts!.picks![3]).toEqual({ method: 'knn', taskId: 't2', label: 'knn on one task' });
     const old = result({ points: { knn: [{ toolId: 'A', predicted: 3, actual: 4 }] } });
     expect(datasets(predTrueChart(old, 'knn'))[0]!.picks).toEqual([{ method: 'knn', tools: ['A'], label: 'knn on A' }]);
+  });
+
+  it('predicted vs true on a 1–5 scale: ticks 1, 2, 3, 4, 5 on both axes (not "0.5, 2, 4, 5.5", issue #38)', () => {
+    const c = predTrueChart(result({ scale: { min: 1, max: 5, integer: true } }), 'knn');
+    for (const key of ['x', 'y'] as const) {
+      const axis = { ticks: [] as { value: number }[] };
+      (c.options!.scales![key] as { afterBuildTicks: (a: Scale) => void }).afterBuildTicks(axis as unknown as Scale);
+      expect(axis.ticks.map((t) => t.value)).toEqual([1, 2, 3, 4, 5]);
+    }
+    expect((c.options!.scales!.x as { min: number; max: number }).min).toBe(0.5);
+    expect(scaleTicks({ min: 0, max: 1, integer: false })).toBeNull();
+    expect(scaleTicks({ min: 0, max: 100, integer: true })).toBeNull();
+    expect(scaleTicks({ min: 0, max: 10, integer: true })).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 });

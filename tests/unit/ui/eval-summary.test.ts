@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   bounds, count, drillRows, fixed, hasTaskIds, leaderboard, rowsMae, signed, sortRows, strongestTool, summaryCsvRows, toolEstimate, verdictLine,
 } from '../../../src/ui/eval-summary';
+import { planeSummary } from '../../../src/ui/cost-plane-chart';
+import { costQualityPlane } from '../../../src/core/eval/cost-plane';
 import { intervals, iv, result } from './eval-result-fixture';
 
 describe('number formatting', () => {
@@ -124,5 +126,37 @@ describe('the tasks behind a number', () => {
     expect(hasTaskIds(old)).toBe(false);
     expect(strongestTool(old)).toBeNull();
     expect(verdictLine(old, leaderboard(old, 3))).toMatch(/always choosing the tool with the best training mean\.$/);
+  });
+});
+
+describe('one verdict with the cost–quality plane (issue #38)', () => {
+  // A costs $0.04, B $0.002. knn: t1 A 4 over B 3.9 (both truly 5), t2 A 4 over B 1 (truly 4 and 1).
+  // At λ 0 it picks A twice (4.5, $0.04); from fraction 0.05 (λ = 0.05 × 4 / 0.038 = 5.26) it takes
+  // the cheaper B on t1, where both score 5: the same 4.5 for $0.021.
+  const knn = [
+    { taskId: 't1', toolId: 'A', predicted: 4, actual: 5 }, { taskId: 't1', toolId: 'B', predicted: 3.9, actual: 5 },
+    { taskId: 't2', toolId: 'A', predicted: 4, actual: 4 }, { taskId: 't2', toolId: 'B', predicted: 1, actual: 1 },
+  ];
+  const tm = knn.map((p) => ({ ...p, predicted: p.toolId === 'A' ? 3.9 : 3.4 }));
+  const points = { 'tool-mean': tm, knn };
+  const plane = costQualityPlane({ points, costs: new Map([['A', 0.04], ['B', 0.002]]), scaleSpan: 4 })!;
+  const costPlane = { costs: { A: { cost: 0.04, source: 'card' as const }, B: { cost: 0.002, source: 'card' as const } }, points: plane.points, tasks: plane.tasks };
+
+  it('the headline and the plane say the same: as good as the best tool for less, not a clear difference', () => {
+    const r = result({ points, costPlane });
+    expect(verdictLine(r, leaderboard(r, 3))).toBe(
+      'knn predicts best (MAE 0.950, 0.058 better than the tool mean, means over 3 seeds, no intervals in this run); no method picks tools clearly better than always choosing A; ' +
+        'counting cost, knn at λ 5.26 matches always choosing A for less ($0.021 vs $0.04 per task): the same score (95% interval 0 to 0 over 2 tasks of one seed: not a clear difference).',
+    );
+    expect(planeSummary(costPlane, points)[1]).toBe(
+      'The best single tool is always A ($0.04, score 4.5); for no more, the best selector is knn at λ 5.26 ($0.021, score 4.5): the same score (95% interval 0 to 0 over 2 tasks of one seed: not a clear difference).',
+    );
+  });
+
+  it('a plane with no cheaper point as good keeps the plain sentence', () => {
+    const r = result();
+    const flat = costQualityPlane({ points: r.points, costs: new Map([['A', 0.04], ['B', 0.002]]), scaleSpan: 4 })!;
+    const withPlane = result({ costPlane: { costs: costPlane.costs, points: flat.points, tasks: flat.tasks } });
+    expect(verdictLine(withPlane, leaderboard(withPlane, 3))).toMatch(/; no method picks tools better than always choosing A\.$/);
   });
 });

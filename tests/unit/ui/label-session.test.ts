@@ -8,7 +8,8 @@ import type { Dataset, Experience } from '../../../src/core/types';
 import { LabelSession } from '../../../src/ui/label-session.svelte';
 import { UiStorage } from '../../../src/ui/storage';
 import type { DataApi } from '../../../src/ui/workers';
-import { createSend } from '../../../src/ui/send';
+import { createSend, type Send } from '../../../src/ui/send';
+import { StaleLabelError } from '../../../src/core/errors';
 
 const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
 const judge = (taskId: string, toolId: string, score = 3): Experience => ({
@@ -101,5 +102,102 @@ describe('LabelSession (the Score tab)', () => {
     await store.repos.datasets.remove('d');
     await until(() => s.shown === null);
     expect(s.ids).toEqual([]);
+  });
+
+  describe('labels bound to what is shown (issue #35)', () => {
+    /**
+     * Two datasets, d (3 tasks) and e (2 tasks), and a `send` that holds back the answer of every
+     * labelQueue call on d until `release()` — the slow queue of the dataset shown last time.
+     * `honourCancel: false` hands the call on without its signal, so the late answer really arrives.
+     */
+    async function twoDatasets(honourCancel: boolean) {
+      const store = new UiStorage(newDb('label-race'));
+      await store.repos.datasets.put(DATASET);
+      await store.repos.datasets.put({ ...DATASET, id: 'e', name: 'Other' });
+      for (const t of ['t1', 't2', 't3']) await store.repos.experiences.put(judge(t, 'a'));
+      for (const t of ['u1', 'u2']) await store.repos.experiences.put({ ...judge(t, 'a'), id: `e|a|${t}|judge`, datasetId: 'e' });
+      const worker = createInThreadClient<DataApi>({ ...createImportHandlers(store.repos), ...createLabelHandlers(store.repos) } as Handlers<DataApi>);
+      const inner = createSend({ data: () => worker });
+      const held: { answer: Promise<unknown>; go: () => void }[] = [];
+      const send: Send = (method, req, opts) => {
+        const slow = method === 'labelQueue' && (req as { filter: { datasetIds: string[] } }).filter.datasetIds.includes('d');
+        if (!slow) return inner(method, req, opts);
+        const answer = inner(method, req, honourCancel ? opts : undefined);
+        answer.catch(() => undefined);
+        return new Promise((resolve, reject) => held.push({ answer, go: () => void answer.then(resolve, reject) }));
+      };
+      const s = new LabelSession(store, store.repos, send, () => 'me');
+      return { s, store, worker, release: () => held.splice(0).forEach(({ go }) => go()), held };
+    }
+
+    for (const honourCancel of [true, false]) {
+      it(`the dataset changed while the old queue loads: nothing is shown or labelled until the new queue's item is, and the late answer is dropped (${honourCancel ? 'cancelled' : 'answered late'})`, async () => {
+        const { s, store, release, held } = await twoDatasets(honourCancel);
+        const restoring = s.restore('d');
+        await until(() => held.length === 1);
+        // The worker has built the old queue already: only the page stands between its answer and the screen.
+        await held[0]!.answer.catch(() => undefined);
+        expect([s.loading, s.shown, s.ready, s.target()]).toEqual([true, null, false, null]);
+        expect(await s.score(4, '')).toBeNull(); // a key while loading labels nothing
+        await s.changeFilter({ datasetIds: ['e'] });
+        expect(s.shown?.item.id).toBe('e|u1|a');
+        expect(s.ready).toBe(true);
+        release(); // the old queue's answer arrives after the new one is on screen
+        await restoring;
+        expect([s.ids, s.shown?.item.datasetId, s.filter.datasetIds]).toEqual([['e|u1|a', 'e|u2|a'], 'e', ['e']]);
+        await s.score(4, '');
+        await s.score(2, '');
+        expect(s.canUndo).toBe(true);
+        expect(await store.repos.experiences.count('d')).toBe(3); // the judge's three, no label of mine
+        expect((await store.repos.experiences.byDataset('e')).filter((x) => x.rater === 'me').map((x) => [x.taskId, x.score])).toEqual([['u1', 4], ['u2', 2]]);
+        s.stop();
+      });
+    }
+
+    it('a new filter leaves the old queue’s undo steps behind: u acts on the queue on screen', async () => {
+      const { s, store } = await twoDatasets(true);
+      await s.restore('e');
+      await s.score(4, '');
+      expect(s.canUndo).toBe(true);
+      await s.changeFilter({ mode: 'all' });
+      expect([s.canUndo, await s.undo()]).toEqual([false, null]);
+      expect(await store.repos.experiences.count('e')).toBe(3); // the label stays
+      s.stop();
+    });
+
+    it('a label given on an item that is no longer on screen is refused, and nothing is written', async () => {
+      const { s, store } = await twoDatasets(true);
+      await s.restore('e');
+      const target = s.target()!;
+      await s.show(1);
+      await expect(s.score(5, '', target)).rejects.toThrow(new StaleLabelError('Not saved: another item was on screen by the time the key was handled.'));
+      expect(await store.repos.experiences.count('e')).toBe(2);
+      s.stop();
+    });
+
+    it('the worker refuses a label on a queue it no longer has; the session builds the queue again and the next key works', async () => {
+      const { s, store, worker } = await twoDatasets(true);
+      await s.restore('e');
+      const before = s.target()!.queue;
+      // Another queue begins in the worker (as when a second build starts, or a restarted worker has none): the page's is stale.
+      await worker.call('labelQueue', { filter: { datasetIds: ['e'], mode: 'all', order: 'task' }, me: 'me' });
+      const refusal = s.score(3, '');
+      await expect(refusal).rejects.toThrow(/^Not saved: the queue it was given in was replaced/);
+      await expect(refusal).rejects.toBeInstanceOf(StaleLabelError);
+      await until(() => s.ready && s.target()!.queue !== before);
+      expect(s.shown?.item.id).toBe('e|u1|a');
+      expect(await store.repos.experiences.count('e')).toBe(2);
+      await s.score(3, '');
+      expect(await store.repos.experiences.count('e')).toBe(3);
+      s.stop();
+    });
+
+    it('stop() resolves a move still waiting for its item, so queued keys never wait for ever', async () => {
+      const { s } = await twoDatasets(true);
+      await s.restore('e');
+      const moving = s.show(1);
+      s.stop();
+      await expect(moving).resolves.toBeUndefined();
+    });
   });
 });

@@ -6,17 +6,20 @@
  *
  *   scores    the entries of `results.scores` (EvalScore: name, scorer, metrics); a sample's
  *             `scores[name].value`, or for a scorer whose value is a dictionary, the key `name` of
- *             `scores[scorer].value`. Other keys of a dictionary (confidence, num_instructions, …)
- *             are not scores and are not read. A log without results (a run still going or
- *             cancelled) falls back to `eval.scorers`, else to the sample's own scorers.
+ *             `scores[scorer].value`. A dictionary named by its scorer (ifeval, browse-comp) gives
+ *             one rater `<scorer>/<key>` per key the results' metrics name, else per key that is a
+ *             score on 0–1 (inspect-scores.ts); counts and confidences are not read. A log without
+ *             results (a run still going or cancelled) falls back to `eval.scorers`, else to the
+ *             sample's own scorers.
  *   task      id (`#<epoch>` appended from the second epoch on: a repeated attempt of the same
  *             sample; docs/data-model.md)
  *   prompt    input (text, or chat messages as `role: content` lines)
  *   tool      eval.model (`openai/gpt-4o-mini`); the answering model's own id
  *             (output.model: `gpt-4o-mini-2024-07-18`) is kept as the row's modelVersion
  *   response  output.completion, else the text of output.choices[0].message.content
- *   score     a number; true/false → 1/0; C/I/P/N (correct, incorrect, partial, no answer) →
- *             1/0/0.5/0, and such scorers are on 0–1 whatever values a log happens to hold
+ *   score     as Inspect's value_to_float reads it: a number; true/false → 1/0; C/I/P/N (correct,
+ *             incorrect, partial, no answer) → 1/0/0.5/0; yes/no → 1/0. Such grades are on 0–1
+ *             whatever values a log happens to hold
  *   feedback  the Score's explanation            rater  the score's name
  *   latencyMs total_time × 1000, else output.time × 1000
  *   cost      the sum of model_usage.*.total_cost, when recorded
@@ -25,19 +28,13 @@ import { own } from '../../data-keys';
 import { quote } from '../../text/quote';
 import { clipList } from '../bounded';
 import { resolvePath } from '../record-path';
-import { UNIT_CONTINUOUS, textDefaults } from './shared';
+import { textDefaults } from './shared';
 import type { RowError } from '../../types';
-import type { CanonicalRow, DetectSample, Preset, PresetContext, ScaleHint } from '../types';
+import type { CanonicalRow, DetectSample, MapResult, Preset, PresetContext } from '../types';
 import { contentText, isRecord, messagesText, numberOf } from './messages';
+import { gradeHint, gradeOf, HeldKeys, isCountName, keysNamedByMetrics, keysWithOwnEntry, scoreValue, slimSample, type Declared } from './inspect-scores';
 
 const CONTAINER = ['samples'] as const;
-/** Inspect's letter values (inspect_ai.scorer: CORRECT, INCORRECT, PARTIAL, NOANSWER). */
-const LETTERS = new Map<string, number>([
-  ['C', 1],
-  ['I', 0],
-  ['P', 0.5],
-  ['N', 0],
-]);
 
 const isEvalLog = (d: Record<string, unknown> | undefined): boolean => !!d && isRecord(own(d, 'eval')) && 'version' in d;
 
@@ -51,20 +48,6 @@ function detect(sample: DetectSample): number {
 /** EvalLog JSON starts `{"version": 2, "status": "success", "eval": {` (pydantic field order). */
 function sniff(head: string): boolean {
   return /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:\s*"/.test(head) && /"eval"\s*:\s*\{/.test(head);
-}
-
-function scoreValue(value: unknown): number | string | null | undefined {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string') return LETTERS.get(value.trim()) ?? value;
-  if (typeof value === 'number' || value === null || value === undefined) return value;
-  return JSON.stringify(value);
-}
-
-/** Letters and booleans are a binary (or C/P/I) grade: the scale is 0–1 whatever this log holds. */
-function hintOf(value: unknown, name: string): ScaleHint | undefined {
-  if (typeof value === 'boolean') return { scale: UNIT_CONTINUOUS, reason: `binary scorer ${quote(name)} (true/false)` };
-  if (typeof value === 'string' && LETTERS.has(value.trim())) return { scale: UNIT_CONTINUOUS, reason: `binary scorer ${quote(name)} (C/I)` };
-  return undefined;
 }
 
 function responseOf(output: unknown): string | undefined {
@@ -87,12 +70,6 @@ function costOf(usage: unknown): number | undefined {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
-/** A score the log declares: `name` in a sample's scores, or key `name` of scorer `scorer`'s dictionary. */
-interface Declared {
-  name: string;
-  scorer: string;
-}
-
 /** What the header declares as scores: results.scores, else eval.scorers; undefined when neither. */
 function declaredScores(document: Record<string, unknown> | undefined): Declared[] | undefined {
   const results = document ? own(document, 'results') : undefined;
@@ -100,7 +77,8 @@ function declaredScores(document: Record<string, unknown> | undefined): Declared
   if (Array.isArray(list) && list.length > 0) {
     return list.filter(isRecord).flatMap((s) => {
       const name = text(own(s, 'name'));
-      return name ? [{ name, scorer: text(own(s, 'scorer')) ?? name }] : [];
+      const metrics = own(s, 'metrics');
+      return name ? [{ name, scorer: text(own(s, 'scorer')) ?? name, metrics: isRecord(metrics) ? Object.keys(metrics) : [] }] : [];
     });
   }
   const spec = document ? own(document, 'eval') : undefined;
@@ -108,7 +86,7 @@ function declaredScores(document: Record<string, unknown> | undefined): Declared
   if (Array.isArray(scorers) && scorers.length > 0) {
     return scorers.filter(isRecord).flatMap((s) => {
       const name = text(own(s, 'name'));
-      return name ? [{ name, scorer: name }] : [];
+      return name ? [{ name, scorer: name, metrics: [] }] : [];
     });
   }
   return undefined;
@@ -137,6 +115,99 @@ function emptyMessage(ctx: PresetContext): string {
   return `The Inspect log holds no samples${facts.length ? ` (${facts.join(', ')})` : ''}, only ${holds || 'its header'}: there is nothing to import. ${status === 'success' ? 'Was it written with samples turned off (--no-log-samples)?' : 'Run the evaluation to the end (or retry it) and import the finished log.'}`;
 }
 
+/** What every row of one sample shares. */
+interface SampleFacts {
+  taskId: string;
+  prompt: string;
+  tool: string;
+  /** The answering model's own id, when it is not the run's model. */
+  modelVersion?: string;
+  response?: string;
+  latencyMs?: number;
+  cost?: number;
+  row: number;
+  toolColumn: string;
+}
+
+function sampleFacts(d: Record<string, unknown>, row: number, runModel: string | undefined): SampleFacts {
+  const id = own(d, 'id');
+  const epoch = own(d, 'epoch');
+  const output = own(d, 'output');
+  const answered = isRecord(output) ? text(own(output, 'model')) : undefined;
+  const tool = runModel ?? answered ?? '';
+  const response = responseOf(output);
+  const total = numberOf(own(d, 'total_time')) ?? (isRecord(output) ? numberOf(own(output, 'time')) : undefined);
+  const cost = costOf(own(d, 'model_usage'));
+  return {
+    taskId: `${typeof id === 'string' || typeof id === 'number' ? id : row}${typeof epoch === 'number' && epoch > 1 ? `#${epoch}` : ''}`,
+    prompt: messagesText(own(d, 'input')) ?? '',
+    tool,
+    ...(answered !== undefined && answered !== tool ? { modelVersion: answered } : {}),
+    ...(response !== undefined ? { response } : {}),
+    ...(total !== undefined ? { latencyMs: total * 1000 } : {}),
+    ...(cost !== undefined ? { cost } : {}),
+    row,
+    toolColumn: runModel ? 'eval.model' : 'output.model',
+  };
+}
+
+/** One row: `value` scored by `rater`, read from `column` of the sample `raw`. */
+function rowOf(f: SampleFacts, rater: string, value: unknown, explanation: unknown, column: string, raw: Record<string, unknown>): CanonicalRow {
+  const row: CanonicalRow = {
+    taskId: f.taskId,
+    prompt: f.prompt,
+    tool: f.tool,
+    score: scoreValue(value),
+    rater,
+    categories: [],
+    scoreSource: 'judge',
+    source: {
+      row: f.row,
+      columns: { id: 'id', prompt: 'input', tool: f.toolColumn, score: column, feedback: column.replace(/\.value(\[.*\])?$/, '.explanation') },
+      raw,
+      rendered: ['prompt', 'response'],
+    },
+  };
+  const hint = gradeHint(value, rater);
+  if (hint) row.scaleHint = hint;
+  if (f.modelVersion !== undefined) row.modelVersion = f.modelVersion;
+  if (f.response !== undefined) row.response = f.response;
+  if (typeof explanation === 'string' && explanation.trim() !== '') row.feedback = explanation;
+  if (f.latencyMs !== undefined) row.latencyMs = f.latencyMs;
+  if (f.cost !== undefined) row.cost = f.cost;
+  return row;
+}
+
+const valueColumn = (scorer: string, key?: string): string => `scores[${JSON.stringify(scorer)}].value${key === undefined ? '' : `[${JSON.stringify(key)}]`}`;
+
+/**
+ * The rows of scorer `scorer`, whose value is the dictionary `value`: the keys the results' metrics
+ * name, else every grade key now and every numeric key at the end of the file (`held`, within 0–1
+ * throughout). Keys an EvalScore of their own reads are left to it. Returns how many keys were read.
+ */
+function dictionaryRows(
+  scorer: string, parent: Record<string, unknown>, value: Record<string, unknown>,
+  ctx: { declared: readonly Declared[]; facts: SampleFacts; d: Record<string, unknown>; held: HeldKeys; rows: CanonicalRow[] },
+): number {
+  const named = keysNamedByMetrics(ctx.declared, scorer, value);
+  const ownEntry = keysWithOwnEntry(ctx.declared, scorer);
+  const keys = named.length ? named : Object.keys(value).filter((k) => !ownEntry.has(k));
+  const explanation = own(parent, 'explanation');
+  let read = 0;
+  for (const key of keys) {
+    const v = own(value, key);
+    const rater = `${scorer}/${key}`;
+    if (named.length || gradeOf(v) !== undefined) {
+      ctx.rows.push(rowOf(ctx.facts, rater, v, explanation, valueColumn(scorer, key), ctx.d));
+      read++;
+    } else if (typeof v === 'number' && !isCountName(key)) {
+      ctx.held.hold(rater, v, rowOf(ctx.facts, rater, v, explanation, valueColumn(scorer, key), slimSample(ctx.d)));
+      read++;
+    } else ctx.held.exclude(rater);
+  }
+  return read + ownEntry.size;
+}
+
 export const inspect: Preset = {
   id: 'inspect',
   label: 'Inspect AI eval log (.eval or JSON)',
@@ -153,77 +224,68 @@ export const inspect: Preset = {
     const notes: string[] = [];
     if (declared) notes.push(`Scores read: ${clipList(declared.map((d) => (d.name === d.scorer ? d.name : `${d.scorer}/${d.name}`)))} (as the log's results declare them; other values under a sample's scores stay unread).`);
     if (runModel) notes.push(`Tool: the run's model ${quote(runModel)}; the provider's own model id is kept with each row.`);
+    const held = new HeldKeys();
     return {
       ...(name ? { name } : {}),
       notes,
       empty: () => emptyMessage(ctx),
-      map(record) {
-        const d = record.data;
-        const id = own(d, 'id');
-        const epoch = own(d, 'epoch');
-        const taskId = `${typeof id === 'string' || typeof id === 'number' ? id : record.row}${typeof epoch === 'number' && epoch > 1 ? `#${epoch}` : ''}`;
-        const prompt = messagesText(own(d, 'input')) ?? '';
-        const output = own(d, 'output');
-        const answered = isRecord(output) ? text(own(output, 'model')) : undefined;
-        const tool = runModel ?? answered ?? '';
-        const response = responseOf(output);
-        const total = numberOf(own(d, 'total_time')) ?? (isRecord(output) ? numberOf(own(output, 'time')) : undefined);
-        const cost = costOf(own(d, 'model_usage'));
-        const scores = own(d, 'scores');
-        const errors: RowError[] = [];
-        const fail = (column: string, reason: string): void => void errors.push({ file: ctx.fileName, row: record.row, column, reason, raw: d });
-        if (!isRecord(scores) || Object.keys(scores).length === 0) {
-          const why = own(d, 'error') !== undefined && own(d, 'error') !== null ? 'the sample stopped with an error and' : 'the sample';
-          fail('scores', `missing score: ${why} has no scores`);
-          return { rows: [], errors };
-        }
-        const rows: CanonicalRow[] = [];
-        const add = (rater: string, value: unknown, explanation: unknown, column: string): void => {
-          const row: CanonicalRow = {
-            taskId,
-            prompt,
-            tool,
-            score: scoreValue(value),
-            rater,
-            categories: [],
-            scoreSource: 'judge',
-            source: { row: record.row, columns: { id: 'id', prompt: 'input', tool: runModel ? 'eval.model' : 'output.model', score: column, feedback: column.replace(/\.value(\[.*\])?$/, '.explanation') }, raw: d, rendered: ['prompt', 'response'] },
-          };
-          const hint = hintOf(value, rater);
-          if (hint) row.scaleHint = hint;
-          if (answered !== undefined && answered !== tool) row.modelVersion = answered;
-          if (response !== undefined) row.response = response;
-          if (typeof explanation === 'string' && explanation.trim() !== '') row.feedback = explanation;
-          if (total !== undefined) row.latencyMs = total * 1000;
-          if (cost !== undefined) row.cost = cost;
-          rows.push(row);
-        };
-        const wanted = declared ?? Object.keys(scores).map((s) => ({ name: s, scorer: s }));
-        for (const { name: scoreName, scorer } of wanted) {
-          const direct = own(scores, scoreName);
-          const column = `scores[${JSON.stringify(scoreName)}].value`;
-          if (direct !== undefined) {
-            if (!isRecord(direct)) {
-              fail(`scores.${scoreName}`, `scores ${quote(scoreName)} is not a Score object`);
-              continue;
-            }
-            const value = own(direct, 'value');
-            if (isRecord(value)) {
-              fail(column, `score ${quote(scoreName)} is a dictionary (${clipList(Object.keys(value))}) and the log's results name none of its keys as a score`);
-            } else add(scoreName, value, own(direct, 'explanation'), column);
-            continue;
-          }
-          const parent = own(scores, scorer);
-          const value = isRecord(parent) ? own(parent, 'value') : undefined;
-          if (isRecord(parent) && isRecord(value) && own(value, scoreName) !== undefined) {
-            add(`${scorer}/${scoreName}`, own(value, scoreName), own(parent, 'explanation'), `scores[${JSON.stringify(scorer)}].value[${JSON.stringify(scoreName)}]`);
-          } else if (wanted.length === 1 || scorer === scoreName) {
-            fail(column, `missing score: the sample has no score ${quote(scoreName)}, which the log's results list`);
-          }
-        }
-        if (rows.length === 0 && errors.length === 0) fail('scores', `missing score: none of the sample's scores (${clipList(Object.keys(scores))}) is one the log's results list`);
-        return { rows, errors };
-      },
+      map: (record) => mapSample(record.data, record.row, { fileName: ctx.fileName, runModel, declared, held }),
+      finish: (): MapResult => ({ rows: held.release(), errors: [] }),
     };
   },
 };
+
+/** One sample's rows and errors: one row per declared score (or per score key of a dictionary). */
+function mapSample(
+  d: Record<string, unknown>, row: number,
+  opts: { fileName: string; runModel: string | undefined; declared: Declared[] | undefined; held: HeldKeys },
+): MapResult {
+  const scores = own(d, 'scores');
+  const errors: RowError[] = [];
+  const fail = (column: string, reason: string): void => void errors.push({ file: opts.fileName, row, column, reason, raw: d });
+  if (!isRecord(scores) || Object.keys(scores).length === 0) {
+    const why = own(d, 'error') !== undefined && own(d, 'error') !== null ? 'the sample stopped with an error and' : 'the sample';
+    fail('scores', `missing score: ${why} has no scores`);
+    return { rows: [], errors };
+  }
+  const facts = sampleFacts(d, row, opts.runModel);
+  const rows: CanonicalRow[] = [];
+  const wanted = opts.declared ?? Object.keys(scores).map((s) => ({ name: s, scorer: s, metrics: [] }));
+  const dict = { declared: wanted, facts, d, held: opts.held, rows };
+  for (const { name: scoreName, scorer } of wanted) {
+    const direct = own(scores, scoreName);
+    if (direct !== undefined) {
+      if (!isRecord(direct)) {
+        fail(`scores.${scoreName}`, `scores ${quote(scoreName)} is not a Score object`);
+        continue;
+      }
+      const value = own(direct, 'value');
+      if (!isRecord(value)) rows.push(rowOf(facts, scoreName, value, own(direct, 'explanation'), valueColumn(scoreName), d));
+      else if (dictionaryRows(scoreName, direct, value, dict) === 0) {
+        const keys = clipList(Object.keys(value));
+        const why = "the log's results name none of its keys, and none holds a grade (true/false, C/I/P/N, yes/no) or a number within 0–1";
+        fail(valueColumn(scoreName), `score ${quote(scoreName)} is a dictionary (${keys}) with no key that is a score: ${why}`);
+      }
+      continue;
+    }
+    const parent = own(scores, scorer);
+    const value = isRecord(parent) ? own(parent, 'value') : undefined;
+    if (isRecord(parent) && isRecord(value) && own(value, scoreName) !== undefined) {
+      rows.push(rowOf(facts, `${scorer}/${scoreName}`, own(value, scoreName), own(parent, 'explanation'), valueColumn(scorer, scoreName), d));
+    } else if (wanted.length === 1 || scorer === scoreName) {
+      fail(valueColumn(scoreName), `missing score: the sample has no score ${quote(scoreName)}, which the log's results list`);
+    }
+  }
+  if (rows.length === 0 && errors.length === 0 && !heldAny(wanted, scores)) {
+    fail('scores', `missing score: none of the sample's scores (${clipList(Object.keys(scores))}) is one the log's results list`);
+  }
+  return { rows, errors };
+}
+
+/** True when a declared scorer of this sample has a dictionary value (its numeric keys may be held to the end). */
+function heldAny(wanted: readonly Declared[], scores: Record<string, unknown>): boolean {
+  return wanted.some(({ name }) => {
+    const s = own(scores, name);
+    return isRecord(s) && isRecord(own(s, 'value'));
+  });
+}
