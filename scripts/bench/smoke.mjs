@@ -82,11 +82,20 @@ const ENTRIES = {
     args: [],
     lines: [fig('^glove-100d \\(bundled, default\\)\\s+100\\s+NUM'), fig('^USE-lite 512-d \\(@energetic-ai\\)\\s+512\\s+NUM'), fig('^glove-100d \\(bundled, default\\)\\s+knn dense\\s+NUM ±')],
   },
-  // bench:serve is being rewritten (issue #36): these are today's lines; the rewrite brings its own.
+  // bench:serve (issue #36): /v1/select against the bare node:http server, CPU per select, the
+  // router's added latency, the refused 75 MB reload, the fault scenario (its smoke: ~35 s).
   'bench:serve': {
-    timeoutS: 90,
+    timeoutS: 120,
     args: [],
-    lines: [fig('^NUM requests in NUM s: NUM requests/s'), fig('^select\\s+NUM\\s+NUM\\s+NUM'), fig('^server CPU: NUM ms per request'), fig('^Sizing: /v1/select with NUM clients .*: NUM requests/s per process')],
+    lines: [
+      fig('^serve: /v1/select 200 conn: toolmem NUM req/s p50 NUM ms p99 NUM ms.* \\| bare NUM req/s p50 NUM ms p99 NUM ms.* \\| ratio NUM$'),
+      fig('^serve: server CPU per select: NUM ms repeated texts, NUM ms new texts'),
+      fig('^serve: router added 1 conn: p50 NUM ms p99 NUM ms'),
+      fig('^serve: router added 50 conn, 5 calls/s each: p50 NUM ms p99 NUM ms'),
+      fig('^serve: /v1/select p99 during a refused 75 MB reload: NUM ms'),
+      fig('^faults: unexpected failures NUM;'),
+      fig('^faults: SIGTERM with 50 router requests in flight: NUM answered 200'),
+    ],
   },
 };
 /** Every bench prints the machine's load average beside its figures. */
