@@ -3,8 +3,17 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { availableParallelism } from 'node:os';
 
-// Benchmarks build extra pages (bench/*.html) into their own folder; the app build never ships them.
+/**
+ * `BENCH=1 vite build --outDir DIR` builds the benchmark pages (bench/*.html) on their own, into
+ * DIR/bench/, beside an app build already in DIR (scripts/bench/common.mjs does both): the pages
+ * share the app's origin and database, while the app stays byte for byte the shipped build. Built
+ * as entries of the app build, they were merged into its one first-load chunk (APP_OUTPUT) and ran
+ * the app's entry, which throws on a page without #app. The app build never ships them.
+ */
 const BENCH = process.env.BENCH === '1';
+const BENCH_PAGES = { importBench: 'bench/import.html', embedBench: 'bench/embed.html', memoryBench: 'bench/memory.html', scaleBench: 'bench/scale.html' };
+/** Where scripts go: the bench pages' own files stay apart from the app's they sit beside. */
+const ASSETS = BENCH ? 'bench/assets' : 'assets';
 /** File-name prefix of the worker chunks that hold in-browser LLM libraries (cached on first use). */
 const MODEL_CHUNK_PREFIX = 'llm-lib-';
 
@@ -22,7 +31,8 @@ const APP_OUTPUT = {
 export default defineConfig({
   plugins: [
     svelte(),
-    VitePWA({
+    // Not for the bench pages: it would write its service worker and manifest over the app's.
+    !BENCH && VitePWA({
       registerType: 'autoUpdate',
       injectRegister: null, // registered by src/ui/pwa.ts so the UI can show update/offline state
       includeAssets: ['icons/*.svg', 'icons/*.png'],
@@ -77,8 +87,8 @@ export default defineConfig({
       output: {
         chunkFileNames: (chunk) =>
           chunk.moduleIds.some((id) => /node_modules[\\/](@mlc-ai|@wllama)[\\/]/.test(id))
-            ? `assets/${MODEL_CHUNK_PREFIX}[name]-[hash].js`
-            : 'assets/[name]-[hash].js',
+            ? `${ASSETS}/${MODEL_CHUNK_PREFIX}[name]-[hash].js`
+            : `${ASSETS}/[name]-[hash].js`,
       },
     },
   },
@@ -96,7 +106,8 @@ export default defineConfig({
     // Rolldown's plugin-timing report is for profiling the build, not for everyone who builds.
     rolldownOptions: { checks: { bundlerTimings: false }, output: APP_OUTPUT },
     outDir: BENCH ? 'dist-bench' : 'dist',
-    ...(BENCH ? { rolldownOptions: { checks: { bundlerTimings: false }, output: APP_OUTPUT, input: { main: 'index.html', importBench: 'bench/import.html', embedBench: 'bench/embed.html', memoryBench: 'bench/memory.html', scaleBench: 'bench/scale.html' } } } : {}),
+    // The bench pages: Rolldown's automatic split (each page loads what it imports), added to the app's folder.
+    ...(BENCH ? { rolldownOptions: { checks: { bundlerTimings: false }, input: BENCH_PAGES }, emptyOutDir: false, assetsDir: ASSETS } : {}),
   },
   preview: { port: 4173, strictPort: false, host: '127.0.0.1' },
   test: {

@@ -217,7 +217,8 @@ function filler(n: number, prefix: string): MemoryEntry[] {
   );
 }
 
-async function baselines(rows: number, experiences: number): Promise<BaselineResult[]> {
+/** `singles`: how many single-row put transactions the last baseline times (one per operation of the pipeline). */
+async function baselines(rows: number, experiences: number, singles: number): Promise<BaselineResult[]> {
   const out: BaselineResult[] = [];
   const seeded = async (name: string) => {
     const db = await freshDb(name);
@@ -246,10 +247,10 @@ async function baselines(rows: number, experiences: number): Promise<BaselineRes
   }
   {
     const db = await seeded('bench-memory-base-single');
-    const list = filler(1000, 'single');
+    const list = filler(singles, 'single');
     const t0 = performance.now();
     for (const e of list) await db.entries.put(e);
-    out.push({ label: 'raw Dexie: 1,000 single-row put transactions', rows: 1000, transactions: 1000, ms: performance.now() - t0 });
+    out.push({ label: `raw Dexie: ${singles.toLocaleString('en')} single-row put transactions`, rows: singles, transactions: singles, ms: performance.now() - t0 });
     db.close();
   }
   return out;
@@ -308,7 +309,8 @@ async function malformed(): Promise<MalformedResult> {
   await repo.applyUpdate([{ id: 'other0', supersededBy: 'other0b' }], [entry('other0b', 'proficient', 'rewritten', { toolId: 'ToolB' })], 2);
   const before = await hashAll(db);
 
-  const { engine, data } = malformedBuild(seededRandom(7));
+  // One malformed reply per experience (and again on its retry).
+  const { engine, data, exps } = malformedBuild(seededRandom(7));
   const t0 = performance.now();
   const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
   const ms = performance.now() - t0;
@@ -324,7 +326,7 @@ async function malformed(): Promise<MalformedResult> {
   const m = buildMetrics(run);
   db.close();
   return {
-    replies: chosen.length,
+    replies: exps.length,
     modelCalls: engine.calls.length,
     state: run.state,
     applied: m.applied,
@@ -351,7 +353,7 @@ export interface MemoryBenchResult {
   const prompt = await promptSize();
   const buildLike = await applyOperations('build-like: 1–4 operations per experience', ops, 4);
   const worst = await applyOperations('worst case: 1 operation per experience', ops, 1);
-  const base = await baselines(buildLike.rowsWritten, buildLike.experiences);
+  const base = await baselines(buildLike.rowsWritten, buildLike.experiences, ops);
   const bad = await malformed();
   return { promptSize: prompt, apply: [buildLike, worst], baselines: base, malformed: bad };
 };

@@ -91,6 +91,7 @@ const server = createServer((req, res) => {
   else createReadStream(path).pipe(res);
 });
 
+// Port 0: a free port the system picks (the benchmarks use it, so several can run at once); the line names it.
 server.listen(port, host, () => {
-  console.log(`ToolMem Studio is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/`);
+  console.log(`ToolMem Studio is running at http://${host === '0.0.0.0' ? 'localhost' : host}:${server.address().port}/`);
 });

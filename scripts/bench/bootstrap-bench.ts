@@ -11,15 +11,16 @@
  * a shared machine include waiting for a core.
  *
  *   BENCH_TASKS (default 800)   BENCH_RESAMPLES (default 1,000)   BENCH_GOAL_MS (default 2,000)
+ *   --smoke: 100 tasks × 100 resamples (npm run bench:smoke)
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { bootstrapIntervals } from '../../src/core/eval/bootstrap';
 import type { EvalReport, SeedResult } from '../../src/core/eval/evaluate';
 import { createRng } from '../../src/core/eval/rng';
+import { loadLine, SMOKE } from './bench-env';
 
-const TASKS = Number(process.env.BENCH_TASKS ?? 800);
-const RESAMPLES = Number(process.env.BENCH_RESAMPLES ?? 1000);
+const TASKS = Number(process.env.BENCH_TASKS ?? (SMOKE ? 100 : 800));
+const RESAMPLES = Number(process.env.BENCH_RESAMPLES ?? (SMOKE ? 100 : 1000));
 const GOAL_MS = Number(process.env.BENCH_GOAL_MS ?? 2000);
 const TOOLS = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
 const METHODS = ['tool-mean', 'tool-median', 'knn', 'knn-difficulty', 'ridge', 'ensemble', 'memory'];
@@ -88,7 +89,8 @@ function runInWorker(seeds: number): Promise<{ reply: WorkerReply; wallMs: numbe
     const worker = new Worker(
       // tsx's loader does not reach worker threads on Node 20: the worker loads this file through its API.
       `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`,
-      { eval: true, workerData: { seeds } },
+      // The same switches (`--smoke`), so the worker's sizes are this process's.
+      { eval: true, workerData: { seeds }, argv: process.argv.slice(2) },
     );
     worker.once('message', (reply: WorkerReply) => {
       clearInterval(tick);
@@ -104,7 +106,7 @@ function runInWorker(seeds: number): Promise<{ reply: WorkerReply; wallMs: numbe
 
 async function main(): Promise<void> {
   const f = (x: number) => x.toFixed(3);
-  console.log(`Load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} cores`);
+  console.log(loadLine());
   console.log(`Paired bootstrap: ${TASKS} test tasks × ${TOOLS.length} tools × ${METHODS.length} methods × ${RESAMPLES.toLocaleString('en-US')} resamples, in a worker thread`);
   let failed = false;
   for (const seeds of [1, 5]) {

@@ -5,15 +5,40 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { tsImport } from 'tsx/esm/api';
 
-/** Builds the app with the bench pages into `outDir` (benches that may run at the same time use their own). */
+/**
+ * The app as shipped plus the bench pages beside it (bench/*.html under `outDir`/bench, see
+ * vite.config.ts), built into `outDir` (benches that may run at the same time use their own), or
+ * `--dist DIR`: such a build made before (bench:smoke builds one for all benches). Returns the folder.
+ */
 export function buildBench(outDir = 'dist-bench') {
+  const given = argValue('--dist');
+  if (given) {
+    if (!existsSync(`${given}/index.html`) || !existsSync(`${given}/bench/import.html`)) throw new Error(`--dist ${given}: not an app build with the bench pages`);
+    return given;
+  }
+  execSync(`npx vite build --logLevel error --outDir ${outDir}`, { stdio: 'inherit' });
+  buildBenchPages(outDir);
+  return outDir;
+}
+
+/** Adds the bench pages to the app build in `outDir`. */
+export function buildBenchPages(outDir) {
   execSync(`npx vite build --logLevel error --outDir ${outDir}`, { stdio: 'inherit', env: { ...process.env, BENCH: '1' } });
 }
 
-export async function serve(dir, port) {
+/**
+ * Serves `dir` on `port` (default 0: a free port, so benches can run side by side). Returns the
+ * server's process with `origin` (http://127.0.0.1:PORT) added.
+ */
+export async function serve(dir, port = 0) {
   const child = spawn(process.execPath, ['scripts/serve.mjs', '--dir', dir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => String(d).includes('running at') && resolve());
+  child.origin = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      const m = /running at (http:\/\/[^/\s]+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   return child;
@@ -87,3 +112,6 @@ export function table(rows) {
  * PRNG (src/core/eval/rng.ts, mulberry32), loaded through tsx because these scripts run on plain Node.
  */
 export const { mulberry32: rng } = await tsImport('../../src/core/eval/rng.ts', import.meta.url);
+
+/** `SMOKE`, `argValue`, `sharedData`, `loadLine`: see bench-env.ts (one definition for both kinds of bench). */
+export const { SMOKE, argValue, sharedData, loadLine } = await tsImport('./bench-env.ts', import.meta.url);

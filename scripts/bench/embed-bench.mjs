@@ -14,28 +14,29 @@
 //    four levels, in a Chromium worker: our VectorIndex vs Orama (@orama/orama, pure JS) on the
 //    same vectors, both checked against a brute-force scan.
 // Options (environment): BENCH_TEXTS, BENCH_REPEATS, BENCH_WARMUP, BENCH_ENTRIES, BENCH_QUERIES, GENAI_PROMPTS,
-// BENCH_SKIP_RETRIEVAL=1, BENCH_PORT (default 4519; another when a second bench runs at the same time).
+// BENCH_SKIP_RETRIEVAL=1, BENCH_PORT (default: a free port).
+// `--smoke`: 200 texts, one warm-up and one timed pass, 2,000 entries (npm run bench:smoke); `--dist DIR` (common.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Papa from 'papaparse';
-import { buildBench, launch, rng, serve, table } from './common.mjs';
+import { browserCpuSeconds, buildBench, launch, loadLine, rng, serve, sharedData, SMOKE, table } from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const COUNT = Number(process.env.BENCH_TEXTS ?? 4000);
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
+const COUNT = Number(process.env.BENCH_TEXTS ?? (SMOKE ? 200 : 4000));
+const REPEATS = Number(process.env.BENCH_REPEATS ?? (SMOKE ? 1 : 9));
 // Warm-up passes on each side before timing (the same number on both). A Chromium worker needs about
 // 6–8 passes over 4,000 texts (~1,000 batches) to reach its steady speed, Node about 2; measured
 // 2026-11-30: worker 715 366 472 242 406 239 278 160 ms, then 211–226; Node 281 → ~205. Throughput
 // is the steady speed (a long embedding run reaches it); the warm-up passes, cold first, are printed.
-const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? 8));
+const WARMUP = Math.max(1, Number(process.env.BENCH_WARMUP ?? (SMOKE ? 1 : 8)));
 const BATCH = 32;
-const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
-const QUERIES = Number(process.env.BENCH_QUERIES ?? 50);
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? (SMOKE ? 2_000 : 100_000));
+const QUERIES = Number(process.env.BENCH_QUERIES ?? (SMOKE ? 5 : 50));
 const K = 12;
-const PORT = Number(process.env.BENCH_PORT ?? 4519);
-const PROMPTS = process.env.GENAI_PROMPTS ?? join(ROOT, '../shared/data/genai_bench/prompts.csv');
+const PORT = Number(process.env.BENCH_PORT ?? 0);
+const PROMPTS = process.env.GENAI_PROMPTS ?? sharedData('genai_bench/prompts.csv');
 const MODEL_DIR = join(ROOT, 'public/models/glove-100d');
 
 function loadTexts() {
@@ -126,10 +127,10 @@ console.log('passes alternate: Node, worker, Node, worker… (one side idle whil
 
 const node = await nodeEmbedder();
 // Its own build folder, so another bench building `dist-bench` meanwhile cannot swap files under it.
-const DIST = 'dist-bench-embed';
-buildBench(DIST);
-const server = await serve(DIST, PORT);
-const browser = await launch();
+const server = await serve(buildBench('dist-bench-embed'), PORT);
+// The switch tags this browser's processes, so each pass's CPU time can be read from /proc (common.mjs).
+const TAG = `--toolmem-embed-bench=${process.pid}`;
+const browser = await launch([TAG]);
 try {
   await runInBrowser();
 } finally {
@@ -146,11 +147,18 @@ async function nodePass() {
 async function runInBrowser() {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`http://127.0.0.1:${PORT}/bench/embed.html`);
+  await page.goto(`${server.origin}/bench/embed.html`);
   await page.waitForFunction(() => 'embedSetup' in window);
   const setup = await page.evaluate(([t, bs]) => window.embedSetup(t, bs), [texts, BATCH]);
-  const workerPass = () => page.evaluate(() => window.embedPass());
-  const missPass = () => page.evaluate(() => window.embedMissPass());
+  /** A pass with the CPU seconds every Chromium process used meanwhile (the worker, and the browser process's IndexedDB backend). */
+  const withCpu = async (pass) => {
+    const c0 = browserCpuSeconds(TAG);
+    const r = await pass();
+    const c1 = browserCpuSeconds(TAG);
+    return { ...r, cpuS: c0 === null || c1 === null ? null : c1 - c0 };
+  };
+  const workerPass = () => withCpu(() => page.evaluate(() => window.embedPass()));
+  const missPass = () => withCpu(() => page.evaluate(() => window.embedMissPass()));
 
   const warm = { node: [], worker: [], miss: [] };
   for (let w = 0; w < WARMUP; w++) {
@@ -158,7 +166,7 @@ async function runInBrowser() {
     warm.worker.push((await workerPass()).ms);
     warm.miss.push((await missPass()).ms);
   }
-  const timed = { node: [], worker: [], ratios: [], miss: [], missRatios: [] };
+  const timed = { node: [], worker: [], ratios: [], miss: [], missRatios: [], cpu: [], missCpu: [] };
   let nodeOut;
   let sample;
   for (let r = 0; r < REPEATS; r++) {
@@ -172,6 +180,10 @@ async function runInBrowser() {
     const m = await missPass();
     if (m.misses !== texts.length) throw new Error(`miss pass: ${m.misses} misses, expected ${texts.length}`);
     timed.miss.push(m.ms);
+    if (w.cpuS !== null && m.cpuS !== null) {
+      timed.cpu.push(w.cpuS);
+      timed.missCpu.push(m.cpuS);
+    }
     timed.missRatios.push(w.ms / m.ms); // cached (all misses) throughput / model-only throughput
   }
   const hit = await page.evaluate(() => window.embedHitPass());
@@ -200,7 +212,16 @@ async function runInBrowser() {
   console.log(`ratio through the cache (all misses) / model only: ${median(timed.missRatios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.70); per pair: ${timed.missRatios.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`warm-up passes, ms (the first is cold): worker ${fmt(warm.worker)}; cache misses ${fmt(warm.miss)}; Node ${fmt(warm.node)}; cold ratio ${(warm.node[0] / warm.worker[0]).toFixed(2)}`);
   console.log(`timed passes, ms: worker ${fmt(timed.worker)}; cache misses ${fmt(timed.miss)}; Node ${fmt(timed.node)}`);
+  if (timed.cpu.length) {
+    // CPU time moves less with other jobs on the machine than wall time; the browser process's IndexedDB work is in it.
+    const cpuRatios = timed.cpu.map((c, i) => c / timed.missCpu[i]);
+    console.log(
+      `CPU seconds per pass, all Chromium processes (median): model only ${median(timed.cpu).toFixed(2)}, through the cache (all misses) ${median(timed.missCpu).toFixed(2)}; ` +
+        `CPU ratio model only / cache: ${median(cpuRatios).toFixed(2)} (median of the pairs)`,
+    );
+  }
   console.log(`same vectors: max |browser − Node| over the first 8 texts = ${maxDiff.toExponential(2)}`);
+  console.log(loadLine());
 
   if (process.env.BENCH_SKIP_RETRIEVAL === '1') return;
   const r = await page.evaluate((req) => window.retrievalBench(req), { n: ENTRIES, dim: 100, queries: QUERIES, k: K, seed: 11 });

@@ -10,6 +10,8 @@
  * and hybrid similarity. Figures are printed, never asserted. USE vectors of the 1,600 GenAI prompts
  * are cached in .bench/ (keyed by a hash of the prompts; BENCH_NO_CACHE=1 recomputes).
  * Options: BENCH_SPEED_TEXTS (default 320), BENCH_USE_BATCH (default 16), BENCH_SEEDS (default 1,2,3,4,5).
+ * `--smoke` (npm run bench:smoke): the bundled GenAI-Bench copy (public/demo, the same file), its
+ * first 160 prompts (60 train / 100 test), one seed, 32 timed sentences.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,10 +23,11 @@ import { createPredictor, type MethodOptions } from '../../src/core/predict';
 import { HybridRetriever, mrrObjective } from '../../src/core/retrieval';
 import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { scoreTriples, TRIPLES } from '../../tests/unit/embed/triples';
+import { loadLine, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
 
-const GENAI = '../shared/data/genai_bench/genai_image.json';
-const SEEDS = (process.env.BENCH_SEEDS ?? '1,2,3,4,5').split(',').map(Number);
-const SPEED_TEXTS = Number(process.env.BENCH_SPEED_TEXTS ?? 320);
+const GENAI = SMOKE ? 'public/demo/genai_image.json' : sharedData('genai_bench/genai_image.json');
+const SEEDS = (process.env.BENCH_SEEDS ?? (SMOKE ? '1' : '1,2,3,4,5')).split(',').map(Number);
+const SPEED_TEXTS = Number(process.env.BENCH_SPEED_TEXTS ?? (SMOKE ? 32 : 320));
 const USE_BATCH = Number(process.env.BENCH_USE_BATCH ?? 16);
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
 
@@ -131,7 +134,7 @@ function rows(r: EvalReport, label: string) {
 
 const t0 = Date.now();
 const { dataset, experiences } = await loadData({ data: GENAI });
-const data = groundTruth(experiences, dataset.raterPolicy);
+const data = smokeTasks(groundTruth(experiences, dataset.raterPolicy));
 const promptOf = new Map<string, string>();
 for (const p of data) if (!promptOf.has(p.taskId)) promptOf.set(p.taskId, p.prompt);
 const ids = [...promptOf.keys()];
@@ -160,7 +163,7 @@ for (const m of models) {
 console.log(`Embedding sources (Node ${process.version}; ${SPEED_TEXTS} GenAI-Bench prompts timed after a warm-up)\n`);
 console.log(
   table(
-    ['model', 'dim', 'load s', 'runtime', 'triples won (of 20)', 'mean cos paraphrase', 'mean cos unrelated', 'margin', 'sentences/s', '1,600 prompts'],
+    ['model', 'dim', 'load s', 'runtime', 'triples won (of 20)', 'mean cos paraphrase', 'mean cos unrelated', 'margin', 'sentences/s', `${ids.length.toLocaleString('en')} prompts`],
     results.map((r, i) => [
       r.name,
       String(models[i]!.embedder.dim),
@@ -186,7 +189,7 @@ console.log(
 );
 
 // GenAI-Bench: lexical once (no vectors), dense and hybrid per model.
-const sizes = { train: 200, test: 800 };
+const sizes = SMOKE ? { train: 60, test: 100 } : { train: 200, test: 800 };
 const lexical = await evaluate({
   data,
   scale: dataset.scale,
@@ -210,6 +213,6 @@ for (const r of results) {
   });
   table2.push(...rows(rep, r.name));
 }
-console.log(`\nGenAI-Bench score prediction — 200 train / 800 test prompts, rater 1, seeds ${SEEDS.join(', ')}, k = 24 (mean over tools; mean ± sd over seeds)\n`);
+console.log(`\nGenAI-Bench score prediction — ${sizes.train} train / ${sizes.test} test prompts, rater 1, seeds ${seedSpan(SEEDS)}, k = 24 (mean over tools; mean ± sd over seeds)\n`);
 console.log(table(['embedding', 'method', 'MAE', 'RMSE', 'Pearson', 'pair acc (all pairs)'], table2));
-console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; ${loadLine()}`);

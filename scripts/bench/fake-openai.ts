@@ -6,7 +6,7 @@
  * Run as a process (the bench kills one): `node --import tsx scripts/bench/fake-openai.ts NAME`
  * prints `listening PORT`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
@@ -34,6 +34,12 @@ function read(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** A JSON answer with its Content-Length, as an API server sends it (writeHead alone would make it chunked). */
+function json(res: ServerResponse, status: number, value: unknown): void {
+  const body = Buffer.from(JSON.stringify(value), 'utf8');
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+}
+
 export async function startFakeOpenAi(name: string, port = 0): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
   let failing: number | null = null;
@@ -41,7 +47,7 @@ export async function startFakeOpenAi(name: string, port = 0): Promise<FakeOpenA
     const text = await read(req);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
     if (failing === 0) return; // hangs: the socket stays open, no answer
-    if (failing !== null) return void res.writeHead(failing, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `${name} is failing` } }));
+    if (failing !== null) return void json(res, failing, { error: { message: `${name} is failing` } });
     const body = JSON.parse(text) as { model: string; stream?: boolean; messages?: { role: string; content: unknown }[] };
     const user = lastUser(body);
     requests.push({ model: body.model, stream: body.stream === true, user, authorization: req.headers.authorization !== undefined });
@@ -49,7 +55,7 @@ export async function startFakeOpenAi(name: string, port = 0): Promise<FakeOpenA
     const base = { id: `chatcmpl-${requests.length}`, created: 1_700_000_000, model: body.model };
     if (!body.stream) {
       const answer = { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      return void json(res, 200, answer);
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const chunk = (delta: Record<string, string>, finish: string | null) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

@@ -5,12 +5,12 @@
 // context, rounds rotate the order (`--rounds N`, default 3) and the median ratio is the figure.
 // `--stages [names]` adds a stage-by-stage breakdown, `--profile [stage]` a CPU profile of one stage.
 // Each pipeline's CPU seconds (all Chromium processes, from /proc on Linux) are printed beside its wall time.
+// `--smoke`: 1,000 rows, one round (npm run bench:smoke); `--dist DIR`: an existing bench build (common.mjs).
 import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { browserCpuSeconds, buildBench, launch, rng, serve, table } from './common.mjs';
+import { argValue, browserCpuSeconds, buildBench, launch, loadLine, rng, serve, SMOKE, table } from './common.mjs';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const PORT = 4517;
+const ROWS = Number(process.env.BENCH_ROWS ?? (SMOKE ? 1_000 : 100_000));
 const file = `.bench/import-v2-${ROWS}.csv`;
 
 const WORDS = ('a the of in on with and red blue green small large old young quiet busy bright dark wooden glass metal ' +
@@ -38,16 +38,15 @@ await generate();
 console.log(`input: ${file} (${ROWS.toLocaleString()} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${Math.round(statSync(file).size / ROWS)} bytes per row)`);
 // Rounds alternate which pipeline runs first (the machine warms up and other load comes and goes);
 // the ratio is taken within each round and the median reported. `--rounds N` (default 3).
-const ROUNDS = process.argv.includes('--rounds') ? Number(process.argv[process.argv.indexOf('--rounds') + 1]) : 3;
+const ROUNDS = Number(argValue('--rounds', SMOKE ? 1 : 3));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 // Its own build folder: bench:scale may be serving dist-bench meanwhile.
-buildBench('dist-bench-import');
-const server = await serve('dist-bench-import', PORT);
+const server = await serve(buildBench('dist-bench-import'));
 // The switch tags this browser's processes, so each pipeline's CPU time can be read from /proc.
 const TAG = `--toolmem-import-bench=${process.pid}`;
 const browser = await launch([TAG]);
-const url = `http://127.0.0.1:${PORT}/bench/import.html`;
+const url = `${server.origin}/bench/import.html`;
 /** A fresh context per pipeline: its own (empty) IndexedDB backing store. */
 async function runIn(which) {
   const context = await browser.newContext();
@@ -169,4 +168,5 @@ function report(rounds) {
   console.log(`stored counts after our import: ${last.ours.result.counted.rows} rows, ${last.ours.result.counted.tasks} tasks (the file: ${ROWS} rows, ${Math.ceil(ROWS / 5)} tasks)`);
   const long = rounds.map((x) => x.ours.longTasks);
   console.log(`main-thread long tasks (> 50 ms) during our import: ${Math.max(...long.map((l) => l.count))} (longest ${Math.max(...long.map((l) => l.maxMs)).toFixed(0)} ms; goal 0)`);
+  console.log(loadLine());
 }

@@ -8,17 +8,18 @@
 // Lighthouse's mobile CPU slowdown (4×) assumes a fast desktop host (benchmark index ≥ ~1,500); the
 // host's index is printed. On a slow or busy host (a shared 2-core VM measures ~550) `--cpu N` sets
 // the slowdown as Lighthouse's throttling guide suggests (2× for 1,000–1,500, 1× below 1,000).
+// `--smoke` (npm run bench:smoke): one run per form factor.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as constants from 'lighthouse/core/config/constants.js';
-import { serve, table } from './common.mjs';
+import { loadLine, serve, SMOKE, table } from './common.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const RUNS = Number(arg('--runs', 5)); // 5: one run varies ±8 points on a shared host
-const PORT = Number(arg('--port', 4519));
+const RUNS = Number(arg('--runs', SMOKE ? 1 : 5)); // 5: one run varies ±8 points on a shared host
+const PORT = Number(arg('--port', 0)); // 0: a free port
 const PAGE = arg('--page', 'data');
 const CPU = arg('--cpu', null);
 let dist = arg('--dist', null);
@@ -31,7 +32,7 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await serve(dist, PORT);
-const url = `http://127.0.0.1:${PORT}/#/${PAGE}`;
+const url = `${server.origin}/#/${PAGE}`;
 const rows = [['form factor', 'performance', 'accessibility', 'best practices', 'LCP', 'FCP', 'TBT', 'transfer', 'host benchmark index']];
 const failed = [];
 try {
@@ -97,4 +98,5 @@ try {
 }
 console.log(`Lighthouse ${PAGE} page (${url}), median of ${RUNS} run(s) per form factor; goals: mobile performance ≥ 95 (issue #28), accessibility 100, best practices ≥ 96`);
 console.log(table(rows));
+console.log(loadLine());
 if (failed.length) console.log(`\nAudits not passed:\n${[...new Set(failed)].map((f) => `  ${f}`).join('\n')}`);

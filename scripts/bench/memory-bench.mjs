@@ -5,18 +5,17 @@
 // DexieMemoryRepository.applyUpdate, one transaction per experience) vs raw Dexie baselines in the
 // same run; 100 malformed model replies → corrupted / lost entries (SHA-256 of every entry before
 // and after). Prints figures; never fails on speed.
-import { buildBench, launch, serve, table } from './common.mjs';
+// `--smoke`: 100 operations (npm run bench:smoke); `--dist DIR`: an existing bench build (common.mjs).
+import { buildBench, launch, loadLine, serve, SMOKE, table } from './common.mjs';
 
-const PORT = 4527;
-const OPS = Number(process.env.BENCH_OPS ?? 1000);
+const OPS = Number(process.env.BENCH_OPS ?? (SMOKE ? 100 : 1000));
 
-buildBench();
-const server = await serve('dist-bench', PORT);
+const server = await serve(buildBench());
 const browser = await launch();
 try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(`http://127.0.0.1:${PORT}/bench/memory.html`);
+  await page.goto(`${server.origin}/bench/memory.html`);
   await page.waitForFunction(() => typeof window.runBench === 'function');
   const r = await page.evaluate((ops) => window.runBench(ops), OPS);
 
@@ -61,7 +60,7 @@ try {
   console.log(`\nratios (build-like pipeline ${ours.pipelineMs.toFixed(0)} ms):`);
   console.log(`  vs one bulkPut transaction of the same rows: ${(ours.pipelineMs / bulk.ms).toFixed(1)}×`);
   console.log(`  vs raw per-experience transactions of the same rows: ${(ours.pipelineMs / perExp.ms).toFixed(2)}×`);
-  console.log(`  vs 1,000 single-row put transactions: ${(ours.pipelineMs / single.ms).toFixed(2)}× (worst case 1 op/experience: ${(r.apply[1].pipelineMs / single.ms).toFixed(2)}×)`);
+  console.log(`  vs ${OPS.toLocaleString('en')} single-row put transactions: ${(ours.pipelineMs / single.ms).toFixed(2)}× (worst case 1 op/experience: ${(r.apply[1].pipelineMs / single.ms).toFixed(2)}×)`);
   for (const a of r.apply) console.log(`goal ≤ 2 s for ${OPS.toLocaleString('en')} operations — ${a.label}: ${(a.pipelineMs / 1000).toFixed(2)} s (${a.pipelineMs <= 2000 ? 'met' : 'missed'})`);
 
   // 3. malformed replies
@@ -74,6 +73,7 @@ try {
     ]),
   );
   console.log(`goal 0 corrupted or lost entries: ${m.corrupted + m.lost === 0 && m.added === 0 ? 'met' : 'MISSED'}`);
+  console.log(loadLine());
 } finally {
   await browser.close();
   server.kill();

@@ -9,7 +9,7 @@
  *     a sink that counts), whose memory is one batch plus the duplicate-key index the validator
  *     keeps for every row (about 150 bytes a row): under BENCH_IMPORT_MB (default 700).
  *
- *   BENCH_ROWS (default 1,000,000)   BENCH_GROUP (default 10,000)
+ *   BENCH_ROWS (default 1,000,000)   BENCH_GROUP (default 10,000)   --smoke: 20,000 rows in 2,000-row groups
  *
  * The file is written in a child step (`write`) so that the import step measures its own memory only.
  */
@@ -21,9 +21,10 @@ import { runImport } from '../../src/core/import';
 import { openParquet } from '../../src/core/import/parquet-reader';
 import { byteChunks, fileRange } from '../../src/cli/node-files';
 import { parquetSchema } from '../../tests/unit/helpers/parquet-schema';
+import { loadLine, SMOKE } from './bench-env';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const GROUP = Number(process.env.BENCH_GROUP ?? 10_000);
+const ROWS = Number(process.env.BENCH_ROWS ?? (SMOKE ? 20_000 : 1_000_000));
+const GROUP = Number(process.env.BENCH_GROUP ?? (SMOKE ? 2_000 : 10_000));
 const READER_MB = Number(process.env.BENCH_READER_MB ?? 150);
 const IMPORT_MB = Number(process.env.BENCH_IMPORT_MB ?? 700);
 const FILE = `.bench/hf-${ROWS}-${GROUP}.parquet`;
@@ -129,9 +130,10 @@ else if (step === 'read') await readOnly();
 else {
   if (!existsSync(FILE)) {
     const self = fileURLToPath(import.meta.url);
-    const res = spawnSync(process.execPath, ['--import', 'tsx', self, 'write'], { stdio: 'inherit', env: process.env });
+    const res = spawnSync(process.execPath, ['--import', 'tsx', self, 'write', ...(SMOKE ? ['--smoke'] : [])], { stdio: 'inherit', env: process.env });
     if (res.status !== 0) process.exit(res.status ?? 1);
   }
   await readOnly();
   await importIt();
+  console.log(loadLine());
 }

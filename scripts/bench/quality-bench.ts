@@ -17,9 +17,11 @@
  *     WMT MQM (half / half, seeds 1–3), and the learning curve at 50–800 training tasks.
  *  6. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
  * Figures are printed, never asserted; the full summary goes to .bench/quality-bench.json.
+ * `--smoke` (npm run bench:smoke): the same steps on the first 160 tasks of each set, one seed (and
+ * one held out), the bundled copies of GenAI-Bench and AlpacaEval (public/demo) so it runs without
+ * the data folder; the sets only that folder has are skipped when it is missing.
  */
-import { sharedData } from './shared-data';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadData } from '../../src/cli/load-data';
 import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/predict';
@@ -27,16 +29,23 @@ import { createTransformersEmbedder } from '../../src/model-host/transformers-em
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
 import { claimsBench } from './claims-bench';
+import { loadLine, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
 
-const GENAI = sharedData('genai_bench/genai_image.json');
-const GENAI_SKILLS = sharedData('genai_bench/genai_skills.json');
-const ALPACA = sharedData('alpaca_eval_2/experiences.csv');
-const VICUNA = sharedData('prometheus_mtbench_vicuna_gpt4/vicuna_judged.jsonl');
 const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
+// The smoke reads the bundled copies: GenAI-Bench's is the same file, AlpacaEval's 100 of its 805 instructions.
+const GENAI = SMOKE ? DEMO[0]!.data : sharedData('genai_bench/genai_image.json');
+const GENAI_SKILLS = SMOKE ? DEMO[0]!.skills! : sharedData('genai_bench/genai_skills.json');
+const ALPACA = SMOKE ? DEMO[1]!.data : sharedData('alpaca_eval_2/experiences.csv');
+const VICUNA = sharedData('prometheus_mtbench_vicuna_gpt4/vicuna_judged.jsonl');
 /** Goals of issue #15 for the memory predictor (held-out seeds 6–15) and its claims. */
 const MEMORY_GOALS = { mae: 0.92, rmse: 1.1, pearson: 0.37, cuePearson: 0.33, precision: 0.85, timeRatio: 2 };
-const SEEDS = [1, 2, 3, 4, 5];
-const HELD_OUT_SEEDS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const SEEDS = SMOKE ? [1] : [1, 2, 3, 4, 5];
+const HELD_OUT_SEEDS = SMOKE ? [6] : [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+/** The paper's protocol: 200 training and 800 test prompts (the smoke: 60 / 100 of its 160). */
+const GENAI_SIZES = SMOKE ? { train: 60, test: 100 } : { train: 200, test: 800 };
+const GENAI_SPLIT = `${GENAI_SIZES.train} train / ${GENAI_SIZES.test} test`;
+const S = seedSpan(SEEDS);
+const H = seedSpan(HELD_OUT_SEEDS);
 const BEST = 'ensemble';
 const ablation = process.argv.includes('--ablation');
 
@@ -73,7 +82,7 @@ const margin = (value: number, goal: number, higherBetter: boolean) => {
 
 async function load(file: string, skills?: string): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
   const { dataset, experiences } = await loadData({ data: file, ...(skills ? { skills } : {}) });
-  const data = groundTruth(experiences, dataset.raterPolicy);
+  const data = smokeTasks(groundTruth(experiences, dataset.raterPolicy));
   const prompts = new Map<string, string>();
   for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
   const ids = [...prompts.keys()];
@@ -154,9 +163,9 @@ const t0 = Date.now();
   const toolPairs = PAPER_PAIRS.map(([a, b]) => [a, b] as [string, string]);
   const mem = withMemory();
   const methods = mem.methods;
-  const r = await evaluate({ data, scale, sizes: { train: 200, test: 800 }, seeds: SEEDS, methods, toolPairs, vectors });
+  const r = await evaluate({ data, scale, sizes: GENAI_SIZES, seeds: SEEDS, methods, toolPairs, vectors });
   out.genai = toJsonReport(r);
-  console.log(`GenAI-Bench — 200 train / 800 test prompts, rater 1, seeds ${SEEDS.join(', ')} (mean ± sd)\n`);
+  console.log(`GenAI-Bench — ${GENAI_SPLIT} prompts, rater 1, seeds ${SEEDS.join(', ')} (mean ± sd)\n`);
   console.log(methodTable(r));
 
   console.log('\nPer tool, MAE / RMSE: ours (best offline method) vs the ToolMem paper (gpt-4o-mini) vs constant median');
@@ -189,7 +198,7 @@ const t0 = Date.now();
       ]),
     ),
   );
-  const ceiling = raterCeiling(data, toolPairs, SEEDS, { train: 200, test: 800 });
+  const ceiling = raterCeiling(data, toolPairs, SEEDS, GENAI_SIZES);
   out.genaiRaterCeiling = ceiling;
   console.log('\nCeiling: other human raters (who saw the images) vs rater 1 on the sign of the difference, same D');
   const avgCol = (k: keyof (typeof ceiling)[number]) => f3(meanSd(ceiling.map((c) => c[k])).mean);
@@ -232,30 +241,30 @@ const t0 = Date.now();
   const held = await evaluate({
     data,
     scale,
-    sizes: { train: 200, test: 800 },
+    sizes: GENAI_SIZES,
     seeds: HELD_OUT_SEEDS,
     methods: heldMem.methods.filter((m) => ['tool-mean', 'tool-median', 'ridge', BEST, 'memory', 'memory-cues'].includes(m.id)),
     toolPairs,
     vectors,
   });
   out.genaiHeldOutSeeds = toJsonReport(held);
-  console.log(`\nHeld-out seeds ${HELD_OUT_SEEDS[0]}–${HELD_OUT_SEEDS[HELD_OUT_SEEDS.length - 1]} (design choices were made on seeds 1–5; this is the honest estimate)`);
+  console.log(`\nHeld-out seeds ${H} (design choices were made on seeds 1–5; this is the honest estimate)`);
   console.log(methodTable(held));
 
   // ---- Capability memory (issue #15) ----
   console.log('\nCapability memory: pair accuracy minus always-stronger per paper pair (goal: none below −0.01)');
   console.log(
     table(
-      ['pair', 'memory 1–5', 'memory-cues 1–5', 'memory 6–15', 'memory-cues 6–15'],
+      ['pair', `memory ${S}`, `memory-cues ${S}`, `memory ${H}`, `memory-cues ${H}`],
       PAPER_PAIRS.map(([a, b], i) => [`${a} – ${b}`, ...[pairGaps(r, 'memory'), pairGaps(r, 'memory-cues'), pairGaps(held, 'memory'), pairGaps(held, 'memory-cues')].map((g) => f3(g[i]!))]),
     ),
   );
   const mg = (rep: EvalReport, m: string, k: 'mae' | 'rmse' | 'pearson') => avgSeeds(rep, (s) => s.methods[m]!.mean[k]);
   const worstGap = Math.min(...['memory', 'memory-cues'].flatMap((m) => [...pairGaps(r, m), ...pairGaps(held, m)]));
-  console.log('\nGoals for the memory predictor on GenAI-Bench, held-out seeds 6–15 (margin: + = better than the goal)');
+  console.log(`\nGoals for the memory predictor on GenAI-Bench, held-out seeds ${H} (margin: + = better than the goal)`);
   console.log(
     table(
-      ['goal', 'seeds 1–5', 'seeds 6–15', 'margin (6–15)'],
+      ['goal', `seeds ${S}`, `seeds ${H}`, `margin (${H})`],
       [
         ['memory (skill facets) MAE ≤ 0.92', f4(mg(r, 'memory', 'mae')), f4(mg(held, 'memory', 'mae')), margin(mg(held, 'memory', 'mae'), MEMORY_GOALS.mae, false)],
         ['memory (skill facets) RMSE ≤ 1.10', f4(mg(r, 'memory', 'rmse')), f4(mg(held, 'memory', 'rmse')), margin(mg(held, 'memory', 'rmse'), MEMORY_GOALS.rmse, false)],
@@ -268,17 +277,20 @@ const t0 = Date.now();
   );
   const genaiPrecision = precisionOnTest(r, mem.skills.made, data, scale, vectors);
   out.genaiPrecision = genaiPrecision;
-  console.log(`\n${precisionTable('GenAI-Bench (200 / 800, skill facets, seeds 1–5)', genaiPrecision)}`);
+  console.log(`\n${precisionTable(`GenAI-Bench (${GENAI_SIZES.train} / ${GENAI_SIZES.test}, skill facets, seeds ${S})`, genaiPrecision)}`);
   const check = dalleCheck(mem.skills.made, SEEDS);
   out.dalleCheck = { negation: check.negation, part: check.part };
-  console.log(`\nDALLE_3 in the memories of 200 training tasks (seeds 1–5): negation stated as a weakness in ${check.negation} of 5 builds (goal 5), part relations as a relative strength in ${check.part} of 5 (goal ≥ 3)`);
+  console.log(
+    `\nDALLE_3 in the memories of ${GENAI_SIZES.train} training tasks (seeds ${S}): negation stated as a weakness in ${check.negation} of ${SEEDS.length} builds ` +
+      `(goal: all), part relations as a relative strength in ${check.part} of ${SEEDS.length} (goal ≥ 3 of 5)`,
+  );
   console.log(check.text);
 
   if (ablation) {
     const rows = await topKAblation({
       data,
       scale,
-      sizes: { train: 200, test: 800 },
+      sizes: GENAI_SIZES,
       seeds: SEEDS,
       toolPairs,
       vectors,
@@ -287,7 +299,7 @@ const t0 = Date.now();
       make: (m, k, cut) => createPredictor(m as MethodId, { k, cut }),
     });
     out.genaiAblation = rows;
-    console.log('\nTop-k ablation (GenAI-Bench, seeds 1–5)');
+    console.log(`\nTop-k ablation (GenAI-Bench, seeds ${S})`);
     console.log(table(['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'], rows.map((x) => [x.method, x.cut, String(x.k), f3(x.mae), f3(x.rmse), f3(x.pearson), f3(x.pairAcc)])));
   }
 }
@@ -326,11 +338,12 @@ const t0 = Date.now();
   console.log(table(['method', 'mean Pearson', 'vs ≥ 0.25', 'RMSE < tool-mean for every model'], rows));
   const alpacaPrecision = precisionOnTest(r, mem.skills.made, data, scale, vectors);
   out.alpacaPrecision = alpacaPrecision;
-  console.log(`\n${precisionTable(`AlpacaEval (${train} / ${taskCount - train}, seeds 1–5)`, alpacaPrecision)}`);
+  console.log(`\n${precisionTable(`AlpacaEval (${train} / ${taskCount - train}, seeds ${S})`, alpacaPrecision)}`);
 }
 
 // ---- 3. Prometheus (Vicuna): claims only --------------------------------------------------------
-{
+if (SMOKE && !existsSync(VICUNA)) console.log(`\nPrometheus Vicuna: skipped (${VICUNA} not found)`);
+else {
   const { data, scale, vectors } = await load(VICUNA);
   const taskCount = new Set(data.map((p) => p.taskId)).size;
   const train = Math.floor(taskCount / 2);
@@ -338,7 +351,7 @@ const t0 = Date.now();
   const r = await evaluate({ data, scale, sizes: { train, test: taskCount - train }, seeds: SEEDS, methods: [{ id: 'memory', create: mem.create }], vectors });
   const rows = precisionOnTest(r, mem.made, data, scale, vectors);
   out.vicunaPrecision = rows;
-  console.log(`\n${precisionTable(`Prometheus Vicuna (${train} / ${taskCount - train}, GPT-4 mean of 3, seeds 1–5)`, rows)}`);
+  console.log(`\n${precisionTable(`Prometheus Vicuna (${train} / ${taskCount - train}, GPT-4 mean of 3, seeds ${S})`, rows)}`);
   console.log(`memory on Vicuna: MAE ${f3(avgSeeds(r, (s) => s.methods.memory!.mean.mae))}, Pearson ${f3(avgSeeds(r, (s) => s.methods.memory!.mean.pearson))}`);
 }
 
@@ -349,11 +362,11 @@ const t0 = Date.now();
     const { data, scale, vectors } = await load(d.data, d.skills);
     sets.push({ scale, examples: data.map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, vector: vectors.get(p.taskId)! })) });
   }
-  const t = engineTimes(sets);
+  const t = engineTimes(sets, SMOKE ? 1 : 5);
   out.engineTime = t;
   const ratio = t.capability / t.clusters;
   console.log(
-    `\nEngine time of a no-LLM build on the demo (all tasks, vectors given; CPU time, median of 5): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
+    `\nEngine time of a no-LLM build on the demo (${SMOKE ? 'the smoke\'s tasks' : 'all tasks'}, vectors given; CPU time, median of ${SMOKE ? 1 : 5}): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
       `capability memory ${t.capability.toFixed(0)} ms — ${ratio.toFixed(2)}× (goal ≤ ${MEMORY_GOALS.timeRatio}×: ${ratio <= MEMORY_GOALS.timeRatio ? 'met' : 'missed'})`,
   );
 }
@@ -366,4 +379,4 @@ const t0 = Date.now();
 
 mkdirSync('.bench', { recursive: true });
 writeFileSync('.bench/quality-bench.json', `${JSON.stringify(out, null, 2)}\n`);
-console.log(`\nSummary written to .bench/quality-bench.json (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+console.log(`\nSummary written to .bench/quality-bench.json (${((Date.now() - t0) / 1000).toFixed(1)} s); ${loadLine()}`);

@@ -11,29 +11,30 @@
 // worker runs in it — and the page's JS heap from CDP), then Data/Memory/Tools/Evaluate open times
 // (a click in the navigation) and one evaluation (tool-mean, one seed) at each size.
 // `--sizes 10k,100k` runs only those sizes of the curve (and not the 200k page table).
+// `--smoke`: 2,000 seeded experiences and a curve of 1,000 (npm run bench:smoke); `--dist DIR`: an existing bench build (common.mjs).
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildBench, launch, launchPersistent, rng, serve, table } from './common.mjs';
+import { argValue, buildBench, launch, launchPersistent, loadLine, rng, serve, SMOKE, table } from './common.mjs';
 
-const EXPERIENCES = Number(process.env.BENCH_EXPERIENCES ?? 200_000);
-const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 20_000);
+const EXPERIENCES = Number(process.env.BENCH_EXPERIENCES ?? (SMOKE ? 2_000 : 200_000));
+const ENTRIES = Number(process.env.BENCH_ENTRIES ?? (SMOKE ? 200 : 20_000));
+/** Memory entries seeded over each size of the curve. */
+const CURVE_ENTRIES = SMOKE ? 200 : 2_000;
 const TOOLS = 8;
-const PORT = 4519;
 const GOAL_MS = 1000;
 
-const sizesArg = process.argv.includes('--sizes') ? process.argv[process.argv.indexOf('--sizes') + 1] : undefined;
+const sizesArg = argValue('--sizes');
 const parseSize = (t) => {
   const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t.trim());
   if (!m) throw new Error(`--sizes: '${t}' is not a size like 10k, 100k or 1M`);
   return Math.round(Number(m[1]) * (m[2].toLowerCase() === 'k' ? 1e3 : m[2].toLowerCase() === 'm' ? 1e6 : 1));
 };
-const SIZES = (sizesArg ?? '10k,100k,1M').split(',').map(parseSize);
+const SIZES = (sizesArg ?? (SMOKE ? '1k' : '10k,100k,1M')).split(',').map(parseSize);
 
-buildBench();
-const server = await serve('dist-bench', PORT);
-const base = `http://127.0.0.1:${PORT}`;
+const server = await serve(buildBench());
+const base = server.origin;
 
 async function pageTable() {
   const browser = await launch();
@@ -99,6 +100,7 @@ async function pageTable() {
     console.log(table(rows));
     const slow = Object.entries(results).filter(([, r]) => Math.max(r.warm ?? 0, r.cold ?? 0) > GOAL_MS).map(([n]) => n);
     console.log(slow.length ? `over the goal: ${slow.join(', ')}` : `every page opened within ${GOAL_MS} ms`);
+    console.log(loadLine());
   } finally {
     await browser.close();
   }
@@ -252,7 +254,7 @@ async function curveSize(n) {
 
     // A memory over the imported dataset, so the Memory page has entries to show (seeded, not built).
     await page.goto(`${base}/bench/scale.html`);
-    await page.evaluate(() => window.seedMemory({ datasetId: 'scale', entries: 2_000 }));
+    await page.evaluate((entries) => window.seedMemory({ datasetId: 'scale', entries }), CURVE_ENTRIES);
     const ready = {
       Data: () => page.getByTestId('dataset-card').filter({ hasText: `${n.toLocaleString('en-US')} experiences` }).waitFor({ timeout: 60_000 }),
       Memory: () => page.locator('button.entry').first().waitFor({ timeout: 60_000 }),
@@ -300,7 +302,7 @@ async function curveSize(n) {
 }
 
 async function scaleCurve() {
-  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB']];
+  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB', 'eval JS heap peak MB (page)']];
   for (const n of SIZES) {
     const r = await curveSize(n);
     const mb = (x) => (x ? Math.round(x) : '—');
@@ -311,9 +313,9 @@ async function scaleCurve() {
       mb(r.peak?.renderer), mb(r.peak?.heap), mb(r.peak?.browser),
       r.open?.Data ?? '—', r.open?.Memory ?? '—', r.open?.Tools ?? '—', r.open?.Evaluate ?? '—',
       r.evalMs == null ? (r.evalFailure ? `FAILED: ${r.evalFailure}` : '—') : (r.evalMs / 1000).toFixed(1),
-      mb(r.evalPeak?.renderer),
+      mb(r.evalPeak?.renderer), mb(r.evalPeak?.heap),
     ]);
-    console.log(`${n.toLocaleString('en-US')}: ${r.resultText ?? r.failure}`);
+    console.log(`${n.toLocaleString('en-US')}: ${r.resultText ?? r.failure}; ${loadLine()}`);
   }
   console.log(table(rows));
 }

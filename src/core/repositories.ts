@@ -49,6 +49,11 @@ export interface DatasetRepository {
 export interface ExperienceRepository {
   get(id: string): Promise<Experience | undefined>;
   byDataset(datasetId: string): Promise<Experience[]>;
+  /**
+   * A dataset's experiences in pages, each handed to `onPage` before the next is read: a caller that
+   * keeps only what it derives (the ground truth of an evaluation) never holds the whole dataset.
+   */
+  scanDataset(datasetId: string, onPage: (rows: readonly Experience[]) => void): Promise<void>;
   byDatasetAndTool(datasetId: string, toolId: string): Promise<Experience[]>;
   byTask(datasetId: string, taskId: string): Promise<Experience[]>;
   /** One page of a dataset's experiences (optionally of one tool). */

@@ -5,9 +5,13 @@
  * (`settings.embeddingModel`).
  */
 import type { EmbeddingKey, EmbeddingRecord, EmbeddingStore } from '../core/embed';
-import { addBlocks, packByModel } from './embedding-blocks';
+import { packByModel, type NewBlock } from './embedding-blocks';
 import { withQuotaCheck } from './quota';
 import type { EmbeddingBlockRow, EmbeddingKeysRow, ToolMemDB } from './schema';
+
+/** The cache's two object stores (schema v5; ./embedding-blocks.ts). */
+const BLOCKS = 'embeddingBlocks';
+const KEYS = 'embeddingKeys';
 
 /** Key of the chosen embedding model (a model id string) in the `settings` table. */
 export const EMBEDDING_MODEL_KEY = 'embeddingModel';
@@ -99,17 +103,17 @@ export class DexieEmbeddingStore implements EmbeddingStore {
   }
 
   /**
-   * One transaction per call, writing one block per model (per 512 vectors): `cachedEmbed` writes a
-   * model batch per call, so a miss costs a share of two rows, not a row of its own. A full disk
-   * becomes StorageFullError.
+   * One transaction per call, writing one block per model (per 512 vectors): `cachedEmbed` writes
+   * up to 256 vectors per call, so a miss costs a share of two rows, not a row of its own. A full
+   * disk becomes StorageFullError. Written below Dexie (the cache tables have no middleware, hooks or
+   * live queries): see `writeBlocks`.
    */
   async put(records: readonly EmbeddingRecord[]): Promise<void> {
     if (records.length === 0) return;
     const blocks = packByModel(records.map((r) => ({ model: r.modelId, hash: r.hash, vector: r.vector })));
-    const db = this.db;
-    await withQuotaCheck(() =>
-      db.transaction('rw', [db.embeddingBlocks, db.embeddingKeys], () => addBlocks({ blocks: db.embeddingBlocks, keys: db.embeddingKeys }, blocks)),
-    );
+    if (!this.db.isOpen()) await this.db.open();
+    const idb = this.db.backendDB();
+    await withQuotaCheck(() => writeBlocks(idb, blocks));
   }
 
   /** Distinct cached texts of one model (of all models when omitted). */
@@ -120,6 +124,32 @@ export class DexieEmbeddingStore implements EmbeddingStore {
     for (const places of known.byModel.values()) n += places.size;
     return n;
   }
+}
+
+/**
+ * Adds blocks and their key rows in one raw IndexedDB transaction that commits as soon as its
+ * requests are done: `commit()` right after the adds, so the browser's storage process does not wait
+ * for this thread to handle each request's success event first. The embed worker's thread is busy
+ * with the model while a write runs behind it (its batches resolve through microtasks only, so those
+ * events wait for the model to stop), and under Dexie, which commits once its own promises have
+ * settled, a write stayed open until the model had to wait for it (bench:embed, docs/embeddings.md).
+ * Durability 'relaxed': the cache is derived data, so a write may be acknowledged before it reaches
+ * the disk (a power cut loses at most the last writes, embedded again on the next call).
+ */
+export function writeBlocks(idb: IDBDatabase, blocks: readonly NewBlock[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tx = idb.transaction([BLOCKS, KEYS], 'readwrite', { durability: 'relaxed' });
+    tx.oncomplete = () => resolve();
+    // A failed add aborts the transaction: nothing of this write is kept, and its error is reported.
+    tx.onabort = () => reject(tx.error ?? new DOMException('The embedding cache write was aborted', 'AbortError'));
+    const blockStore = tx.objectStore(BLOCKS);
+    const keyStore = tx.objectStore(KEYS);
+    for (const block of blocks) {
+      blockStore.add(block);
+      keyStore.add({ block: block.id, model: block.model, hashes: block.hashes });
+    }
+    tx.commit();
+  });
 }
 
 /** The persisted model choice, as the embed service wants it. */

@@ -41,8 +41,13 @@ function sortByParts<T extends { parts: string[] }>(rows: T[]): T[] {
   return ranked.map((x) => x.r);
 }
 
-/** Rows per read when a whole dataset is scanned (see byDataset). */
-export const SCAN_PAGE = 10_000;
+/**
+ * Rows per read when a whole dataset is scanned (see byDataset, scanDataset). Small enough that a
+ * page a caller derives from and drops dies young in V8's young generation instead of piling up as
+ * old garbage: the tab's peak during a 200k-row evaluation was 602 MB with pages of 10,000 rows and
+ * 474 MB with 2,000, the read itself a few seconds longer (bench:scale, docs/reliability.md).
+ */
+export const SCAN_PAGE = 2_000;
 /** Rows per read transaction in `byImport`. */
 export const SCAN_CHUNK = 2_000;
 
@@ -82,15 +87,21 @@ export class DexieExperienceRepository implements ExperienceRepository {
    * not be included (callers that need a snapshot use a transaction).
    */
   async byDataset(datasetId: string): Promise<Experience[]> {
-    const [lower, upper] = prefixRange(`${datasetId}|`);
     const out: Experience[] = [];
+    await this.scanDataset(datasetId, (rows) => {
+      for (const row of rows) out.push(row);
+    });
+    return out;
+  }
+
+  async scanDataset(datasetId: string, onPage: (rows: readonly Experience[]) => void): Promise<void> {
+    const [lower, upper] = prefixRange(`${datasetId}|`);
     for (let from = lower, first = true; ; first = false) {
       const page = await this.db.experiences.where(':id').between(from, upper, first, false).limit(SCAN_PAGE).toArray();
-      for (const row of page) if (row.datasetId === datasetId) out.push(row);
+      onPage(page.filter((row) => row.datasetId === datasetId));
       if (page.length < SCAN_PAGE) break;
       from = page[page.length - 1]!.id;
     }
-    return out;
   }
 
   byDatasetAndTool(datasetId: string, toolId: string) {

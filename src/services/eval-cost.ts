@@ -5,12 +5,13 @@
  * says nothing.
  */
 import { dictFrom } from '../core/data-keys';
-import { costStats, effectiveCost } from '../core/cost/tool-cost';
+import { costStats, effectiveCost, type CostFields } from '../core/cost/tool-cost';
 import { costQualityPlane } from '../core/eval/cost-plane';
-import type { Experience, ScoreScale, Tool } from '../core/types';
+import type { ScoreScale, Tool } from '../core/types';
 import type { CostQualityPlane, EvalResult } from './eval-api';
 
-export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool[], experiences: readonly Experience[], scale: ScoreScale): CostQualityPlane | undefined {
+/** `experiences`: the dataset's cost fields (`costRows` keeps what this reads of a dataset read in pages). */
+export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool[], experiences: Iterable<CostFields>, scale: ScoreScale): CostQualityPlane | undefined {
   const cards = new Map(tools.map((t) => [t.id, t]));
   const stats = costStats(experiences);
   const costs = new Map<string, { cost: number; source: 'data' | 'card'; n?: number; example?: boolean }>();
@@ -28,4 +29,20 @@ export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool
     ...(missing.length ? { missing } : {}),
     ...(scale.direction ? { direction: scale.direction } : {}),
   };
+}
+
+/**
+ * What `evalCostPlane` reads of a dataset, gathered row by row: each tool's first row (so a tool
+ * with no logged cost is still named as missing one) and every row with a cost or a latency. The
+ * same stats as from all the rows, without keeping them.
+ */
+export class CostRows {
+  readonly rows: CostFields[] = [];
+  private readonly tools = new Set<string>();
+
+  add(e: CostFields): void {
+    const first = !this.tools.has(e.toolId);
+    if (first) this.tools.add(e.toolId);
+    if (first || e.cost !== undefined || e.latencyMs !== undefined) this.rows.push({ toolId: e.toolId, cost: e.cost, latencyMs: e.latencyMs });
+  }
 }

@@ -3,7 +3,7 @@ import { ValidationError } from '../core/errors';
 import { dict, own } from '../core/data-keys';
 import { newId } from '../core/ids';
 import { overSeeds, type EvalReport } from '../core/eval/evaluate';
-import { groundTruth, type ScoredPair } from '../core/eval/ground-truth';
+import { GroundTruthBuilder, type ScoredPair } from '../core/eval/ground-truth';
 import { fitFingerprint } from '../core/eval/fingerprint';
 import { toJsonReport } from '../core/eval/report';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, readEngineSpec, type EngineHost } from '../core/llm/spec';
@@ -17,9 +17,10 @@ import { pickMargin } from '../core/predict/pick-share';
 import type { Repositories } from '../core/repositories';
 import type { EvalRun } from '../core/records';
 import type { Dataset, Experience, Tool } from '../core/types';
+import type { CostFields } from '../core/cost/tool-cost';
 import type { Handlers } from '../rpc';
 import type { EvalApi, EvalMemoryInfo, EvalResult, PredictMemory, ToolPrediction } from './eval-api';
-import { evalCostPlane } from './eval-cost';
+import { CostRows, evalCostPlane } from './eval-cost';
 import { citingEntries, MEMORY_METHODS, planStoredMemoryEval, predictMemories, storedSnapshot, type StoredMemoryPlan } from './eval-memory';
 import { DEFAULT_LLM_MAX_TEST, loadLlmEngine, promptTools } from './eval-llm';
 import { llmTotals } from '../app/evaluate-methods';
@@ -93,7 +94,7 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
 /** What the Run stores: the summary of a complete outcome, with the cost plane and the stored memory's details. */
 function resultOf(
   outcome: EvaluationOutcome,
-  ctx: { dataset: Dataset; experiences: readonly Experience[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
+  ctx: { dataset: Dataset; costs: readonly CostFields[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
 ): EvalResult {
   const { dataset, stored } = ctx;
   const report = outcome.report!;
@@ -102,7 +103,7 @@ function resultOf(
   if (stored) result.memory = memoryInfo(stored, ctx.cited);
   // A run that throws on a stop always has its intervals.
   result.intervals = outcome.intervals!;
-  const costPlane = evalCostPlane(result.points, ctx.tools, ctx.experiences, dataset.scale);
+  const costPlane = evalCostPlane(result.points, ctx.tools, ctx.costs, dataset.scale);
   if (costPlane) result.costPlane = costPlane;
   if (outcome.ablation) result.ablation = outcome.ablation;
   return result;
@@ -123,11 +124,26 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     { stamp: string; predictor: AnyPredictor; trainedOn: number; trainedTasks: number; trainedTools: number; vectors?: Map<string, Float32Array>; prompts: Map<string, string>; entries: Map<string, string>; bank: ResidualBank | null }
   >();
 
-  async function loadTruth(datasetId: string) {
+  /**
+   * The dataset's ground truth, read in pages: of each row only what the evaluation uses is kept
+   * (its ground truth, and the cost fields of the cost plane), so a dataset is never held whole (a
+   * million rows with their responses were ~0.5 GB in the worker, bench:scale). `withRows`: keep the
+   * rows too, which a stored memory's evaluation needs (its evidence names them).
+   */
+  async function loadTruth(datasetId: string, withRows = false) {
     const dataset = await repos.datasets.get(datasetId);
     if (!dataset) throw new ValidationError(`The dataset ${datasetId} does not exist.`);
-    const experiences = await repos.experiences.byDataset(datasetId);
-    return { dataset, data: groundTruth(experiences, dataset.raterPolicy), experiences };
+    const truth = new GroundTruthBuilder();
+    const costs = new CostRows();
+    const rows: Experience[] = [];
+    await repos.experiences.scanDataset(datasetId, (page) => {
+      for (const e of page) {
+        truth.add(e);
+        costs.add(e);
+        if (withRows) rows.push(e);
+      }
+    });
+    return { dataset, data: truth.finish(dataset.raterPolicy), costs: costs.rows, rows };
   }
 
   return {
@@ -139,11 +155,11 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
     async evaluate(config, ctx): Promise<EvalRun> {
       const methods = methodIds(config.methods);
       if (!methods.length) throw new ValidationError('Choose at least one method.');
-      const { dataset, data, experiences } = await loadTruth(config.datasetId);
+      const { dataset, data, costs, rows } = await loadTruth(config.datasetId, !!config.memoryId);
       const taskIds = [...new Set(data.map((p) => p.taskId))];
       // A stored memory dictates the split (its own training tasks, test tasks it never saw) and one seed.
       const stored = config.memoryId && taskIds.length >= 2
-        ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
+        ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences: rows, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
         : null;
       const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
       if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
@@ -167,7 +183,7 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
           wrap: (id, p) => (cited.has(id) ? citingEntries(p, cited.get(id)!) : p),
           onProgress: (p) => ctx.progress(p),
         });
-        const doneRun: EvalRun = { ...run, state: 'completed', metrics: await resultOf(outcome, { dataset, experiences, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
+        const doneRun: EvalRun = { ...run, state: 'completed', metrics: await resultOf(outcome, { dataset, costs, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
         await repos.runs.put(doneRun);
         return doneRun;
       } catch (err) {

@@ -6,13 +6,17 @@
  *  - not JSON                                   → -32700 Parse error, id null;
  *  - not a request/notification/response object → -32600 Invalid Request (the id when it is one);
  *  - a batch (array): MCP (2025-06-18) has no batching, so each member with an id is answered
- *    -32600 in one array reply; garbage members get -32600 with id null; an empty batch one -32600;
+ *    -32600 in one array reply; garbage members get -32600 with id null; an empty batch, or one of
+ *    more than MAX_BATCH (100) members, one -32600;
+ *  - nesting deeper than MAX_JSON_DEPTH (64), json-depth.ts → -32602 for a request (with its id),
+ *    -32600 with id null for anything else;
  *  - params that are not an object, or that the method's schema rejects → -32602 Invalid params;
  *  - anything else goes on to the SDK (which answers an unknown method with -32601).
  * Notifications (no id) are never answered, as the spec requires. Every message is bounded.
  */
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clipInput, quote } from '../../core/text/quote';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -21,7 +25,8 @@ export const INVALID_PARAMS = -32602;
 
 export type RequestId = string | number;
 export type ErrorReply = { jsonrpc: '2.0'; id: RequestId | null; error: { code: number; message: string } };
-export type Verdict = { forward: JSONRPCMessage } | { reply: ErrorReply | ErrorReply[] } | { ignore: true };
+/** `refused`: the message as a whole is refused (malformed, too deep, a batch): over HTTP a 400. */
+export type Verdict = { forward: JSONRPCMessage } | { reply: ErrorReply | ErrorReply[]; refused?: true } | { ignore: true };
 
 /** Schemas of the requests this server handles: their params are checked here (→ -32602). */
 // Typed by what is used (safeParse and the issues), so the SDK's schemas fit whichever zod they are built with.
@@ -40,6 +45,8 @@ const PARAMS: ReadonlyMap<string, ParamsSchema> = new Map<string, ParamsSchema>(
 ]);
 
 const MESSAGE_MAX = 300;
+/** Members of a batch answered one by one (each -32600); a longer batch gets one error. */
+export const MAX_BATCH = 100;
 
 /**
  * A request answered with a JSON-RPC error: the SDK replies `{ code, message }` from any error with
@@ -104,11 +111,22 @@ export function checkLine(line: string): Verdict {
   } catch (err) {
     return { reply: errorReply(null, PARSE_ERROR, `Parse error: the message is not valid JSON (${(err as Error).message}).`) };
   }
+  // JSON.parse reads any depth; the schema checks and the SDK after it recurse. A request keeps its id.
+  if (nestsDeeperThan(line)) {
+    const why = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+    if (isObject(value) && typeof value.method === 'string') {
+      if (validId(value.id)) return { reply: errorReply(value.id, INVALID_PARAMS, `Invalid params for ${quote(value.method, 40)}: the message ${why}.`), refused: true };
+      if (value.id === undefined) return { ignore: true }; // a notification: never answered
+    }
+    return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message ${why}.`) };
+  }
   if (!Array.isArray(value)) {
     const r = checkMessage(value);
     return 'forward' in r ? r : r.reply ? { reply: r.reply } : { ignore: true };
   }
   if (value.length === 0) return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: an empty batch.') };
+  // One error for a batch past the bound, not one per member (10,000 calls would get 1.85 MB back).
+  if (value.length > MAX_BATCH) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: a batch of ${value.length.toLocaleString('en-US')} messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC batching) and at most ${MAX_BATCH} are answered one by one.`) };
   const replies: ErrorReply[] = [];
   for (const member of value) {
     const r = checkMessage(member);

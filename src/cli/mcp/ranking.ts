@@ -26,8 +26,8 @@ export interface TaskRanking {
 export interface Ranking {
   overall: Board['rows'];
   forTask(task: PredictTask): TaskRanking;
-  /** Why `choice` comes first among `ranked` (candidates, best first). */
-  reason(task: PredictTask, choice: string | null, ranked: readonly string[]): string;
+  /** Why `choice` comes first among `ranked` (candidates, best first), from the task's `forTask` answer. */
+  reason(forTask: TaskRanking, choice: string | null, ranked: readonly string[]): string;
 }
 
 const rowsOf = (rows: readonly LeaderRow[]): Board['rows'] => rows.map((r) => ({ tool: r.toolId, n: r.n, mean: round(r.mean), rank: r.rank, rankCi95: r.rankCi95, pBest: round(r.pBest) }));
@@ -55,9 +55,9 @@ export function rankingOf(file: MemoryFile, capability: CapabilityMemoryPredicto
       picks: sorted.flatMap(([col, p]) => (picks.get(col) ?? []).map((k) => ({ facet: cap.facets[col]!.facet.name, probability: round(p), tool: k.toolId, over: k.over, chance: round(k.probability), text: k.text, verdict: k.verdict?.verdict ?? null }))),
     };
   };
-  const reason = (task: PredictTask, choice: string | null, ranked: readonly string[]): string => {
+  const reason = (onTask: TaskRanking, choice: string | null, ranked: readonly string[]): string => {
     if (choice === null) return ranked.length ? 'No choice: the first candidates tie on predicted score.' : 'No candidate could be ranked.';
-    const applying = forTask(task).picks;
+    const applying = onTask.picks;
     const mine = applying.find((k) => k.tool === choice);
     const checked = (v: string | null) => (v ? ` Checked on tasks the memory never saw: ${v}.` : '');
     if (mine) return `A pick claim applies (this task is in "${mine.facet}" with probability ${mine.probability.toFixed(2)}): ${mine.text}${checked(mine.verdict)}`;

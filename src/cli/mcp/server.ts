@@ -22,13 +22,19 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Embedder } from '../../core/embed';
 import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
+import { applies as facetApplies } from '../../core/capability/facets';
 import { selectForTask } from '../../core/predict';
+import type { RankedCandidate } from '../../core/predict/select';
+import type { PredictTask, Predictor, ScorePrediction } from '../../core/predict/types';
 import { quote } from '../../core/text/quote';
 import { LEVELS } from '../../core/types';
 import { numberStyle, roundShown } from '../../core/capability/templates';
 import { rankingOf } from './ranking';
 import type { MemoryEntry } from '../../core/records';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
+import { MemoryGeneration, type AppliesFn } from './generation';
+import { share } from './shared-json';
+import { EmbeddingCache } from './task-cache';
 import { candidatesArg, costArgs, INPUT_SCHEMAS, kArg, taskArg, ToolArgumentError, toolArg, type Args } from './tool-args';
 
 /** A tool's answer: the JSON value of a result, or the text of a tool error (unknown tool id). */
@@ -83,21 +89,39 @@ const TOOLS = [
 export type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
-export async function createToolHandlers(file: MemoryFile, embedder: Embedder): Promise<ToolHandlers> {
+export interface HandlerOptions {
+  /**
+   * Vectors of task texts already embedded by this embedder: shared by the handlers of every memory
+   * generation a server loads (a text's vector does not depend on the memory). Default: one of its own.
+   */
+  embeddings?: EmbeddingCache;
+}
+
+export async function createToolHandlers(file: MemoryFile, embedder: Embedder, opts: HandlerOptions = {}): Promise<ToolHandlers> {
   assertServable(file, embedder);
+  const embeddings = opts.embeddings?.embedderId === embedder.id ? opts.embeddings : new EmbeddingCache(embedder.id);
   const entries = memoryEntriesOf(file);
   let vectors = fileVectors(file, embedder.id);
   const vectorsFromFile = vectors !== null && entries.every((e) => vectors!.has(e.id));
   if (!vectorsFromFile) {
-    const list = await embedAll(embedder, entries.map((e) => e.text));
+    const list = await embeddings.entryVectors(entries.map((e) => e.text), (texts) => embedAll(embedder, texts));
     vectors = new Map(entries.map((e, i) => [e.id, list[i]!]));
   }
   const snapshot = { entries, vectors: vectors! };
   const predictor = new MemoryFilePredictor(file, snapshot);
+  const generation = new MemoryGeneration(embedder, embeddings, file.tools.length);
   const model = file.build.capability?.model;
-  const capability = model ? CapabilityMemoryPredictor.fromModel(model) : null;
+  // The facets' rule tests are remembered per task, so a repeated task text runs no rule again.
+  let applies: AppliesFn = facetApplies;
+  const capability = model ? CapabilityMemoryPredictor.fromModel(model, { applies: (f, t) => applies(f, t) }) : null;
+  if (capability) applies = generation.memoApplies(capability.facets, facetApplies);
+  // Predictions kept per task text and tool for this generation (select, predict and recall share them).
+  const predictOf = generation.memoPredict((t: PredictTask, tool: string) => (capability ?? predictor).predict(t, tool));
+  const memoPredictor: Predictor = { kind: 'sync', id: 'memory', needs: {}, fit: () => {}, predict: predictOf };
+  // What an entry claims depends on the file only: built once per generation, on first use.
+  const claimOf = (id: string) => generation.fragment(id, claimFor);
   /** What an entry claims and whether it held, for the agent to weigh a contribution. */
-  const claimOf = (id: string) => {
+  const claimFor = (id: string) => {
     const e = byId.get(id);
     if (!e) return {};
     // status: 'claim' (stated as a fact), 'tentative' (not a claim: weigh it as a hint), 'profile'
@@ -132,19 +156,36 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
       ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
     };
   };
-  const contributionsOf = (p: MemoryPrediction) => p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...(c.probability !== undefined ? { probability: round(c.probability) } : {}), ...claimOf(c.entryId) }));
   const width = file.build.scale.max - file.build.scale.min;
   const passRates = file.build.capability?.report.contrastScale?.kind === 'logit';
   const style = (fx?: { latent?: unknown }) => numberStyle(width, passRates || fx?.latent !== undefined);
+  // Leaderboards and pick claims: static parts once per generation, a task's part once per task object.
   const ranking = rankingOf(file, capability);
+  const rankingFor = (t: PredictTask) => generation.derived(t, 'ranking', (q: PredictTask) => share(ranking.forTask(q)));
+  const contributionLines = (p: MemoryPrediction) =>
+    p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...(c.probability !== undefined ? { probability: round(c.probability) } : {}), ...claimOf(c.entryId) }));
+  // An answer's lines from a prediction are built once per prediction object (shared, read-only).
+  // Shared: their JSON text is made once too (shared-json.ts).
+  const contributionsOf = (p: MemoryPrediction) => generation.derived(p, 'contributions', (q: MemoryPrediction) => share(contributionLines(q)));
+  const topContributionsOf = (p: MemoryPrediction) => generation.derived(p, 'top5', (q: MemoryPrediction) => share(contributionsOf(q).slice(0, 5)));
   const toolIds = new Set(file.tools.map((t) => t.id));
   const toolById = new Map(file.tools.map((t) => [t.id, t]));
   const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
-  const taskOf = async (text: string) => ({ taskId: 'query', prompt: text, vector: (await embedAll(embedder, [text]))[0]! });
+  const taskOf = (text: string) => generation.task(text);
   const listed = [...toolIds].slice(0, 20).map((t) => quote(t, 60)).join(', ') + (toolIds.size > 20 ? ` and ${toolIds.size - 20} more` : '');
   const unknownTool = (t: string) => fail(`Unknown tool ${quote(t, 100)}. Tools in this memory: ${listed}.`);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
+  // Per generation: each tool as a select candidate (its cost and latency are the file's).
+  const costedOf = new Map(file.tools.map((tool) => [tool.id, { toolId: tool.id, ...(tool.cost ? { cost: tool.cost.perCall } : {}), ...(tool.latency ? { latencyMs: tool.latency.ms } : {}) }]));
+  /** One ranked candidate's line of the select answer. */
+  function rankedLine(r: RankedCandidate, p: ScorePrediction, limits: { costWeight?: number }) {
+    const tool = toolById.get(r.toolId);
+    const cost = { ...(tool?.cost ? { cost: r.cost } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}), ...(limits.costWeight ? { utility: round(r.utility) } : {}) };
+    return capability
+      ? { tool: r.toolId, score: round(r.score), ...cost, mean: round((p as MemoryPrediction).explanation.mean), contributions: topContributionsOf(p as MemoryPrediction) }
+      : { tool: r.toolId, score: round(r.score), ...cost, evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
+  }
 
   const run: Record<ToolName, (args: Args) => Promise<ToolAnswer>> = {
     list_tools: async () =>
@@ -161,8 +202,8 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
         LEVELS.map((l) => [l, hits.filter((h) => h.entry.level === l).map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support, ...claimOf(h.entry.id) }))]),
       );
       // A capability memory also says which of its claims apply to this task, and what each adds.
-      const applying = capability ? contributionsOf(capability.predict(t, tool)).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:')) : undefined;
-      const ranked = capability ? ranking.forTask(t) : null;
+      const applying = capability ? contributionsOf(predictOf(t, tool) as MemoryPrediction).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:')) : undefined;
+      const ranked = capability ? rankingFor(t) : null;
       return json({ tool, task, levels, ...(applying ? { applying } : {}), ...(ranked ? { overall: ranking.overall, leaderboards: ranked.leaderboards, picks: ranked.picks } : {}) });
     },
     predict_score: async (args) => {
@@ -170,7 +211,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
       if (!toolIds.has(tool)) return unknownTool(tool);
       const t = await taskOf(task);
       if (capability) {
-        const p = capability.predict(t, tool);
+        const p = predictOf(t, tool) as MemoryPrediction;
         return json({ tool, score: round(p.score), clamped: p.clamped, scale: file.build.scale, mean: round(p.explanation.mean), contributions: contributionsOf(p) });
       }
       const p = predictor.explain(t, tool);
@@ -193,25 +234,14 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder): 
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
       const t = await taskOf(task);
-      const costed = [...new Set(candidates)].map((id) => {
-        const tool = toolById.get(id);
-        return { toolId: id, ...(tool?.cost ? { cost: tool.cost.perCall } : {}), ...(tool?.latency ? { latencyMs: tool.latency.ms } : {}) };
-      });
-      const sel = selectForTask(capability ?? predictor, t, costed, { direction: file.build.scale.direction, ...limits });
-      const costOf = (r: { cost: number; latencyMs?: number; utility: number; toolId: string }) => {
-        const tool = toolById.get(r.toolId);
-        return { ...(tool?.cost ? { cost: r.cost } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}), ...(limits.costWeight ? { utility: round(r.utility) } : {}) };
-      };
+      const sel = selectForTask(memoPredictor, t, [...new Set(candidates)].map((id) => costedOf.get(id)!), { direction: file.build.scale.direction, ...limits });
       return json({
         task,
         choice: sel.choice,
-        ...(capability ? { reason: ranking.reason(t, sel.choice, sel.ranked.map((r) => r.toolId)) } : {}),
-        ranked: sel.ranked.map((r) => {
-          const p = sel.predictions[r.toolId]!;
-          return capability
-            ? { tool: r.toolId, score: round(r.score), ...costOf(r), mean: round((p as MemoryPrediction).explanation.mean), contributions: contributionsOf(p as MemoryPrediction).slice(0, 5) }
-            : { tool: r.toolId, score: round(r.score), ...costOf(r), evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
-        }),
+        ...(capability ? { reason: ranking.reason(rankingFor(t), sel.choice, sel.ranked.map((r) => r.toolId)) } : {}),
+        // Without a cost weight a candidate's line depends on its prediction alone (the tool's cost and
+        // latency are the file's): built and serialised once per prediction.
+        ranked: sel.ranked.map((r) => (limits.costWeight ? rankedLine(r, sel.predictions[r.toolId]!, limits) : generation.derived(sel.predictions[r.toolId]!, 'ranked', (p) => share(rankedLine(r, p, limits))))),
         ...(sel.excluded ? { excluded: sel.excluded.map((e) => ({ tool: e.toolId, reason: e.reason, ...(e.value !== undefined ? { value: e.value } : {}), limit: e.limit })) } : {}),
       });
     },

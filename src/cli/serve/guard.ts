@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { normalOrigin } from './cors';
 import { HttpError } from './http';
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -28,15 +29,25 @@ export interface GuardOptions {
 
 export function createGuard(opts: GuardOptions) {
   const expected = opts.token === null ? null : digest(opts.token);
-  const origins = new Set(opts.allowOrigins.map((o) => o.replace(/\/+$/, '')));
+  const origins = new Set(opts.allowOrigins.map(normalOrigin).filter((o) => o !== null));
 
-  function checkToken(headers: IncomingHttpHeaders): void {
+  /**
+   * Authorization headers that passed, per connection: the next request on that connection with the
+   * same header is not hashed again. Only a header that was the right token is kept, and only its
+   * own connection compares against it, so what the comparison's time could tell is already known
+   * to that client.
+   */
+  const passed = new WeakMap<object, string>();
+
+  function checkToken(headers: IncomingHttpHeaders, connection?: object): void {
     if (!expected) return;
     const auth = headers.authorization;
+    if (connection !== undefined && auth !== undefined && passed.get(connection) === auth) return;
     const m = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
     const challenge = { 'www-authenticate': 'Bearer realm="toolmem"' };
     if (!m) throw new HttpError(401, 'authentication_error', 'missing_token', 'This server needs a bearer token: send "Authorization: Bearer <token>".', challenge);
     if (!timingSafeEqual(digest(m[1]!), expected)) throw new HttpError(401, 'authentication_error', 'invalid_token', 'The bearer token is not the one this server was started with.', challenge);
+    if (connection !== undefined) passed.set(connection, auth!);
   }
 
   function checkOrigin(headers: IncomingHttpHeaders): void {
@@ -48,7 +59,8 @@ export function createGuard(opts: GuardOptions) {
     } catch {
       /* "null" or garbage: refused below */
     }
-    if (isLoopbackHost(host) || origins.has(origin.replace(/\/+$/, ''))) return;
+    const normal = normalOrigin(origin);
+    if (isLoopbackHost(host) || (normal !== null && origins.has(normal))) return;
     throw new HttpError(403, 'permission_error', 'origin_not_allowed', 'Requests from this Origin are refused (start the server with --allow-origin to allow a page).');
   }
 

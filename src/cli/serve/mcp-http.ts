@@ -40,7 +40,7 @@ export async function handleMcpPost(req: IncomingMessage, res: ServerResponse, t
   }
   if ('reply' in verdict) {
     const replies = Array.isArray(verdict.reply) ? verdict.reply : [verdict.reply];
-    const bad = replies.some((r) => r.error.code === PARSE_ERROR || r.error.code === INVALID_REQUEST);
+    const bad = verdict.refused === true || replies.some((r) => r.error.code === PARSE_ERROR || r.error.code === INVALID_REQUEST);
     sendJson(res, bad ? 400 : 200, verdict.reply);
     return;
   }

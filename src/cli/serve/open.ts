@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type { Embedder } from '../../core/embed';
 import { MemoryFileError } from '../../core/memory-format';
 import { createToolHandlers } from '../mcp/server';
+import { EmbeddingCache } from '../mcp/task-cache';
 import { startServe, type ServeApp, type ServeConfig, type Served } from './app';
 import { MemoryHolder } from './memory-holder';
 import { parseRouteFile, pricedFile, routeIssues, RouteFileError, type RouteTable } from './routes';
@@ -20,6 +21,8 @@ export interface OpenServeOptions extends Omit<ServeConfig, 'holder' | 'routes'>
   embedderFor(modelId: string): Promise<Embedder>;
   /** Watch the memory file for changes (default true). */
   watch?: boolean;
+  /** Largest memory file read, at start and at each reload (default 64 MiB). */
+  maxMemoryBytes?: number;
 }
 
 export interface OpenServe {
@@ -42,6 +45,9 @@ export async function readRoutes(path: string): Promise<RouteTable> {
 
 export async function openServe(opts: OpenServeOptions): Promise<OpenServe> {
   const routes = opts.routesPath ? await readRoutes(opts.routesPath) : null;
+  // Vectors of task and entry texts, kept across reloads (one cache per embedding model).
+  const caches = new Map<string, EmbeddingCache>();
+  const cacheFor = (id: string) => caches.get(id) ?? caches.set(id, new EmbeddingCache(id)).get(id)!;
   const holder = await MemoryHolder.open<Served>(
     opts.memoryPath,
     async (file) => {
@@ -50,11 +56,13 @@ export async function openServe(opts: OpenServeOptions): Promise<OpenServe> {
         if (issues.length) throw new MemoryFileError(issues);
       }
       const embedder = await opts.embedderFor(file.memory.embeddingModel);
-      const handlers = await createToolHandlers(file, embedder);
-      const routed = routes && routes.prices.size ? await createToolHandlers(pricedFile(file, routes), embedder) : handlers;
+      const embeddings = cacheFor(embedder.id);
+      const handlers = await createToolHandlers(file, embedder, { embeddings });
+      const routed = routes && routes.prices.size ? await createToolHandlers(pricedFile(file, routes), embedder, { embeddings }) : handlers;
       return { handlers, routed };
     },
     opts.log,
+    opts.maxMemoryBytes !== undefined ? { maxBytes: opts.maxMemoryBytes } : {},
   );
   let app: ServeApp;
   try {

@@ -13,7 +13,7 @@ export class UpstreamFailure extends Error {
   override name = 'UpstreamFailure';
 }
 
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512 }) };
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512, noDelay: true }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512, noDelay: true }) };
 /** Longest upstream JSON answer read (a chat completion is kilobytes). */
 export const MAX_UPSTREAM_BYTES = 16 * 1024 * 1024;
 
@@ -21,8 +21,12 @@ const why = (err: NodeJS.ErrnoException) =>
   err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ECONNRESET' ? 'connection reset' : err.name === 'AbortError' ? 'no answer in time' : (err.code ?? 'network error');
 
 /** The upstream's response (status and stream), or UpstreamFailure when no response came. */
+/** Each upstream's chat URL, parsed once. */
+const urls = new Map<string, URL>();
+
 export function postChat(up: Upstream, body: string, signal: AbortSignal): Promise<IncomingMessage> {
-  const url = new URL(`${up.baseUrl}/chat/completions`);
+  let url = urls.get(up.baseUrl);
+  if (!url) urls.set(up.baseUrl, (url = new URL(`${up.baseUrl}/chat/completions`)));
   const secure = url.protocol === 'https:';
   const key = process.env.TOOLMEM_LLM_API_KEY;
   return new Promise((resolve, reject) => {

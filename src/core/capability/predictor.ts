@@ -297,9 +297,12 @@ export class CapabilityMemoryPredictor implements Predictor {
     };
   }
 
-  /** A predictor ready to predict from a stored model (no training data needed). */
-  static fromModel(m: SerializedCapabilityModel): CapabilityMemoryPredictor {
-    const p = new CapabilityMemoryPredictor({ orderGuard: m.orderGuard });
+  /**
+   * A predictor ready to predict from a stored model (no training data needed). `applies` replaces
+   * the facet rule test (a server passes one that remembers its answers per task).
+   */
+  static fromModel(m: SerializedCapabilityModel, opts: Pick<CapabilityMemoryOptions, 'applies'> = {}): CapabilityMemoryPredictor {
+    const p = new CapabilityMemoryPredictor({ orderGuard: m.orderGuard, ...opts });
     p.state = { scale: m.scale, globalMean: m.globalMean, toolIndex: new Map(m.model.tools.map((t, j) => [t, j])) };
     p.model = m.model;
     p.facets = m.facets.map((f) => ({ facet: f.facet, taskIds: [], ...(f.centroid ? { centroid: Float32Array.from(f.centroid) } : {}) }));

@@ -89,11 +89,14 @@ export function facetShortName(f: Facet | DiscoveredFacet): string {
  * "(N more)" count, which beside an example reads as N more examples (issue #25).
  */
 function quoteExample(text: string, max = EXAMPLE_MAX): string {
-  const cps = [...text];
-  if (cps.length <= max) return quote(text, max);
+  // Only the head is read (2·max + 2 UTF-16 units hold more than max code points when cut), so a
+  // long prompt costs O(max). Both quotes below are already within bounds: no second cut.
+  const head = text.length > 2 * max + 2 ? text.slice(0, 2 * max + 2) : text;
+  const cps = [...head];
+  if (head === text && cps.length <= max) return quote(text, Infinity);
   const lastSpace = cps.slice(0, max + 1).lastIndexOf(' ');
   const cut = cps.slice(0, lastSpace >= max / 2 ? lastSpace : max).join('').replace(/[\s,;:]+$/, '');
-  return quote(`${cut}…`, max + 1);
+  return quote(`${cut}…`, Infinity);
 }
 
 /** Entry texts stay within an entry's limit (MAX_ENTRY_CHARS): the example gives way first. */

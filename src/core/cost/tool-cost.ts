@@ -27,7 +27,7 @@ export interface ToolCostStat {
   latencyMs: DataMedian | null;
 }
 
-type CostFields = Pick<Experience, 'toolId' | 'cost' | 'latencyMs'>;
+export type CostFields = Pick<Experience, 'toolId' | 'cost' | 'latencyMs'>;
 
 /** Per tool (a Map: tool ids are data), the medians of the finite, non-negative costs and latencies. */
 export function costStats(experiences: Iterable<CostFields>): Map<string, ToolCostStat> {

@@ -1,30 +1,27 @@
 /**
  * One bounded rendering for any input echoed back in a message (error, warning, report).
- * Input is untrusted and may be megabytes long: a message never carries more than `max`
- * characters of it, followed by "… (N more)" so the reader knows it was cut.
+ * Input is untrusted and may be hundreds of megabytes long: a message never carries more than
+ * `max` characters of it, followed by "… (N more)" so the reader knows it was cut.
  * Control characters are shown escaped so a message stays on one line.
+ *
+ * Cost: O(max), whatever the input's length — only the first `max` characters are read, and N is
+ * the rest's `length` (no scan, no copy of the rest). Characters are UTF-16 units, as `length`
+ * and every "is N characters long" message count them; the cut never splits a surrogate pair
+ * (it moves one unit earlier instead), so the quote is always well-formed text.
  */
 export const QUOTE_MAX = 200;
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
 export function clipInput(text: string, max = QUOTE_MAX): string {
-  // Cut on code points, not UTF-16 units, so a surrogate pair is never split.
-  let shown = '';
-  let count = 0;
-  let cutAt = -1;
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) ?? 0;
-    const ch = String.fromCodePoint(cp);
-    if (count === max) {
-      cutAt = i;
-      break;
-    }
-    shown += escapeControl(ch);
-    count += 1;
-    i += ch.length;
-  }
-  if (cutAt < 0) return shown;
-  const rest = [...text.slice(cutAt)].length;
-  return `${shown}… (${rest.toLocaleString('en-US')} more)`;
+  const limit = Math.max(0, Math.floor(max));
+  if (text.length <= limit) return escapeControl(text);
+  let cut = limit;
+  // A high surrogate just before the cut with its low half just after: keep the pair whole by
+  // leaving both out.
+  if (cut > 0 && isHigh(text.charCodeAt(cut - 1)) && isLow(text.charCodeAt(cut))) cut -= 1;
+  return `${escapeControl(text.slice(0, cut))}… (${(text.length - cut).toLocaleString('en-US')} more)`;
 }
 
 /** `clipInput` wrapped in single quotes: the form used inside sentences. */
@@ -32,11 +29,14 @@ export function quote(text: string, max = QUOTE_MAX): string {
   return `'${clipInput(text, max)}'`;
 }
 
-function escapeControl(ch: string): string {
-  if (ch === '\n') return '\\n';
-  if (ch === '\r') return '\\r';
-  if (ch === '\t') return '\\t';
-  const code = ch.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f) return `\\u${code.toString(16).padStart(4, '0')}`;
-  return ch;
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+function escapeControl(text: string): string {
+  return text.replace(CONTROL, (ch) => {
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    if (ch === '\t') return '\\t';
+    return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }

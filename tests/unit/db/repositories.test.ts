@@ -131,6 +131,15 @@ describe('experience repository', () => {
     const read = await repos.experiences.byDataset('ds');
     expect(read).toHaveLength(SCAN_PAGE + 7);
     expect(read.map((e) => e.id)).toEqual(rows.map((e) => e.id).sort());
+    // The same rows page by page: a full page, then the rest, each handed over before the next is read.
+    const pages: number[] = [];
+    const ids: string[] = [];
+    await repos.experiences.scanDataset('ds', (page) => {
+      pages.push(page.length);
+      ids.push(...page.map((e) => e.id));
+    });
+    expect(pages).toEqual([SCAN_PAGE, 7]);
+    expect(ids).toEqual(read.map((e) => e.id));
   });
 
   it('upgrades a version-2 database: the task index is dropped, rows and task reads stay', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cachedEmbed, MemoryEmbeddingStore, sha256Hex, type EmbeddingBatch, type Embedder, type EmbeddingKey, type EmbeddingRecord } from '../../../src/core/embed';
+import { cachedEmbed, MemoryEmbeddingStore, sha256Hex, writeSize, type EmbeddingBatch, type Embedder, type EmbeddingKey, type EmbeddingRecord } from '../../../src/core/embed';
 import { sha256HexSync } from '../../../src/core/embed/sha256';
 import { WriteBehind } from '../../../src/core/embed/write-behind';
 import { CancelledError } from '../../../src/core/errors';
@@ -71,6 +71,34 @@ describe('WriteBehind', () => {
     expect(w.failure).toBeUndefined();
   });
 
+  it('waits for minWrite records before a write, and writes the rest when asked for room or drained', async () => {
+    const g = gatedStore();
+    const w = new WriteBehind(g.store, 3);
+    w.add([record(1), record(2)]);
+    await tick();
+    expect(g.puts).toEqual([]);
+    w.add([record(3)]);
+    await tick();
+    expect(g.puts).toEqual([3]);
+    w.add([record(4)]);
+    g.release();
+    await tick();
+    // One record waits, fewer than minWrite: no write until room is needed.
+    expect(g.puts).toEqual([3]);
+    const room = w.waitForRoom(1);
+    await tick();
+    expect(g.puts).toEqual([3, 1]);
+    g.release();
+    await room;
+    w.add([record(5)]);
+    const drained = w.drain();
+    await tick();
+    expect(g.puts).toEqual([3, 1, 1]);
+    g.release();
+    await drained;
+    expect(g.inner.size).toBe(5);
+  });
+
   it('keeps the first failure, starts no later write, and drain still resolves', async () => {
     const g = gatedStore();
     const w = new WriteBehind(g.store);
@@ -107,6 +135,22 @@ function fakeModel(abortAfter?: { calls: number; controller: AbortController }) 
 const texts = Array.from({ length: 40 }, (_, i) => `text ${i}`);
 
 describe('cachedEmbed writes behind the model', () => {
+  it('groups a long call into writes of writeSize vectors (an eighth of the misses, from a batch to 256)', async () => {
+    expect(writeSize(4000, 32, 512)).toBe(256);
+    expect(writeSize(150, 32, 512)).toBe(32);
+    expect(writeSize(1000, 32, 512)).toBe(125);
+    expect(writeSize(4000, 32, 100)).toBe(50);
+    const inner = new MemoryEmbeddingStore();
+    const puts: number[] = [];
+    const store = { get: (keys: readonly EmbeddingKey[]) => inner.get(keys), put: (r: readonly EmbeddingRecord[]) => (puts.push(r.length), inner.put(r)) };
+    const many = Array.from({ length: 4000 }, (_, i) => `text ${i}`);
+    await cachedEmbed(fakeModel().embedder, store, many);
+    expect(inner.size).toBe(4000);
+    expect(puts.reduce((a, b) => a + b, 0)).toBe(4000);
+    // 256 = 8 batches of 32 per write, the last one what remains (4,000 = 15 × 256 + 160).
+    expect(puts).toEqual([...Array<number>(15).fill(256), 160]);
+  });
+
   it('embeds the next batch while a write is in flight, never more; returns only once every vector is stored', async () => {
     const g = gatedStore();
     const { embedder, stats } = fakeModel();

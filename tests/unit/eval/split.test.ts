@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng, shuffled } from '../../../src/core/eval/rng';
 import { splitByTask, splitSizes } from '../../../src/core/eval/split';
 import { getPreset } from '../../../src/core/import/presets';
-import { groundTruth } from '../../../src/core/eval/ground-truth';
+import { groundTruth, GroundTruthBuilder } from '../../../src/core/eval/ground-truth';
 import type { Experience } from '../../../src/core/types';
 
 const ids = Array.from({ length: 10 }, (_, i) => `t${i}`);
@@ -84,5 +84,26 @@ describe('groundTruth', () => {
   it('mean and median of the raters', () => {
     expect(groundTruth(rows, { kind: 'mean' }).map((p) => p.score)).toEqual([3, 3.5]);
     expect(groundTruth(rows, { kind: 'median' }).map((p) => p.score)).toEqual([3, 3.5]);
+  });
+  it('a rater scoring a pair twice counts once, the later score; rows without a finite score are left out', () => {
+    const again = [...rows, exp('t1', 'A', 'rater1', 1), exp('t2', 'A', 'rater1', Number.NaN), { ...exp('t0', 'B', 'rater1', 5), categories: ['x'], rubric: 'r' }];
+    expect(groundTruth(again, { kind: 'mean' })).toEqual([
+      { taskId: 't0', prompt: 'prompt t0', toolId: 'B', score: 5, ratings: [5], categories: ['x'], rubric: 'r' },
+      { taskId: 't1', prompt: 'prompt t1', toolId: 'A', score: 2, ratings: [1, 2, 3], categories: [] },
+      { taskId: 't1', prompt: 'prompt t1', toolId: 'B', score: 3.5, ratings: [5, 2], categories: [] },
+    ]);
+  });
+  it('built from pages in any order it gives the same pairs, and pairs share one copy of equal category lists', () => {
+    const many: Experience[] = [];
+    for (let t = 0; t < 30; t++) for (const tool of ['A', 'B', 'C']) for (const r of ['r1', 'r2']) many.push({ ...exp(`t${t}`, tool, r, 1 + ((t * 7 + r.length + tool.charCodeAt(0)) % 5)), categories: [`c${t % 3}`] });
+    const order = shuffled(many, createRng(3));
+    const b = new GroundTruthBuilder();
+    for (let i = 0; i < order.length; i += 40) for (const e of order.slice(i, i + 40).map((x) => structuredClone(x))) b.add(e);
+    const pairs = b.finish({ kind: 'median' });
+    expect(pairs).toEqual(groundTruth(many, { kind: 'median' }));
+    expect(pairs).toHaveLength(90);
+    const byCategory = new Map<string, string[]>();
+    for (const p of pairs) expect(byCategory.get(p.categories[0]!) ?? (byCategory.set(p.categories[0]!, p.categories), p.categories)).toBe(p.categories);
+    expect(byCategory.size).toBe(3);
   });
 });

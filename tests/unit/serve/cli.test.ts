@@ -37,7 +37,7 @@ describe('toolmem serve (command line)', { timeout: 60_000 }, () => {
 
   it('serves until SIGTERM, then drains and exits 0; the token is never logged', async () => {
     const memory = await memoryCopy();
-    const proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0'], { cwd: REPO, env: { ...process.env, TOOLMEM_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '1'], { cwd: REPO, env: { ...process.env, TOOLMEM_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     const url = await new Promise<string>((res, rej) => {
       proc.stderr.on('data', (d: Buffer) => {

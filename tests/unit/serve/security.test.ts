@@ -120,3 +120,43 @@ describe('limits', () => {
     expect((await post(`${s.url}/v1/select`, select, auth)).status).toBe(200);
   });
 });
+
+describe('CORS for --allow-origin', () => {
+  const preflight = (url: string, origin: string, extra: Record<string, string> = {}) =>
+    fetch(`${url}/v1/select`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', ...extra } });
+
+  it('a preflight from an allowed origin is answered 204 without the token: methods, headers, max-age', async () => {
+    const t = await start({ memoryPath: await memoryCopy(), token: TOKEN, allowOrigins: ['https://app.example.com'] });
+    const r = await preflight(t.url, 'https://app.example.com', { 'access-control-request-private-network': 'true' });
+    expect(r.status).toBe(204);
+    expect(Object.fromEntries([...r.headers].filter(([k]) => k.startsWith('access-control') || k === 'vary'))).toEqual({
+      'access-control-allow-origin': 'https://app.example.com',
+      'access-control-allow-methods': 'GET, POST, OPTIONS',
+      'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version, mcp-session-id, last-event-id',
+      'access-control-max-age': '600',
+      'access-control-allow-private-network': 'true',
+      'access-control-expose-headers': 'x-toolmem-memory, x-toolmem-tool, x-toolmem-reason, www-authenticate, retry-after',
+      vary: 'Origin',
+    });
+    // The call itself: the token is needed, and the answer names the origin and what the page may read.
+    const call = await post(`${t.url}/v1/select`, select, { ...auth, origin: 'https://app.example.com' });
+    expect(call.status).toBe(200);
+    expect([call.headers.get('access-control-allow-origin'), call.headers.get('vary')]).toEqual(['https://app.example.com', 'Origin']);
+    expect(call.headers.get('access-control-expose-headers')).toContain('x-toolmem-memory');
+    const refused = await post(`${t.url}/v1/select`, select, { origin: 'https://app.example.com' });
+    expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([401, 'https://app.example.com']);
+  });
+
+  it('other origins get no CORS header at all: a preflight is refused, a loopback page is answered without one', async () => {
+    const t = await start({ memoryPath: await memoryCopy(), allowOrigins: ['https://app.example.com'] });
+    const evil = await preflight(t.url, 'https://evil.example');
+    expect(evil.status).toBe(403);
+    expect([...evil.headers.keys()].filter((k) => k.startsWith('access-control'))).toEqual([]);
+    const local = await preflight(t.url, 'http://localhost:5173');
+    expect([local.status, local.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+    const page = await post(`${t.url}/v1/select`, select, { origin: 'http://localhost:5173' });
+    expect([page.status, page.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    // Without --allow-origin nothing is CORS at all.
+    expect((await preflight(open.url.replace(/\/$/, ''), 'https://other.example')).status).toBe(403);
+  });
+});
