@@ -4,12 +4,13 @@
  * does better than the overall best there.
  *
  * The overall best B is the tool with the highest mean (the profile's rank 1). For every other tool
- * k the per-task difference d_kt = v_kt − v_Bt (oriented; tasks both scored) is regressed on all
- * facets with one shared prior (shrink.ts: the same empirical-Bayes fit as the claims), so the
- * facet-minus-overall contrast c_kf of the difference is shrunk like any claim. The difference on
- * the facet's tasks is then D_k + c_kf (D_k the overall mean difference), with variance se(D_k)² +
- * sd(c_kf)² (sd widened where the facet's differences are noisier than the model assumes, as for
- * claims). P(k beats B on f) = Φ(mean / sd).
+ * k the per-task difference d_kt = v_kt − v_Bt (oriented; tasks both scored) gives, per facet f, the
+ * raw facet-minus-overall contrast c_kf of that difference with its Welch standard error. All these
+ * (k, f) contrasts feed one adaptive-shrinkage prior (ash.ts: a mixture of zero-mean normals fitted
+ * by maximum likelihood), since most of them are null: a facet that looks large by luck is pulled
+ * toward zero, one with a lot of evidence keeps its size. The difference on the facet's tasks is
+ * D_k + θ_kf (D_k the overall mean difference, se(D_k)² added to every posterior component), and
+ * P(k beats B on f) = Σ_m w_m Φ((D_k + μ_m) / √(v_m + se(D_k)²)) over the posterior's components.
  *
  * A pick claim stands when the facet's most likely best tool (leaderboard.ts) is not B, that
  * probability is ≥ MIN_PICK_PROBABILITY, a new sample of the facet's size would show the pick ahead
