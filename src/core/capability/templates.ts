@@ -233,7 +233,6 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const shownExample = example === undefined ? undefined : example.replace(/[.。]$/, '');
   const subject = facetSubject(f, shownExample);
   const pre = opts.tentative ? 'Tentative: ' : '';
-  const strength = kind === 'own-strength' || kind === 'relative-strength';
   const fmt = (x: number, signed = false) => formatNumber(x, decimals, signed);
   if (kind === 'own-strength' || kind === 'own-weakness') {
     const ci = effect.ci95Own ?? effect.ci95;
