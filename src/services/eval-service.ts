@@ -234,7 +234,9 @@ export function createEvalHandlers(deps: EvalServiceDeps): Handlers<EvalApi> {
         predictor = cachedPredictor;
         usedMemory = info;
         // Theme facets need the prompt's vector in the memory's own embedding model.
-        storedVectors = stored.capability.model.facets.some((f) => f.facet.kind === 'theme') && (await deps.embedder())?.id === stored.embeddingModel;
+        // Theme facets and the tag detectors (issue #34) read the prompt's vector in the memory's own embedding model.
+        const m = stored.capability.model;
+        storedVectors = (m.facets.some((f) => f.facet.kind === 'theme') || (m.detectors?.dim ?? 0) > 0) && (await deps.embedder())?.id === stored.embeddingModel;
       }
       const embedder = model.vectors || storedVectors ? await deps.embedder() : null;
       const vector = embedder ? (await embedder.embed([req.prompt])).data : undefined;
