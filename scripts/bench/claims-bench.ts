@@ -1,6 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
- *   npx tsx scripts/bench/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|curve]
+ *   npx tsx scripts/bench/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -76,14 +77,14 @@ function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
 }
 
 /** One build on `train` tasks, its claims checked on the rest; adds to `row`. */
-export function checkBuild(set: Loaded, trainIds: readonly string[], row: ClaimsRow, opts: { kinds?: readonly FacetKind[]; maxLfsr?: number; maxFlip?: number; contrastScale?: 'score' | 'logit' | 'auto' } = {}): void {
+export function checkBuild(set: Loaded, trainIds: readonly string[], row: ClaimsRow, opts: { kinds?: readonly FacetKind[]; maxLfsr?: number; maxFlip?: number; meanFlip?: number; contrastScale?: 'score' | 'logit' | 'auto' } = {}): void {
   const train = new Set(trainIds);
   const test = new Set(set.data.map((p) => p.taskId).filter((id) => !train.has(id)));
   const trainSet: TrainingSet = {
     scale: set.scale,
     examples: sub(set.data, train).map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(set.vectors.get(p.taskId) ? { vector: set.vectors.get(p.taskId)! } : {}) })),
   };
-  const claimRules = { ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}), ...(opts.maxFlip !== undefined ? { maxFlip: opts.maxFlip } : {}), ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}) };
+  const claimRules = { ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}), ...(opts.maxFlip !== undefined ? { maxFlip: opts.maxFlip } : {}), ...(opts.meanFlip !== undefined ? { meanFlip: opts.meanFlip } : {}), ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}) };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
   // Every rater (issue #34): where the data has several, the unseen check reads their mean.
@@ -112,8 +113,10 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
     const v = report.verdicts.get(e.id)!;
     if (v.verdict === 'untested' || v.delta === null) continue;
     row.tested++;
-    if (Math.sign(v.delta) === Math.sign(e.claim.delta)) row.agree++;
-    else if (process.env.CLAIMS_DEBUG) console.log(`wrong: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(2)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} n ${v.n}`);
+    const agrees = Math.sign(v.delta) === Math.sign(e.claim.delta);
+    if (agrees) row.agree++;
+    // CLAIMS_DEBUG=1 prints the wrong-sign claims, CLAIMS_DEBUG=all every tested claim.
+    if (process.env.CLAIMS_DEBUG && (!agrees || process.env.CLAIMS_DEBUG === 'all')) console.log(`${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(2)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} n ${v.n}`);
     if (v.verdict === 'holds') row.holds++;
     if (v.verdict === 'contradicted') row.contradicted++;
     row.along += Math.sign(e.claim.delta) * v.delta;
@@ -235,7 +238,8 @@ async function main() {
   const maxLfsr = maxLfsrArg ? Number(maxLfsrArg) : undefined;
   const scaleArg = arg('--scale') as 'score' | 'logit' | 'auto' | undefined;
   const maxFlipArg = arg('--max-flip');
-  const tuning = { ...(maxLfsr !== undefined ? { maxLfsr } : {}), ...(maxFlipArg ? { maxFlip: Number(maxFlipArg) } : {}), ...(scaleArg ? { contrastScale: scaleArg } : {}) };
+  const meanFlipArg = arg('--mean-flip');
+  const tuning = { ...(maxLfsr !== undefined ? { maxLfsr } : {}), ...(maxFlipArg ? { maxFlip: Number(maxFlipArg) } : {}), ...(meanFlipArg ? { meanFlip: Number(meanFlipArg) } : {}), ...(scaleArg ? { contrastScale: scaleArg } : {}) };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();
   if (!only || only === 'genai' || only === 'curve') {

@@ -44,6 +44,12 @@ export interface ClaimRules {
   maxTentativeLfsr?: number;
   /** Largest chance that a new sample of the same size shows the other sign (default 0.12). */
   maxFlip?: number;
+  /**
+   * When set: the claims of one table are also held to an average chance of a flipped sign on a new
+   * sample of at most this much (an FDR-style control over the whole tool × facet table, like a
+   * q-value over lfsr): cells are admitted from the surest while the running mean stays within it.
+   */
+  meanFlip?: number;
   minTasks?: number;
 }
 
@@ -197,22 +203,37 @@ function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: rea
     // The raw estimate the adaptive-shrinkage check reads: the unshrunk contrast on the claim's scale.
     const raw = vBasis ? latentContrast(vBasis, j, x[cell.facet]!) : { delta: rawDelta, ci95: basisCi };
     const rawSe = (raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964);
-    pending.push({ e, sign, candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip, tentative: enough && lfsr <= maxTentative && sign !== 0, b: raw.delta, s: rawSe, se: seWelch });
+    pending.push({ e, sign, candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip, flip, tentative: enough && lfsr <= maxTentative && sign !== 0, b: raw.delta, s: rawSe, se: seWelch });
   }
   // A claim must also hold under a prior that lets most cells have no effect at all (ash.ts).
   const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
   const ash = usable.length ? fitAsh(usable.map((p) => p.b), usable.map((p) => p.s)) : null;
+  const chosen: { p: Pending; flip: number }[] = [];
   for (const p of pending) {
     const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;
     const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= maxLfsr && a.flip <= maxFlip;
-    p.e.status = p.candidate && sure ? 'claim' : p.tentative ? 'tentative' : 'none';
+    p.e.status = p.tentative ? 'tentative' : 'none';
+    if (p.candidate && sure) chosen.push({ p, flip: Math.max(p.flip, a.flip) });
   }
+  for (const c of withinMeanFlip(chosen, rules.meanFlip)) c.p.e.status = 'claim';
   return { shrink, latent, scale };
+}
+
+/** The surest cells whose average flip chance stays within `mean` (all of them when `mean` is unset). */
+export function withinMeanFlip<T extends { flip: number }>(cells: readonly T[], mean: number | undefined): T[] {
+  if (mean === undefined) return [...cells];
+  const sorted = [...cells].sort((a, b) => a.flip - b.flip);
+  let sum = 0;
+  let k = 0;
+  while (k < sorted.length && sum + sorted[k]!.flip <= mean * (k + 1)) sum += sorted[k++]!.flip;
+  return sorted.slice(0, k);
 }
 
 interface Pending {
   e: Effect;
   sign: number;
+  /** Chance that a new sample of the same size shows the other sign (shrunk fit). */
+  flip: number;
   /** Passes the shrunk-fit rules (claim) or the tentative ones. */
   candidate: boolean;
   tentative: boolean;

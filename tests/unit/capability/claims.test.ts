@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyClaims, MIN_CLAIM_TASKS } from '../../../src/core/capability/claims';
+import { classifyClaims, MIN_CLAIM_TASKS, withinMeanFlip } from '../../../src/core/capability/claims';
 import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
 import { normalCdf, symmetricEigen } from '../../../src/core/capability/gauss';
 import { shrinkCells, shrinkDeviance } from '../../../src/core/capability/shrink';
@@ -155,5 +155,19 @@ describe('verdicts on unseen tasks', () => {
     // (0.4 + 0.05 − 0.3) / (0.5 + 0.4 + 0.2) = 0.15 / 1.1
     expect(s.calibration).toBeCloseTo(0.15 / 1.1, 12);
     expect(s.counts).toEqual({ holds: 1, inconclusive: 1, contradicted: 1, untested: 1 });
+  });
+});
+
+describe('withinMeanFlip (the table-wide flip control, off by default)', () => {
+  const cells = [0.01, 0.2, 0.03, 0.1].map((flip, id) => ({ id, flip }));
+  it('admits the surest cells while their average flip chance stays within the bound (hand-computed)', () => {
+    // Sorted 0.01, 0.03, 0.1, 0.2: running sums 0.01 ≤ 0.05, 0.04 ≤ 0.10, 0.14 ≤ 0.15, 0.34 > 0.20.
+    expect(withinMeanFlip(cells, 0.05).map((c) => c.id)).toEqual([0, 2, 3]);
+    // 0.01 ≤ 0.02, 0.04 ≤ 0.04, 0.14 > 0.06.
+    expect(withinMeanFlip(cells, 0.02).map((c) => c.id)).toEqual([0, 2]);
+  });
+  it('keeps every cell when no bound is set, and none when the surest is above it', () => {
+    expect(withinMeanFlip(cells, undefined)).toHaveLength(4);
+    expect(withinMeanFlip(cells, 0.005)).toEqual([]);
   });
 });
