@@ -8,7 +8,7 @@
 // 2. top-k-per-level retrieval in a worker: our VectorIndex vs Orama on the same vectors.
 import { ToolMemDB } from '../src/db';
 import { createClient, type Client } from '../src/rpc';
-import type { EmbedApi, EmbedModelInfo } from '../src/services/embed-api';
+import type { EmbedApi, EmbedModelInfo } from '../src/model-host/embed-api';
 import type { RetrievalBenchRequest, RetrievalBenchResult } from './retrieval.worker';
 
 export interface EmbedSetup {

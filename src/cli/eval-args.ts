@@ -2,7 +2,7 @@
  * The arguments of `toolmem eval`: its usage text and the parser that checks them (which methods,
  * seeds, split sizes and options), before any data is read. src/cli/commands/eval.ts runs them.
  */
-import { DEFAULT_LLM_MAX_TEST } from '../app/evaluate-methods';
+import { DEFAULT_LLM_MAX_TEST } from '../app/evaluate/methods';
 import { isLlmMethod, isMethodId, LLM_METHODS, MEMORY_METHODS, methodNeeds, NUMERIC_METHODS, OFFLINE_METHODS, SIMILARITY_KINDS, type MethodId, type NeighbourCut, type SimilarityKind } from '../core/predict';
 import type { EngineSpec } from '../core/llm/spec';
 import { quote } from '../core/text/quote';

@@ -1,14 +1,14 @@
 /**
  * The embedding worker's protocol, declared once: `workers/embed.worker.ts` exposes
  * `createEmbedHandlers(...)`, the UI calls it through `createClient<EmbedApi>(worker)`
- * (src/ui/workers.ts), the memory and predictors workers through a port to it (src/services/embed-remote.ts),
+ * (src/ui/workers.ts), the memory and predictors workers through a port to it (src/model-host/embed-remote.ts),
  * tests through `createInThreadClient(handlers)`.
  *
  * Pure (types, constants and one error class): importable from the UI, the worker and Node.
  */
 import type { ModelLoadProgress } from '../core/embed';
 import type { PortSpec } from '../rpc';
-import type { EmbedBackend, EmbedModelSource } from '../model-host/embed-host';
+import type { EmbedBackend, EmbedModelSource } from './embed-host';
 
 // The model hosts' contract (model sources, the load error, model ids) lives in the model-host
 // layer, which the hosts and this API both import; re-exported here for the UI and the services.
@@ -21,7 +21,7 @@ export {
   type EmbedBackend,
   type EmbedModelSource,
   type ModelLoadFailure,
-} from '../model-host/embed-host';
+} from './embed-host';
 
 export interface EmbedModelInfo {
   /** The model as chosen: `glove-100d` or a hub id such as `Xenova/all-MiniLM-L6-v2`. */

@@ -17,7 +17,7 @@ import {
   type EmbeddingStore,
   type ModelLoadProgress,
 } from '../core/embed';
-import { transfer, type Handlers } from '../rpc';
+import { transfer, type CallContext, type Handlers, type Transferred } from '../rpc';
 import {
   BUNDLED_EMBED_MODEL,
   normaliseModelId,
@@ -25,7 +25,7 @@ import {
   type EmbedModelInfo,
   type EmbedResponse,
 } from './embed-api';
-import type { EmbedHost, LoadedModel, ModelDescription } from '../model-host/embed-host';
+import type { EmbedHost, LoadedModel, ModelDescription } from './embed-host';
 
 // What a model host offers lives in the model-host layer; re-exported for callers.
 export type { EmbedHost, LoadedModel, ModelDescription };
@@ -69,30 +69,47 @@ function infoOf(model: string, loaded: LoadedModel): EmbedModelInfo {
   };
 }
 
+/** The embed worker's table: each method a use case below, over one `Models` state. */
 export function createEmbedHandlers(deps: EmbedServiceDeps): Handlers<EmbedApi> {
-  const { host, store, setting } = deps;
-  const fallbackModel = deps.defaultModel ?? BUNDLED_EMBED_MODEL;
-  let chosen: Promise<string> | null = null;
-  let active: Slot | null = null;
+  const models = new Models(deps);
+  return {
+    info: () => modelInfo(models),
+    load: (_req, ctx) => loadModel(models, ctx),
+    embed: (req, ctx) => embedTexts(models, deps.store, req, ctx),
+    setModel: ({ model }, ctx) => switchModel(models, model, ctx),
+  };
+}
 
-  /** The persisted choice (read once), or the default. An unreadable value means the default. */
-  function chosenModel(): Promise<string> {
-    chosen ??= setting.get().then(
-      (m) => {
-        try {
-          return m === undefined ? fallbackModel : normaliseModelId(m);
-        } catch {
-          return fallbackModel;
-        }
-      },
-      () => fallbackModel,
-    );
-    return chosen;
+type Ctx<K extends keyof EmbedApi> = CallContext<EmbedApi[K]['progress']>;
+
+/** The chosen model (persisted) and the active one (loading or loaded), shared by the handlers. */
+class Models {
+  #chosen: Promise<string> | null = null;
+  active: Slot | null = null;
+  readonly #fallback: string;
+
+  constructor(readonly deps: EmbedServiceDeps) {
+    this.#fallback = deps.defaultModel ?? BUNDLED_EMBED_MODEL;
   }
 
-  function startLoad(model: string): Slot {
+  /** The persisted choice (read once), or the default. An unreadable value means the default. */
+  chosenModel(): Promise<string> {
+    this.#chosen ??= this.deps.setting.get().then(
+      (m) => {
+        try {
+          return m === undefined ? this.#fallback : normaliseModelId(m);
+        } catch {
+          return this.#fallback;
+        }
+      },
+      () => this.#fallback,
+    );
+    return this.#chosen;
+  }
+
+  startLoad(model: string): Slot {
     const listeners = new Set<(p: ModelLoadProgress) => void>();
-    const promise = host.load(model, (p) => {
+    const promise = this.deps.host.load(model, (p) => {
       for (const listener of listeners) listener(p);
     });
     const slot: Slot = { model, promise, listeners, loaded: null, users: 0, retired: false };
@@ -103,115 +120,119 @@ export function createEmbedHandlers(deps: EmbedServiceDeps): Handlers<EmbedApi> 
     return slot;
   }
 
-  /** Waits for `slot`, forwarding its progress to `onProgress` meanwhile (and only meanwhile). */
-  async function awaitSlot(slot: Slot, onProgress: (p: ModelLoadProgress) => void, signal: AbortSignal): Promise<LoadedModel> {
-    if (slot.loaded) return slot.loaded;
-    slot.listeners.add(onProgress);
-    try {
-      // Cancelling stops waiting; the load itself goes on for the other callers (and the next call).
-      return await new Promise<LoadedModel>((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        slot.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-      });
-    } finally {
-      slot.listeners.delete(onProgress);
-    }
-  }
-
   /** The active model's slot, starting its load on first use. */
-  async function activeSlot(): Promise<Slot> {
-    const model = await chosenModel();
-    if (!active) {
-      const slot = startLoad(model);
-      active = slot;
+  async activeSlot(): Promise<Slot> {
+    const model = await this.chosenModel();
+    if (!this.active) {
+      const slot = this.startLoad(model);
+      this.active = slot;
       slot.promise.catch(() => {
-        if (active === slot) active = null; // forget a failed load, so the next call retries
+        if (this.active === slot) this.active = null; // forget a failed load, so the next call retries
       });
     }
-    return active;
+    return this.active;
   }
 
-  function release(slot: Slot): void {
-    slot.users--;
-    if (slot.retired && slot.users === 0) void slot.loaded?.embedder.dispose?.();
+  /** `slot` (loaded) becomes the active model and the persisted choice; the previous one is retired. */
+  async choose(model: string, slot: Slot): Promise<void> {
+    await this.deps.setting.set(model);
+    const previous = this.active;
+    this.active = slot;
+    this.#chosen = Promise.resolve(model);
+    if (previous && previous !== slot) {
+      previous.retired = true;
+      if (previous.users === 0) void previous.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+    }
   }
+}
 
-  return {
-    async info() {
-      const model = await chosenModel();
-      if (active?.loaded && active.model === model) return infoOf(model, active.loaded);
-      const d = await host.describe(model);
-      return { model, ...d, loaded: false };
-    },
+/** Waits for `slot`, forwarding its progress to `onProgress` meanwhile (and only meanwhile). */
+async function awaitSlot(slot: Slot, onProgress: (p: ModelLoadProgress) => void, signal: AbortSignal): Promise<LoadedModel> {
+  if (slot.loaded) return slot.loaded;
+  slot.listeners.add(onProgress);
+  try {
+    // Cancelling stops waiting; the load itself goes on for the other callers (and the next call).
+    return await new Promise<LoadedModel>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      slot.promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  } finally {
+    slot.listeners.delete(onProgress);
+  }
+}
 
-    async load(_req, ctx) {
-      const slot = await activeSlot();
-      const loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
-      return infoOf(slot.model, loaded);
-    },
+function release(slot: Slot): void {
+  slot.users--;
+  if (slot.retired && slot.users === 0) void slot.loaded?.embedder.dispose?.();
+}
 
-    async embed(req, ctx) {
-      const texts = req.texts;
-      if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new TypeError('embed: `texts` must be an array of strings');
-      if (texts.length > MAX_TEXTS) throw new RangeError(`embed: at most ${MAX_TEXTS} texts per call (got ${texts.length}); split the work`);
-      throwIfCancelled(ctx.signal);
-      const slot = await activeSlot();
-      slot.users++;
-      try {
-        const loaded = await awaitSlot(slot, (load) => ctx.progress({ phase: 'load', load }), ctx.signal);
-        const t0 = performance.now();
-        const opts = {
-          batchSize: req.batchSize ?? DEFAULT_EMBED_BATCH,
-          signal: ctx.signal,
-          onProgress: thinProgress((p) => ctx.progress({ phase: 'embed', ...p })),
-        };
-        const { embedder } = loaded;
-        const result =
-          req.cache === false ? await embedUncached(embedder, texts, opts) : await cachedEmbed(embedder, store, texts, opts);
-        const res: EmbedResponse = {
-          id: embedder.id,
-          dim: result.batch.dim,
-          count: result.batch.count,
-          data: result.batch.data,
-          modelCalls: result.modelCalls,
-          hits: result.hits,
-          misses: result.misses,
-          ms: performance.now() - t0,
-        };
-        return transfer(res, [res.data.buffer]);
-      } finally {
-        release(slot);
-      }
-    },
+async function modelInfo(models: Models): Promise<EmbedModelInfo> {
+  const model = await models.chosenModel();
+  if (models.active?.loaded && models.active.model === model) return infoOf(model, models.active.loaded);
+  const d = await models.deps.host.describe(model);
+  return { model, ...d, loaded: false };
+}
 
-    async setModel({ model: requested }, ctx) {
-      const model = normaliseModelId(requested);
-      const current = await chosenModel();
-      if (active && model === current) {
-        const loaded = await awaitSlot(active, (p) => ctx.progress(p), ctx.signal);
-        return infoOf(model, loaded);
-      }
-      const slot = startLoad(model);
-      let loaded: LoadedModel;
-      try {
-        loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
-      } catch (err) {
-        // Cancelled or failed: the previous model stays; a load that finishes later is thrown away.
-        void slot.promise.then((l) => l.embedder.dispose?.(), () => undefined);
-        throw err;
-      }
-      await setting.set(model);
-      const previous = active;
-      active = slot;
-      chosen = Promise.resolve(model);
-      if (previous && previous !== slot) {
-        previous.retired = true;
-        if (previous.users === 0) void previous.promise.then((l) => l.embedder.dispose?.(), () => undefined);
-      }
-      return infoOf(model, loaded);
-    },
-  };
+async function loadModel(models: Models, ctx: Ctx<'load'>): Promise<EmbedModelInfo> {
+  const slot = await models.activeSlot();
+  const loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
+  return infoOf(slot.model, loaded);
+}
+
+async function embedTexts(models: Models, store: EmbeddingStore, req: EmbedApi['embed']['req'], ctx: Ctx<'embed'>): Promise<Transferred<EmbedResponse>> {
+  const texts = req.texts;
+  if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw new TypeError('embed: `texts` must be an array of strings');
+  if (texts.length > MAX_TEXTS) throw new RangeError(`embed: at most ${MAX_TEXTS} texts per call (got ${texts.length}); split the work`);
+  throwIfCancelled(ctx.signal);
+  const slot = await models.activeSlot();
+  slot.users++;
+  try {
+    const loaded = await awaitSlot(slot, (load) => ctx.progress({ phase: 'load', load }), ctx.signal);
+    const t0 = performance.now();
+    const opts = {
+      batchSize: req.batchSize ?? DEFAULT_EMBED_BATCH,
+      signal: ctx.signal,
+      onProgress: thinProgress((p) => ctx.progress({ phase: 'embed', ...p })),
+    };
+    const { embedder } = loaded;
+    const result =
+      req.cache === false ? await embedUncached(embedder, texts, opts) : await cachedEmbed(embedder, store, texts, opts);
+    const res: EmbedResponse = {
+      id: embedder.id,
+      dim: result.batch.dim,
+      count: result.batch.count,
+      data: result.batch.data,
+      modelCalls: result.modelCalls,
+      hits: result.hits,
+      misses: result.misses,
+      ms: performance.now() - t0,
+    };
+    return transfer(res, [res.data.buffer]);
+  } finally {
+    release(slot);
+  }
+}
+
+/** Loads `requested` BEFORE switching to it and persisting it: a failed load leaves the previous model active. */
+async function switchModel(models: Models, requested: string, ctx: Ctx<'setModel'>): Promise<EmbedModelInfo> {
+  const model = normaliseModelId(requested);
+  const current = await models.chosenModel();
+  if (models.active && model === current) {
+    const loaded = await awaitSlot(models.active, (p) => ctx.progress(p), ctx.signal);
+    return infoOf(model, loaded);
+  }
+  const slot = models.startLoad(model);
+  let loaded: LoadedModel;
+  try {
+    loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
+  } catch (err) {
+    // Cancelled or failed: the previous model stays; a load that finishes later is thrown away.
+    void slot.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+    throw err;
+  }
+  await models.choose(model, slot);
+  return infoOf(model, loaded);
 }
 
 /**

@@ -8,7 +8,7 @@ import { ValidationError } from '../core/errors';
 import type { LlmEngine } from '../core/llm/engine';
 import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type EngineSpec } from '../core/llm/spec';
 import { expose, type Handlers } from '../rpc';
-import type { LlmApi } from '../model-host/llm-api';
+import type { LlmApi } from './llm-api';
 import { deleteModelFile, listModelFiles, openModelFile, saveModelFile } from './local-models';
 
 async function createBrowserEngine(spec: Extract<EngineSpec, { kind: 'wllama' | 'webllm' }>): Promise<LlmEngine> {

@@ -4,7 +4,7 @@
  * (the llm worker reads them) and the page. Names are sanitised: they come from the user's disk.
  */
 import { ValidationError } from '../core/errors';
-import type { LocalModelFile } from '../model-host/llm-api';
+import type { LocalModelFile } from './llm-api';
 
 const DIR = 'gguf-models';
 

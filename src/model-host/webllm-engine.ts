@@ -14,7 +14,7 @@ import { CancelledError } from '../core/errors';
 import type { ChatMessage, ChatOptions, ChatResult } from '../core/llm/engine';
 import { InBrowserEngine, StreamedReply, type LoadOptions } from './in-browser-engine';
 import { LlmError, LlmUnavailableError } from '../core/llm/errors';
-import type { WebGpuStatus, WebLlmModelInfo } from '../model-host/llm-api';
+import type { WebGpuStatus, WebLlmModelInfo } from './llm-api';
 
 interface GpuLike {
   requestAdapter(): Promise<{ info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean } } | null>;

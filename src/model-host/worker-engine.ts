@@ -7,7 +7,7 @@ import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, ty
 import { LlmUnavailableError } from '../core/llm/errors';
 import { formatEngineSpec, isBrowserEngine, type EngineSpec } from '../core/llm/spec';
 import type { Client } from '../rpc';
-import type { LlmApi } from '../model-host/llm-api';
+import type { LlmApi } from './llm-api';
 
 export class WorkerLlmEngine implements LlmEngine {
   capabilities: EngineCapabilities = { streaming: true, jsonSchema: true };

@@ -1,7 +1,7 @@
 import { buildMetrics, type BuildMetrics } from '../core/memory';
 import type { BuildRun as Run } from '../core/records'; // every Run here is a build
 import type { UiStorage } from './storage';
-import type { BuildRequest } from '../services/memory-api';
+import type { BuildRequest } from '../app/memory/api';
 import type { Send } from './send';
 
 /**

@@ -4,7 +4,7 @@
  * pinning a task as a tool's test case, a tool card's price and latency. Served by the data worker beside the labelling queries
  * (label-service spreads these handlers), so each write is one round trip from the page.
  */
-import type { Dataset, Experience, LabelItem, Preference, RaterPolicy, StoredImage, Tool } from '../core/types';
+import type { Dataset, Experience, LabelItem, Preference, RaterPolicy, StoredImage, Tool } from '../../core/types';
 
 /**
  * The item a label is given on, as the page shows it: the queue it came from (the number

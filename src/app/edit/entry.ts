@@ -3,12 +3,12 @@
  * changed in place: an edit adds a new version (valid from now) that supersedes the old one, and
  * retiring supersedes it with nothing, so the entry's history and the memory's undo keep both.
  */
-import { ValidationError } from '../core/errors';
-import { newId } from '../core/ids';
-import { MAX_ENTRY_CHARS } from '../core/prompts/shared';
-import type { MemoryRepository } from '../core/repositories';
-import { LEVEL_VALUE } from '../core/types';
-import type { MemoryEntry } from '../core/records';
+import { ValidationError } from '../../core/errors';
+import { newId } from '../../core/ids';
+import { MAX_ENTRY_CHARS } from '../../core/prompts/shared';
+import type { MemoryRepository } from '../../core/repositories';
+import { LEVEL_VALUE } from '../../core/types';
+import type { MemoryEntry } from '../../core/records';
 
 /** What a person may change by hand: the text, the level (its value follows), the pin. */
 export type EntryPatch = Partial<Pick<MemoryEntry, 'text' | 'level' | 'pinned'>>;

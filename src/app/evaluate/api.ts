@@ -1,17 +1,17 @@
 /** The evaluation worker's protocol: runs evaluations (stored as Runs) and answers predictions. */
-import type { Contribution } from '../core/capability/types';
-import type { ScoreRange } from '../core/predict/residuals';
-import type { PickMargin } from '../core/predict/pick-share';
-import type { Selection } from '../core/predict/select';
-import type { EngineSpec } from '../core/llm/spec';
-import type { EvalRun } from '../core/records';
+import type { Contribution } from '../../core/capability/types';
+import type { ScoreRange } from '../../core/predict/residuals';
+import type { PickMargin } from '../../core/predict/pick-share';
+import type { Selection } from '../../core/predict/select';
+import type { EngineSpec } from '../../core/llm/spec';
+import type { EvalRun } from '../../core/records';
 
 /**
  * An evaluation's configuration and stored result, the bootstrap intervals and the cost–quality
  * plane: defined in core/eval/run-record.ts (the typed `Run` of kind `eval` holds them).
  */
-export type { CostQualityPlane, CostQualityPoint, EvalConfig, EvalIntervals, EvalMemoryInfo, EvalResult, Interval, IntervalMetric, LlmMethodStats, MethodIntervals, Verdict } from '../core/eval/run-record';
-import type { EvalConfig } from '../core/eval/run-record';
+export type { CostQualityPlane, CostQualityPoint, EvalConfig, EvalIntervals, EvalMemoryInfo, EvalResult, Interval, IntervalMetric, LlmMethodStats, MethodIntervals, Verdict } from '../../core/eval/run-record';
+import type { EvalConfig } from '../../core/eval/run-record';
 
 export interface PredictRequest {
   datasetId: string;

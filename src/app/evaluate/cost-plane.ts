@@ -4,11 +4,11 @@
  * first seed's predictions. Absent when fewer than two tools have a cost — a plane of one tool
  * says nothing.
  */
-import { dictFrom } from '../core/data-keys';
-import { costStats, effectiveCost, type CostFields } from '../core/cost/tool-cost';
-import { costQualityPlane } from '../core/eval/cost-plane';
-import type { ScoreScale, Tool } from '../core/types';
-import type { CostQualityPlane, EvalResult } from './eval-api';
+import { dictFrom } from '../../core/data-keys';
+import { costStats, effectiveCost, type CostFields } from '../../core/cost/tool-cost';
+import { costQualityPlane } from '../../core/eval/cost-plane';
+import type { ScoreScale, Tool } from '../../core/types';
+import type { CostQualityPlane, EvalResult } from './api';
 
 /** `experiences`: the dataset's cost fields (`costRows` keeps what this reads of a dataset read in pages). */
 export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool[], experiences: Iterable<CostFields>, scale: ScoreScale): CostQualityPlane | undefined {

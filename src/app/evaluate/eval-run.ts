@@ -1,16 +1,16 @@
 /**
- * Use case pieces of an evaluation that the app's predictors worker (src/services/eval-service.ts) and
+ * Use case pieces of an evaluation that the app's predictors worker (src/app/evaluate/evaluate.ts) and
  * `toolmem eval` (src/cli) share around `evaluateMethods`: the prompt vectors, the paired-bootstrap
  * intervals, the top-k ablation of the neighbour methods, and a run that a stop signal may cut
  * short with what was finished kept. One implementation, so both report the same numbers.
  */
-import type { Embedder } from '../core/embed';
-import { topKAblation, type AblationInput, type AblationRow } from '../core/eval/ablation';
-import { bootstrapIntervals, yieldToEventLoop, type EvalIntervals } from '../core/eval/bootstrap';
-import type { EvalReport } from '../core/eval/evaluate';
-import type { ScoredPair } from '../core/eval/ground-truth';
-import { createPredictor, type MethodId, type MethodOptions } from '../core/predict/registry';
-import { evaluateMethods, type EvaluateMethodsInput } from './evaluate-methods';
+import type { Embedder } from '../../core/embed';
+import { topKAblation, type AblationInput, type AblationRow } from '../../core/eval/ablation';
+import { bootstrapIntervals, yieldToEventLoop, type EvalIntervals } from '../../core/eval/bootstrap';
+import type { EvalReport } from '../../core/eval/evaluate';
+import type { ScoredPair } from '../../core/eval/ground-truth';
+import { createPredictor, type MethodId, type MethodOptions } from '../../core/predict/registry';
+import { evaluateMethods, type EvaluateMethodsInput } from './methods';
 import { PartialResults } from './partial-results';
 
 /** Unit prompt vectors by task id (each task's prompt embedded once, in data order). */

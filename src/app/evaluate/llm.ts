@@ -3,14 +3,14 @@
  * host's engines, so the browser can hand out in-browser ones), counting calls for
  * progress, the exact number of calls an evaluation will make, and the tools' descriptions.
  */
-import { ValidationError } from '../core/errors';
-import type { LlmEngine } from '../core/llm/engine';
-import { isNoEngine, resolveEngine, type EngineHost, type EngineSpec } from '../core/llm/spec';
-import type { PromptTool } from '../core/prompts/shared';
-import type { Repositories } from '../core/repositories';
+import { ValidationError } from '../../core/errors';
+import type { LlmEngine } from '../../core/llm/engine';
+import { isNoEngine, resolveEngine, type EngineHost, type EngineSpec } from '../../core/llm/spec';
+import type { PromptTool } from '../../core/prompts/shared';
+import type { Repositories } from '../../core/repositories';
 
-// The pure parts live in the shared use case (src/app/evaluate-methods.ts), used by `toolmem eval` too.
-export { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod } from '../app/evaluate-methods';
+// The pure parts live in the shared use case (src/app/evaluate/methods.ts), used by `toolmem eval` too.
+export { countingEngine, DEFAULT_LLM_MAX_TEST, llmCallsPerMethod } from './methods';
 
 export const NO_ENGINE_MESSAGE = 'The LLM methods need a language model: choose one in Settings.';
 

@@ -1,29 +1,35 @@
 /**
- * Evaluating a memory the user built or imported (EvalConfig.memoryId), instead of one induced per
- * seed: which stored memories can be evaluated on a dataset, the split they dictate (their own
- * training tasks; test tasks they never saw), and their entries as a retrievable snapshot.
+ * The one "evaluate a memory" plan, for a memory stored in the app (EvalConfig.memoryId, the Evaluate
+ * page) and a memory FILE (`toolmem eval --memory FILE`) alike, instead of one induced per seed: the
+ * split the memory dictates — its own training tasks on one side, the data's other tasks it never
+ * cited as evidence on the other, in the seeded order of its build (core/eval/memory-split.ts,
+ * `memoryEvalSplit`) — and its valid entries as a retrievable snapshot with its fitted capability
+ * model (`entrySnapshot`). Also which stored memories can be evaluated on a dataset.
  *
  * Entry vectors are the entry TEXTS embedded with the loaded embedder, as the MCP server and the
  * tool test cases do (memory-format/predictor) — the memory's embedding model must be the loaded
  * one, or retrieval would compare vectors of two models.
  */
-import { own } from '../core/data-keys';
-import { rowOf, type Embedder } from '../core/embed';
-import { ValidationError } from '../core/errors';
-import { storedMemorySplit } from '../core/eval/memory-split';
-import { describeEngineSpec, isNoEngine, readEngineSpec } from '../core/llm';
-import type { TaskSplit } from '../core/eval/split';
-import { buildConfig, checkData, groundTruthExperiences, splitTasks, trainingByTool, type BuildConfig } from '../core/memory';
-import { importedBuildOf } from '../core/memory-format';
-import type { MemorySnapshot } from '../core/predict/memory';
-import type { AnyPredictor, AsyncPredictor } from '../core/predict/types';
-import type { Repositories } from '../core/repositories';
-import type { Dataset, Experience } from '../core/types';
-import type { Memory, MemoryEntry, BuildRun } from '../core/records';
-import type { PredictMemory } from './eval-api';
+import { own } from '../../core/data-keys';
+import { rowOf, type Embedder } from '../../core/embed';
+import { ValidationError } from '../../core/errors';
+import { storedMemorySplit } from '../../core/eval/memory-split';
+import { describeEngineSpec, isNoEngine, readEngineSpec } from '../../core/llm';
+import type { TaskSplit } from '../../core/eval/split';
+import { buildConfig, checkData, groundTruthExperiences, splitTasks, trainingByTool, type BuildConfig } from '../../core/memory';
+import { fileVectors, importedBuildOf, memoryEntriesOf, type MemoryFile } from '../../core/memory-format';
+import type { ScoredPair } from '../../core/eval/ground-truth';
+import type { SerializedCapabilityModel } from '../../core/capability/types';
+import { quote } from '../../core/text/quote';
+import type { MemorySnapshot } from '../../core/predict/memory';
+import type { AnyPredictor, AsyncPredictor } from '../../core/predict/types';
+import type { Repositories } from '../../core/repositories';
+import type { Dataset, Experience } from '../../core/types';
+import type { Memory, MemoryEntry, BuildRun } from '../../core/records';
+import type { PredictMemory } from './api';
 
 /** The methods that read a memory's entries. */
-export { MEMORY_METHODS } from '../core/predict/registry';
+export { MEMORY_METHODS } from '../../core/predict/registry';
 
 /** A stored memory offered on the Evaluate page. */
 export interface EvaluableMemory {
@@ -164,10 +170,9 @@ export async function planStoredMemoryEval(repos: Repositories, input: PlanInput
   const taskOf = new Map<string, string>();
   for (const e of [...input.experiences, ...truth]) taskOf.set(e.id, e.taskId);
   const seed = run ? (buildConfig(run).split.seed ?? 0) : 1;
-  const split = storedMemorySplit(input.taskIds, train, { seed, seen: evidenceTasks(entries, memory, taskOf), ...(input.test !== undefined ? { maxTest: input.test } : {}) });
-  if (!split.test.length) {
-    throw new ValidationError(`${name} learned from all ${input.taskIds.length} tasks of ${dataset.name}: no task it never saw is left to test it on. Build one with fewer training tasks (Memory page → Training tasks).`);
-  }
+  const split = memoryEvalSplit(name, input.taskIds, train, { seed, seen: evidenceTasks(entries, memory, taskOf), ...(input.test !== undefined ? { maxTest: input.test } : {}) }, {
+    data: dataset.name, hint: ' Build one with fewer training tasks (Memory page → Training tasks).',
+  });
   return { memory, engine: run ? buildConfig(run).engine : imported!.build.engine, source: run ? 'build' : 'imported', split, entries };
 }
 
@@ -178,10 +183,50 @@ export async function storedSnapshot(plan: StoredMemoryPlan, embedder: Embedder 
   if (embedder.id !== memory.embeddingModel) {
     throw new ValidationError(`The memory “${memory.name}” was embedded with ${memory.embeddingModel}, but ${embedder.id} is loaded: choose ${memory.embeddingModel} in Settings → Embedding model to evaluate it.`);
   }
-  const capability = memory.capability?.model ? { capability: memory.capability.model } : {};
-  if (!entries.length) return { entries, vectors: new Map(), ...capability };
-  const batch = await embedder.embed(entries.map((e) => e.text), signal ? { signal } : {});
+  return entrySnapshot(entries, embedder, { capability: memory.capability?.model, ...(signal ? { signal } : {}) });
+}
+
+/** The memory's split, with a clear error when it leaves no task to test on. */
+function memoryEvalSplit(name: string, taskIds: readonly string[], train: Iterable<string>, opts: Parameters<typeof storedMemorySplit>[2], where: { data: string; hint: string }): TaskSplit {
+  const split = storedMemorySplit(taskIds, train, opts);
+  if (!split.test.length) throw new ValidationError(`${name} learned from all ${taskIds.length} tasks of ${where.data}: no task it never saw is left to test it on.${where.hint}`);
+  return split;
+}
+
+/** Valid entries with their texts' vectors (`vectors` when the file carries them for this embedder, else embedded now). */
+async function entrySnapshot(
+  entries: MemoryEntry[],
+  embedder: Embedder,
+  opts: { capability?: SerializedCapabilityModel | undefined; vectors?: Map<string, Float32Array> | null; signal?: AbortSignal },
+): Promise<MemorySnapshot> {
+  const capability = opts.capability ? { capability: opts.capability } : {};
+  if (opts.vectors || !entries.length) return { entries, vectors: opts.vectors ?? new Map(), ...capability };
+  const batch = await embedder.embed(entries.map((e) => e.text), opts.signal ? { signal: opts.signal } : {});
   return { entries, vectors: new Map(entries.map((e, i) => [e.id, rowOf(batch, i)])), ...capability };
+}
+
+/** A memory file's plan (`toolmem eval --memory FILE`). */
+export interface MemoryFileEval {
+  split: TaskSplit;
+  memory: MemorySnapshot;
+  /** Valid entries read. */
+  entries: number;
+}
+
+/** Checks that the file can be evaluated on `data` and works out its split and snapshot (entries embedded with its own model). */
+export async function planMemoryFileEval(file: MemoryFile, data: readonly ScoredPair[], embedder: Embedder, opts: { maxTest?: number; signal?: AbortSignal } = {}): Promise<MemoryFileEval> {
+  const name = `the memory ${quote(file.memory.name, 80)}`;
+  const trainTasks = file.build.split.trainTasks;
+  if (trainTasks.length === 0) throw new ValidationError(`${name} names no training tasks, so which tasks it never saw is unknown; it cannot be evaluated.`);
+  const taskIds = [...new Set(data.map((p) => p.taskId))];
+  const inData = new Set(taskIds);
+  const train = trainTasks.filter((t) => inData.has(t));
+  if (train.length === 0) throw new ValidationError(`None of the ${trainTasks.length} tasks ${name} learned from are in this data; give the data it was built on.`);
+  const seen = file.tools.flatMap((t) => t.entries.flatMap((e) => e.evidenceTasks));
+  const split = memoryEvalSplit(name, taskIds, train, { seed: file.build.split.seed ?? 1, seen, ...(opts.maxTest !== undefined ? { maxTest: opts.maxTest } : {}) }, { data: 'this data', hint: '' });
+  const entries = memoryEntriesOf(file).filter((e) => e.validTo === null);
+  const memory = await entrySnapshot(entries, embedder, { capability: file.build.capability?.model, vectors: fileVectors(file, embedder.id), ...(opts.signal ? { signal: opts.signal } : {}) });
+  return { split, entries: entries.length, memory };
 }
 
 /** `p`, recording the ids of the memory entries its predictions cite as evidence into `cited`. */

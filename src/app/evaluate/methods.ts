@@ -1,24 +1,24 @@
 /**
  * Use case: evaluate a list of methods — offline, memory and LLM ones — on seeded splits of scored
- * data. The app's predictors worker (src/services/eval-service.ts) and `toolmem eval` (src/cli) both call
+ * data. The app's predictors worker (src/app/evaluate/evaluate.ts) and `toolmem eval` (src/cli) both call
  * `evaluateMethods`, so the same split, seeds, engine and methods give the same numbers in both:
  * one place decides which predictor a method id becomes, which methods are capped to the first N
  * test tasks, how model calls are counted and what the progress says. Nothing here knows where the
  * data, the engine or the vectors come from.
  */
-import { evaluate, type EvalReport, type SeedResult } from '../core/eval/evaluate';
-import type { ScoredPair } from '../core/eval/ground-truth';
-import { splitByTask, type SplitSizes } from '../core/eval/split';
-import type { ChatMessage, ChatOptions, ChatResult, LlmEngine } from '../core/llm/engine';
-import type { PromptTool } from '../core/prompts/shared';
-import { createLlmPredictor, createPredictor, isLlmMethod, MEMORY_METHODS, type MethodId, type MethodOptions } from '../core/predict/registry';
-import type { MemorySnapshot } from '../core/predict/memory';
-import type { AnyPredictor, LlmPredictStats } from '../core/predict/types';
-import { dictFrom, own } from '../core/data-keys';
-import type { ScoreScale } from '../core/types';
+import { evaluate, type EvalReport, type SeedResult } from '../../core/eval/evaluate';
+import type { ScoredPair } from '../../core/eval/ground-truth';
+import { splitByTask, type SplitSizes } from '../../core/eval/split';
+import type { ChatMessage, ChatOptions, ChatResult, LlmEngine } from '../../core/llm/engine';
+import type { PromptTool } from '../../core/prompts/shared';
+import { createLlmPredictor, createPredictor, isLlmMethod, MEMORY_METHODS, type MethodId, type MethodOptions } from '../../core/predict/registry';
+import type { MemorySnapshot } from '../../core/predict/memory';
+import type { AnyPredictor, LlmPredictStats } from '../../core/predict/types';
+import { dictFrom, own } from '../../core/data-keys';
+import type { ScoreScale } from '../../core/types';
 
 /** Methods that read a memory (a stored one replaces the one each split would induce): the registry's. */
-export { MEMORY_METHODS } from '../core/predict/registry';
+export { MEMORY_METHODS } from '../../core/predict/registry';
 
 /** Test tasks per split scored by the LLM methods unless the request says otherwise. */
 export const DEFAULT_LLM_MAX_TEST = 50;

@@ -3,8 +3,8 @@
  * of every seed as its methods finish, and from them the largest honest report — whole seeds only,
  * or, when no seed finished, the first seed's finished methods, said so in the note.
  */
-import { dict, own } from '../core/data-keys';
-import type { EvalReport, SeedResult } from '../core/eval/evaluate';
+import { dict, own } from '../../core/data-keys';
+import type { EvalReport, SeedResult } from '../../core/eval/evaluate';
 
 export class PartialResults {
   private readonly bySeed = new Map<number, SeedResult>();

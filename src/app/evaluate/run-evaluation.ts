@@ -1,5 +1,5 @@
 /**
- * The one evaluation use case. The predictors worker (`evaluate`, src/services/eval-service.ts) and
+ * The one evaluation use case. The predictors worker (`evaluate`, src/app/evaluate/evaluate.ts) and
  * `toolmem eval` (src/cli/commands/eval.ts) each call `runEvaluation` once and then only store or
  * print what it returns: the task minimum, the split sizes, the prompt vectors, the stored memory's
  * snapshot, the evaluation itself, the bootstrap intervals and the top-k ablation happen here, in
@@ -9,22 +9,22 @@
  * and the language model come from, whether optional vectors are wanted, and what a stop means
  * (`whenStopped`: the app marks the run cancelled and keeps nothing, the CLI reports what finished).
  */
-import type { Embedder } from '../core/embed';
-import { ValidationError } from '../core/errors';
-import type { AblationRow } from '../core/eval/ablation';
-import type { EvalIntervals } from '../core/eval/bootstrap';
-import { allToolPairs, type EvalReport } from '../core/eval/evaluate';
-import type { ScoredPair } from '../core/eval/ground-truth';
-import { splitSizes, type SplitSizes, type TaskSplit } from '../core/eval/split';
-import type { LlmEngine } from '../core/llm/engine';
-import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
-import type { MemorySnapshot } from '../core/predict/memory';
-import { isLlmMethod, MEMORY_METHODS, methodNeeds, TOPK_ABLATION_METHODS, type MethodId, type MethodOptions } from '../core/predict/registry';
-import type { PromptTool } from '../core/prompts/shared';
-import type { AnyPredictor } from '../core/predict/types';
-import type { ScoreScale } from '../core/types';
+import type { Embedder } from '../../core/embed';
+import { ValidationError } from '../../core/errors';
+import type { AblationRow } from '../../core/eval/ablation';
+import type { EvalIntervals } from '../../core/eval/bootstrap';
+import { allToolPairs, type EvalReport } from '../../core/eval/evaluate';
+import type { ScoredPair } from '../../core/eval/ground-truth';
+import { splitSizes, type SplitSizes, type TaskSplit } from '../../core/eval/split';
+import type { LlmEngine } from '../../core/llm/engine';
+import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
+import type { MemorySnapshot } from '../../core/predict/memory';
+import { isLlmMethod, MEMORY_METHODS, methodNeeds, TOPK_ABLATION_METHODS, type MethodId, type MethodOptions } from '../../core/predict/registry';
+import type { PromptTool } from '../../core/prompts/shared';
+import type { AnyPredictor } from '../../core/predict/types';
+import type { ScoreScale } from '../../core/types';
 import { evalIntervals, evaluateStoppable, neighbourAblation, promptVectors } from './eval-run';
-import { evaluateMethods, type EvalProgress } from './evaluate-methods';
+import { evaluateMethods, type EvalProgress } from './methods';
 
 /** The data has fewer than 2 tasks with a ground-truth score (nothing to split). */
 export class TooFewTasksError extends ValidationError {

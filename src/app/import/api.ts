@@ -2,12 +2,12 @@
  * The data worker's protocol, declared once: the worker exposes `createImportHandlers(...)`,
  * the UI calls it through `createClient<ImportApi>(worker)`, tests through the in-thread client.
  */
-import type { RowCounts } from '../core/import/row-counts';
-import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../core/import/types';
-import type { DatasetStats } from '../core/stats/dataset-stats';
-import type { ToolCostStat } from '../core/cost/tool-cost';
-import type { AttachImagesRequest, AttachImagesResult } from './image-attach';
-import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../core/types';
+import type { RowCounts } from '../../core/import/row-counts';
+import type { FieldMapping, ImportProgress, ImportSummary, InputFormat, NearMissTool, PreviewResult, ToolChoices } from '../../core/import/types';
+import type { DatasetStats } from '../../core/stats/dataset-stats';
+import type { ToolCostStat } from '../../core/cost/tool-cost';
+import type { AttachImagesRequest, AttachImagesResult } from './images';
+import type { ImportRecord, PresetId, RaterPolicy, ScoreScale, ScoreSource } from '../../core/types';
 
 /** What the user chose in the import dialog. Files are structured-cloned to the worker (no copy of bytes). */
 export interface ImportRequest {

@@ -1,7 +1,7 @@
-import { compileImagePattern, DEFAULT_IMAGE_PATTERN, mimeForExtension } from '../core/import/image-match';
-import { ValidationError } from '../core/errors';
-import type { Repositories } from '../core/repositories';
-import type { Experience, LabelItem } from '../core/types';
+import { compileImagePattern, DEFAULT_IMAGE_PATTERN, mimeForExtension } from '../../core/import/image-match';
+import { ValidationError } from '../../core/errors';
+import type { Repositories } from '../../core/repositories';
+import type { Experience, LabelItem } from '../../core/types';
 
 export interface AttachImagesRequest {
   datasetId: string;

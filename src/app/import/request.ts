@@ -3,13 +3,13 @@
  * options — one place, so the preview, the scans (near-miss tools, row counts) and the import itself
  * read the file the same way (an existing dataset's scale included).
  */
-import { detectPreset, logDatasetName, presetDefaults } from '../core/import';
-import { blobSource } from '../core/import/parquet-reader';
-import { slugify } from '../core/ids';
-import type { Repositories } from '../core/repositories';
-import type { Dataset } from '../core/types';
-import { blobBytes, blobHead, blobText } from './blob-text';
-import type { ImportRequest } from './import-api';
+import { detectPreset, logDatasetName, presetDefaults } from '../../core/import';
+import { blobSource } from '../../core/import/parquet-reader';
+import { slugify } from '../../core/ids';
+import type { Repositories } from '../../core/repositories';
+import type { Dataset } from '../../core/types';
+import { blobBytes, blobHead, blobText } from '../../platform/blob';
+import type { ImportRequest } from './api';
 
 /** The dataset an import writes to: named by the user, by the log, or by the preset. */
 export interface ImportTarget {

@@ -3,16 +3,16 @@
  * tagged with the import id, so a failure, a cancel or a closed tab (`recoverImports`) rolls back
  * exactly what the import wrote, and a dataset the import created is removed when it is left empty.
  */
-import { runImport } from '../core/import';
-import type { ImportSink } from '../core/import/types';
-import { CancelledError } from '../core/errors';
-import type { Repositories } from '../core/repositories';
-import type { ImportRecord, Tool } from '../core/types';
-import type { CallContext } from '../rpc';
-import { blobBytes } from './blob-text';
-import type { ImportApi, ImportOutcome, ImportRequest } from './import-api';
-import type { readOf } from './import-request';
-import { heldLocks, importLockName, whenFree, type LockManagerLike } from './liveness';
+import { runImport } from '../../core/import';
+import type { ImportSink } from '../../core/import/types';
+import { CancelledError } from '../../core/errors';
+import type { Repositories } from '../../core/repositories';
+import type { ImportRecord, Tool } from '../../core/types';
+import type { CallContext } from '../../rpc';
+import { blobBytes } from '../../platform/blob';
+import type { ImportApi, ImportOutcome, ImportRequest } from './api';
+import type { readOf } from './request';
+import { heldLocks, importLockName, whenFree, type LockManagerLike } from '../../platform/locks';
 
 /** Errors kept on the import record (the full list is in the rejected-rows download). */
 const KEPT_ERRORS = 10_000;

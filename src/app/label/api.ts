@@ -1,6 +1,6 @@
-import type { QueueFilter } from '../core/label/queue';
-import type { RaterPolicy } from '../core/types';
-import type { EditApi } from './edit-api';
+import type { QueueFilter } from '../../core/label/queue';
+import type { RaterPolicy } from '../../core/types';
+import type { EditApi } from '../edit/api';
 
 export interface QueueResult {
   /** The queue's number: labels name it (`LabelTarget.queue`), and only the latest queue's are written (label-queues.ts). */

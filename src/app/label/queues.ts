@@ -13,11 +13,11 @@
  * worker that was restarted holds no queue, and every label is refused until the page builds one
  * again (the page rebuilds it when a label is refused).
  */
-import { experienceKey } from '../core/ids';
-import { itemId } from '../core/label/queue';
-import { quote } from '../core/text/quote';
-import type { Experience } from '../core/types';
-import type { LabelTarget } from './edit-api';
+import { experienceKey } from '../../core/ids';
+import { itemId } from '../../core/label/queue';
+import { quote } from '../../core/text/quote';
+import type { Experience } from '../../core/types';
+import type { LabelTarget } from '../edit/api';
 
 interface Queue {
   id: number;

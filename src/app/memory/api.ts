@@ -1,8 +1,8 @@
 /** The memory worker's protocol: build jobs (resumable Runs), undo, and hand edits of entries. */
-import type { EngineSpec } from '../core/llm/spec';
-import type { EntryPatch } from '../app/edit-entry';
-import type { BuildRun, MemoryEntry } from '../core/records';
-import type { MemoryShareApi } from './memory-share-api';
+import type { EngineSpec } from '../../core/llm/spec';
+import type { EntryPatch } from '../edit/entry';
+import type { BuildRun, MemoryEntry } from '../../core/records';
+import type { MemoryShareApi } from './share-api';
 
 export interface BuildRequest {
   datasetId: string;
@@ -31,7 +31,7 @@ export interface MemoryApi extends MemoryShareApi {
   attachLlm: { req: { port: MessagePort }; res: null; progress: never };
   /** Reverts the latest change of a memory (optionally of one tool). */
   undoMemory: { req: { memoryId: string; toolId?: string }; res: { undone: boolean; entries: number }; progress: never };
-  /** A hand edit (text, level, pin) as a new version of the entry (src/app/edit-entry.ts); returns it. */
+  /** A hand edit (text, level, pin) as a new version of the entry (src/app/edit/entry.ts); returns it. */
   reviseEntry: { req: { entry: MemoryEntry; patch: EntryPatch }; res: MemoryEntry; progress: never };
   /** Retires an entry by hand; `reason` is kept with it. */
   retireEntry: { req: { entry: MemoryEntry; reason: string }; res: null; progress: never };

@@ -5,10 +5,10 @@
  * `runMemoryBuild` over their own repository (Dexie in the browser, in-memory in Node), and export
  * it with `exportBuiltMemory`. Nothing here knows where data is stored.
  */
-import { costStats } from '../core/cost/tool-cost';
-import { ValidationError } from '../core/errors';
-import { taskOfExperienceKey } from '../core/ids';
-import { formatEngineSpec, isNoEngine, type EngineSpec } from '../core/llm/spec';
+import { costStats } from '../../core/cost/tool-cost';
+import { ValidationError } from '../../core/errors';
+import { taskOfExperienceKey } from '../../core/ids';
+import { formatEngineSpec, isNoEngine, type EngineSpec } from '../../core/llm/spec';
 import {
   buildConfig,
   createBuildRun,
@@ -25,12 +25,12 @@ import {
   type RunBuildOptions,
   type SplitSpec,
   type TaskSplit,
-} from '../core/memory';
-import type { MemoryFile } from '../core/memory-format';
-import { scaleMeaningOption } from '../core/import/presets/scale-meanings';
-import { quote } from '../core/text/quote';
-import type { Dataset, Experience, Tool } from '../core/types';
-import type { BuildRun, Memory } from '../core/records';
+} from '../../core/memory';
+import type { MemoryFile } from '../../core/memory-format';
+import { scaleMeaningOption } from '../../core/import/presets/scale-meanings';
+import { quote } from '../../core/text/quote';
+import type { Dataset, Experience, Tool } from '../../core/types';
+import type { BuildRun, Memory } from '../../core/records';
 
 export interface BuildPlanRequest {
   /** The memory's name (default: "<dataset> memory"). */

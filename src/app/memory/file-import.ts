@@ -4,9 +4,9 @@
  * of them (JSON paths) and changes nothing. An imported memory exports from what the import kept
  * in `settings.imported`, so export → import → export is byte-identical (docs/memory-format.md).
  */
-import { sha256Hex, type Embedder, type EmbeddingStore } from '../core/embed';
-import { NotFoundError, ValidationError } from '../core/errors';
-import { newId, slugify } from '../core/ids';
+import { sha256Hex, type Embedder, type EmbeddingStore } from '../../core/embed';
+import { NotFoundError, ValidationError } from '../../core/errors';
+import { newId, slugify } from '../../core/ids';
 import {
   boundIssues,
   canonicalMemoryFile,
@@ -24,12 +24,12 @@ import {
   storedMemoryToFile,
   type MemoryFile,
   type MemoryImportStore,
-} from '../core/memory-format';
-import type { Repositories } from '../core/repositories';
-import type { Memory, MemoryEntry } from '../core/records';
-import type { CallContext, Handler } from '../rpc';
-import type { MemoryApi } from './memory-api';
-import type { ImportMemoryResponse } from './memory-share-api';
+} from '../../core/memory-format';
+import type { Repositories } from '../../core/repositories';
+import type { Memory, MemoryEntry } from '../../core/records';
+import type { CallContext, Handler } from '../../rpc';
+import type { MemoryApi } from './api';
+import type { ImportMemoryResponse } from './share-api';
 
 export interface MemoryImportDeps {
   repos: Repositories;

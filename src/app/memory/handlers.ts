@@ -1,19 +1,19 @@
-import type { Embedder, EmbeddingStore } from '../core/embed';
-import { ValidationError } from '../core/errors';
-import { newId } from '../core/ids';
-import { checkEngineSpec, readEngineSpec, resolveEngine, type EngineHost } from '../core/llm';
-import { buildData, exportBuiltMemory, planBuild, runMemoryBuild, startBuild } from '../app/build-memory';
-import { retireEntry, reviseEntry } from '../app/edit-entry';
-import { buildConfig, undoLatest, type BuildConfig } from '../core/memory';
-import { serializeMemoryFile } from '../core/memory-format';
-import { slugify } from '../core/ids';
-import type { Repositories } from '../core/repositories';
-import type { Experience } from '../core/types';
-import type { BuildRun } from '../core/records';
-import type { Handlers } from '../rpc';
-import type { MemoryApi } from './memory-api';
-import { withMemorySharing } from './memory-share';
-import type { MemoryImportStore } from '../core/memory-format';
+import type { Embedder, EmbeddingStore } from '../../core/embed';
+import { ValidationError } from '../../core/errors';
+import { newId } from '../../core/ids';
+import { checkEngineSpec, readEngineSpec, resolveEngine, type EngineHost } from '../../core/llm';
+import { buildData, exportBuiltMemory, planBuild, runMemoryBuild, startBuild } from './build';
+import { retireEntry, reviseEntry } from '../edit/entry';
+import { buildConfig, undoLatest, type BuildConfig } from '../../core/memory';
+import { serializeMemoryFile } from '../../core/memory-format';
+import { slugify } from '../../core/ids';
+import type { Repositories } from '../../core/repositories';
+import type { Experience } from '../../core/types';
+import type { BuildRun } from '../../core/records';
+import type { Handlers } from '../../rpc';
+import type { MemoryApi } from './api';
+import { withMemorySharing } from './share';
+import type { MemoryImportStore } from '../../core/memory-format';
 
 /**
  * The engine host (core/llm/spec `EngineHost`): `engineOf` serves in-browser models through the llm

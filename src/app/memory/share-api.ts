@@ -1,7 +1,7 @@
 /** Protocol of sharing a memory (import, new or merged) and of checking it (drift, test cases). */
-import type { StaleFlag } from '../core/memory/drift';
-import type { TestCaseRun } from '../core/records';
-import type { MemoryFileIssue, MergePreview } from '../core/memory-format';
+import type { StaleFlag } from '../../core/memory/drift';
+import type { TestCaseRun } from '../../core/records';
+import type { MemoryFileIssue, MergePreview } from '../../core/memory-format';
 
 export interface ImportMemoryRequest {
   /** The file's text (a `toolmem-memory` JSON file). */

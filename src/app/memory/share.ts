@@ -2,13 +2,13 @@
  * Sharing and checking handlers added to the memory worker's table: import (new or merged),
  * export of imported memories (wrapping the built-memory export), drift and test cases.
  */
-import type { Embedder, EmbeddingStore } from '../core/embed';
-import type { MemoryImportStore } from '../core/memory-format';
-import type { Repositories } from '../core/repositories';
-import type { Handlers } from '../rpc';
-import type { MemoryApi } from './memory-api';
-import { memoryCheckHandlers } from './memory-checks';
-import { memoryImportHandlers } from './memory-import';
+import type { Embedder, EmbeddingStore } from '../../core/embed';
+import type { MemoryImportStore } from '../../core/memory-format';
+import type { Repositories } from '../../core/repositories';
+import type { Handlers } from '../../rpc';
+import type { MemoryApi } from './api';
+import { memoryCheckHandlers } from './checks';
+import { memoryImportHandlers } from './file-import';
 
 export interface MemoryShareDeps {
   repos: Repositories;

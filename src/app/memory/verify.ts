@@ -3,12 +3,12 @@
  * task outside the memory's own training split (`build.split.trainTasks`). The same check the build
  * runs on its held-out tasks (src/core/capability/check.ts); `toolmem verify` prints it.
  */
-import type { Embedder } from '../core/embed';
-import { checkMemory, type CheckReport } from '../core/capability/check';
-import { memoryEntriesOf, type MemoryFile } from '../core/memory-format';
-import { groundTruthExperiences } from '../core/memory';
-import type { Dataset, Experience } from '../core/types';
-import type { MemoryEntry } from '../core/records';
+import type { Embedder } from '../../core/embed';
+import { checkMemory, type CheckReport } from '../../core/capability/check';
+import { memoryEntriesOf, type MemoryFile } from '../../core/memory-format';
+import { groundTruthExperiences } from '../../core/memory';
+import type { Dataset, Experience } from '../../core/types';
+import type { MemoryEntry } from '../../core/records';
 
 export interface VerifyResult extends CheckReport {
   /** Unseen tasks checked on, and the training tasks left out. */

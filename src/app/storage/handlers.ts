@@ -3,11 +3,11 @@
  * host (workers/data.worker.ts gives the Dexie ones of src/db/backup.ts), so this table, like the
  * others, is written against interfaces and runs in Node tests over fake-indexeddb.
  */
-import type { Repositories } from '../core/repositories';
-import type { Handlers } from '../rpc';
-import type { LockManagerLike } from './liveness';
+import type { Repositories } from '../../core/repositories';
+import type { Handlers } from '../../rpc';
+import type { LockManagerLike } from '../../platform/locks';
 import { recoverInterruptedRuns } from './run-recovery';
-import type { StorageApi } from './storage-api';
+import type { StorageApi } from './api';
 
 export interface StorageServiceDeps {
   repos: Pick<Repositories, 'runs'>;

@@ -5,9 +5,9 @@
  * kinds whose lock is free as `failed` with an "interrupted" reason, so the UI never shows it stuck
  * and offers to run it again. Memory builds are not touched: they resume (src/ui/build-jobs).
  */
-import type { Repositories, RunRepository } from '../core/repositories';
-import type { Run, RunKind } from '../core/records';
-import { heldLocks, holdLock, runLockName, whenFree, type LockManagerLike } from './liveness';
+import type { Repositories, RunRepository } from '../../core/repositories';
+import type { Run, RunKind } from '../../core/records';
+import { heldLocks, holdLock, runLockName, whenFree, type LockManagerLike } from '../../platform/locks';
 
 export const INTERRUPTED_REASON = 'Interrupted: the tab was closed or reloaded (or its worker stopped) while this ran. Run it again to get its results.';
 

@@ -2,13 +2,13 @@
  * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on
  * the same side), fits each offline method on the training tasks and scores its predictions on the
  * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
- * The evaluation is the one use case the app's predictors worker runs too (src/app/run-evaluation.ts):
+ * The evaluation is the one use case the app's predictors worker runs too (src/app/evaluate/run-evaluation.ts):
  * same data, split, seeds and engine give the same JSON. With `--llm openai:URL#MODEL` the LLM methods run too.
  * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
  * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
 import { writeFile } from 'node:fs/promises';
-import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/run-evaluation';
+import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/evaluate/run-evaluation';
 import type { Embedder } from '../../core/embed';
 import { ToolMemError } from '../../core/errors';
 import { allToolPairs, groundTruth, type ScoredPair } from '../../core/eval';

@@ -1,5 +1,5 @@
 /**
- * The embedder other workers use (src/services/embed-remote.ts): the embed worker's handlers
+ * The embedder other workers use (src/model-host/embed-remote.ts): the embed worker's handlers
  * behind an in-thread client, and behind a real MessageChannel the way the memory and predictors workers
  * reach the embed worker (a `connect`ed port, kept by a PortClient).
  */
@@ -7,9 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryEmbeddingStore, type Embedder } from '../../../src/core/embed';
 import { CancelledError, ValidationError } from '../../../src/core/errors';
 import { createInThreadClient, expose, PortClient, type ConnectApi, type Handlers } from '../../../src/rpc';
-import type { EmbedApi } from '../../../src/services/embed-api';
-import { REMOTE_EMBED_CHUNK, remoteEmbedder } from '../../../src/services/embed-remote';
-import { createEmbedHandlers, type EmbedHost } from '../../../src/services/embed-service';
+import type { EmbedApi } from '../../../src/model-host/embed-api';
+import { REMOTE_EMBED_CHUNK, remoteEmbedder } from '../../../src/model-host/embed-remote';
+import { createEmbedHandlers, type EmbedHost } from '../../../src/model-host/embed-service';
 
 const DIM = 3;
 

@@ -1,12 +1,12 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
-import { createLabelHandlers } from '../../../src/services/label-service';
-import type { LabelApi } from '../../../src/services/label-api';
-import type { LabelTarget } from '../../../src/services/edit-api';
-import type { Dataset, Experience, LabelItem, Preference, Tool } from '../../../src/core/types';
-import { StaleLabelError, ValidationError } from '../../../src/core/errors';
-import type { Client } from '../../../src/rpc';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createLabelHandlers } from '../../../../src/app/label/label';
+import type { LabelApi } from '../../../../src/app/label/api';
+import type { LabelTarget } from '../../../../src/app/edit/api';
+import type { Dataset, Experience, LabelItem, Preference, Tool } from '../../../../src/core/types';
+import { StaleLabelError, ValidationError } from '../../../../src/core/errors';
+import type { Client } from '../../../../src/rpc';
 
 const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
 const TOOL: Tool = { id: 'a', name: 'a', modality: 'text→text', description: '', createdAt: 1 };

@@ -1,9 +1,9 @@
-import { dropDbs, withDb } from '../helpers/db';
-import { memoryApps } from '../helpers/memory-app';
+import { dropDbs, withDb } from '../../helpers/db';
+import { memoryApps } from '../../helpers/memory-app';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Embedder } from '../../../src/core/embed';
-import { retireEntry, reviseEntry } from '../../../src/app/edit-entry';
-import type { MemoryEntry } from '../../../src/core/records';
+import type { Embedder } from '../../../../src/core/embed';
+import { retireEntry, reviseEntry } from '../../../../src/app/edit/entry';
+import type { MemoryEntry } from '../../../../src/core/records';
 
 const OLD: MemoryEntry = { id: 'e1', memoryId: 'm1', toolId: 'T', level: 'good', value: 1, text: 'Good at sums', evidence: ['x'], support: 3, origin: 'stats', pinned: false, validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1 };
 const t = withDb('edit-entry', ({ repos }) => repos.memories.applyUpdate([], [OLD], 1));

@@ -4,18 +4,18 @@
  * `evaluate`, a card price taking over from the data, and the predict handler's limits.
  * Medians per call in the fixture: chatty-model $0.000084, terse-model $0.000002, sloppy-model $0.000001.
  */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
-import type { ImportApi } from '../../../src/services/import-api';
-import type { Repositories } from '../../../src/core/repositories';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { createEvalHandlers } from '../../../../src/app/evaluate/evaluate';
+import type { EvalApi, EvalResult } from '../../../../src/app/evaluate/api';
+import type { ImportApi } from '../../../../src/app/import/api';
+import type { Repositories } from '../../../../src/core/repositories';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 let repos: Repositories;
 let imports: Client<ImportApi>;
 let evals: Client<EvalApi>;

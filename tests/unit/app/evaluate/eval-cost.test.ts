@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CostRows, evalCostPlane } from '../../../src/services/eval-cost';
-import type { EvalResult } from '../../../src/services/eval-api';
-import type { Experience } from '../../../src/core/types';
+import { CostRows, evalCostPlane } from '../../../../src/app/evaluate/cost-plane';
+import type { EvalResult } from '../../../../src/app/evaluate/api';
+import type { Experience } from '../../../../src/core/types';
 
 /** Rows of three tools: A and B log a cost (and B a latency) on some rows, C never does. */
 function rows(): Pick<Experience, 'toolId' | 'cost' | 'latencyMs'>[] {

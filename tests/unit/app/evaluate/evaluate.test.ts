@@ -1,18 +1,18 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
-import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
-import { toolmem } from '../helpers/cli';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { createEvalHandlers } from '../../../../src/app/evaluate/evaluate';
+import type { EvalApi, EvalResult } from '../../../../src/app/evaluate/api';
+import { createTransformersEmbedder } from '../../../../src/model-host/transformers-embedder';
+import { toolmem } from '../../helpers/cli';
 
 /** The CLI in-process (same entry as the bin), returning what it printed. */
 const runCli = async (args: string[]) => (await toolmem(args)).stdout;
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
 const embedder = createTransformersEmbedder();
 let client: Client<EvalApi>;

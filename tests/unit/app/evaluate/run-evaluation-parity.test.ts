@@ -1,22 +1,22 @@
 /**
- * The one evaluation use case (src/app/run-evaluation.ts), seen from its two hosts: the predictors
+ * The one evaluation use case (src/app/evaluate/run-evaluation.ts), seen from its two hosts: the predictors
  * worker's `evaluate` handler (over fake-indexeddb) and `toolmem eval --json -` on the same file,
  * split and seeds give the same JSON — the metrics, the bootstrap intervals and the top-k ablation,
  * whose rows are the kNN methods' only (memory ignores k, so it is left out in both).
  */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runEval } from '../../../src/cli/commands/eval';
-import { withIntervals } from '../../../src/core/eval';
-import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import type { EvalApi, EvalResult } from '../../../src/services/eval-api';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import { createImportHandlers } from '../../../src/services/import-service';
+import { runEval } from '../../../../src/cli/commands/eval';
+import { withIntervals } from '../../../../src/core/eval';
+import { createTransformersEmbedder } from '../../../../src/model-host/transformers-embedder';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import type { EvalApi, EvalResult } from '../../../../src/app/evaluate/api';
+import { createEvalHandlers } from '../../../../src/app/evaluate/evaluate';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
 const METHODS = ['tool-mean', 'knn', 'memory'];
 const embedder = createTransformersEmbedder();

@@ -1,8 +1,8 @@
 /** The import preview reads with the import's own options: a file going into an existing dataset is checked against that dataset's scale. */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
 
 const ctx = withDb('svc-preview', ({ repos }) => ({ client: createInThreadClient(createImportHandlers(repos)) }));
 const csv = (name: string, rows: string) => new File([`prompt,model,score\n${rows}`], name);

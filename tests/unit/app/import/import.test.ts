@@ -1,12 +1,12 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { CancelledError } from '../../../src/core/errors';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { CancelledError } from '../../../../src/core/errors';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const file = (rel: string, name = rel.split('/').pop()!) => new File([readFileSync(resolve(REPO, rel))], name);
 const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
 

@@ -4,11 +4,11 @@
  * Data page's counts tell scored from awaiting, a label and a later import with scores complete the
  * same output (same item id), and undoing the import removes what it added.
  */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createLabelHandlers } from '../../../src/services/label-service';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { createLabelHandlers } from '../../../../src/app/label/label';
 
 const ctx = withDb('unscored-svc', ({ repos }) => ({ client: createInThreadClient({ ...createImportHandlers(repos), ...createLabelHandlers(repos) }) }));
 

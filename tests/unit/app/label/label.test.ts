@@ -1,10 +1,10 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import { createLabelHandlers } from '../../../src/services/label-service';
-import type { LabelApi } from '../../../src/services/label-api';
-import type { Repositories } from '../../../src/core/repositories';
-import type { Experience } from '../../../src/core/types';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import { createLabelHandlers } from '../../../../src/app/label/label';
+import type { LabelApi } from '../../../../src/app/label/api';
+import type { Repositories } from '../../../../src/core/repositories';
+import type { Experience } from '../../../../src/core/types';
 
 let repos: Repositories;
 let client: Client<LabelApi>;

@@ -1,18 +1,18 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createMemoryHandlers, modelOf } from '../../../src/services/memory-service';
-import type { MemoryApi } from '../../../src/services/memory-api';
-import type { Repositories } from '../../../src/core/repositories';
-import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
-import type { MemoryEntry } from '../../../src/core/records';
-import { CAPABILITY_TOOLS, capabilityCsv } from './capability-fixture';
+import { DexieEmbeddingStore } from '../../../../src/db/embedding-store';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { createMemoryHandlers, modelOf } from '../../../../src/app/memory/handlers';
+import type { MemoryApi } from '../../../../src/app/memory/api';
+import type { Repositories } from '../../../../src/core/repositories';
+import { createTransformersEmbedder } from '../../../../src/model-host/transformers-embedder';
+import type { MemoryEntry } from '../../../../src/core/records';
+import { CAPABILITY_TOOLS, capabilityCsv } from '../capability-fixture';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const embedder = createTransformersEmbedder();
 let repos: Repositories;
 let memory: Client<MemoryApi>;
@@ -108,7 +108,7 @@ describe('memory service (engine none)', () => {
 
 describe('memory export', () => {
   it('writes a valid toolmem-memory file whose canonical text round-trips byte for byte', async () => {
-    const { parseMemoryFile, serializeMemoryFile } = await import('../../../src/core/memory-format');
+    const { parseMemoryFile, serializeMemoryFile } = await import('../../../../src/core/memory-format');
     const run = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'Slice memory' });
     await memory.call('runBuild', { runId: run.id });
     const memoryId = (run.config as { memoryId: string }).memoryId;

@@ -1,15 +1,15 @@
-import { dropDbs } from '../helpers/db';
+import { dropDbs } from '../../helpers/db';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
-import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { memoryApps } from '../helpers/memory-app';
-import { readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../src/core/memory-format';
-import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
+import { DexieEmbeddingStore, type ToolMemDB } from '../../../../src/db';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { memoryApps } from '../../helpers/memory-app';
+import { readMemoryFile, serializeMemoryFile, type MemoryFile } from '../../../../src/core/memory-format';
+import { createTransformersEmbedder } from '../../../../src/model-host/transformers-embedder';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const BAD = resolve(REPO, 'tests/fixtures/bad-inputs');
 const embedder = createTransformersEmbedder();
 const app = memoryApps('mem-import', embedder);

@@ -1,10 +1,10 @@
 /** Capability entries are flagged stale by their verdict on later experiences (contradicted = stale). */
 import { describe, expect, it } from 'vitest';
-import type { Effect } from '../../../src/core/capability/types';
-import { newEntry } from '../../../src/core/memory';
-import type { Experience } from '../../../src/core/types';
-import type { Memory, MemoryEntry } from '../../../src/core/records';
-import { verdictStaleFlags } from '../../../src/services/memory-checks';
+import type { Effect } from '../../../../src/core/capability/types';
+import { newEntry } from '../../../../src/core/memory';
+import type { Experience } from '../../../../src/core/types';
+import type { Memory, MemoryEntry } from '../../../../src/core/records';
+import { verdictStaleFlags } from '../../../../src/app/memory/checks';
 
 const SCALE = { min: 1, max: 5, direction: 'higher-better' as const, integer: true };
 const memory: Memory = { id: 'm', name: 'M', datasetIds: ['d'], embeddingModel: 'x', settings: {}, createdAt: 0, updatedAt: 0 };

@@ -1,12 +1,12 @@
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { createInThreadClient } from '../../../src/rpc';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalApi } from '../../../src/services/eval-api';
-import type { Dataset, Experience } from '../../../src/core/types';
-import { experienceKey } from '../../../src/core/ids';
-import { fitFingerprint } from '../../../src/core/eval/fingerprint';
-import { groundTruth } from '../../../src/core/eval/ground-truth';
+import { createInThreadClient } from '../../../../src/rpc';
+import { createEvalHandlers } from '../../../../src/app/evaluate/evaluate';
+import type { EvalApi } from '../../../../src/app/evaluate/api';
+import type { Dataset, Experience } from '../../../../src/core/types';
+import { experienceKey } from '../../../../src/core/ids';
+import { fitFingerprint } from '../../../../src/core/eval/fingerprint';
+import { groundTruth } from '../../../../src/core/eval/ground-truth';
 
 /**
  * Issue #35: the Predict page keeps fitted models between calls, and must refit when the data they

@@ -4,26 +4,26 @@
  * written, its Web Lock is free (MemoryLocks stands in for navigator.locks), and — for work behind a
  * worker — the pending call rejects with WorkerCrashedError.
  */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
-import { createClient, createInThreadClient, expose, WorkerCrashedError, type Endpoint } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import type { EvalResult } from '../../../src/services/eval-api';
-import { createEmbedHandlers, type EmbedHost } from '../../../src/services/embed-service';
-import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../../../src/services/embed-dataset';
-import { heldLocks, holdLock, importLockName, MemoryLocks, runLockName, whenFree } from '../../../src/services/liveness';
-import { INTERRUPTED_REASON, recoverInterruptedRuns, wasInterrupted, withRunLocks } from '../../../src/services/run-recovery';
-import type { Embedder, EmbeddingStore } from '../../../src/core/embed';
-import type { Experience, ImportRecord } from '../../../src/core/types';
-import type { Run } from '../../../src/core/records';
-import type { Repositories } from '../../../src/core/repositories';
-import { buildConfigFor } from '../memory/helpers';
+import { DexieEmbeddingStore, type ToolMemDB } from '../../../../src/db';
+import { createClient, createInThreadClient, expose, WorkerCrashedError, type Endpoint } from '../../../../src/rpc';
+import { createImportHandlers } from '../../../../src/app/import/handlers';
+import { createEvalHandlers } from '../../../../src/app/evaluate/evaluate';
+import type { EvalResult } from '../../../../src/app/evaluate/api';
+import { createEmbedHandlers, type EmbedHost } from '../../../../src/model-host/embed-service';
+import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../../../../src/model-host/embed-dataset';
+import { heldLocks, holdLock, importLockName, MemoryLocks, runLockName, whenFree } from '../../../../src/platform/locks';
+import { INTERRUPTED_REASON, recoverInterruptedRuns, wasInterrupted, withRunLocks } from '../../../../src/app/storage/run-recovery';
+import type { Embedder, EmbeddingStore } from '../../../../src/core/embed';
+import type { Experience, ImportRecord } from '../../../../src/core/types';
+import type { Run } from '../../../../src/core/records';
+import type { Repositories } from '../../../../src/core/repositories';
+import { buildConfigFor } from '../../memory/helpers';
 
-const REPO = resolve(import.meta.dirname, '../../..');
+const REPO = resolve(import.meta.dirname, '../../../..');
 const SLICE = () => new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json');
 
 let db: ToolMemDB;

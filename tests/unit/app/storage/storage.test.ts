@@ -1,17 +1,17 @@
 /**
- * The store-wide writes behind the data worker's handlers (services/storage-api.ts): a backup
+ * The store-wide writes behind the data worker's handlers (app/storage/api.ts): a backup
  * restored, every table emptied, interrupted evaluations settled — the page only calls them.
  */
-import { withDb } from '../helpers/db';
+import { withDb } from '../../helpers/db';
 import { describe, expect, it } from 'vitest';
-import { clearAllTables, exportBackup, restoreBackup, type ToolMemDB } from '../../../src/db';
-import type { Repositories } from '../../../src/core/repositories';
-import type { Dataset } from '../../../src/core/types';
-import type { EvalRun } from '../../../src/core/records';
-import { createInThreadClient, type Client } from '../../../src/rpc';
-import { INTERRUPTED_REASON } from '../../../src/services/run-recovery';
-import { createStorageHandlers } from '../../../src/services/storage-service';
-import type { StorageApi } from '../../../src/services/storage-api';
+import { clearAllTables, exportBackup, restoreBackup, type ToolMemDB } from '../../../../src/db';
+import type { Repositories } from '../../../../src/core/repositories';
+import type { Dataset } from '../../../../src/core/types';
+import type { EvalRun } from '../../../../src/core/records';
+import { createInThreadClient, type Client } from '../../../../src/rpc';
+import { INTERRUPTED_REASON } from '../../../../src/app/storage/run-recovery';
+import { createStorageHandlers } from '../../../../src/app/storage/handlers';
+import type { StorageApi } from '../../../../src/app/storage/api';
 
 let db: ToolMemDB;
 let repos: Repositories;
