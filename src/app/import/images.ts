@@ -58,18 +58,7 @@ export async function attachImages(
     throw new ValidationError(`This dataset has ${tools.size} tools, so the pattern must contain <tool> to tell whose image a file is.`);
   }
 
-  const byToolTask = new Map<string, Target[]>();
-  const byPath = new Map<string, Target[]>();
-  for (const r of rows) {
-    const key = `${r.row.toolId}\u0000${r.row.taskId}`;
-    (byToolTask.get(key) ?? byToolTask.set(key, []).get(key)!).push(r);
-    const imageId = r.row.imageId;
-    if (imageId && !imageId.startsWith('img:')) {
-      const p = imageId.replace(/\\/g, '/').replace(/^\.?\//, '');
-      (byPath.get(p) ?? byPath.set(p, []).get(p)!).push(r);
-    }
-  }
-  const onlyTool = tools.size === 1 ? [...tools][0]! : undefined;
+  const index = { ...rowIndex(rows), match, pattern, tools, onlyTool: tools.size === 1 ? [...tools][0]! : undefined };
 
   const imaged = new Set<string>();
   const result: AttachImagesResult = { pattern, matched: 0, linkedExperiences: 0, linkedItems: 0, unmatchedFiles: [], rowsWithoutImage: 0 };
@@ -81,30 +70,13 @@ export async function attachImages(
     const itemUpdates: LabelItem[] = [];
     for (const file of group) {
       const path = relativePath(file).replace(/\\/g, '/');
-      let targets: Target[] | undefined;
-      let key: string | undefined;
-      for (const [p, found] of byPath) {
-        if (path === p || path.endsWith(`/${p}`)) {
-          targets = found;
-          key = p;
-          break;
-        }
+      const found = targetsOf(path, index);
+      if ('reason' in found) {
+        result.unmatchedFiles.push({ name: path, reason: found.reason });
+        continue;
       }
-      if (!targets) {
-        const m = match(path);
-        if (!m) {
-          result.unmatchedFiles.push({ name: path, reason: `does not fit the pattern ${pattern}` });
-          continue;
-        }
-        const tool = m.tool ?? onlyTool!;
-        targets = byToolTask.get(`${tool}\u0000${m.id}`);
-        key = `${tool}/${m.id}`;
-        if (!targets) {
-          result.unmatchedFiles.push({ name: path, reason: tools.has(tool) ? `no output of ${tool} for task ${m.id}` : `no tool named ${tool} in this dataset` });
-          continue;
-        }
-      }
-      const id = imageIdFor(req.datasetId, key!);
+      const { targets, key } = found;
+      const id = imageIdFor(req.datasetId, key);
       const ext = path.split('.').pop() ?? '';
       const thumb = await opts.makeThumbnail?.(file).catch(() => undefined);
       images.push({ id, datasetId: req.datasetId, name: path, mime: file.type || mimeForExtension(ext), blob: file, ...(thumb ? { thumb } : {}) });
@@ -126,6 +98,40 @@ export async function attachImages(
   result.rowsWithoutImage = rows.filter((r) => !r.row.imageId?.startsWith('img:')).length;
   await markImageTools(repos, imaged);
   return result;
+}
+
+/** The rows by tool and task, and by the image path the import gave them. */
+function rowIndex(rows: readonly Target[]): { byToolTask: Map<string, Target[]>; byPath: Map<string, Target[]> } {
+  const byToolTask = new Map<string, Target[]>();
+  const byPath = new Map<string, Target[]>();
+  for (const r of rows) {
+    const key = `${r.row.toolId}\u0000${r.row.taskId}`;
+    (byToolTask.get(key) ?? byToolTask.set(key, []).get(key)!).push(r);
+    const imageId = r.row.imageId;
+    if (imageId && !imageId.startsWith('img:')) {
+      const p = imageId.replace(/\\/g, '/').replace(/^\.?\//, '');
+      (byPath.get(p) ?? byPath.set(p, []).get(p)!).push(r);
+    }
+  }
+  return { byToolTask, byPath };
+}
+
+interface RowIndex extends ReturnType<typeof rowIndex> {
+  match: ReturnType<typeof compileImagePattern>;
+  pattern: string;
+  tools: ReadonlySet<string>;
+  onlyTool: string | undefined;
+}
+
+/** The rows a file's image belongs to (by the imported path first, then by the pattern), or why none. */
+function targetsOf(path: string, index: RowIndex): { targets: Target[]; key: string } | { reason: string } {
+  for (const [p, found] of index.byPath) if (path === p || path.endsWith(`/${p}`)) return { targets: found, key: p };
+  const m = index.match(path);
+  if (!m) return { reason: `does not fit the pattern ${index.pattern}` };
+  const tool = m.tool ?? index.onlyTool!;
+  const targets = index.byToolTask.get(`${tool}\u0000${m.id}`);
+  if (!targets) return { reason: index.tools.has(tool) ? `no output of ${tool} for task ${m.id}` : `no tool named ${tool} in this dataset` };
+  return { targets, key: `${tool}/${m.id}` };
 }
 
 /**

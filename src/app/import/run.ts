@@ -4,7 +4,7 @@
  * exactly what the import wrote, and a dataset the import created is removed when it is left empty.
  */
 import { runImport } from '../../core/import';
-import type { ImportSink } from '../../core/import/types';
+import type { ImportSink, ImportSummary } from '../../core/import/types';
 import { CancelledError } from '../../core/errors';
 import type { Repositories } from '../../core/repositories';
 import type { ImportRecord, Tool } from '../../core/types';
@@ -92,30 +92,7 @@ export async function runOne(
   await repos.imports.put(record);
   // An empty dataset cannot hold any of the rows yet: skip the read-before-write (much faster).
   const fresh = (await repos.experiences.count(target.id)) === 0;
-  // A fresh dataset's batch is added whole or fails whole (writeImportBatch), so its result is
-  // known before it is written: the pipeline reads and validates the next batch while this one is
-  // written. One write at a time (memory: two batches); a write's failure surfaces at the next
-  // batch or after the last, before anything else is written, and a rollback waits for the write
-  // in flight, so it undoes every row this import wrote. Progress counts a batch once it is handed
-  // to the database.
-  let inFlight: Promise<unknown> | undefined;
-  const settled = () => inFlight?.catch(() => undefined);
-  const sink: ImportSink = fresh
-    ? {
-        writeBatch: async (rows) => {
-          await inFlight;
-          const write = repos.experiences.writeImportBatch(record.id, rows, { fresh });
-          inFlight = write;
-          void settled(); // its failure is awaited later, not unhandled meanwhile
-          return { added: rows.length, updated: 0, unchanged: 0 };
-        },
-      }
-    : { writeBatch: (rows) => repos.experiences.writeImportBatch(record.id, rows, { fresh }) };
-  // Rows without a score: outputs awaiting labels (issue #26), after any experience write in flight.
-  sink.writeItems = async (items) => {
-    await inFlight;
-    await repos.labels.putImportedItems(items);
-  };
+  const { sink, flushed, settled } = importSink(repos, record.id, fresh);
   const createdDataset = !target.existing;
   try {
     const summary = await runImport(
@@ -133,42 +110,80 @@ export async function runOne(
       },
       sink,
     );
-    await inFlight;
-    const defaults = summary.datasetDefaults;
-    // A new dataset that would hold no row is not created: an all-rejected file leaves nothing behind.
-    const keepDataset = !target.existing && summary.accepted > 0;
-    if (keepDataset) {
-      await repos.datasets.put({
-        id: target.id,
-        name: target.name,
-        source: req.file.name,
-        preset: summary.preset,
-        scale: summary.scale,
-        raterPolicy: req.raterPolicy ?? defaults.raterPolicy,
-        createdAt: now,
-      });
-    }
-    const tools: Tool[] = Object.entries(summary.tools)
-      .filter(([, t]) => t.accepted > 0)
-      .map(([id]) => ({ id, name: id, modality: defaults.modality, description: '', createdAt: now }));
-    await repos.tools.ensure(tools);
-    Object.assign(record, {
-      preset: summary.preset,
-      state: 'completed',
-      rowsRead: summary.rowsRead,
-      accepted: summary.added,
-      unchanged: summary.unchanged,
-      updated: summary.updated,
-      rejected: summary.rejected,
-      ...(summary.unscored ? { unscored: summary.unscored } : {}),
-      errors: summary.errors.slice(0, KEPT_ERRORS),
-      finishedAt: Date.now(),
-    } satisfies Partial<ImportRecord>);
-    await repos.imports.put(record);
+    await flushed();
+    const keepDataset = await storeOutcome(repos, req, read.target, record, summary, now);
     return { summary, record, createdDataset: keepDataset, ...(createdDataset && !keepDataset ? { datasetNotCreated: true } : {}) };
   } catch (err) {
     await settled();
     await rollBack(repos, record, err instanceof CancelledError ? 'cancelled' : 'failed', createdDataset);
     throw err;
   }
+}
+
+/**
+ * Where the pipeline writes an import's rows.
+ *
+ * A fresh dataset's batch is added whole or fails whole (writeImportBatch), so its result is
+ * known before it is written: the pipeline reads and validates the next batch while this one is
+ * written. One write at a time (memory: two batches); a write's failure surfaces at the next
+ * batch or after the last, before anything else is written, and a rollback waits for the write
+ * in flight, so it undoes every row this import wrote. Progress counts a batch once it is handed
+ * to the database.
+ */
+function importSink(repos: Repositories, importId: string, fresh: boolean): { sink: ImportSink; flushed: () => Promise<unknown>; settled: () => Promise<unknown> } {
+  let inFlight: Promise<unknown> | undefined;
+  const settled = async () => inFlight?.catch(() => undefined);
+  const sink: ImportSink = fresh
+    ? {
+        writeBatch: async (rows) => {
+          await inFlight;
+          const write = repos.experiences.writeImportBatch(importId, rows, { fresh });
+          inFlight = write;
+          void settled(); // its failure is awaited later, not unhandled meanwhile
+          return { added: rows.length, updated: 0, unchanged: 0 };
+        },
+      }
+    : { writeBatch: (rows) => repos.experiences.writeImportBatch(importId, rows, { fresh }) };
+  // Rows without a score: outputs awaiting labels (issue #26), after any experience write in flight.
+  sink.writeItems = async (items) => {
+    await inFlight;
+    await repos.labels.putImportedItems(items);
+  };
+  return { sink, flushed: async () => inFlight, settled };
+}
+
+/** A finished import's dataset (when it keeps rows), tools and record; whether the dataset was created. */
+async function storeOutcome(repos: Repositories, req: ImportRequest, target: Awaited<ReturnType<typeof readOf>>['target'], record: ImportRecord, summary: ImportSummary, now: number): Promise<boolean> {
+  const defaults = summary.datasetDefaults;
+  // A new dataset that would hold no row is not created: an all-rejected file leaves nothing behind.
+  const keepDataset = !target.existing && summary.accepted > 0;
+  if (keepDataset) {
+    await repos.datasets.put({
+      id: target.id,
+      name: target.name,
+      source: req.file.name,
+      preset: summary.preset,
+      scale: summary.scale,
+      raterPolicy: req.raterPolicy ?? defaults.raterPolicy,
+      createdAt: now,
+    });
+  }
+  const tools: Tool[] = Object.entries(summary.tools)
+    .filter(([, t]) => t.accepted > 0)
+    .map(([id]) => ({ id, name: id, modality: defaults.modality, description: '', createdAt: now }));
+  await repos.tools.ensure(tools);
+  Object.assign(record, {
+    preset: summary.preset,
+    state: 'completed',
+    rowsRead: summary.rowsRead,
+    accepted: summary.added,
+    unchanged: summary.unchanged,
+    updated: summary.updated,
+    rejected: summary.rejected,
+    ...(summary.unscored ? { unscored: summary.unscored } : {}),
+    errors: summary.errors.slice(0, KEPT_ERRORS),
+    finishedAt: Date.now(),
+  } satisfies Partial<ImportRecord>);
+  await repos.imports.put(record);
+  return keepDataset;
 }
