@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 // Thin host: the tab's one embedding model (transformers.js + onnxruntime-web, WebGPU or WASM) and
 // its IndexedDB cache run here, off the UI thread. The page calls it directly; the memory and eval
-// workers through ports (`connect`). The service logic is in src/model-host/embed-service.ts.
+// workers through ports (`connect`). The use cases are in src/model-host/embed-service.ts.
 import { expose, workerScopeEndpoint, type ConnectApi, type Handlers } from '../src/rpc';
 import { DexieEmbeddingStore, ToolMemDB, createRepositories, embeddingModelSetting } from '../src/db';
 import { createBrowserEmbedHost } from '../src/model-host/embed-browser';

@@ -22,6 +22,8 @@ export interface ArchFigures {
   casts: string[];
   longFunctions: { file: string; name: string; lines: number }[];
   longestCommand: { file: string; lines: number };
+  /** Files outside the engine table (src/core/llm/engines.ts) that compare a spec's engine kind by hand. */
+  engineKindFiles: string[];
   files: number;
   imports: number;
   edges: Map<string, number>;
@@ -36,6 +38,9 @@ export function archFigures(): ArchFigures {
     .filter((f) => f.endsWith('.ts'))
     .map((f) => ({ file: `src/cli/commands/${f}`, lines: readFileSync(join(ROOT, 'src/cli/commands', f), 'utf8').split('\n').length - 1 }))
     .sort((a, b) => b.lines - a.lines);
+  // An engine kind compared with a literal (`kind === 'webllm'`, `s.kind !== 'none'`): the table's own file aside.
+  const kindTest = /\.kind\s*[!=]==\s*'(none|openai|wllama|webllm)'/;
+  const engineKindFiles = graph.files.filter((f) => f !== 'src/core/llm/engines.ts' && kindTest.test(readFileSync(join(ROOT, f), 'utf8')));
   return {
     cycles: cycles(graph),
     layerBreaks: layerViolations(graph),
@@ -43,6 +48,7 @@ export function archFigures(): ArchFigures {
     casts,
     longFunctions: longFunctions(ROOT),
     longestCommand: commands[0]!,
+    engineKindFiles,
     files: graph.files.length,
     imports: [...graph.edges.values()].reduce((n, t) => n + t.length, 0),
     edges: layerEdges(graph),
@@ -59,6 +65,7 @@ function main(): void {
     `'as unknown as' casts in src/ and workers/: ${f.casts.length}`,
     `functions over 80 lines in src/ and workers/: ${f.longFunctions.length}${f.longFunctions.map((x) => `\n  ${x.lines} ${x.file} ${x.name}`).join('')}`,
     `longest CLI command file: ${f.longestCommand.lines} lines (${f.longestCommand.file})`,
+    `files comparing an engine kind by hand (outside src/core/llm/engines.ts): ${f.engineKindFiles.length} (${f.engineKindFiles.join(', ')})`,
     'imports between layers:',
     ...[...f.edges].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k}: ${n}`),
   ];

@@ -6,22 +6,29 @@
  */
 import { ValidationError } from '../core/errors';
 import type { LlmEngine } from '../core/llm/engine';
-import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type EngineSpec } from '../core/llm/spec';
+import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type BrowserEngineSpec } from '../core/llm/spec';
 import { expose, type Handlers } from '../rpc';
 import type { LlmApi } from './llm-api';
 import { deleteModelFile, listModelFiles, openModelFile, saveModelFile } from './local-models';
 
-async function createBrowserEngine(spec: Extract<EngineSpec, { kind: 'wllama' | 'webllm' }>): Promise<LlmEngine> {
-  const id = formatEngineSpec(spec);
-  if (spec.kind === 'webllm') {
+/** How each in-browser kind is loaded (its library imported on first use): a table, not a comparison of kinds. */
+const BROWSER_LOADERS: { [K in BrowserEngineSpec['kind']]: (spec: Extract<BrowserEngineSpec, { kind: K }>) => Promise<LlmEngine> } = {
+  webllm: async (spec) => {
     const { WebLlmEngine } = await import('./webllm-engine');
     return new WebLlmEngine(spec.model);
-  }
-  const { WllamaEngine } = await import('./wllama-engine');
-  const source = spec.source.startsWith('file:')
-    ? { name: spec.source.slice(5), blob: await openModelFile(spec.source.slice(5)) }
-    : { name: spec.source.split('/').pop() || spec.source, url: spec.source };
-  return new WllamaEngine({ id, source, ...(spec.bias ? { bias: spec.bias } : {}), ...(spec.contextSize ? { contextSize: spec.contextSize } : {}) });
+  },
+  wllama: async (spec) => {
+    const { WllamaEngine } = await import('./wllama-engine');
+    const source = spec.source.startsWith('file:')
+      ? { name: spec.source.slice(5), blob: await openModelFile(spec.source.slice(5)) }
+      : { name: spec.source.split('/').pop() || spec.source, url: spec.source };
+    return new WllamaEngine({ id: formatEngineSpec(spec), source, ...(spec.bias ? { bias: spec.bias } : {}), ...(spec.contextSize ? { contextSize: spec.contextSize } : {}) });
+  },
+};
+
+function createBrowserEngine(spec: BrowserEngineSpec): Promise<LlmEngine> {
+  // The loader of spec.kind takes spec's own member of the union (a correlated union TypeScript cannot follow).
+  return (BROWSER_LOADERS[spec.kind] as (s: BrowserEngineSpec) => Promise<LlmEngine>)(spec);
 }
 
 export function createLlmHandlers(): Handlers<LlmApi> {

@@ -2,7 +2,7 @@
  * Hand edits of the data (issue #16: the UI writes only through handlers): labels and pairwise
  * choices with their undo, items added by hand, a dataset's rater policy, deleting a dataset,
  * pinning a task as a tool's test case, a tool card's price and latency. Served by the data worker beside the labelling queries
- * (label-service spreads these handlers), so each write is one round trip from the page.
+ * (src/app/label/label.ts spreads these handlers), so each write is one round trip from the page.
  */
 import type { Dataset, Experience, LabelItem, Preference, RaterPolicy, StoredImage, Tool } from '../../core/types';
 

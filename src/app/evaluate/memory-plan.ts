@@ -124,7 +124,7 @@ function evidenceTasks(entries: readonly MemoryEntry[], memory: Memory, taskOf: 
   return out;
 }
 
-/** The training tasks of a build, recomputed exactly as the build did (memory-service: trainingData). */
+/** The training tasks of a build, recomputed exactly as the build did (src/app/memory/handlers.ts: trainingData). */
 function buildTrainTasks(run: BuildRun, config: BuildConfig, dataset: Dataset, truth: readonly Experience[], name: string): string[] {
   const split = splitTasks(truth.map((e) => e.taskId), config.split);
   try {

@@ -1,7 +1,7 @@
 /**
  * Use case: build a capability memory (issue #15 part 6, issue #16 step 1). One function plans a
- * build from a dataset's experiences and a request; the app's memory worker (src/services/
- * memory-service.ts) and `toolmem build-memory` (src/cli) both call it, then run the plan with
+ * build from a dataset's experiences and a request; the app's memory worker (src/app/memory/
+ * handlers.ts) and `toolmem build-memory` (src/cli) both call it, then run the plan with
  * `runMemoryBuild` over their own repository (Dexie in the browser, in-memory in Node), and export
  * it with `exportBuiltMemory`. Nothing here knows where data is stored.
  */

@@ -64,7 +64,7 @@ async function modelIssues(deps: MemoryImportDeps, file: MemoryFile, storeVector
   return dim === null ? [] : embeddingDimIssues(file, dim).map((i) => ({ path: jsonPath(i.path), message: i.message }));
 }
 
-/** `baseExport`: the export of built memories (memory-service), used for every other memory. */
+/** `baseExport`: the export of built memories (src/app/memory/handlers.ts), used for every other memory. */
 export function memoryImportHandlers(deps: MemoryImportDeps, baseExport: Handler<MemoryApi['exportMemory']>) {
   const { repos } = deps;
 

@@ -49,6 +49,7 @@ describe('docs/architecture.md', () => {
     expect(stated('`as unknown as`')).toBe(figures.casts.length);
     expect(stated('functions over 80 lines')).toBe(figures.longFunctions.length);
     expect(stated('longest `src/cli/commands/*.ts`')).toBe(figures.longestCommand.lines);
+    expect(stated('files comparing an engine kind by hand')).toBe(figures.engineKindFiles.length);
   });
 
   it('names each function over 80 lines it counts', () => {
