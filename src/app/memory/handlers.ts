@@ -10,7 +10,7 @@ import { slugify } from '../../core/ids';
 import type { Repositories } from '../../core/repositories';
 import type { Experience } from '../../core/types';
 import type { BuildRun } from '../../core/records';
-import type { Handlers } from '../../rpc';
+import type { CallContext, Handlers } from '../../rpc';
 import type { MemoryApi } from './api';
 import { withMemorySharing } from './share';
 import type { MemoryImportStore } from '../../core/memory-format';
@@ -49,78 +49,90 @@ async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'data
  * cursor in one transaction (see core/memory/runner), so a reload mid-build resumes exactly where
  * it stopped and never applies an experience twice.
  */
-
 export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryApi> {
-  const { repos } = deps;
   return withMemorySharing(deps, {
-    async createBuild(req) {
-      const dataset = await repos.datasets.get(req.datasetId);
-      if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
-      const engine = checkEngineSpec(req.engine); // a malformed endpoint fails here, with its message
-      const embedder = await deps.embedder(await deps.currentModel());
-      const plan = planBuild(dataset, await repos.experiences.byDataset(req.datasetId), {
-        ...(req.name ? { name: req.name } : {}),
-        split: { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 },
-        ...(req.tools?.length ? { tools: req.tools } : {}),
-        engine,
-        embeddingModel: embedder.id,
-        ...(req.k !== undefined ? { k: req.k } : {}),
-        ...(req.critiques !== undefined ? { critiques: req.critiques } : {}),
-        ...(req.clusters !== undefined ? { statistics: req.clusters } : {}),
-        memoryId: newId('mem-'),
-        runId: newId('build-'),
-        now: Date.now(),
-      });
-      await startBuild(repos.memories, plan);
-      return plan.run;
-    },
-
-    async runBuild({ runId }, ctx): Promise<BuildRun> {
-      const start = await repos.memories.getRun(runId);
-      if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
-      if (start.state === 'completed') return start;
-      const config = buildConfig(start);
-      const dataset = await repos.datasets.get(config.datasetId);
-      if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
-      const experiences = await repos.experiences.byDataset(config.datasetId);
-      const engine = await resolveEngine(readEngineSpec(config.engine), deps);
-      const embedder = await deps.embedder(modelOf(config.embeddingModel));
-      if (embedder.id !== config.embeddingModel) {
-        throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
-      }
-      return runMemoryBuild(
-        start,
-        { repo: repos.memories, engine, embedder, store: deps.store, dataset, experiences, saveFeedback: (e: Experience) => repos.experiences.put(e) },
-        { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
-      );
-    },
-
-    async exportMemory({ memoryId, history }) {
-      const memory = await repos.memories.get(memoryId);
-      if (!memory) throw new ValidationError(`There is no memory ${memoryId}.`);
-      const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
-      const run = await repos.memories.getRun(runId);
-      if (!run) throw new ValidationError(`The build of ${memory.name} is missing, so its settings cannot be exported.`);
-      const { truth, split } = await trainingData(repos, buildConfig(run));
-      const file = await exportBuiltMemory(repos.memories, memory, run, truth, split, { tools: await repos.tools.list(), ...(history ? { history: true } : {}) });
-      return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
-    },
-
-    attachLlm({ port }) {
-      deps.onLlmPort?.(port);
-      return null;
-    },
-
-    async undoMemory({ memoryId, toolId }) {
-      const done = await undoLatest(repos.memories, memoryId, toolId ? { toolId } : {});
-      return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
-    },
-
-    reviseEntry: ({ entry, patch }) => reviseEntry(repos.memories, entry, patch),
-
-    async retireEntry({ entry, reason }) {
-      await retireEntry(repos.memories, entry, reason);
-      return null;
-    },
+    createBuild: (req) => createBuild(deps, req),
+    runBuild: (req, ctx) => runBuild(deps, req, ctx),
+    exportMemory: (req) => exportMemory(deps, req),
+    attachLlm: (req) => attachLlm(deps, req),
+    undoMemory: (req) => undoMemory(deps, req),
+    reviseEntry: ({ entry, patch }) => reviseEntry(deps.repos.memories, entry, patch),
+    retireEntry: (req) => retireEntryOf(deps, req),
   });
+}
+
+/** Creates the memory and its queued build Run from the dataset as it is now. */
+async function createBuild(deps: MemoryServiceDeps, req: MemoryApi['createBuild']['req']): Promise<BuildRun> {
+  const dataset = await deps.repos.datasets.get(req.datasetId);
+  if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
+  const engine = checkEngineSpec(req.engine); // a malformed endpoint fails here, with its message
+  const embedder = await deps.embedder(await deps.currentModel());
+  const plan = planBuild(dataset, await deps.repos.experiences.byDataset(req.datasetId), {
+    ...(req.name ? { name: req.name } : {}),
+    split: { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 },
+    ...(req.tools?.length ? { tools: req.tools } : {}),
+    engine,
+    embeddingModel: embedder.id,
+    ...(req.k !== undefined ? { k: req.k } : {}),
+    ...(req.critiques !== undefined ? { critiques: req.critiques } : {}),
+    ...(req.clusters !== undefined ? { statistics: req.clusters } : {}),
+    memoryId: newId('mem-'),
+    runId: newId('build-'),
+    now: Date.now(),
+  });
+  await startBuild(deps.repos.memories, plan);
+  return plan.run;
+}
+
+
+/** Runs (or resumes) a build Run to its end, a pause or a failure. */
+async function runBuild(deps: MemoryServiceDeps, { runId }: MemoryApi['runBuild']['req'], ctx: CallContext<BuildRun>): Promise<BuildRun> {
+  const start = await deps.repos.memories.getRun(runId);
+  if (!start || start.kind !== 'build') throw new ValidationError(`There is no build ${runId}.`);
+  if (start.state === 'completed') return start;
+  const config = buildConfig(start);
+  const dataset = await deps.repos.datasets.get(config.datasetId);
+  if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
+  const experiences = await deps.repos.experiences.byDataset(config.datasetId);
+  const engine = await resolveEngine(readEngineSpec(config.engine), deps);
+  const embedder = await deps.embedder(modelOf(config.embeddingModel));
+  if (embedder.id !== config.embeddingModel) {
+    throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
+  }
+  return runMemoryBuild(
+    start,
+    { repo: deps.repos.memories, engine, embedder, store: deps.store, dataset, experiences, saveFeedback: (e: Experience) => deps.repos.experiences.put(e) },
+    { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
+  );
+}
+
+
+/** A built memory as a toolmem-memory file. */
+async function exportMemory(deps: MemoryServiceDeps, { memoryId, history }: MemoryApi['exportMemory']['req']): Promise<MemoryApi['exportMemory']['res']> {
+  const memory = await deps.repos.memories.get(memoryId);
+  if (!memory) throw new ValidationError(`There is no memory ${memoryId}.`);
+  const runId = typeof memory.settings.build === 'string' ? memory.settings.build : '';
+  const run = await deps.repos.memories.getRun(runId);
+  if (!run) throw new ValidationError(`The build of ${memory.name} is missing, so its settings cannot be exported.`);
+  const { truth, split } = await trainingData(deps.repos, buildConfig(run));
+  const file = await exportBuiltMemory(deps.repos.memories, memory, run, truth, split, { tools: await deps.repos.tools.list(), ...(history ? { history: true } : {}) });
+  return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
+}
+
+
+function attachLlm(deps: MemoryServiceDeps, { port }: { port: MessagePort }): null {
+  deps.onLlmPort?.(port);
+  return null;
+}
+
+
+async function undoMemory(deps: MemoryServiceDeps, { memoryId, toolId }: MemoryApi['undoMemory']['req']): Promise<MemoryApi['undoMemory']['res']> {
+  const done = await undoLatest(deps.repos.memories, memoryId, toolId ? { toolId } : {});
+  return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
+}
+
+
+async function retireEntryOf(deps: MemoryServiceDeps, { entry, reason }: MemoryApi['retireEntry']['req']): Promise<null> {
+  await retireEntry(deps.repos.memories, entry, reason);
+  return null;
 }
