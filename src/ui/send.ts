@@ -41,7 +41,7 @@ const ROUTES: { readonly [M in UiMethod]: ServedBy<M> } = {
   exportExperiences: 'data', stats: 'data', toolCosts: 'data', recover: 'data', labelQueue: 'data', agreement: 'data',
   saveLabel: 'data', restoreLabel: 'data', savePreference: 'data', restorePreference: 'data', addItem: 'data', setRaterPolicy: 'data',
   removeDataset: 'data', saveTool: 'data', setExamplePrices: 'data', toggleTestCase: 'data', restoreBackup: 'data', resetData: 'data', recoverRuns: 'data', pairwiseDataset: 'data',
-  createBuild: 'memory', runBuild: 'memory', exportMemory: 'memory', undoMemory: 'memory', reviseEntry: 'memory', retireEntry: 'memory',
+  createBuild: 'memory', build: 'memory', runBuild: 'memory', exportMemory: 'memory', undoMemory: 'memory', reviseEntry: 'memory', retireEntry: 'memory',
   importMemory: 'memory', drift: 'memory', runTestCases: 'memory',
   evaluate: 'predictors', predict: 'predictors',
   info: 'embed', load: 'embed', embed: 'embed', setModel: 'embed', embedDataset: 'embed',

@@ -23,6 +23,11 @@ export interface BuildRequest {
 export interface MemoryApi extends MemoryShareApi {
   /** Creates the memory and its build Run (queued); `runBuild` does the work. */
   createBuild: { req: BuildRequest; res: BuildRun; progress: never };
+  /**
+   * Creates the build the page names (`runId`: build-…) and runs it until it completes, fails, or is
+   * cancelled (then `paused`), reading the dataset once; its progress is the Run row, read live.
+   */
+  build: { req: BuildRequest & { runId: string }; res: BuildRun; progress: never };
   /** Runs (or resumes) a build until it completes, fails, or is cancelled (then `paused`). */
   runBuild: { req: { runId: string }; res: BuildRun; progress: BuildRun };
   /** The memory as a `toolmem-memory` JSON file (canonical text; agents load it with `toolmem mcp`). */

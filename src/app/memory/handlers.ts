@@ -8,10 +8,10 @@ import { buildConfig, undoLatest, type BuildConfig } from '../../core/memory';
 import { serializeMemoryFile } from '../../core/memory-format';
 import { slugify } from '../../core/ids';
 import type { Repositories } from '../../core/repositories';
-import type { Experience } from '../../core/types';
+import type { Dataset, Experience } from '../../core/types';
 import type { BuildRun } from '../../core/records';
 import type { CallContext, Handlers } from '../../rpc';
-import type { MemoryApi } from './api';
+import type { BuildRequest, MemoryApi } from './api';
 import { withMemorySharing } from './share';
 import type { MemoryImportStore } from '../../core/memory-format';
 
@@ -52,6 +52,7 @@ async function trainingData(repos: Repositories, config: Pick<BuildConfig, 'data
 export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryApi> {
   return withMemorySharing(deps, {
     createBuild: (req) => createBuild(deps, req),
+    build: (req, ctx) => build(deps, req, ctx),
     runBuild: (req, ctx) => runBuild(deps, req, ctx),
     exportMemory: (req) => exportMemory(deps, req),
     attachLlm: (req) => attachLlm(deps, req),
@@ -61,13 +62,14 @@ export function createMemoryHandlers(deps: MemoryServiceDeps): Handlers<MemoryAp
   });
 }
 
-/** Creates the memory and its queued build Run from the dataset as it is now. */
-async function createBuild(deps: MemoryServiceDeps, req: MemoryApi['createBuild']['req']): Promise<BuildRun> {
+/** The build planned from the dataset as it is now, with the rows it was planned from. */
+async function planFrom(deps: MemoryServiceDeps, req: BuildRequest, runId: string) {
   const dataset = await deps.repos.datasets.get(req.datasetId);
   if (!dataset) throw new ValidationError(`The dataset ${req.datasetId} does not exist.`);
   const engine = checkEngineSpec(req.engine); // a malformed endpoint fails here, with its message
   const embedder = await deps.embedder(await deps.currentModel());
-  const plan = planBuild(dataset, await deps.repos.experiences.byDataset(req.datasetId), {
+  const experiences = await deps.repos.experiences.byDataset(req.datasetId);
+  const plan = planBuild(dataset, experiences, {
     ...(req.name ? { name: req.name } : {}),
     split: { ...(req.trainSize ? { train: req.trainSize } : {}), seed: req.seed ?? 1 },
     ...(req.tools?.length ? { tools: req.tools } : {}),
@@ -77,13 +79,29 @@ async function createBuild(deps: MemoryServiceDeps, req: MemoryApi['createBuild'
     ...(req.critiques !== undefined ? { critiques: req.critiques } : {}),
     ...(req.clusters !== undefined ? { statistics: req.clusters } : {}),
     memoryId: newId('mem-'),
-    runId: newId('build-'),
+    runId,
     now: Date.now(),
   });
   await startBuild(deps.repos.memories, plan);
-  return plan.run;
+  return { run: plan.run, dataset, experiences };
 }
 
+/** Creates the memory and its queued build Run from the dataset as it is now. */
+async function createBuild(deps: MemoryServiceDeps, req: MemoryApi['createBuild']['req']): Promise<BuildRun> {
+  return (await planFrom(deps, req, newId('build-'))).run;
+}
+
+/**
+ * One call starts a build and runs it to its end, a pause or a failure: the dataset's rows are read
+ * once, and the build's progress is its Run row (each step commits it), which the page reads live.
+ * The page names the Run (`runId`) so that it can follow that row from the start.
+ */
+async function build(deps: MemoryServiceDeps, req: MemoryApi['build']['req'], ctx: CallContext<never>): Promise<BuildRun> {
+  if (!/^build-[\w-]{1,80}$/.test(req.runId)) throw new ValidationError('A build is named build-… (letters, digits, dashes).');
+  if (await deps.repos.memories.getRun(req.runId)) throw new ValidationError(`There is a build ${req.runId} already.`);
+  const { run, dataset, experiences } = await planFrom(deps, req, req.runId);
+  return runFrom(deps, run, dataset, experiences, { signal: ctx.signal });
+}
 
 /** Runs (or resumes) a build Run to its end, a pause or a failure. */
 async function runBuild(deps: MemoryServiceDeps, { runId }: MemoryApi['runBuild']['req'], ctx: CallContext<BuildRun>): Promise<BuildRun> {
@@ -94,6 +112,12 @@ async function runBuild(deps: MemoryServiceDeps, { runId }: MemoryApi['runBuild'
   const dataset = await deps.repos.datasets.get(config.datasetId);
   if (!dataset) throw new ValidationError(`The dataset ${config.datasetId} no longer exists.`);
   const experiences = await deps.repos.experiences.byDataset(config.datasetId);
+  return runFrom(deps, start, dataset, experiences, { signal: ctx.signal, onProgress: (run) => ctx.progress(run) });
+}
+
+/** The build from `start` with its engine and the embedder it was planned with. */
+async function runFrom(deps: MemoryServiceDeps, start: BuildRun, dataset: Dataset, experiences: Experience[], opts: { signal: AbortSignal; onProgress?: (run: BuildRun) => void }): Promise<BuildRun> {
+  const config = buildConfig(start);
   const engine = await resolveEngine(readEngineSpec(config.engine), deps);
   const embedder = await deps.embedder(modelOf(config.embeddingModel));
   if (embedder.id !== config.embeddingModel) {
@@ -102,10 +126,9 @@ async function runBuild(deps: MemoryServiceDeps, { runId }: MemoryApi['runBuild'
   return runMemoryBuild(
     start,
     { repo: deps.repos.memories, engine, embedder, store: deps.store, dataset, experiences, saveFeedback: (e: Experience) => deps.repos.experiences.put(e) },
-    { signal: ctx.signal, onProgress: (run) => ctx.progress(run) },
+    opts,
   );
 }
-
 
 /** A built memory as a toolmem-memory file. */
 async function exportMemory(deps: MemoryServiceDeps, { memoryId, history }: MemoryApi['exportMemory']['req']): Promise<MemoryApi['exportMemory']['res']> {

@@ -59,6 +59,25 @@ describe('memory service (engine none)', () => {
     expect(modelOf(embedder.id)).toBe('glove-100d');
   });
 
+  it('`build` creates and runs a build in one call, reading the dataset once, to the same memory as createBuild + runBuild', async () => {
+    const two = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'two calls' });
+    await memory.call('runBuild', { runId: two.id });
+    const byDataset = repos.experiences.byDataset.bind(repos.experiences);
+    let reads = 0;
+    repos.experiences.byDataset = (...args) => ((reads += 1), byDataset(...args));
+    try {
+      const done = await memory.call('build', { datasetId: 'cap', engine: { kind: 'none' }, name: 'one call', runId: 'build-one-call' });
+      expect(done.id).toBe('build-one-call');
+      expect(done.state).toBe('completed');
+      expect(reads).toBe(1);
+      const entries = async (run: { config: unknown }) => shape(await repos.memories.allEntries((run.config as { memoryId: string }).memoryId));
+      expect(await entries(done)).toEqual(await entries(two));
+      await expect(memory.call('build', { datasetId: 'cap', engine: { kind: 'none' }, runId: 'build-one-call' })).rejects.toThrow(/already/);
+    } finally {
+      repos.experiences.byDataset = byDataset;
+    }
+  });
+
   it('a build stopped before its step resumes to the same memory as an uninterrupted build', async () => {
     const full = await memory.call('createBuild', { datasetId: 'cap', engine: { kind: 'none' }, name: 'full' });
     await memory.call('runBuild', { runId: full.id });
