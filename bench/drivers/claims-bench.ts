@@ -1,6 +1,6 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
- *   npx tsx scripts/bench/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|curve]
+ *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|curve]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees

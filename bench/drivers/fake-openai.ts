@@ -3,7 +3,7 @@
  * bench:serve: POST /v1/chat/completions answers `<name> says: <last user text>` as a chat
  * completion, or as an SSE stream of three chunks and `[DONE]` when `stream` is true. `failWith`
  * makes it answer an HTTP status instead (a failing upstream), or nothing (a hung one). It binds 127.0.0.1 only.
- * Run as a process (the bench kills one): `node --import tsx scripts/bench/fake-openai.ts NAME`
+ * Run as a process (the bench kills one): `node --import tsx bench/drivers/fake-openai.ts NAME`
  * prints `listening PORT`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -62,7 +62,7 @@ async function setup(): Promise<Setup> {
   mkdirSync(DIR, { recursive: true });
   const memoryPath = resolve(DIR, 'memory.json');
   copyFileSync(resolve(REPO, 'tests/fixtures/serve/genai-200.json'), memoryPath);
-  const [a, b] = await Promise.all(['a', 'b'].map((n) => child(['--import', 'tsx', 'scripts/bench/fake-openai.ts', n], /^listening (\d+)$/)));
+  const [a, b] = await Promise.all(['a', 'b'].map((n) => child(['--import', 'tsx', 'bench/drivers/fake-openai.ts', n], /^listening (\d+)$/)));
   const upA = `http://127.0.0.1:${a!.match[1]}/v1`;
   const upB = `http://127.0.0.1:${b!.match[1]}/v1`;
   const routes = resolve(DIR, 'routes.json');
@@ -76,7 +76,7 @@ async function setup(): Promise<Setup> {
   const sample = await fetch(`${url}/v1/select`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ task: TASKS[0], candidates: TOOLS }) });
   const answer = resolve(DIR, 'answer.json');
   writeFileSync(answer, JSON.stringify({ body: await sample.text(), memory: sample.headers.get('x-toolmem-memory') }));
-  const bare = await child(['scripts/bench/bare-server.mjs', answer], /^listening (\d+)$/);
+  const bare = await child(['bench/drivers/bare-server.mjs', answer], /^listening (\d+)$/);
   return { srv, port: Number(srv.match[2]), url, bare, barePort: Number(bare.match[1]), a: a!, b: b!, upA, upB, memoryPath, base: readFileSync(memoryPath, 'utf8') };
 }
 

@@ -5,7 +5,7 @@
 // A bench:* script with no entry here fails too, so a new benchmark cannot be left out, and so does
 // an entry whose script is gone. Figures printed at this size mean nothing: only that they print.
 //
-// The browser benches share one build (the app as shipped plus the bench pages, scripts/bench/common.mjs):
+// The browser benches share one build (the app as shipped plus the bench pages, bench/drivers/common.mjs):
 // `--app-dist DIR` copies an app build made before (the gate's `dist`) instead of building the app again.
 // `--jobs N` (default 3): scripts run side by side (each one mostly waits on a browser, a server or a
 // worker), each printed whole when it ends. `--only a,b`: just those (bench:a, bench:b).
@@ -104,7 +104,7 @@ const LOAD = /load average/;
 /** The bench:* scripts of package.json (but this one), checked against ENTRIES both ways. */
 function scripts() {
   const all = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).scripts).filter((s) => s.startsWith('bench:') && s !== 'bench:smoke');
-  const missing = all.filter((s) => !(s in ENTRIES)).map((s) => `${s}: no smoke entry (its figure lines) in scripts/bench/smoke.mjs`);
+  const missing = all.filter((s) => !(s in ENTRIES)).map((s) => `${s}: no smoke entry (its figure lines) in bench/drivers/smoke.mjs`);
   const stale = Object.keys(ENTRIES).filter((s) => !all.includes(s)).map((s) => `${s}: a smoke entry for a script package.json does not have`);
   const only = argValue('--only')?.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`));
   return { names: only ? all.filter((s) => only.includes(s)) : all, problems: [...missing, ...stale] };
