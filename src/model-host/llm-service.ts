@@ -7,7 +7,7 @@
 import { ValidationError } from '../core/errors';
 import type { LlmEngine } from '../core/llm/engine';
 import { isBrowserEngine, parseEngineSpec, formatEngineSpec, type BrowserEngineSpec } from '../core/llm/spec';
-import { expose, type Handlers } from '../rpc';
+import { expose, type CallContext, type Handlers } from '../rpc';
 import type { LlmApi } from './llm-api';
 import { deleteModelFile, listModelFiles, openModelFile, saveModelFile } from './local-models';
 
@@ -31,66 +31,60 @@ function createBrowserEngine(spec: BrowserEngineSpec): Promise<LlmEngine> {
   return (BROWSER_LOADERS[spec.kind] as (s: BrowserEngineSpec) => Promise<LlmEngine>)(spec);
 }
 
-export function createLlmHandlers(): Handlers<LlmApi> {
-  let current: { spec: string; engine: Promise<LlmEngine> } | null = null;
+/** The one in-browser model a tab keeps: loading another spec unloads the previous one. */
+class OneModel {
+  current: { spec: string; engine: Promise<LlmEngine> } | null = null;
 
-  async function engineFor(specText: string): Promise<LlmEngine> {
+  async engineFor(specText: string): Promise<LlmEngine> {
     const spec = parseEngineSpec(specText);
     if (!isBrowserEngine(spec)) throw new ValidationError(`The llm worker runs in-browser models (wllama, WebLLM); '${specText}' is not one.`);
     const key = formatEngineSpec(spec);
-    if (current?.spec !== key) {
-      const previous = current;
-      current = { spec: key, engine: createBrowserEngine(spec) };
-      const mine = current;
+    if (this.current?.spec !== key) {
+      const previous = this.current;
+      const mine = { spec: key, engine: createBrowserEngine(spec) };
+      this.current = mine;
       mine.engine.catch(() => {
-        if (current === mine) current = null;
+        if (this.current === mine) this.current = null;
       });
       if (previous) void previous.engine.then((e) => e.dispose?.()).catch(() => undefined);
     }
-    return current.engine;
+    return this.current!.engine;
   }
 
+  async load(specText: string, ctx: CallContext<LlmApi['load']['progress']>): Promise<LlmApi['load']['res']> {
+    const engine = await this.engineFor(specText);
+    try {
+      await engine.load?.({ signal: ctx.signal, onProgress: (p) => ctx.progress(p) });
+    } catch (err) {
+      // A failed load must not leave a broken engine cached: the next attempt starts afresh.
+      if (this.current && (await this.current.engine.catch(() => null)) === engine) this.current = null;
+      throw err;
+    }
+    return { id: engine.id, capabilities: engine.capabilities };
+  }
+
+  async unload(specText: string | undefined): Promise<{ unloaded: number }> {
+    if (!this.current || (specText && formatEngineSpec(parseEngineSpec(specText)) !== this.current.spec)) return { unloaded: 0 };
+    const gone = this.current;
+    this.current = null;
+    await (await gone.engine).dispose?.();
+    return { unloaded: 1 };
+  }
+}
+
+export function createLlmHandlers(): Handlers<LlmApi> {
+  const model = new OneModel();
   const handlers: Handlers<LlmApi> = {
-    async load({ spec }, ctx) {
-      const engine = await engineFor(spec);
-      try {
-        await engine.load?.({ signal: ctx.signal, onProgress: (p) => ctx.progress(p) });
-      } catch (err) {
-        // A failed load must not leave a broken engine cached: the next attempt starts afresh.
-        if (current && (await current.engine.catch(() => null)) === engine) current = null;
-        throw err;
-      }
-      return { id: engine.id, capabilities: engine.capabilities };
-    },
-    async chat({ spec, messages, options }, ctx) {
-      const engine = await engineFor(spec);
-      return engine.chat(messages, { ...options, signal: ctx.signal, onToken: (t) => ctx.progress(t) });
-    },
-    async unload({ spec }) {
-      if (!current || (spec && formatEngineSpec(parseEngineSpec(spec)) !== current.spec)) return { unloaded: 0 };
-      const gone = current;
-      current = null;
-      await (await gone.engine).dispose?.();
-      return { unloaded: 1 };
-    },
-    async loaded() {
-      return current ? [current.spec] : [];
-    },
-    async webgpu() {
-      const { checkWebGpu } = await import('./webllm-engine');
-      return checkWebGpu();
-    },
-    async webllmModels() {
-      const { listWebLlmModels } = await import('./webllm-engine');
-      return listWebLlmModels();
-    },
+    load: ({ spec }, ctx) => model.load(spec, ctx),
+    chat: async ({ spec, messages, options }, ctx) => (await model.engineFor(spec)).chat(messages, { ...options, signal: ctx.signal, onToken: (t) => ctx.progress(t) }),
+    unload: ({ spec }) => model.unload(spec),
+    loaded: async () => (model.current ? [model.current.spec] : []),
+    webgpu: async () => (await import('./webllm-engine')).checkWebGpu(),
+    webllmModels: async () => (await import('./webllm-engine')).listWebLlmModels(),
     saveModelFile: ({ file }, ctx) => saveModelFile(file, (p) => ctx.progress(p)),
     modelFiles: () => listModelFiles(),
     deleteModelFile: async ({ name }) => ({ deleted: await deleteModelFile(name) }),
-    connect({ port }) {
-      expose<LlmApi>(handlers, port);
-      return null;
-    },
+    connect: ({ port }) => (expose<LlmApi>(handlers, port), null),
   };
   return handlers;
 }
