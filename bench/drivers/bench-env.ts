@@ -3,6 +3,7 @@
  * (through tsx) the plain-Node ones in common.mjs: `--smoke`, switches with a value, the shared data
  * folder and the load-average line printed beside the figures.
  */
+import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,12 +37,20 @@ export function argValue(name: string, fallback?: string): string | undefined {
 }
 
 /**
- * A file of the benchmark data (GenAI-Bench, AlpacaEval, …; see the data folder's README), kept
- * beside the repository (`../shared/data`), or where TOOLMEM_SHARED_DATA points (a checkout elsewhere).
+ * A file of the benchmark data (GenAI-Bench, AlpacaEval, …; see the data folder's README): where
+ * TOOLMEM_SHARED_DATA points (a checkout elsewhere), else `shared/data` beside the repository (the
+ * main checkout: ../shared/data) or one level further up (a worktree under wt/: ../../shared/data).
  */
 export function sharedData(relative: string): string {
-  return join(process.env.TOOLMEM_SHARED_DATA ?? fileURLToPath(new URL('../../../shared/data', import.meta.url)), relative);
+  return join(SHARED_DATA_DIR, relative);
 }
+
+function sharedDataDir(): string {
+  if (process.env.TOOLMEM_SHARED_DATA) return process.env.TOOLMEM_SHARED_DATA;
+  const candidates = ['../../../shared/data', '../../../../shared/data'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  return candidates.find((c) => existsSync(c)) ?? candidates[0]!;
+}
+const SHARED_DATA_DIR = sharedDataDir();
 
 /** The machine's load average, printed beside the figures: on a shared machine wall times include waiting for a core. */
 export function loadLine(): string {

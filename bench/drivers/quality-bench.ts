@@ -15,7 +15,10 @@
  *  5. Claims (issue #25; claims-bench.ts): direction, confidently wrong, confirmed, calibration and
  *     profiles on GenAI-Bench (200 training tasks, seeds 1–5, with and without tags), AlpacaEval and
  *     WMT MQM (half / half, seeds 1–3), and the learning curve at 50–800 training tasks.
- *  6. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
+ *  6. Free text (issue #34; free-text-bench.ts): GenAI-Bench memories of 200 training tasks built
+ *     with and without tags (seeds 1 and 3), asked about their unseen tasks as text only, and
+ *     DALLE_3's predicted lead over SDXL_2_1 on 8 negation prompts against 8 matched ones over MCP.
+ *  7. With --ablation: top-k ablation (k = 0…24, fixed vs knee) of knn / knn-difficulty.
  * Figures are printed, never asserted; the full summary goes to .bench/quality-bench.json.
  * `--smoke` (npm run bench:smoke): the same steps on the first 160 tasks of each set, one seed (and
  * one held out), the bundled copies of GenAI-Bench and AlpacaEval (public/demo) so it runs without
@@ -29,6 +32,7 @@ import { createTransformersEmbedder } from '../../src/model-host/transformers-em
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
 import { claimsBench } from './claims-bench';
+import { freeTextBench } from './free-text-bench';
 import { loadLine, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
 
 const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
@@ -375,6 +379,11 @@ else {
 {
   console.log('\nClaims checked on unseen tasks (shrunk effects, lfsr ≤ 0.05; tuned on seeds 101–130, reported on 1–5 / 1–3)');
   out.claims = await claimsBench();
+}
+
+// ---- 6. Free text (issue #34; free-text-bench.ts): a tagged memory asked as an agent asks -------
+{
+  out.freeText = await freeTextBench(SMOKE ? [1] : [1, 3]);
 }
 
 mkdirSync('.bench', { recursive: true });

@@ -69,6 +69,9 @@ const ENTRIES = {
       fig('^AlpacaEval 2\\.0 — NUM train / NUM test prompts'),
       fig('^Engine time of a no-LLM build .* capability memory NUM ms'),
       fig('^GenAI-Bench NUM, pooled \\(NUM builds\\)\\s+NUM'),
+      // Issue #34: pick claims pooled, and the free-text figures (tagged vs untagged memory, DALLE_3's negation over MCP).
+      fig('^Pick claims, pooled over the sets above: NUM made, NUM tested, direction (NUM|—)'),
+      fig('^Goals: tagged text-only RMSE NUM pooled .*never worse than untagged \\(NUM\\).*tool-mean NUM; DALLE_3\'s lead shrinks by -?NUM on negation .*cited on NUM of NUM'),
       fig('^Summary written to \\.bench/quality-bench\\.json'),
     ],
   },

@@ -6,7 +6,40 @@
  * Every delta here is oriented by the core (positive = better for the tool, whatever the scale's
  * direction), so "+" always reads "does better" and the colours follow that.
  */
-import type { ClaimStatus, Effect, SharedNote, StoredVerdictKind } from '../core/capability/types';
+import type { CapabilitySnapshot, ClaimStatus, Effect, SharedNote, StoredVerdictKind } from '../core/capability/types';
+import { formatChange, formatChangeInterval, formatLevel, numberStyle, type NumberStyle } from '../core/capability/templates';
+
+export type { NumberStyle };
+
+/**
+ * How a memory's numbers are shown (issue #34): the core's one rounding rule (templates.ts) for its
+ * scale — 1 decimal, 2 on a 0–1 scale, pass rates in percent for pass/fail claims — so an entry's
+ * words, its bar, the matrix tooltip and the Tools card print the same number.
+ */
+export function snapshotStyle(snapshot: Pick<CapabilitySnapshot, 'model' | 'report'> | null | undefined): NumberStyle {
+  const scale = snapshot?.model?.scale;
+  return numberStyle(scale ? scale.max - scale.min : 4, snapshot?.report.contrastScale?.kind === 'logit');
+}
+
+/** The style of one effect when its memory's is not at hand (pass-rate claims carry `latent`). */
+export function effectStyle(effect: Effect, style?: NumberStyle): NumberStyle {
+  return style ?? numberStyle(4, effect.latent !== undefined);
+}
+
+/** The claim's change as its text prints it: "−0.5", "+0.05", "−9 points". */
+export function changeText(x: number, style: NumberStyle): string {
+  return formatChange(x, style);
+}
+
+/** Its 95% interval as its text prints it: "−0.8 to −0.2", "−14 to −4 points". */
+export function changeIntervalText(ci: readonly [number, number], style: NumberStyle): string {
+  return formatChangeInterval(ci, style);
+}
+
+/** A level on the scale as its text prints it: "2.8", "0.42", "33%". */
+export function levelText(x: number, style: NumberStyle): string {
+  return formatLevel(x, style);
+}
 
 /** U+2212: a hyphen-minus reads as a dash and is narrower than the digits it lines up with. */
 export const MINUS = '\u2212';
@@ -174,9 +207,11 @@ export function effectBar(delta: number, ci: readonly [number, number], domain: 
  * One line of numbers for an effect: "+0.42 [+0.10, +0.74] vs other tools · n = 23 · q = 0.012 · lowest of 6 tools".
  * A shrunk effect (issue #25) gives its chance of a wrong sign instead of the raw estimate's q.
  */
-export function effectSummary(effect: Effect): string {
+export function effectSummary(effect: Effect, style?: NumberStyle): string {
+  const st = effectStyle(effect, style);
   const certainty = effect.lfsr !== undefined ? `wrong sign ${formatLfsr(effect.lfsr)}` : formatQ(effect.q);
-  const parts = [`${formatSigned(headline(effect))} ${formatInterval(effect.ci95)} ${headlineBasis(effect)}`, `n = ${effect.n}`, certainty];
+  const basis = effect.deltaVsOthers === null ? 'vs its own mean' : 'against its usual margin over the others';
+  const parts = [`${changeText(headline(effect), st)} (95% CI ${changeIntervalText(effect.ci95, st)}) ${basis}`, `n = ${effect.n}`, certainty];
   const rank = rankText(effect.rank, effect.of);
   if (rank) parts.push(rank);
   return parts.join(' · ');
@@ -227,13 +262,13 @@ type Profile = import('../core/capability/types').ToolProfile;
  * A profile's figures for a glance: mean, rank (with its 95% interval over resamples of the tasks),
  * best share, and the mean advantage over the other tools; rank and share only with ≥ 2 tools.
  */
-export function profileFigures(p: Profile, digits = 2): { label: string; value: string }[] {
-  const out = [{ label: 'mean', value: formatNumber(p.mean, digits) }];
+export function profileFigures(p: Profile, style: NumberStyle = numberStyle()): { label: string; value: string }[] {
+  const out = [{ label: style.percent ? 'pass rate' : 'mean', value: levelText(p.mean, style) }];
   if (p.of >= 2) {
     const [lo, hi] = p.rankCi95;
     out.push({ label: 'rank', value: `${p.rank} of ${p.of} (95% interval ${lo === hi ? `${lo}` : `${lo}–${hi}`})` });
     out.push({ label: 'best on', value: `${Math.round(p.bestShare * 100)}% of its tasks` });
-    out.push({ label: 'vs the others', value: formatSigned(p.advantage, digits) });
+    out.push({ label: 'vs the others', value: changeText(p.advantage, style) });
   }
   out.push({ label: 'tasks', value: p.n.toLocaleString('en-US') });
   return out;

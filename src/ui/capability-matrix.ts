@@ -12,7 +12,7 @@
  * keys of plain objects; positions are numeric indices into arrays.
  */
 import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../core/capability/types';
-import { effectSummary, formatInterval, formatNumber, formatSigned, headline, niceDomain, statusOf, statusText } from './capability-format';
+import { changeIntervalText, changeText, effectSummary, headline, levelText, niceDomain, snapshotStyle, statusOf, statusText, type NumberStyle } from './capability-format';
 
 export const KIND_ORDER: readonly FacetKind[] = ['category', 'cue', 'theme'];
 const KIND_LABELS: ReadonlyMap<string, string> = new Map([['category', 'categories'], ['cue', 'cues'], ['theme', 'themes']]);
@@ -55,6 +55,8 @@ export interface CapabilityMatrixModel {
   colorDomain: number;
   /** Cells tested (non-null in grid). */
   tested: number;
+  /** The memory's one rounding rule: tooltips print what entries print. */
+  style: NumberStyle;
 }
 
 /** Orders facets and places every cell; cells of unknown tools or facets are ignored. */
@@ -97,7 +99,7 @@ export function buildMatrix(snapshot: CapabilitySnapshot): CapabilityMatrixModel
   const magnitudes = snapshot.cells.map((c) => Math.abs(headline(c.effect))).filter(Number.isFinite).sort((a, b) => a - b);
   const domain = niceDomain(magnitudes);
   const p90 = magnitudes.length ? magnitudes[Math.min(magnitudes.length - 1, Math.floor(0.9 * magnitudes.length))]! : 0;
-  return { tools, columns, groups, grid, domain, colorDomain: Math.min(domain, niceDomain([p90])), tested };
+  return { tools, columns, groups, grid, domain, colorDomain: Math.min(domain, niceDomain([p90])), tested, style: snapshotStyle(snapshot) };
 }
 
 export interface MatrixGeometry {
@@ -243,10 +245,13 @@ export function cellLines(model: CapabilityMatrixModel, row: number, col: number
   const cell = model.grid[row]?.[col] ?? null;
   if (!cell) return [head, `Not tested for this tool (${column.n} training tasks have the facet).`];
   const e = cell.effect;
-  const lines = [head, effectSummary(e)];
-  // The headline is deltaVsOthers when there are other tools: then show the own delta beside it.
-  if (e.deltaVsOthers !== null) lines.push(`vs its own mean ${formatSigned(e.deltaOwn)}${e.ci95Own ? ` ${formatInterval(e.ci95Own)}` : ''}`);
-  if (e.mean !== undefined && e.toolMean !== undefined) lines.push(`mean ${formatNumber(e.mean)} on these tasks, ${formatNumber(e.toolMean)} overall`);
+  const st = model.style;
+  // The level against the others first (the number people compare), then the change (issue #34).
+  const lines = [head];
+  if (e.mean !== undefined && e.othersMean !== undefined) lines.push(`here ${levelText(e.mean, st)} vs the others' ${levelText(e.othersMean, st)}${e.rank !== undefined && e.of !== undefined ? `, ${e.rank} of ${e.of}` : ''}`);
+  lines.push(effectSummary(e, st));
+  if (e.deltaVsOthers !== null) lines.push(`vs its own mean ${changeText(e.deltaOwn, st)}${e.ci95Own ? ` (95% CI ${changeIntervalText(e.ci95Own, st)})` : ''}`);
+  if (e.mean !== undefined && e.toolMean !== undefined) lines.push(`mean ${levelText(e.mean, st)} on these tasks, ${levelText(e.toolMean, st)} overall`);
   const status = statusText(e);
   if (status) lines.push(`${status.charAt(0).toUpperCase()}${status.slice(1)}.`);
   const kind = statusOf(e);
@@ -325,6 +330,8 @@ export function toolExtremes(snapshot: CapabilitySnapshot, toolId: string, k = 3
 export interface ToolFacets {
   /** Name and id of the memory the facets come from. */
   memory: string;
+  /** That memory's rounding rule (the Tools card prints what its entries print). */
+  style?: NumberStyle;
   memoryId?: string;
   /** The memory's cells carry a claim status (issue #25): the rows are its claims only. */
   claimsOnly?: boolean;
@@ -344,7 +351,7 @@ export function facetsByTool(memories: readonly { id?: string; name: string; cap
     for (const t of snap.tools) {
       if (out.has(t)) continue;
       const ends = toolExtremes(snap, t, k);
-      if (ends.strongest.length || ends.weakest.length || snap.report.claims !== undefined) out.set(t, { memory: m.name, ...(m.id !== undefined ? { memoryId: m.id } : {}), ...(snap.report.claims !== undefined ? { claimsOnly: true } : {}), ...ends });
+      if (ends.strongest.length || ends.weakest.length || snap.report.claims !== undefined) out.set(t, { memory: m.name, style: snapshotStyle(snap), ...(m.id !== undefined ? { memoryId: m.id } : {}), ...(snap.report.claims !== undefined ? { claimsOnly: true } : {}), ...ends });
     }
   }
   return out;

@@ -33,6 +33,8 @@ export interface WaterfallRow {
   aggregate: boolean;
   /** What every tool shares on the task's facets (SHARED_ID): the part of the facets that is not this tool's own. */
   common: boolean;
+  /** How surely the entry's facet applies (issue #34): below 1 when a tag was read from the text by its detector. */
+  probability?: number;
 }
 
 export interface Waterfall {
@@ -64,7 +66,7 @@ export function waterfall(explanation: Explanation, score: number, maxRows = 8, 
     running += c.points;
     lo = Math.min(lo, running);
     hi = Math.max(hi, running);
-    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId), common: c.entryId === SHARED_ID };
+    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId), common: c.entryId === SHARED_ID, ...(c.probability !== undefined ? { probability: c.probability } : {}) };
   });
   let rest: Waterfall['rest'] = null;
   if (sorted.length > maxRows) {
@@ -90,4 +92,10 @@ export function segment(w: Waterfall, from: number, to: number): { left: number;
   const a = at(w, Math.min(from, to));
   const b = at(w, Math.max(from, to));
   return { left: a, width: Math.max(0.6, b - a) };
+}
+
+/** "facet applies: 92% likely" for a facet read from the text; '' when it surely applies (a rule that holds). */
+export function probabilityText(p: number | undefined): string {
+  if (p === undefined || p >= 0.995) return '';
+  return `facet read from the text: ${Math.round(p * 100)}% likely`;
 }

@@ -6,7 +6,7 @@
  */
 import type { CapabilitySnapshot, Effect, ToolProfile } from '../core/capability/types';
 import type { ScoreDirection } from '../core/types';
-import { formatNumber, formatSigned, headline, profileFigures, statusOf } from './capability-format';
+import { changeText, formatNumber, headline, levelText, profileFigures, snapshotStyle, statusOf, type NumberStyle } from './capability-format';
 import { formatCount, formatPlural } from './format';
 
 /** "1st", "2nd", "3rd", "11th", "22nd". */
@@ -25,9 +25,12 @@ export function plainRank(p: Pick<ToolProfile, 'rank' | 'of' | 'rankCi95'>): str
   return lo === hi ? `${ordinal(p.rank)} of ${p.of}, clearly` : `${ordinal(p.rank)} of ${p.of}, could be ${ordinal(lo)}–${ordinal(hi)}`;
 }
 
-/** The profile's figures (capability-format) with the rank said plainly, and the exact interval in a title. */
-export function plainProfileFigures(p: ToolProfile): { label: string; value: string; title?: string }[] {
-  return profileFigures(p).map((f) =>
+/**
+ * The profile's figures (capability-format) with the rank said plainly, and the exact interval in a
+ * title; `style` is the memory's one rounding rule (issue #34).
+ */
+export function plainProfileFigures(p: ToolProfile, style?: NumberStyle): { label: string; value: string; title?: string }[] {
+  return profileFigures(p, style).map((f) =>
     f.label === 'rank' ? { label: 'rank', value: plainRank(p), title: `Ranks in 95% of resamples of the tasks: ${p.rankCi95[0]}–${p.rankCi95[1]}` } : f,
   );
 }
@@ -83,16 +86,19 @@ export function memorySummary(input: SummaryInput): string {
   parts.push(`This memory learned from ${from}${input.datasetName ? ` of ${input.datasetName}` : ''}, about ${formatPlural(snapshot.tools.length, 'tool')}.`);
   const ranked = overall(snapshot);
   const m = snapshot.model;
+  // The memory's one rounding rule (issue #34): the numbers the entries, bars and cards print.
+  const style = snapshotStyle(snapshot);
   if (ranked.length >= 2 && m) {
-    const scale = `the ${formatNumber(m.scale.min, 0)}–${formatNumber(m.scale.max, 0)} scale`;
-    parts.push(`Overall ${ranked[0]!.tool} scores best (${formatNumber(ranked[0]!.mean)} on ${scale}) and ${ranked.at(-1)!.tool} worst (${formatNumber(ranked.at(-1)!.mean)}).`);
+    const top = levelText(ranked[0]!.mean, style);
+    const best = style.percent ? `passes ${top}` : `${top} on the ${formatNumber(m.scale.min, 0)}–${formatNumber(m.scale.max, 0)} scale`;
+    parts.push(`Overall ${ranked[0]!.tool} scores best (${best}) and ${ranked.at(-1)!.tool} worst (${levelText(ranked.at(-1)!.mean, style)}).`);
   }
   const claims = snapshot.report.claims ?? snapshot.cells.filter((c) => c.entryId !== null && statusOf(c.effect) === 'claim').length;
   const { up, down } = extremeClaims(snapshot);
   // The headline delta is against the other tools, beyond the tool's usual margin over them: "relatively".
   const examples = [
-    up ? `${up.tool} relatively better on ${quote(up.facet)} tasks (${formatSigned(up.delta, 1)} points)` : '',
-    down ? `${down.tool} relatively worse on ${quote(down.facet)} tasks (${formatSigned(down.delta, 1)})` : '',
+    up ? `${up.tool} relatively better on ${quote(up.facet)} tasks (${changeText(up.delta, style)}${style.percent ? '' : ' points'})` : '',
+    down ? `${down.tool} relatively worse on ${quote(down.facet)} tasks (${changeText(down.delta, style)})` : '',
   ].filter(Boolean);
   if (claims > 0) {
     parts.push(`It makes ${formatPlural(claims, 'claim')} — kinds of task on which a tool does clearly better or worse against the others than it usually does${examples.length ? `, such as ${examples.join(' and ')}` : ''}.`);

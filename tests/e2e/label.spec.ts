@@ -48,8 +48,10 @@ test('pairwise mode stores a preference per task, with undo', async ({ label, pa
   await expect(page.getByTestId('pair-count')).toHaveText('0 of 20 compared');
   // The select keeps the focus and its arrows (issue #35): Esc leaves it for the shortcuts.
   await page.getByLabel('Second tool').press('Escape');
-  // Each key once the pair it judges is on screen.
+  // Each key once the pair it judges is on screen: until the chosen pair's tasks are read, a key
+  // judges nothing (issue #35), and the count alone cannot tell (every pair here has 20 tasks).
   for (const [i, key] of ['ArrowLeft', 'ArrowRight', 't'].entries()) {
+    await expect(page.getByTestId('pair-controls')).toBeVisible();
     await label.press(key);
     await expect(page.getByTestId('pair-count')).toHaveText(`${i + 1} of 20 compared`);
   }

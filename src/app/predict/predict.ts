@@ -136,8 +136,9 @@ async function storedMemoryPredictor(deps: PredictDeps, cache: PredictCache, mem
     predictor = CapabilityMemoryPredictor.fromModel(stored.capability.model);
     cache.stored.set(memoryKey, predictor);
   }
-  // Theme facets need the prompt's vector in the memory's own embedding model.
-  const vectors = stored.capability.model.facets.some((f) => f.facet.kind === 'theme') && (await deps.embedder())?.id === stored.embeddingModel;
+  // Theme facets and the tag detectors (issue #34) read the prompt's vector in the memory's own embedding model.
+  const m = stored.capability.model;
+  const vectors = (m.facets.some((f) => f.facet.kind === 'theme') || (m.detectors?.dim ?? 0) > 0) && (await deps.embedder())?.id === stored.embeddingModel;
   return { predictor, info, vectors };
 }
 

@@ -28,6 +28,8 @@ import type { RankedCandidate } from '../../core/predict/select';
 import type { PredictTask, ScorePrediction } from '../../core/predict/types';
 import { quote } from '../../core/text/quote';
 import { LEVELS } from '../../core/types';
+import { numberStyle, roundShown } from '../../core/capability/templates';
+import { rankingOf } from './ranking';
 import type { MemoryEntry } from '../../core/records';
 import { INVALID_PARAMS, JsonRpcError } from './jsonrpc-guard';
 import { MemoryGeneration, type AppliesFn } from './generation';
@@ -80,9 +82,9 @@ export function assertServable(file: MemoryFile, embedder: Pick<Embedder, 'id' |
 
 const TOOLS = [
   { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
-  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's status (claim, tentative — not a claim — or the tool's profile), facet, effect (n, shrunk deltas, 95% credible interval, lfsr, raw estimate) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction (`applying`)." },
+  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's status (claim, tentative — not a claim — or the tool's profile), facet, effect (n, shrunk deltas, 95% credible interval, lfsr, raw estimate; numbers rounded as its text shows them) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction and the probability that the facet applies (`applying`), the leaderboards of those facets (every tool's level, rank with its 95% interval, probability of being best; `leaderboards`) and the pick claims that apply (`picks`)." },
   { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
-  { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score; `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
+  { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score and a `reason` for the choice (a pick claim that applies to the task, with its check on unseen tasks, when there is one); `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
 ] as const;
 export type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
@@ -125,17 +127,24 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
     // (the tool's overall standing). Entries of files before issue #25 count as claims.
     const status = e.profile ? 'profile' : e.effect ? (e.effect.status === 'tentative' ? 'tentative' : 'claim') : undefined;
     const fx = e.effect;
+    const shown = (x: number) => roundShown(x, style(fx));
     return {
       level: e.level,
       ...(status ? { status } : {}),
       ...(e.facet ? { facet: e.facet.name } : {}),
       ...(fx
         ? {
+            // Rounded by the memory's one rule: the same numbers its text, bar and tooltip show.
             effect: {
               n: fx.n,
-              deltaOwn: round(fx.deltaOwn),
-              deltaVsOthers: fx.deltaVsOthers === null ? null : round(fx.deltaVsOthers),
-              ci95: fx.ci95.map(round),
+              deltaOwn: shown(fx.deltaOwn),
+              deltaVsOthers: fx.deltaVsOthers === null ? null : shown(fx.deltaVsOthers),
+              ci95: fx.ci95.map(shown),
+              ...(fx.mean !== undefined ? { mean: shown(fx.mean) } : {}),
+              ...(fx.othersMean !== undefined ? { othersMean: shown(fx.othersMean) } : {}),
+              ...(fx.usual !== undefined ? { usual: shown(fx.usual) } : {}),
+              ...(fx.rank !== undefined ? { rank: fx.rank, of: fx.of } : {}),
+              ...(fx.latent ? { latent: { scale: 'logit', delta: round(fx.latent.delta), ci95: fx.latent.ci95.map(round) } } : {}),
               q: round(fx.q),
               ...(fx.lfsr !== undefined ? { lfsr: round(fx.lfsr) } : {}),
               ...(fx.raw ? { raw: { delta: round(fx.raw.delta), ci95: fx.raw.ci95.map(round) } } : {}),
@@ -146,7 +155,14 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
     };
   };
-  const contributionLines = (p: MemoryPrediction) => p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...claimOf(c.entryId) }));
+  const width = file.build.scale.max - file.build.scale.min;
+  const passRates = file.build.capability?.report.contrastScale?.kind === 'logit';
+  const style = (fx?: { latent?: unknown }) => numberStyle(width, passRates || fx?.latent !== undefined);
+  // Leaderboards and pick claims: static parts once per generation, a task's part once per task object.
+  const ranking = rankingOf(file, capability);
+  const rankingFor = (t: PredictTask) => generation.derived(t, 'ranking', (q: PredictTask) => share(ranking.forTask(q)));
+  const contributionLines = (p: MemoryPrediction) =>
+    p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...(c.probability !== undefined ? { probability: round(c.probability) } : {}), ...claimOf(c.entryId) }));
   // An answer's lines from a prediction are built once per prediction object (shared, read-only).
   // Shared: their JSON text is made once too (shared-json.ts).
   const contributionsOf = (p: MemoryPrediction) => generation.derived(p, 'contributions', (q: MemoryPrediction) => share(contributionLines(q)));
@@ -186,7 +202,8 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       );
       // A capability memory also says which of its claims apply to this task, and what each adds.
       const applying = capability ? contributionsOf(predictOf(t, tool) as MemoryPrediction).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:')) : undefined;
-      return json({ tool, task, levels, ...(applying ? { applying } : {}) });
+      const ranked = capability ? rankingFor(t) : null;
+      return json({ tool, task, levels, ...(applying ? { applying } : {}), ...(ranked ? { overall: ranking.overall, leaderboards: ranked.leaderboards, picks: ranked.picks } : {}) });
     },
     predict_score: async (args) => {
       const [tool, task] = [toolArg(args), taskArg(args)];
@@ -220,6 +237,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       return json({
         task,
         choice: sel.choice,
+        ...(capability ? { reason: ranking.reason(rankingFor(t), sel.choice, sel.ranked.map((r) => r.toolId)) } : {}),
         // Without a cost weight a candidate's line depends on its prediction alone (the tool's cost and
         // latency are the file's): built and serialised once per prediction.
         ranked: sel.ranked.map((r) => (limits.costWeight ? rankedLine(r, sel.predictions[r.toolId]!, limits) : generation.derived(sel.predictions[r.toolId]!, 'ranked', (p) => share(rankedLine(r, p, limits))))),

@@ -3,7 +3,7 @@
  *   GET  /healthz              liveness, no token needed
  *   GET  /readyz               the memory served (id, version hash, generation); 503 while draining
  *   POST /mcp                  MCP over Streamable HTTP (mcp-http.ts)
- *   POST /v1/predict, /v1/select   the JSON API (api.ts)
+ *   POST /v1/predict, /v1/select, /v1/recall   the JSON API (api.ts)
  *   POST /v1/chat/completions  the OpenAI-compatible router (router.ts); GET /v1/models lists its routes
  *   OPTIONS (a CORS preflight)  answered for the --allow-origin origins (cors.ts), without the token
  * Every answer from a memory carries `x-toolmem-memory` (the hash of the file it came from). A
@@ -70,6 +70,7 @@ const METHODS: ReadonlyMap<string, string> = new Map([
   ['/mcp', 'POST'],
   ['/v1/predict', 'POST'],
   ['/v1/select', 'POST'],
+  ['/v1/recall', 'POST'],
   ['/v1/chat/completions', 'POST'],
   ['/v1/models', 'GET'],
 ]);

@@ -14,7 +14,20 @@ import { discoverFacets, type DiscoverOptions } from './facets';
 import { CapabilityMemoryPredictor, type CapabilityMemoryOptions } from './predictor';
 import { MIN_CLAIM_TASKS, type ClaimRules } from './claims';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
-import { withSource, type EvidenceSource } from './templates';
+import { pickText, withSource, type EvidenceSource } from './templates';
+import { MIN_DETECTOR_AUC } from './detectors';
+
+/**
+ * The build note on the tag detectors: each tag's held-out AUC (how well its text alone tells a task
+ * that has the tag from one that has not: 0.5 chance, 1 perfect), and which are too weak to place a
+ * new prompt (no claim on them).
+ */
+function detectorNote(list: readonly { facet: string; auc: number; useful: boolean }[]): string {
+  const auc = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
+  const useless = list.filter((d) => !d.useful);
+  const shown = [...list].sort((a, b) => b.auc - a.auc).map((d) => `${d.facet} ${auc(d.auc)}`);
+  return `Tags read from text alone (held-out AUC, 1 = perfect): ${shown.join(', ')}.${useless.length ? ` Below ${MIN_DETECTOR_AUC.toFixed(2)}, so no claim (a new prompt could not be placed): ${useless.map((d) => d.facet).join(', ')}.` : ''}`;
+}
 
 export interface CapabilityBuildInput {
   scale: ScoreScale;
@@ -115,6 +128,10 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
     updatedAt: input.at,
   }));
   const entries = [...profiles, ...facetEntries];
+  const passRates = predictor.contrastScale.kind === 'logit';
+  const scaleWidth = input.scale.max - input.scale.min;
+  const columnOf = (f: number) => column.get(f);
+  const detectorNotes = (predictor.detectorSet?.detectors ?? []).map((d) => ({ facet: facets.find((x) => x.facet.rule.type === 'category' && x.facet.rule.value === d.value)?.facet.name ?? d.value, auc: d.auc, useful: d.auc >= MIN_DETECTOR_AUC }));
   const hard = predictor.notes.filter((n) => n.kind === 'difficulty').map((n) => n.facet.name);
   const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
   const snapshot: CapabilitySnapshot = {
@@ -133,12 +150,23 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
         // How much data there is and how much a facet and a claim need, first: plain words for small sets.
         `${trainingTasks(set).toLocaleString('en-US')} training tasks: a facet is tested when it applies to at least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
         ...discovery.notes,
-        ...predictor.merged.map((m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it.`),
+        ...predictor.merged.map((m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`),
+        `Contrasts: ${predictor.contrastScale.why}.`,
+        ...(detectorNotes.length ? [detectorNote(detectorNotes)] : []),
       ],
+      contrastScale: predictor.contrastScale,
+      ...(detectorNotes.length ? { detectors: detectorNotes } : {}),
       claims: predictor.entries.filter((e) => e.status === 'claim').length,
       tentative: predictor.entries.filter((e) => e.status === 'tentative').length,
     },
     ...(predictor.model ? { model: predictor.toModel() } : {}),
+    overall: predictor.overall,
+    leaderboards: predictor.leaderboards.flatMap((rows, f) => (columnOf(f) === undefined ? [] : [{ facet: columnOf(f)!, rows }])),
+    picks: predictor.picks.flatMap((k) => {
+      const col = columnOf(k.facet);
+      if (col === undefined) return [];
+      return [{ ...k, facet: col, text: withSource(pickText(k, facets[k.facet]!, { scaleWidth, passRates }), input.source) }];
+    }),
   };
   return { entries, snapshot, predictor };
 }

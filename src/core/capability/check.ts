@@ -7,10 +7,11 @@
  */
 import type { Experience, ScoreScale } from '../types';
 import type { MemoryEntry } from '../records';
-import { scoreTableFromSet } from './effects';
+import { oriented, scoreTableFromSet } from './effects';
+import { verifyPick } from './picks';
 import { applies } from './facets';
 import { dot } from './themes';
-import type { Effect, Facet, Verdict } from './types';
+import type { Effect, Facet, SnapshotPick, Verdict } from './types';
 import { MIN_VERIFY_N, verifyEntries, type VerifiableEntry, type VerificationSummary } from './verify';
 
 /** Unseen tasks a retrieval rule takes for an entry without a facet. */
@@ -46,8 +47,9 @@ export interface CheckReport extends VerificationSummary {
 }
 
 
-/** The headline claim of a stored effect: deltaVsOthers with ≥ 2 tools, else deltaOwn. */
-export function claimOf(effect: Effect): { measure: 'vsOthers' | 'own'; delta: number } {
+/** The headline claim of a stored effect: its log-odds contrast on pass/fail data, else deltaVsOthers with ≥ 2 tools, else deltaOwn. */
+export function claimOf(effect: Effect): { measure: 'vsOthers' | 'own' | 'latent'; delta: number } {
+  if (effect.latent) return { measure: 'latent', delta: effect.latent.delta };
   return effect.deltaVsOthers === null ? { measure: 'own', delta: effect.deltaOwn } : { measure: 'vsOthers', delta: effect.deltaVsOthers };
 }
 
@@ -112,4 +114,37 @@ export function checkMemory(input: CheckInput): CheckReport {
   const { verdicts: _verdicts, ...summary } = report;
   void _verdicts;
   return { checks, ...summary, untestedTools };
+}
+
+export interface PickCheck {
+  verdicts: Verdict[];
+  tested: number;
+  /** Share of tested picks ahead of the overall best on the unseen tasks (null when none was tested). */
+  direction: number | null;
+  holds: number;
+}
+
+/**
+ * Pick claims checked on tasks the memory never saw: on the facet's unseen tasks (its rule; tags as
+ * imported), does the pick score above the overall best? One verdict per pick, in order.
+ */
+export function checkPicks(input: { picks: readonly SnapshotPick[]; facets: readonly { facet: Facet; centroid?: readonly number[] }[]; unseen: readonly Experience[]; scale: ScoreScale; promptVector?: (prompt: string) => Float32Array | undefined; on: string; at: number; minN?: number }): PickCheck {
+  const table = scoreTableFromSet({ scale: input.scale, examples: input.unseen });
+  const v = oriented(table);
+  const byTool = new Map(table.toolIds.map((id, j) => [id, v[j]!]));
+  const first = new Map<string, Experience>();
+  for (const e of input.unseen) if (!first.has(e.taskId)) first.set(e.taskId, e);
+  const verdicts = input.picks.map((k) => {
+    const f = input.facets[k.facet];
+    if (!f) return { verdict: 'untested' as const, n: 0, delta: null, ci95: null, on: input.on, checkedAt: input.at };
+    const rule = { facet: f.facet, ...(f.centroid ? { centroid: Float32Array.from(f.centroid) } : {}) };
+    const member = Uint8Array.from(table.taskIds, (id) => {
+      const t = first.get(id)!;
+      const vector = input.promptVector?.(t.prompt);
+      return applies(rule, { prompt: t.prompt, categories: t.categories, ...(vector ? { vector } : {}) }) ? 1 : 0;
+    });
+    return verifyPick(k, byTool, member, { on: input.on, at: input.at, minN: input.minN ?? MIN_VERIFY_N });
+  });
+  const tested = verdicts.filter((x) => x.verdict !== 'untested' && x.delta !== null);
+  return { verdicts, tested: tested.length, direction: tested.length ? tested.filter((x) => x.delta! > 0).length / tested.length : null, holds: tested.filter((x) => x.verdict === 'holds').length };
 }

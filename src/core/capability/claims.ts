@@ -29,9 +29,17 @@ import { advantages, computeEffects, membership, oriented } from './effects';
 import { toolDeviation, type JointModel } from './fit';
 import { normalCdf } from './gauss';
 import { shrinkCells, type ShrinkResult } from './shrink';
-import type { ClaimStatus, DiscoveredFacet } from './types';
+import { latentCells, latentContrast, pointsOf, type LatentResult } from './latent';
+import { ashCell, fitAsh } from './ash';
+import type { ScoreScale } from '../types';
+import type { DiscoveredFacet, Effect } from './types';
 
 export interface ClaimRules {
+  /**
+   * The scale contrasts are fitted on: 'score' (score points, shrink.ts), 'logit' (a Rasch-style
+   * latent scale, latent.ts), or 'auto' (default): logit for 0–1 scores that are (mostly) pass/fail.
+   */
+  contrastScale?: 'score' | 'logit' | 'auto';
   maxLfsr?: number;
   maxTentativeLfsr?: number;
   /** Largest chance that a new sample of the same size shows the other sign (default 0.12). */
@@ -42,7 +50,7 @@ export interface ClaimRules {
 export const DEFAULT_MAX_LFSR = 0.05;
 export const DEFAULT_MAX_TENTATIVE_LFSR = 0.2;
 export const MIN_CLAIM_TASKS = 10;
-/** Tuned on seeds 101–130 of GenAI-Bench, AlpacaEval, WMT MQM and WMT subsets (scripts/bench/claims-bench.ts). */
+/** Tuned on seeds 101–130 of GenAI-Bench, AlpacaEval, WMT MQM and WMT subsets (bench/drivers/claims-bench.ts). */
 export const DEFAULT_MAX_FLIP = 0.12;
 
 /** Per tool, the response the contrasts are made of: advantage over the other tools (own score with one tool), oriented. */
@@ -52,14 +60,63 @@ export function responses(table: ScoreTable): Float64Array[] {
 }
 
 export interface ClaimsResult {
-  shrink: ShrinkResult;
+  shrink: ShrinkResult | null;
+  latent: LatentResult | null;
+  /** The scale the contrasts were fitted on, and why (for the build notes). */
+  scale: { kind: 'score' | 'logit'; why: string };
+}
+
+/** Share of finite scores at 0 or 1 on a 0–1 scale at or above which the scale counts as pass/fail. */
+export const MOSTLY_BINARY = 0.9;
+
+/** Which scale the contrasts are fitted on, with the reason in words. */
+export function contrastScaleOf(table: ScoreTable, rule: ClaimRules['contrastScale'] = 'auto'): ClaimsResult['scale'] {
+  if (rule === 'score') return { kind: 'score', why: 'score points (set by the build)' };
+  if (rule === 'logit') return { kind: 'logit', why: 'a logit scale with task difficulty shared by the tools (set by the build)' };
+  const { min, max } = table.scale;
+  let total = 0;
+  let bound = 0;
+  for (const row of table.scores) {
+    for (let t = 0; t < row.length; t++) {
+      const v = row[t]!;
+      if (!Number.isFinite(v)) continue;
+      total++;
+      if (v === min || v === max) bound++;
+    }
+  }
+  const share = total ? bound / total : 0;
+  const pct = `${Math.round(share * 100)}%`;
+  if (min === 0 && max === 1 && share >= MOSTLY_BINARY) {
+    return { kind: 'logit', why: `${pct} of the scores are 0 or 1 (pass/fail): contrasts on a logit scale, with each task's difficulty shared by the tools (Rasch-style), so a floor or a ceiling is not read as a trait` };
+  }
+  return { kind: 'score', why: min === 0 && max === 1 ? `scores on 0–1 but only ${pct} of them are 0 or 1: contrasts in score points` : 'contrasts in score points' };
 }
 
 /**
  * Shrinks every tested cell of `effects` in place and sets its status. `model` is the memory
  * predictor's joint fit over the same facets (same order), or null (then its agreement is not asked).
  */
-export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+/**
+ * `model` may be one fit or several (the memory predictor's fit on tags and its fit for free text,
+ * issue #34): every one must give the tool's deviation the claim's sign, so its contribution line
+ * has the sign its words say whichever fit predicts the task.
+ */
+export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | readonly JointModel[] | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+  const scale = contrastScaleOf(targets ?? table, rules.contrastScale);
+  if (scale.kind === 'score') return classifyOn(scale, table, facets, effects, model, rules, targets, noEntry);
+  // Pass/fail: the claim lives on the logit scale, and must hold in score points too (two fits that
+  // read the data differently agree before a person is told something as a fact).
+  const copy: EffectTable = { effects: effects.effects.map((c) => ({ ...c, effect: { ...c.effect } })), shared: effects.shared };
+  classifyOn({ kind: 'score', why: '' }, table, facets, copy, model, rules, targets, noEntry);
+  const result = classifyOn(scale, table, facets, effects, model, rules, targets, noEntry);
+  effects.effects.forEach((c, i) => {
+    if (c.effect.status === 'claim' && copy.effects[i]!.effect.status !== 'claim') c.effect.status = 'tentative';
+  });
+  return result;
+}
+
+function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, fits: JointModel | readonly JointModel[] | null, rules: ClaimRules, targets: ScoreTable | undefined, noEntry: ReadonlySet<number>): ClaimsResult {
+  const models: readonly JointModel[] = fits === null ? [] : Array.isArray(fits) ? fits : [fits as JointModel];
   const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
   const maxTentative = Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR);
   const minTasks = rules.minTasks ?? MIN_CLAIM_TASKS;
@@ -71,13 +128,16 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
   const y = responses(basis);
   const basisEffects = targets ? computeEffects(targets, facets).effects : effects.effects;
   const basisCell = new Map(basisEffects.map((c) => [`${c.toolId}\u0000${c.facet}`, c.effect]));
-  const shrink = shrinkCells({ y, x });
+  const latent = scale.kind === 'logit' ? latentCells({ v: oriented(basis), x }) : null;
+  const shrink = latent ? null : shrinkCells({ y, x });
+  const vBasis = latent ? oriented(basis) : null;
+  const pending: Pending[] = [];
   const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));
   const single = table.toolIds.length === 1;
   for (const cell of effects.effects) {
     const e = cell.effect;
     const j = toolIndex.get(cell.toolId)!;
-    const s = shrink.cells[j]?.[cell.facet] ?? null;
+    const s = (latent ? latent.cells[j]?.[cell.facet] : shrink!.cells[j]?.[cell.facet]) ?? null;
     if (!cell.tested || !s || noEntry.has(cell.facet)) {
       e.status = 'none';
       continue;
@@ -99,33 +159,73 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
     // (heavy tails, a hard subset), the Welch interval of the raw contrast is wider than the model's
     // for the same contrast, and the posterior sd is widened by that ratio (never narrowed).
     const total = pairedIn + pairedOut;
-    const seModel = total > 0 && pairedIn > 0 && pairedOut > 0 ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut) : 0;
-    const seWelch = (basisCi[1] - basisCi[0]) / (2 * 1.959964);
+    const seModel = !shrink ? 0 : total > 0 && pairedIn > 0 && pairedOut > 0 ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut) : 0;
+    // The latent fit carries its own spread of a new sample (seRaw) and its dispersion; the score fit
+    // reads the spread from the raw contrast's Welch interval.
+    const seWelch: number = 'seRaw' in s ? (s.seRaw as number) : (basisCi[1] - basisCi[0]) / (2 * 1.959964);
     const widen = seModel > 0 && Number.isFinite(seWelch) ? Math.max(1, seWelch / seModel) : 1;
     const sd = s.sd * widen;
     const ci95: [number, number] = [s.mean - 1.959964 * sd, s.mean + 1.959964 * sd];
     const lfsr = sd > 0 ? normalCdf(-Math.abs(s.mean) / sd) : s.lfsr;
-    if (single) {
-      e.deltaOwn = s.mean;
-      e.ci95Own = ci95;
-    } else e.deltaVsOthers = s.mean;
-    e.ci95 = ci95;
+    if (latent) {
+      // The claim lives on the logit scale; a reader sees it as pass-rate points at the facet's level.
+      e.latent = { delta: s.mean, ci95 };
+      const show = (c: number) => latentPoints(c, e, table.scale);
+      e.deltaVsOthers = show(s.mean);
+      e.ci95 = [show(ci95[0]), show(ci95[1])];
+    } else {
+      if (single) {
+        e.deltaOwn = s.mean;
+        e.ci95Own = ci95;
+      } else e.deltaVsOthers = s.mean;
+      e.ci95 = ci95;
+    }
     e.lfsr = lfsr;
     const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
     const sign = Math.sign(s.mean);
-    const mj = model ? model.tools.indexOf(cell.toolId) : -1;
-    const dev = model && !single && mj >= 0 && cell.facet < model.beta.length ? toolDeviation(model, mj, cell.facet) : null;
-    const agrees = sign !== 0 && Math.sign(s.partial) === sign && (dev === null || Math.sign(dev) === sign);
-    let status: ClaimStatus = 'none';
+    const devs = single ? [] : models.flatMap((m) => {
+      const mj = m.tools.indexOf(cell.toolId);
+      return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
+    });
+    const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
     // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
     const excludes0 = ci95[0] > 0 || ci95[1] < 0;
     // Would a new sample of the same size show the same sign? Its estimate varies around the truth
     // by the raw standard error, so P(flip) = Φ(−|mean| / √(sd² + se²)). Without this a claim can
     // be sure of a sign (small lfsr) yet too small to show on the next few dozen tasks.
-    const flip = normalCdf(-Math.abs(s.mean) / Math.sqrt(sd * sd + seWelch * seWelch));
-    if (enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip) status = 'claim';
-    else if (enough && lfsr <= maxTentative && sign !== 0) status = 'tentative';
-    e.status = status;
+    const flip = Number.isFinite(seWelch) ? normalCdf(-Math.abs(s.mean) / Math.sqrt(sd * sd + seWelch * seWelch)) : 0.5;
+    // The raw estimate the adaptive-shrinkage check reads: the unshrunk contrast on the claim's scale.
+    const raw = vBasis ? latentContrast(vBasis, j, x[cell.facet]!) : { delta: rawDelta, ci95: basisCi };
+    const rawSe = (raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964);
+    pending.push({ e, sign, candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip, tentative: enough && lfsr <= maxTentative && sign !== 0, b: raw.delta, s: rawSe, se: seWelch });
   }
-  return { shrink };
+  // A claim must also hold under a prior that lets most cells have no effect at all (ash.ts).
+  const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
+  const ash = usable.length ? fitAsh(usable.map((p) => p.b), usable.map((p) => p.s)) : null;
+  for (const p of pending) {
+    const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;
+    const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= maxLfsr && a.flip <= maxFlip;
+    p.e.status = p.candidate && sure ? 'claim' : p.tentative ? 'tentative' : 'none';
+  }
+  return { shrink, latent, scale };
+}
+
+interface Pending {
+  e: Effect;
+  sign: number;
+  /** Passes the shrunk-fit rules (claim) or the tentative ones. */
+  candidate: boolean;
+  tentative: boolean;
+  /** Raw estimate and its standard error (on the claim's scale), and a new sample's standard error. */
+  b: number;
+  s: number;
+  se: number;
+}
+
+/** A logit-scale change as points on the scale, at the tool's (oriented) mean on the facet. */
+function latentPoints(c: number, e: Effect, scale: ScoreScale): number {
+  const width = scale.max - scale.min;
+  const mean = e.mean ?? (scale.min + scale.max) / 2;
+  const pass = scale.direction === 'lower-better' ? (scale.max - mean) / width : (mean - scale.min) / width;
+  return pointsOf(c, pass, e.nOwn ?? e.n) * width;
 }

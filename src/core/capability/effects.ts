@@ -168,6 +168,7 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
     return c > 0 ? s / c : NaN;
   });
   const members = membership(table, facets);
+  const usual = adv.map((row) => moments([...row].filter((x) => !Number.isNaN(x))).mean);
   const effects: ToolFacetEffect[] = [];
   const pHead: number[] = [];
   const pOwn: number[] = [];
@@ -196,6 +197,7 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
       // The others' level on the same tasks, defined so that mean − othersMean is exactly the
       // tool's mean advantage over the other tools on the facet's paired tasks (what the text's
       // "above / below the other tools" is decided by).
+      if (nTools > 1 && Number.isFinite(usual[j]!)) effect.usual = usual[j]!;
       if (nTools > 1 && !Number.isNaN(means[j]!)) {
         let s = 0;
         let c = 0;

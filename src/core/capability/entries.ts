@@ -20,11 +20,11 @@
  * among members whose prompt shows one of the cue's words, for a theme among members whose prompt
  * has one of its name's words. Texts: templates.ts.
  */
-import { LEVEL_VALUE, type Level } from '../types';
+import { LEVEL_VALUE, type Level, type ScoreDirection } from '../types';
 import type { EffectTable, ScoreTable } from './effects';
 import { cueMatches } from './cues';
 import { profiles as toolProfiles } from './profile';
-import { contains, entryText, profileText, sharedDifficultyNote, sharedEaseNote } from './templates';
+import { contains, entryText, numberStyle, profileText, roundShown, sharedDifficultyNote, sharedEaseNote, standing } from './templates';
 import type { ClaimStatus, DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
 
 export type EntryKind = 'own' | 'relative';
@@ -41,7 +41,7 @@ export interface CapabilityEntry {
   centroid?: Float32Array;
   effect: Effect;
   /** The claim verification checks: the headline delta (deltaVsOthers with ≥ 2 tools, else deltaOwn), shrunk. */
-  claim: { measure: 'vsOthers' | 'own'; delta: number; ci95: [number, number] };
+  claim: { measure: 'vsOthers' | 'own' | 'latent'; delta: number; ci95: [number, number] };
   status: Exclude<ClaimStatus, 'none'>;
   evidence: string[];
   evidenceTasks: string[];
@@ -94,6 +94,20 @@ function level(d: number, strongD: number): Level {
   return -d >= strongD ? 'weak' : 'bad';
 }
 
+/**
+ * The level of a relative entry names where the tool stands on the facet (issue #34): above or
+ * level with the other tools (as the text prints them) is good, and proficient when it is the best
+ * there; below them is bad, and weak when it is the worst. The claimed change from its usual margin
+ * is the second sentence of the text, so a tool best on a facet is never listed under bad.
+ * Without the two means (older effects), the change's sign decides, as before.
+ */
+export function standingLevel(effect: Effect, change: number, scaleWidth: number, direction: ScoreDirection): Level {
+  const stand = standing(effect, numberStyle(scaleWidth, effect.latent !== undefined), direction);
+  if (!stand) return change >= 0 ? 'good' : 'bad';
+  if (stand.here >= 0) return effect.rank === 1 ? 'proficient' : 'good';
+  return effect.rank !== undefined && effect.rank === effect.of ? 'weak' : 'bad';
+}
+
 export interface BuiltEntries {
   entries: CapabilityEntry[];
   profiles: ProfileEntry[];
@@ -130,7 +144,7 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     if (delta === 0) continue;
     const kind: EntryKind = own ? 'own' : 'relative';
     const disc = facets[f]!;
-    const lv = level(delta / sd[j]!, strongD);
+    const lv = own ? level(delta / sd[j]!, strongD) : standingLevel(effect, delta, scaleWidth, table.scale.direction);
     const members = disc.taskIds
       .map((id) => taskIndex.get(id))
       .filter((t): t is number => t !== undefined && !Number.isNaN(table.scores[j]![t]!))
@@ -147,7 +161,11 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
       facet: disc.facet,
       ...(disc.centroid ? { centroid: disc.centroid } : {}),
       effect,
-      claim: own ? { measure: 'own', delta: effect.deltaOwn, ci95: effect.ci95Own ?? effect.ci95 } : { measure: 'vsOthers', delta: effect.deltaVsOthers!, ci95: effect.ci95 },
+      claim: own
+        ? { measure: 'own', delta: effect.deltaOwn, ci95: effect.ci95Own ?? effect.ci95 }
+        : effect.latent
+          ? { measure: 'latent', delta: effect.latent.delta, ci95: effect.latent.ci95 }
+          : { measure: 'vsOthers', delta: effect.deltaVsOthers!, ci95: effect.ci95 },
       status,
       evidence: members.map((t) => expId(j, t)),
       evidenceTasks: members.map((t) => table.taskIds[t]!),
@@ -158,12 +176,16 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     entries.push({ ...base, text });
   }
   const computed = toolProfiles(table);
+  // Pass/fail data whose claims live on the logit scale speak in pass rates (the profile too).
+  const passRates = input.effects.effects.some((c) => c.effect.latent !== undefined);
   const profiles: ProfileEntry[] = table.toolIds.map((toolId, j) => {
     const profile = computed[j]!;
-    const lv: Level = profile.of >= 2 && profile.rankCi95[1] === 1 ? 'proficient' : profile.of >= 2 && profile.rankCi95[0] === profile.of ? 'weak' : profile.advantage >= 0 ? 'good' : 'bad';
+    // Its advantage as the text prints it decides good / bad: "0.0 vs the other tools" is not bad.
+    const shown = roundShown(profile.advantage, numberStyle(scaleWidth, passRates));
+    const lv: Level = profile.of >= 2 && profile.rankCi95[1] === 1 ? 'proficient' : profile.of >= 2 && profile.rankCi95[0] === profile.of ? 'weak' : shown >= 0 ? 'good' : 'bad';
     const evidence: string[] = [];
     for (let t = 0; t < table.taskIds.length; t++) if (!Number.isNaN(table.scores[j]![t]!)) evidence.push(expId(j, t));
-    const text = profileText(profile, { direction: table.scale.direction, scaleWidth, scale: `the ${formatScale(table.scale.min)}–${formatScale(table.scale.max)} scale` });
+    const text = profileText(profile, { direction: table.scale.direction, scaleWidth, scale: `the ${formatScale(table.scale.min)}–${formatScale(table.scale.max)} scale`, passRates });
     return { id: `${prefix}:${toolId}:overall`, toolId, level: lv, value: LEVEL_VALUE[lv], profile, evidence, text };
   });
   const pooledSd = sd.reduce((a, b) => a + b, 0) / Math.max(1, sd.length);

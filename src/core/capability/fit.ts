@@ -44,9 +44,12 @@ const FOLDS = 5;
 export interface FitInput {
   scale: ScoreScale;
   tools: readonly string[];
-  /** Facet names (for the model's record) and membership x[f][task] ∈ {0, 1}. */
+  /**
+   * Facet names (for the model's record) and membership x[f][task] ∈ [0, 1]: 0/1 by the facet's
+   * rule, or a detector's probability (the model for free text, issue #34).
+   */
   facets: readonly Facet[];
-  x: readonly Uint8Array[];
+  x: readonly ArrayLike<number>[];
   /** target[j][task] (NaN where missing) and the tool's intercept μ_j (its ground-truth mean). */
   target: readonly Float64Array[];
   mu: readonly number[];
@@ -74,6 +77,8 @@ function normalEquations(input: FitInput, freq: readonly number[], use: (t: numb
   const n = input.target[0]?.length ?? 0;
   const active: number[][] = Array.from({ length: n }, () => []);
   for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
+  // Values of the active features (1 for a rule; a probability for a detected tag).
+  const value = (f: number, t: number) => input.x[f]![t]!;
   const a: Float64Array[] = [];
   const b: Float64Array[] = [];
   input.tools.forEach((_, j) => {
@@ -90,9 +95,10 @@ function normalEquations(input: FitInput, freq: readonly number[], use: (t: numb
       sr += r;
       const on = active[t]!;
       for (const f of on) {
-        n1[f] = n1[f]! + 1;
-        s1[f] = s1[f]! + r;
-        for (const g of on) n11[f * F + g] = n11[f * F + g]! + 1;
+        const xf = value(f, t);
+        n1[f] = n1[f]! + xf;
+        s1[f] = s1[f]! + xf * r;
+        for (const g of on) n11[f * F + g] = n11[f * F + g]! + xf * value(g, t);
       }
     }
     const aj = new Float64Array(F * F);
@@ -182,7 +188,11 @@ function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
 export function fitJoint(input: FitInput): JointModel {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
-  const freq = input.x.map((row) => (n > 0 ? row.reduce((s, v) => s + v, 0) / n : 0));
+  const freq = input.x.map((row) => {
+    let s = 0;
+    for (let t = 0; t < n; t++) s += row[t]!;
+    return n > 0 ? s / n : 0;
+  });
   const all = () => true;
   const cv: [number, number, number][] = [];
   let lambda = input.lambda;

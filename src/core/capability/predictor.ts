@@ -10,7 +10,7 @@
  *                                                    a task without negation is a bit easier than average)
  * They sum to raw prediction − μ_tool exactly (before clamping to the scale).
  */
-import { computeEffects, type EffectTable, type ScoreTable } from './effects';
+import { computeEffects, oriented, type EffectTable, type ScoreTable } from './effects';
 import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, type ProfileEntry } from './entries';
 import { classifyClaims, type ClaimRules } from './claims';
 import { mergeSameFacets } from './facet-merge';
@@ -21,7 +21,10 @@ import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
-import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, SerializedCapabilityModel } from './types';
+import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
+import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
+import { facetLeaderboard } from './leaderboard';
+import { pickClaims, type PickClaim } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
@@ -54,6 +57,20 @@ export interface CapabilityMemoryOptions {
   useAllRaters?: boolean;
   /** Keep each task's predictions in the tools' training-mean order (default true; see predict). */
   orderGuard?: boolean;
+  /** Text detectors of the category facets (detectors.ts); false: none (a new prompt is never placed in a tag). */
+  detectors?: DetectorOptions | false;
+}
+
+/** Whether a task's category tags are known (imported data); free text has none, and its facets come from the detectors. */
+export function tagsKnown(task: FacetTask): boolean {
+  return (task.categories?.length ?? 0) > 0;
+}
+
+interface TaskRows {
+  x: number[];
+  points: number[][];
+  guard: number[];
+  model: JointModel;
 }
 
 export class CapabilityMemoryPredictor implements Predictor {
@@ -69,16 +86,38 @@ export class CapabilityMemoryPredictor implements Predictor {
   merged: { dropped: string; kept: string }[] = [];
   /** Indices of those facets (no entry, no matrix column). */
   twins: ReadonlySet<number> = new Set();
+  /** Twin facet index → the index of the facet it was merged into (its share is credited there). */
+  keptOf: ReadonlyMap<number, number> = new Map();
+  /** Text detectors of the category facets (null: no category facet, or turned off). */
+  detectorSet: DetectorSet | null = null;
+  private detectors: FacetDetectors | null = null;
+  /** Category facets whose detector cannot place a new prompt (AUC below MIN_DETECTOR_AUC, or none): no entry. */
+  undetectable: ReadonlySet<number> = new Set();
   notes: DatasetNote[] = [];
   /** Every tool × facet effect of the last fit (the capability matrix is drawn from it). */
   effects: EffectTable = { effects: [], shared: [] };
   /** The dataset-level note as one text. */
   note = '';
+  /** The scale the claims' contrasts were fitted on, and why (claims.ts). */
+  contrastScale: { kind: 'score' | 'logit'; why: string } = { kind: 'score', why: '' };
+  /** Every tool's level on all training tasks, and per facet (same order as `facets`). */
+  overall: LeaderRow[] = [];
+  leaderboards: LeaderRow[][] = [];
+  /** Facets whose likely best tool beats the overall best there (picks.ts); `facet` indexes `facets`. */
+  picks: PickClaim[] = [];
   model: JointModel | null = null;
+  /**
+   * The same joint fit with each category facet read the way free text reads it: the detector's
+   * held-out probability on every training task instead of the tag (issue #34). It predicts tasks
+   * whose tags are unknown; null without detectors.
+   */
+  textModel: JointModel | null = null;
   private labels: { id: string; text: string }[][] = [];
+  /** Picks as the order guard reads them (tool indices); from `picks` after a fit, from the file after `fromModel`. */
+  private pickRules: { facet: number; tool: number; over: number; probability: number }[] = [];
   /** Tool indices in ascending order of training mean (ties by id). */
   private order: number[] = [];
-  private cache: { key: string; rows: { x: number[]; points: number[][]; guard: number[] } } | null = null;
+  private cache: { key: string; rows: TaskRows } | null = null;
 
   constructor(private readonly opts: CapabilityMemoryOptions = {}) {}
 
@@ -95,16 +134,21 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.merged = merged.dropped;
     const twins = new Set(merged.dropped.map((m) => m.dropped));
     this.twins = new Set(this.facets.flatMap((d, f) => (twins.has(d.facet.name) ? [f] : [])));
+    const indexOf = new Map(this.facets.map((d, f) => [d.facet.name, f]));
+    this.keptOf = new Map(merged.dropped.map((m) => [indexOf.get(m.dropped)!, indexOf.get(m.kept)!]));
+    this.fitDetectors(tasks);
     const scores: ScoreTable = { taskIds: tasks.map((t) => t.taskId), toolIds: table.tools, scores: table.truth, scale: table.scale };
     // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
     const applies = this.opts.applies;
     const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
     this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+    this.textModel = this.fitTextModel(table, x);
     const effects = computeEffects(scores, this.facets);
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
     const targets: ScoreTable = { ...scores, scores: table.target };
-    classifyClaims(scores, this.facets, effects, this.model, this.opts.claims, targets, this.twins);
+    const fits = this.textModel ? [this.model, this.textModel] : this.model;
+    this.contrastScale = classifyClaims(scores, this.facets, effects, fits, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable])).scale;
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
@@ -117,17 +161,121 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.note = built.note;
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
+    this.rankTools(scores, x);
     // Predictions use claims only: a tentative entry's share goes to "other facets".
     const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
     const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
+    // A twin's share is credited to the facet it was merged into: one thing to a reader, one line.
     this.labels = table.tools.map((tool) =>
-      this.facets.map((d) => {
+      this.facets.map((_, f) => {
+        const d = this.facets[this.keptOf.get(f) ?? f]!;
         const e = entryOf.get(`${tool}\u0000${d.facet.name}`);
         if (e) return { id: e.id, text: e.text };
         const n = noteOf.get(d.facet.name);
         return n ? { id: n.id, text: n.text } : { id: OTHER_ID, text: 'other facets of this task' };
       }),
     );
+  }
+
+  /**
+   * Leaderboards of every facet and of all tasks, and the pick claims (leaderboard.ts, picks.ts). A
+   * facet merged into another or whose detector cannot place free text has no pick.
+   */
+  private rankTools(scores: ScoreTable, x: readonly ArrayLike<number>[]): void {
+    const v = oriented(scores);
+    const all = new Uint8Array(scores.taskIds.length).fill(1);
+    this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
+    this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row));
+    const best = this.order.at(-1);
+    if (best === undefined || scores.toolIds.length < 2) return void (this.picks = []);
+    const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
+    const toolIndex = new Map(scores.toolIds.map((id, j) => [id, j]));
+    const likelyBest = this.leaderboards.map((rows, f) => {
+      if (!eligible(f) || !rows.length) return null;
+      const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
+      return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
+    });
+    this.picks = pickClaims({ toolIds: scores.toolIds, v, scores: scores.scores, x, best, likelyBest });
+    this.pickRules = this.picks.map((k) => ({ facet: k.facet, tool: toolIndex.get(k.toolId)!, over: best, probability: k.probability }));
+  }
+
+  /**
+   * The order the guard keeps on a task: the tools' training-mean order, except that a pick claim
+   * whose facet applies puts its pick just above the overall best (most probable pick on top).
+   */
+  private orderFor(x: readonly number[]): number[] {
+    const applying = this.pickRules.filter((k) => x[k.facet]! >= 0.5).sort((a, b) => b.probability - a.probability || a.tool - b.tool);
+    if (!applying.length) return this.order;
+    const order = [...this.order];
+    const moved = new Set<number>();
+    for (const k of applying) {
+      if (moved.has(k.tool)) continue;
+      moved.add(k.tool);
+      order.splice(order.indexOf(k.tool), 1);
+      order.splice(order.indexOf(k.over) + 1, 0, k.tool);
+    }
+    return order;
+  }
+
+  /** How much each facet applies to a task (as `facetValues`), from the per-task cache predictions share. */
+  applying(task: PredictTask): { facets: readonly DiscoveredFacet[]; x: readonly number[]; keptOf: ReadonlyMap<number, number> } {
+    return { facets: this.facets, x: this.taskRows(task).x, keptOf: this.keptOf };
+  }
+
+  /** The pick claims whose facets apply to a task (most probable first), with the facet's value there. */
+  picksFor(task: PredictTask): { facet: number; toolId: string; over: string; probability: number; applies: number }[] {
+    if (!this.model) return [];
+    const { x } = this.taskRows(task);
+    return this.pickRules
+      .filter((k) => x[k.facet]! >= 0.5)
+      .sort((a, b) => b.probability - a.probability || a.tool - b.tool)
+      .map((k) => ({ facet: k.facet, toolId: this.model!.tools[k.tool]!, over: this.model!.tools[k.over]!, probability: k.probability, applies: x[k.facet]! }));
+  }
+
+  /**
+   * Detectors for the category facets, learned on the training tasks; a category facet whose
+   * detector is useless (or missing) makes no entry: a claim on it could not be applied to free text.
+   */
+  private heldOut: Map<string, Float64Array> | null = null;
+
+  private fitDetectors(tasks: readonly FacetTask[]): void {
+    const values = this.facets.flatMap((d) => (d.facet.rule.type === 'category' ? [d.facet.rule.value] : []));
+    const learned = values.length && this.opts.detectors !== false ? learnDetectors(tasks, values, this.opts.detectors || {}) : null;
+    this.detectorSet = learned?.set ?? null;
+    this.heldOut = learned?.heldOut ?? null;
+    this.detectors = this.detectorSet ? new FacetDetectors(this.detectorSet) : null;
+    const set = this.detectors;
+    this.undetectable = new Set(
+      this.facets.flatMap((d, f) => {
+        const rule = d.facet.rule;
+        if (rule.type !== 'category' || this.keptOf.has(f)) return [];
+        const auc = set?.detector(rule.value)?.auc;
+        return auc !== undefined && auc >= MIN_DETECTOR_AUC ? [] : [f];
+      }),
+    );
+  }
+
+  /** The joint fit on what free text shows: category facets as their detectors' held-out probabilities. */
+  private fitTextModel(table: ReturnType<typeof buildTable>, x: readonly ArrayLike<number>[]): JointModel | null {
+    const heldOut = this.heldOut;
+    if (!heldOut || !this.model) return null;
+    const xText = this.facets.map((d, f) => (d.facet.rule.type === 'category' ? (heldOut.get(d.facet.rule.value) ?? new Float64Array(x[f]!.length)) : x[f]!));
+    // The penalties the main fit chose by cross-validation (a second search would cost as much as the fit).
+    return fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x: xText, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), lambda: this.model.lambda });
+  }
+
+  /**
+   * How much each facet applies to a task, in [0, 1]: 1/0 by its rule, except a category facet on a
+   * task whose tags are unknown (free text): the probability its detector gives.
+   */
+  facetValues(task: PredictTask): number[] {
+    const applies = this.opts.applies ?? facetApplies;
+    const probs = this.detectors && !tagsKnown(task) ? this.detectors.probabilities(task) : null;
+    return this.facets.map((d) => {
+      const rule = d.facet.rule;
+      if (probs && rule.type === 'category') return probs.get(rule.value) ?? 0;
+      return applies(d, task) ? 1 : 0;
+    });
   }
 
   /** The fitted model as plain JSON. */
@@ -142,6 +290,10 @@ export class CapabilityMemoryPredictor implements Predictor {
       labels: this.labels.map((row) => row.map((l) => [l.id, l.text] as [string, string])),
       order: [...this.order],
       orderGuard: this.opts.orderGuard ?? true,
+      ...(this.keptOf.size ? { twins: [...this.keptOf].sort((a, b) => a[0] - b[0]) } : {}),
+      ...(this.detectorSet ? { detectors: this.detectorSet } : {}),
+      ...(this.textModel ? { textModel: this.textModel } : {}),
+      ...(this.picks.length ? { picks: this.picks.map((k) => ({ facet: k.facet, tool: this.model!.tools.indexOf(k.toolId), over: this.model!.tools.indexOf(k.over), probability: k.probability })) } : {}),
     };
   }
 
@@ -156,6 +308,11 @@ export class CapabilityMemoryPredictor implements Predictor {
     p.facets = m.facets.map((f) => ({ facet: f.facet, taskIds: [], ...(f.centroid ? { centroid: Float32Array.from(f.centroid) } : {}) }));
     p.labels = m.labels.map((row) => row.map(([id, text]) => ({ id, text })));
     p.order = [...m.order];
+    p.keptOf = new Map(m.twins ?? []);
+    p.detectorSet = m.detectors ?? null;
+    p.detectors = m.detectors ? new FacetDetectors(m.detectors) : null;
+    p.textModel = m.textModel ?? null;
+    p.pickRules = m.picks ?? [];
     return p;
   }
 
@@ -167,17 +324,16 @@ export class CapabilityMemoryPredictor implements Predictor {
    * flip pairs of tools more often wrongly than rightly (docs/evaluation.md: no per-task pairwise
    * signal beat "always the stronger tool"), while they do help each tool's own score level.
    */
-  private taskRows(task: PredictTask): { x: number[]; points: number[][]; guard: number[] } {
-    const key = taskKey(task);
+  private taskRows(task: PredictTask): TaskRows {
+    const key = `${taskKey(task)}\u0000${tagsKnown(task) ? 'tags' : 'text'}`;
     if (this.cache?.key === key) return this.cache.rows;
-    const model = this.model!;
-    const applies = this.opts.applies ?? facetApplies;
-    const x = this.facets.map((d) => (applies(d, task) ? 1 : 0));
+    const model = this.modelFor(task);
+    const x = this.facetValues(task);
     const points = model.tools.map((_, j) => facetPoints(model, j, x));
     const raw = points.map((p, j) => model.mu[j]! + p.reduce((s, v) => s + v, 0));
     const guard = raw.map(() => 0);
     if (this.opts.orderGuard ?? true) {
-      const order = this.order;
+      const order = this.orderFor(x);
       const fit = isotonic(order.map((j) => raw[j]!));
       const step = 1e-9 * (this.state!.scale.max - this.state!.scale.min);
       order.forEach((j, i) => {
@@ -185,28 +341,36 @@ export class CapabilityMemoryPredictor implements Predictor {
         guard[j] = fit[i]! + step * ties - raw[j]!;
       });
     }
-    const rows = { x, points, guard };
+    const rows = { x, points, guard, model };
     this.cache = { key, rows };
     return rows;
   }
 
+  /** The fit that predicts this task: the text model for free text when there is one. */
+  private modelFor(task: PredictTask): JointModel {
+    return this.textModel && this.detectors && !tagsKnown(task) ? this.textModel : this.model!;
+  }
+
   predict(task: PredictTask, toolId: string): MemoryPrediction {
     const table = this.state;
-    const model = this.model;
-    if (!table || !model) throw new Error('memory: predict before fit');
+    if (!table || !this.model) throw new Error('memory: predict before fit');
     const j = table.toolIndex.get(toolId);
     if (j === undefined) return { ...toPrediction(table.globalMean, table.scale), explanation: { mean: table.globalMean, contributions: [] } };
-    const { x, points: all, guard } = this.taskRows(task);
+    const { x, points: all, guard, model } = this.taskRows(task);
     const points = all[j]!;
     const byId = new Map<string, Contribution>();
-    const add = (id: string, text: string, p: number) => {
+    const add = (id: string, text: string, p: number, probability?: number) => {
       const c = byId.get(id);
       if (c) c.points += p;
-      else byId.set(id, { entryId: id, text, points: p });
+      else byId.set(id, { entryId: id, text, points: p, ...(probability !== undefined ? { probability } : {}) });
     };
     points.forEach((p, f) => {
-      const label = x[f] ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
-      if (x[f] && label.id !== OTHER_ID) {
+      // A facet applies when its value is at least ½ (a tag's detector may give a probability);
+      // the line shows the probability of the facet it stands for (a twin's, the one it merged into).
+      const on = x[f]! >= 0.5;
+      const label = on ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
+      if (on && label.id !== OTHER_ID) {
+        const probability = x[this.keptOf.get(f) ?? f]!;
         // The tool's deviation from the average tool (γ_jf − γ̄_f) and what every tool shares on the
         // facet (β_f + γ̄_f) are apart, so each line has the sign its words say: a claim gets the
         // deviation (its shared part is the "shared" line); a dataset note gets the shared part
@@ -219,11 +383,11 @@ export class CapabilityMemoryPredictor implements Predictor {
           const shared = p - own;
           const sign = noteSign(label.text);
           if (sign === 0 || shared === 0 || Math.sign(shared) === sign) {
-            add(label.id, label.text, shared);
+            add(label.id, label.text, shared, probability);
             add(OTHER_ID, 'other facets of this task', own);
           } else add(OTHER_ID, 'other facets of this task', p);
         } else {
-          add(label.id, label.text, own);
+          add(label.id, label.text, own, probability);
           add(SHARED_ID, "what every tool shares on this task's facets", p - own);
         }
         return;

@@ -238,3 +238,4 @@ export function shrinkCells(input: ShrinkInput): ShrinkResult {
   });
   return { tau2, sigma2, cells };
 }
+

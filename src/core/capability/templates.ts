@@ -2,7 +2,8 @@
  * Every text of the capability memory comes from this module, so entries read alike and carry their
  * numbers, e.g.
  *   Weak at negation ("no", "without"): 2.9 vs its 3.8 (n = 43, 95% CI −1.3 to −0.5); lowest of 6 tools here; e.g. 'A field without grass'.
- *   Good at tasks tagged "counting" compared with the other tools: +0.4 beyond its usual margin (n = 340, 95% CI 0.2 to 0.6); best of 6 tools here.
+ *   Bad at tasks tagged "negation": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5 turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).
+ *   Leads less than usual at tasks tagged "advanced": 3.4 vs their 2.9, highest of 6 tools (n = 120 paired tasks). Its usual lead of +0.9 shrinks here: −0.2 …
  *   Hard for every tool here: comparison (−0.8), differentiation (−0.5).
  * Constraints: means with 1 decimal (2 on scales no wider than 1, e.g. AlpacaEval's 0–1), a real
  * minus sign, n with thousands separators; trigger words shown only when the quoted example contains
@@ -139,18 +140,88 @@ export function aboveOthers(effect: Effect, direction: ScoreDirection = 'higher-
 }
 
 /**
- * The lead of an entry: the level word only where the absolute standing agrees with it. A relative
- * strength of a tool still below the others is "Better than usual at …, though below the other
- * tools" — never "Good at … lowest of 10 tools" (issue #25).
+ * The one rounding rule of a memory's numbers (issue #34): the entry's words, its effect bar, the
+ * matrix tooltip, the Tools card and MCP all show a number through it, so they never disagree.
+ * Scales no wider than 1 show 2 decimals, wider ones 1; pass/fail claims (a logit-scale contrast)
+ * speak in pass rates: levels as whole percentages, changes as percentage points.
  */
-function lead(strength: boolean, level: Level, subject: string, above: boolean | null): string {
-  if (above === null || above === strength) return `${OWN_VERB[level]} ${subject}`;
-  return strength ? `Better than usual at ${subject}, though below the others` : `Worse than usual at ${subject}, though above the others`;
+export interface NumberStyle {
+  decimals: number;
+  percent: boolean;
+}
+
+export function numberStyle(scaleWidth = 4, passRates = false): NumberStyle {
+  if (passRates && scaleWidth <= 1) return { decimals: 0, percent: true };
+  return { decimals: scaleWidth <= 1 ? 2 : 1, percent: false };
+}
+
+/** x rounded the way `style` shows it (a fraction for percentages: 0.334 → 0.33). */
+export function roundShown(x: number, style: NumberStyle): number {
+  const r = style.percent ? Math.round(x * 100) / 100 : Number(x.toFixed(style.decimals));
+  return r === 0 ? 0 : r;
+}
+
+/** A level on the scale: "2.8", "0.42", "33%". */
+export function formatLevel(x: number, style: NumberStyle): string {
+  return style.percent ? `${formatNumber(x * 100, 0)}%` : formatNumber(x, style.decimals);
+}
+
+/** A change, signed: "+0.5", "−0.05", "−9 points" (percentage points for pass rates). */
+export function formatChange(x: number, style: NumberStyle): string {
+  if (!style.percent) return formatNumber(x, style.decimals, true);
+  const pts = Math.abs(Number((x * 100).toFixed(0)));
+  return `${formatNumber(x * 100, 0, true)} point${pts === 1 ? '' : 's'}`;
+}
+
+/** A 95% interval of a change: "−0.9 to −0.3", "−14 to −4 points". */
+export function formatChangeInterval(ci: readonly [number, number], style: NumberStyle): string {
+  if (!style.percent) return intervalText(ci, style.decimals);
+  return `${intervalText([ci[0] * 100, ci[1] * 100], 0)} points`;
+}
+
+/**
+ * Where a tool stands on a facet, as printed: its lead over the other tools there (its mean minus
+ * theirs, each rounded as shown, oriented) and its usual lead over them on all tasks (rounded).
+ */
+export function standing(effect: Effect, style: NumberStyle, direction: ScoreDirection = 'higher-better'): { here: number; usual: number } | null {
+  if (effect.mean === undefined || effect.othersMean === undefined) return null;
+  const sign = direction === 'lower-better' ? -1 : 1;
+  const here = sign * (roundShown(effect.mean, style) - roundShown(effect.othersMean, style));
+  const raw = sign * (effect.mean - effect.othersMean);
+  const usual = effect.usual ?? raw - (effect.raw?.delta ?? effect.deltaVsOthers ?? 0);
+  return { here: roundShown(here, style), usual: roundShown(usual, style) };
+}
+
+/**
+ * The lead of a relative entry, by what its two numbers mean together: the level word where the
+ * tool's standing on the facet (above / below the others) and the claimed change agree; otherwise
+ * the change said as such ("Leads less than usual at …", "Trails less than usual at …").
+ */
+function relativeLead(level: Level, subject: string, here: number, change: number): string {
+  const up = change > 0;
+  if (here > 0 && !up) return `Leads less than usual at ${subject}`;
+  if (here === 0 && !up) return `Only level with the others at ${subject}`;
+  if (here < 0 && up) return `Trails less than usual at ${subject}`;
+  return `${OWN_VERB[level]} ${subject}`;
+}
+
+/** The second sentence: the claimed change from the tool's usual lead, in plain words. */
+export function changeSentence(usual: number, here: number, change: number, ci: readonly [number, number], style: NumberStyle): string {
+  const d = formatChange(change, style);
+  const u = formatChange(usual, style);
+  const tail = `${d} against its usual margin (95% CI ${formatChangeInterval(ci, style)})`;
+  const up = change > 0;
+  if (usual > 0 && here > 0) return up ? `It leads by more than its usual ${u} here: ${tail}.` : `Its usual lead of ${u} shrinks here: ${tail}.`;
+  if (usual > 0 && !up) return `Its usual lead of ${u} ${here < 0 ? 'turns into a deficit' : 'disappears'} here: ${tail}.`;
+  if (usual < 0 && here < 0) return up ? `Its usual deficit of ${u} narrows here: ${tail}.` : `It trails by more than its usual ${u} here: ${tail}.`;
+  if (usual < 0 && up) return `Its usual deficit of ${u} ${here > 0 ? 'turns into a lead' : 'disappears'} here: ${tail}.`;
+  if (usual === 0) return `Usually level with the others, it does ${up ? 'better' : 'worse'} here: ${tail}.`;
+  return `It does ${up ? 'better' : 'worse'} than usual against the others here: ${tail}.`;
 }
 
 /**
  * One entry's text. With ≥ 2 tools the claim is the relative one (vs the other tools, beyond the
- * tool's usual margin), followed by the absolute level (its mean there vs the others'); with one
+ * tool's usual margin), led by the absolute level (its mean there vs the others') — issue #34; with one
  * tool it is the tool's mean on the facet vs its own mean. `tentative` prefixes the text.
  */
 export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: Effect, tool: string, opts: EntryTextOptions & { tentative?: boolean }): string {
@@ -162,7 +233,6 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const shownExample = example === undefined ? undefined : example.replace(/[.。]$/, '');
   const subject = facetSubject(f, shownExample);
   const pre = opts.tentative ? 'Tentative: ' : '';
-  const strength = kind === 'own-strength' || kind === 'relative-strength';
   const fmt = (x: number, signed = false) => formatNumber(x, decimals, signed);
   if (kind === 'own-strength' || kind === 'own-weakness') {
     const ci = effect.ci95Own ?? effect.ci95;
@@ -170,17 +240,28 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
     const rank = rankWords(effect.rank, effect.of, direction, null);
     return withExample(`${pre}${OWN_VERB[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`, shownExample);
   }
-  const above = aboveOthers(effect, direction);
+  const style = numberStyle(opts.scaleWidth ?? 4, effect.latent !== undefined);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
-  const ci = `95% CI ${intervalText(effect.ci95, decimals)}`;
+  const stand = standing(effect, style, direction);
+  const above = stand ? stand.here >= 0 : aboveOthers(effect, direction);
   const rank = rankWords(effect.rank, effect.of, direction, above);
-  const level =
-    effect.mean !== undefined && effect.othersMean !== undefined
-      ? `; here ${fmt(effect.mean)} vs their ${fmt(effect.othersMean)}${rank ? `, ${rank}` : ''}`
-      : rank
-        ? `; ${rank} here`
-        : '';
-  return withExample(`${pre}${lead(strength, opts.level, subject, above)}: ${fmt(delta, true)} vs the others beyond its usual margin (n = ${formatCount(effect.n)} paired tasks, ${ci})${level}`, shownExample);
+  const n = `n = ${formatCount(effect.n)} paired tasks`;
+  if (!stand || effect.mean === undefined || effect.othersMean === undefined) {
+    // An effect without the two means (files before issue #25): the change alone.
+    return withExample(`${pre}${OWN_VERB[opts.level]} ${subject}: ${formatChange(delta, style)} against its usual margin over the others (${n}, 95% CI ${formatChangeInterval(effect.ci95, style)})${rank ? `; ${rank} here` : ''}`, shownExample);
+  }
+  const verb = style.percent ? 'passes ' : '';
+  const first = `${pre}${relativeLead(opts.level, subject, stand.here, delta)}: ${verb}${formatLevel(effect.mean, style)} vs their ${formatLevel(effect.othersMean, style)}${rank ? `, ${rank}` : ''} (${n})`;
+  return withSecond(first, shownExample, changeSentence(stand.usual, stand.here, delta, effect.ci95, style));
+}
+
+/** The first sentence, its example, then the second sentence; the example gives way first (ENTRY_TEXT_MAX). */
+function withSecond(first: string, example: string | undefined, second: string): string {
+  const len = (x: string) => [...x].length;
+  const full = `${withExample(first, example)} ${second}`;
+  if (len(full) <= ENTRY_TEXT_MAX || example === undefined) return len(full) <= ENTRY_TEXT_MAX ? full : `${first}. ${second}`;
+  const room = ENTRY_TEXT_MAX - len(first) - len(second) - '; e.g. \'…\'. '.length;
+  return room >= 24 ? `${first}; e.g. ${quoteExample(example, room)}. ${second}` : `${first}. ${second}`;
 }
 
 /**
@@ -193,15 +274,19 @@ function intervalText([lo, hi]: readonly [number, number], decimals: number): st
   return `${formatNumber(lo, d)} to ${formatNumber(hi, d)}`;
 }
 
-/** The overall entry of a tool (every tool has one): level, rank with its interval, share of tasks where it is best. */
-export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; scaleWidth?: number; scale?: string } = {}): string {
-  const decimals = (opts.scaleWidth ?? 4) <= 1 ? 2 : 1;
+/**
+ * The overall entry of a tool (every tool has one): level, rank with its interval, share of tasks
+ * where it is best. `passRates`: pass/fail data, said as pass rates ("passes 64% of its tasks").
+ */
+export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; scaleWidth?: number; scale?: string; passRates?: boolean } = {}): string {
+  const style = numberStyle(opts.scaleWidth ?? 4, opts.passRates);
   const [lo, hi] = p.rankCi95;
   const range = lo === hi ? `rank ${ordinal(lo)} in every resample` : `95% interval ${ordinal(lo)}–${ordinal(hi)}`;
   const n = `n = ${formatCount(p.n)} tasks`;
   const rank = p.of >= 2 ? `, ${ordinal(p.rank)} of ${formatCount(p.of)} tools (${range}; ${n})` : ` (${n})`;
-  const best = p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatNumber(p.advantage, decimals, true)} vs the other tools on the same tasks` : '';
-  return `Overall: averages ${formatNumber(p.mean, decimals)}${opts.scale ? ` on ${opts.scale}` : ''}${rank}${best}.`;
+  const best = p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatChange(p.advantage, style)} vs the other tools on the same tasks` : '';
+  const level = style.percent ? `passes ${formatLevel(p.mean, style)} of its tasks` : `averages ${formatLevel(p.mean, style)}${opts.scale ? ` on ${opts.scale}` : ''}`;
+  return `Overall: ${level}${rank}${best}.`;
 }
 
 export const HARD_HEAD = 'Hard for every tool here';
@@ -264,4 +349,19 @@ const SOURCE_NOTE: Readonly<Record<EvidenceSource, string>> = {
 /** An entry's text with the sentence that names its evidence's source (unchanged without one). */
 export function withSource(text: string, source: EvidenceSource | undefined): string {
   return source ? `${text} ${SOURCE_NOTE[source]}` : text;
+}
+
+/**
+ * A pick claim (picks.ts): "For tasks tagged "negation", pick SDXL_2_1: 3.1 vs DALLE_3's 2.9 there
+ * (n = 43 tasks); chance it does better there than DALLE_3, the best overall: 93%."
+ */
+export function pickText(
+  pick: { toolId: string; over: string; probability: number; n: number; mean: number; overMean: number },
+  facet: Facet | DiscoveredFacet,
+  opts: { scaleWidth?: number; passRates?: boolean } = {},
+): string {
+  const style = numberStyle(opts.scaleWidth ?? 4, opts.passRates);
+  const verb = style.percent ? 'passes ' : '';
+  const chance = `${Math.min(99, Math.floor(pick.probability * 100))}%`;
+  return `For ${facetSubject(facet)}, pick ${pick.toolId}: ${verb}${formatLevel(pick.mean, style)} vs ${pick.over}'s ${formatLevel(pick.overMean, style)} there (n = ${formatCount(pick.n)} tasks); chance it does better there than ${pick.over}, the best overall: ${chance}.`;
 }

@@ -8,6 +8,7 @@
  * Pure: no DOM, storage or model imports.
  */
 import type { ScoreScale } from '../types';
+import type { DetectorSet } from './detectors';
 
 export type FacetKind = 'category' | 'cue' | 'theme';
 
@@ -69,6 +70,8 @@ export interface Effect {
   nOwn?: number;
   /** Mean of the other tools on the facet's paired tasks (scale units): the absolute standing. */
   othersMean?: number;
+  /** The tool's usual lead over the other tools: its mean advantage on all paired tasks (oriented; issue #34). */
+  usual?: number;
   /**
    * Shrunk cells (claims.ts): the headline delta and ci95 above are the posterior mean and 95%
    * credible interval; `lfsr` the local false sign rate; `raw` the unshrunk estimate and its
@@ -77,6 +80,11 @@ export interface Effect {
   lfsr?: number;
   raw?: { delta: number; ci95: [number, number] };
   status?: ClaimStatus;
+  /**
+   * Pass/fail data (issue #34): the claim on the logit scale (latent.ts), its posterior mean and 95%
+   * credible interval; `deltaVsOthers` and `ci95` then show it as points on the scale.
+   */
+  latent?: { delta: number; ci95: [number, number] };
 }
 
 /** claim: stated as a fact (lfsr ≤ the setting); tentative: stored and shown apart, never a claim. */
@@ -128,6 +136,11 @@ export interface Contribution {
   text: string;
   /** Score points added to the tool's mean (negative lowers the prediction). */
   points: number;
+  /**
+   * How much the entry's facet applies to the task, in [0, 1]: 1 for a rule that holds (a known tag,
+   * a cue, a theme), the detector's probability for a tag read from free text (issue #34).
+   */
+  probability?: number;
 }
 
 /** A facet found in a training set, with what its rule needs beyond itself. */
@@ -202,11 +215,49 @@ export interface CapabilitySnapshot {
     claims?: number;
     tentative?: number;
     notes: string[];
+    /** Issue #34: the scale contrasts were fitted on and why; each category detector's held-out AUC. */
+    contrastScale?: { kind: 'score' | 'logit'; why: string };
+    detectors?: { facet: string; auc: number; useful: boolean }[];
+    /** Pick claims checked on the held-out tasks. */
+    pickVerification?: { tested: number; direction: number | null; holds: number };
     /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
     verification?: { on: string; precision: number | null; tested: number; counts: VerdictCounts; direction?: number | null; confirmed?: number | null; calibration?: number | null };
   };
   /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
   model?: SerializedCapabilityModel;
+  /** Issue #34: every tool's level on all training tasks, and per facet (`facet` indexes `facets`). */
+  overall?: LeaderRow[];
+  leaderboards?: { facet: number; rows: LeaderRow[] }[];
+  /** Issue #34: where a facet's likely best tool beats the overall best there (`facet` indexes `facets`). */
+  picks?: SnapshotPick[];
+}
+
+/** One tool on one facet's leaderboard (leaderboard.ts). */
+export interface LeaderRow {
+  toolId: string;
+  n: number;
+  /** Its mean on the facet's tasks (scale units). */
+  mean: number;
+  rank: number;
+  rankCi95: [number, number];
+  /** Probability of being the best tool on the facet. */
+  pBest: number;
+}
+
+/** A pick claim as stored (picks.ts), with its text and, once checked, its verdict. */
+export interface SnapshotPick {
+  facet: number;
+  toolId: string;
+  over: string;
+  probability: number;
+  lead: number;
+  ci95: [number, number];
+  n: number;
+  mean: number;
+  overMean: number;
+  pBest: number;
+  text: string;
+  verdict?: Verdict;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
@@ -235,4 +286,12 @@ export interface SerializedCapabilityModel {
   labels: [string, string][][];
   order: number[];
   orderGuard: boolean;
+  /** [twin facet, the facet it was merged into]: the twin's share is credited to the kept facet's line (issue #34). */
+  twins?: [number, number][];
+  /** Text detectors of the category facets (detectors.ts), so free text is placed in tags (issue #34). */
+  detectors?: DetectorSet;
+  /** The joint fit with category facets as the detectors' held-out probabilities: predicts free text (issue #34). */
+  textModel?: JointModel;
+  /** Pick claims as the order guard reads them: on tasks of `facet`, tool index `tool` goes above `over` (issue #34). */
+  picks?: { facet: number; tool: number; over: number; probability: number }[];
 }

@@ -17,7 +17,8 @@
  * MIN_VERIFY_N = 15: below that a facet-vs-rest contrast on 1–5 ratings (sd ≈ 1.1) has a 95%
  * interval wider than ±0.55 points, larger than most claimed effects, so a verdict would be noise.
  */
-import { computeEffects, type ScoreTable } from './effects';
+import { computeEffects, membership, oriented, type ScoreTable } from './effects';
+import { latentContrast } from './latent';
 import type { DiscoveredFacet, Facet, Verdict, VerdictKind } from './types';
 
 export const MIN_VERIFY_N = 15;
@@ -27,7 +28,8 @@ export interface VerifiableEntry {
   id: string;
   toolId: string;
   facet: Facet;
-  claim: { measure: 'vsOthers' | 'own'; delta: number };
+  /** 'latent': the claim is a log-odds contrast (pass/fail data), recomputed on that scale. */
+  claim: { measure: 'vsOthers' | 'own' | 'latent'; delta: number };
 }
 
 export interface VerifyOptions {
@@ -89,6 +91,20 @@ export function verdictOf(claimed: number, n: number, delta: number | null, ci95
   return 'inconclusive';
 }
 
+/** Verdicts of log-odds claims: the contrast recomputed on the unseen table (latent.ts), one facet at a time. */
+function latentChecker(unseen: ScoreTable, facets: readonly DiscoveredFacet[]) {
+  const v = oriented(unseen);
+  const tool = new Map(unseen.toolIds.map((id, j) => [id, j]));
+  const rows = membership(unseen, facets);
+  return (e: VerifiableEntry, f: number, o: { on: string; at: number; minN: number }): Verdict => {
+    const j = tool.get(e.toolId);
+    if (j === undefined || unseen.toolIds.length < 2) return { verdict: 'untested', n: 0, delta: null, ci95: null, on: o.on, checkedAt: o.at };
+    const c = latentContrast(v, j, rows[f]!);
+    const kind = c.tested ? verdictOf(e.claim.delta, c.n, c.delta, c.ci95, o.minN) : 'untested';
+    return { verdict: kind, n: c.n, delta: c.n === 0 || !c.tested ? null : c.delta, ci95: c.n === 0 || !c.tested ? null : c.ci95, on: o.on, checkedAt: o.at };
+  };
+}
+
 /**
  * Verdict of every entry on `unseen`. `membersOf(facet)` gives the unseen task ids the facet's rule
  * applies to (the caller evaluates the rule: categories, cues or theme similarity). Facets are
@@ -106,10 +122,13 @@ export function verifyEntries(entries: readonly VerifiableEntry[], unseen: Score
   const table = computeEffects(unseen, facets);
   const found = new Map(table.effects.map((x) => [`${x.facet}\u0000${x.toolId}`, x]));
   const verdicts = new Map<string, Verdict>();
+  const latent = latentChecker(unseen, facets);
   for (const e of entries) {
     const x = found.get(`${byName.get(e.facet.name)}\u0000${e.toolId}`);
     let verdict: Verdict;
-    if (!x) {
+    if (e.claim.measure === 'latent') {
+      verdict = latent(e, byName.get(e.facet.name)!, { on: opts.on, at: opts.at, minN });
+    } else if (!x) {
       verdict = { verdict: 'untested', n: 0, delta: null, ci95: null, on: opts.on, checkedAt: opts.at };
     } else {
       const own = e.claim.measure === 'own' || x.effect.deltaVsOthers === null;

@@ -9,7 +9,7 @@ type ClusterStats = NonNullable<MemoryFileEntry['stats']>;
 /** What an imported (or merged-into) memory keeps in `Memory.settings.imported`. */
 export interface ImportedBuild {
   /** The file's format version (exported again with it); absent in memories imported before version 2. */
-  version?: 1 | 2 | 3;
+  version?: 1 | 2 | 3 | 4;
   /** The file's build section as it was (calibration, training tasks, settings, metrics). */
   build: MemoryFile['build'];
   /** Every tool of the file, including tools without entries. */

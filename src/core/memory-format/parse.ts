@@ -115,6 +115,7 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
       }),
     );
   }
+  if (file.version <= 3) out.push(...version4Issues(file));
   const cap = file.build.capability;
   if (!cap) return out;
   const tools = new Set(cap.tools);
@@ -143,7 +144,55 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
     m.facets.forEach((f, i) => {
       if (f.facet.rule.type === 'theme' && !f.centroid) out.push({ path: `${at}.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
     });
+    out.push(...modelV4Issues(m, T, F, at));
   }
+  cap.leaderboards?.forEach((b, i) => b.facet >= cap.facets.length && out.push({ path: `$.build.capability.leaderboards[${i}].facet`, message: `facet ${b.facet} does not exist (${cap.facets.length} facets)` }));
+  cap.picks?.forEach((k, i) => {
+    const path = `$.build.capability.picks[${i}]`;
+    if (k.facet >= cap.facets.length) out.push({ path: `${path}.facet`, message: `facet ${k.facet} does not exist (${cap.facets.length} facets)` });
+    for (const key of ['toolId', 'over'] as const) if (!tools.has(k[key])) out.push({ path: `${path}.${key}`, message: `tool ${quote(k[key])} is not in build.capability.tools` });
+  });
+  return out;
+}
+
+/** Version 4 fields in an older file: named, with the version they need. */
+function version4Issues(file: MemoryFile): MemoryFileIssue[] {
+  const out: MemoryFileIssue[] = [];
+  const need = (path: string, key: string) => out.push({ path, message: `'${key}' needs format version 4 (the file says version ${file.version})` });
+  file.tools.forEach((t, i) =>
+    t.entries.forEach((e, j) => {
+      if (e.effect?.latent !== undefined) need(`$.tools[${i}].entries[${j}].effect.latent`, 'latent');
+      if (e.effect?.usual !== undefined) need(`$.tools[${i}].entries[${j}].effect.usual`, 'usual');
+    }),
+  );
+  const cap = file.build.capability;
+  if (!cap) return out;
+  for (const key of ['overall', 'leaderboards', 'picks'] as const) if (cap[key] !== undefined) need(`$.build.capability.${key}`, key);
+  for (const key of ['contrastScale', 'detectors', 'pickVerification'] as const) if (cap.report[key] !== undefined) need(`$.build.capability.report.${key}`, key);
+  for (const key of ['twins', 'detectors', 'textModel', 'picks'] as const) if (cap.model?.[key] !== undefined) need(`$.build.capability.model.${key}`, key);
+  return out;
+}
+
+/** The version 4 parts of a stored model agree with its sizes: detector weights, the free-text fit, twins and picks in range. */
+function modelV4Issues(m: NonNullable<NonNullable<MemoryFile['build']['capability']>['model']>, T: number, F: number, at: string): MemoryFileIssue[] {
+  const out: MemoryFileIssue[] = [];
+  const d = m.detectors;
+  if (d) {
+    const P = d.vocabulary.length + d.cues.length + d.dim;
+    if (d.vectorMean.length !== d.dim) out.push({ path: `${at}.detectors.vectorMean`, message: `has ${d.vectorMean.length} numbers, expected dim ${d.dim}` });
+    d.detectors.forEach((x, i) => x.weights.length !== P && out.push({ path: `${at}.detectors.detectors[${i}].weights`, message: `has ${x.weights.length} numbers, expected ${P} (words, cues, vector)` }));
+  }
+  const tm = m.textModel;
+  if (tm) {
+    const sized: [string, number, number][] = [['textModel.mu', tm.mu.length, T], ['textModel.gamma', tm.gamma.length, T], ['textModel.freq', tm.freq.length, F], ['textModel.beta', tm.beta.length, F]];
+    for (const [name, got, want] of sized) if (got !== want) out.push({ path: `${at}.${name}`, message: `has ${got} items, expected ${want}` });
+    tm.gamma.forEach((row, j) => row.length !== F && out.push({ path: `${at}.textModel.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
+  }
+  m.twins?.forEach(([a, b], i) => (a >= F || b >= F) && out.push({ path: `${at}.twins[${i}]`, message: `facet index out of range (${F} facets)` }));
+  m.picks?.forEach((k, i) => {
+    if (k.facet >= F) out.push({ path: `${at}.picks[${i}].facet`, message: `facet ${k.facet} does not exist (${F} facets)` });
+    if (k.tool >= T || k.over >= T) out.push({ path: `${at}.picks[${i}]`, message: `tool index out of range (${T} tools)` });
+  });
   return out;
 }
 

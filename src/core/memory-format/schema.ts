@@ -9,9 +9,9 @@
 import { z } from 'zod';
 
 export const MEMORY_FORMAT_KIND = 'toolmem-memory' as const;
-export const MEMORY_FORMAT_VERSION = 3 as const;
+export const MEMORY_FORMAT_VERSION = 4 as const;
 /** Versions this reader accepts. */
-export const MEMORY_FORMAT_VERSIONS = [1, 2, 3] as const;
+export const MEMORY_FORMAT_VERSIONS = [1, 2, 3, 4] as const;
 
 export const LEVEL_NAMES = ['proficient', 'good', 'bad', 'weak'] as const;
 const level = z.enum(LEVEL_NAMES);
@@ -74,6 +74,9 @@ export const effectSchema = z.strictObject({
   lfsr: z.number().min(0).max(1).optional(),
   raw: z.strictObject({ delta: z.number(), ci95: interval }).optional(),
   status: z.enum(['claim', 'tentative', 'none']).optional(),
+  /** Version 4: the tool's usual lead over the others (all tasks) and, for pass/fail data, the claim on the logit scale. */
+  usual: z.number().optional(),
+  latent: z.strictObject({ delta: z.number(), ci95: interval }).optional(),
 });
 
 /** Version 3: a tool's overall entry (src/core/capability/types.ts `ToolProfile`). */
@@ -153,6 +156,37 @@ export const jointModelSchema = z.strictObject({
   cv: z.array(z.tuple([z.number(), z.number(), z.number()])),
 });
 
+/** Version 4: the text detectors of the category facets (src/core/capability/detectors.ts `DetectorSet`). */
+export const detectorSetSchema = z.strictObject({
+  version: z.literal(1),
+  vocabulary: z.array(z.string()),
+  cues: z.array(z.string()),
+  dim: count,
+  vectorMean: z.array(z.number()),
+  detectors: z.array(
+    z.strictObject({
+      value: z.string(),
+      weights: z.array(z.number()),
+      bias: z.number(),
+      platt: z.tuple([z.number(), z.number()]),
+      /** Held-out AUC of the detector (0.5 = chance). */
+      auc: z.number().min(0).max(1),
+      positives: count,
+      n: count,
+    }),
+  ),
+});
+
+/** Version 4: one tool on a facet's leaderboard. */
+export const leaderRowSchema = z.strictObject({
+  toolId: id,
+  n: count,
+  mean: z.number(),
+  rank: z.number().int().positive(),
+  rankCi95: z.tuple([z.number().int().positive(), z.number().int().positive()]),
+  pBest: z.number().min(0).max(1),
+});
+
 /** The fitted memory predictor as stored (src/core/capability/predictor.ts `SerializedCapabilityModel`). */
 export const capabilityModelSchema = z.strictObject({
   version: z.literal(1),
@@ -164,6 +198,11 @@ export const capabilityModelSchema = z.strictObject({
   labels: z.array(z.array(z.tuple([z.string(), z.string()]))),
   order: z.array(count),
   orderGuard: z.boolean(),
+  /** Version 4: twin facets credited to the facet they merged into, tag detectors, the fit for free text, pick claims. */
+  twins: z.array(z.tuple([count, count])).optional(),
+  detectors: detectorSetSchema.optional(),
+  textModel: jointModelSchema.optional(),
+  picks: z.array(z.strictObject({ facet: count, tool: count, over: count, probability: z.number().min(0).max(1) })).optional(),
 });
 
 /** Version 2: what a capability build knows beyond its entries (CapabilitySnapshot). */
@@ -199,12 +238,37 @@ export const capabilitySchema = z.strictObject({
         calibration: z.number().nullable().optional(),
       })
       .optional(),
+    /** Version 4: the scale of the contrasts, the tag detectors' held-out AUC, the pick claims' check. */
+    contrastScale: z.strictObject({ kind: z.enum(['score', 'logit']), why: z.string() }).optional(),
+    detectors: z.array(z.strictObject({ facet: z.string(), auc: z.number().min(0).max(1), useful: z.boolean() })).optional(),
+    pickVerification: z.strictObject({ tested: count, direction: z.number().min(0).max(1).nullable(), holds: count }).optional(),
   }),
   model: capabilityModelSchema.optional(),
+  /** Version 4: leaderboards (all tasks, and per facet: `facet` indexes `facets`) and pick claims. */
+  overall: z.array(leaderRowSchema).optional(),
+  leaderboards: z.array(z.strictObject({ facet: count, rows: z.array(leaderRowSchema) })).optional(),
+  picks: z
+    .array(
+      z.strictObject({
+        facet: count,
+        toolId: id,
+        over: id,
+        probability: z.number().min(0).max(1),
+        lead: z.number(),
+        ci95: interval,
+        n: count,
+        mean: z.number(),
+        overMean: z.number(),
+        pBest: z.number().min(0).max(1),
+        text: z.string(),
+        verdict: verdictSchema.optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const memoryFileSchema = z.strictObject({
-  version: z.union([z.literal(1), z.literal(2), z.literal(MEMORY_FORMAT_VERSION)]),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(MEMORY_FORMAT_VERSION)]),
   kind: z.literal(MEMORY_FORMAT_KIND),
   memory: z.strictObject({
     id,
@@ -272,6 +336,6 @@ export function memoryFileJsonSchema(): Record<string, unknown> {
   return {
     ...z.toJSONSchema(memoryFileSchema, { target: 'draft-2020-12', io: 'input' }),
     $id: 'https://toolmem.studio/schemas/memory-format.schema.json',
-    title: 'ToolMem Studio memory file (toolmem-memory, version 3; version 1 and 2 files are valid too)',
+    title: 'ToolMem Studio memory file (toolmem-memory, version 4; version 1, 2 and 3 files are valid too)',
   };
 }

@@ -9,7 +9,7 @@
  */
 import { dict } from '../data-keys';
 import { buildCapability } from '../capability/build';
-import { checkMemory } from '../capability/check';
+import { checkMemory, checkPicks } from '../capability/check';
 import { CancelledError } from '../errors';
 import type { Embedder, EmbeddingStore } from '../embed';
 import { MemoryEmbeddingStore } from '../embed';
@@ -103,6 +103,12 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
       if (v) e.verdict = v;
     }
     built.snapshot.report.verification = { on: 'test-split', precision: report.precision, tested: report.tested, counts: report.counts, direction: report.direction, confirmed: report.confirmed, calibration: report.calibration };
+    const picks = built.snapshot.picks ?? [];
+    if (picks.length) {
+      const checked = checkPicks({ picks, facets: built.snapshot.facets, unseen, scale: config.scale, promptVector: (p) => vectors.get(p), on: 'test-split', at });
+      picks.forEach((k, i) => (k.verdict = checked.verdicts[i]!));
+      built.snapshot.report.pickVerification = { tested: checked.tested, direction: checked.direction, holds: checked.holds };
+    }
   }
   const old: MemoryEntry[] = [];
   for (const t of config.tools) old.push(...(await deps.repo.validEntries(config.memoryId, t)).filter((e) => e.origin === 'stats' && !e.pinned));

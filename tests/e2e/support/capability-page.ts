@@ -121,16 +121,42 @@ export class CapabilityPage extends MemoryPage {
     return { claims, tentative };
   }
 
-  /** The Predict page's contribution lines of one tool that are memory entries: text and signed points. */
-  async entryContributions(tool: string): Promise<{ text: string; points: number }[]> {
+  /**
+   * The Predict page's contribution lines of one tool that are memory entries: the entry's text,
+   * signed points, and how likely its facet is when read from the text (null: the facet surely applies).
+   */
+  async entryContributions(tool: string): Promise<{ text: string; points: number; likely: number | null }[]> {
     const rows = this.prediction(tool).locator('[data-testid="contribution"][data-kind="entry"]');
-    const out: { text: string; points: number }[] = [];
+    const out: { text: string; points: number; likely: number | null }[] = [];
     for (const row of await rows.all()) {
-      const text = (await row.locator('.text').textContent())!.trim();
+      const text = (await row.locator('.text .user-text').textContent())!.trim();
       const points = Number((await row.locator('.pts').textContent())!.trim().replace('−', '-'));
-      out.push({ text, points });
+      const prob = row.getByTestId('facet-probability');
+      const likely = (await prob.count()) ? Number(/(\d+)% likely/.exec((await prob.textContent())!)![1]) : null;
+      out.push({ text, points, likely });
     }
     return out;
+  }
+
+  /** The facet view beside the matrix (issue #34): its tab, the leaderboard shown and its rows. */
+  readonly boardsTab = this.page.getByRole('tab', { name: /^Leaderboards by facet/ });
+  readonly boards = this.page.getByTestId('facet-leaderboards');
+  readonly boardRows = this.page.getByTestId('leaderboard-row');
+
+  /** Opens the facet view with the keyboard (arrow keys move between the view tabs) and waits for a board. */
+  async openBoards(): Promise<void> {
+    await this.page.getByRole('tab', { name: 'Matrix', exact: true }).focus();
+    await this.page.keyboard.press('ArrowRight');
+    await expect(this.boardsTab).toHaveAttribute('aria-selected', 'true');
+    await expect(this.boardsTab).toBeFocused();
+    await expect(this.boardRows.first()).toBeVisible();
+  }
+
+  /** Shows the leaderboard of the facet whose option label starts with `label`. */
+  async showBoard(label: RegExp): Promise<void> {
+    const select = this.boards.getByLabel('Leaderboard of');
+    const value = await select.locator('option').filter({ hasText: label }).first().getAttribute('value');
+    await select.selectOption(value!);
   }
 
   /** The Predict page's prediction card of one tool. */

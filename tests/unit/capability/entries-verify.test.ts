@@ -71,7 +71,9 @@ describe('buildEntries', () => {
     // deltaOwn = 1.95 − (19.5 + 30·4)/40 = −1.5375 (descriptive, not shrunk).
     expect(e.effect.deltaOwn).toBeCloseTo(-1.5375, 9);
     // A averages 1.95 on F against the others' 3.5: a weakness word, and "lowest" (rank 3 of 3).
-    expect(e.text).toMatch(/^Weak at tasks tagged "F": −\d\.\d vs the others beyond its usual margin \(n = 10 paired tasks, 95% CI −\d\.\d to −\d\.\d\); here 1\.9 vs their 3\.5, lowest of 3 tools; e\.g\. .prompt t01.\.$/);
+    // Issue #34: the level against the others leads; the change from its usual lead (0.0 here) follows.
+    expect(e.level).toBe('weak');
+    expect(e.text).toMatch(/^Weak at tasks tagged "F": 1\.9 vs their 3\.5, lowest of 3 tools \(n = 10 paired tasks\); e\.g\. .prompt t01.\. Usually level with the others, it does worse here: −\d\.\d against its usual margin \(95% CI −\d\.\d to −\d\.\d\)\.$/);
     expect(built.profiles[0]!.text).toBe('Overall: averages 3.5 on the 1–5 scale, 3rd of 3 tools (95% interval 1st–3rd; n = 40 tasks); best on 38% of its tasks, 0.0 vs the other tools on the same tasks.');
   });
 

@@ -48,7 +48,7 @@ describe('fitJoint and the memory predictor', () => {
   });
 
   it('predicts the tool mean plus contributions that sum exactly to prediction − mean', () => {
-    const p = new CapabilityMemoryPredictor({ discover, lambda: { beta: 1, gamma: 1 } });
+    const p = new CapabilityMemoryPredictor({ discover, lambda: { beta: 1, gamma: 1 }, detectors: false });
     p.fit(fourTasks([5, 5, 3, 3], [3, 3, 3, 3]));
     const on = p.predict({ taskId: 'new', prompt: 'x', categories: ['F'] }, 'P');
     expect(on.score).toBeCloseTo(4 + 0.5 * 1.25, 12);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aboveOthers, entryText, facetSubject, formatCount, formatNumber, sharedDifficultyNote, sharedEaseNote } from '../../../src/core/capability/templates';
+import { entryText, facetSubject, formatChange, formatCount, formatLevel, formatNumber, numberStyle, sharedDifficultyNote, sharedEaseNote, standing } from '../../../src/core/capability/templates';
+import { standingLevel } from '../../../src/core/capability/entries';
 import type { DiscoveredFacet, Effect, Facet } from '../../../src/core/capability/types';
 import { mulberry32 } from '../../../src/core/eval/rng';
 
@@ -34,21 +35,33 @@ describe('entryText', () => {
       'Bad at negation ("not", "no", "without"): 2.9 vs its 3.8 (n = 43, 95% CI −1.3 to −0.5); lowest of 6 tools here.',
     );
   });
-  it('relative strength: the contrast with the other tools, signed', () => {
-    const e: Effect = { n: 1340, deltaOwn: 0.1, deltaVsOthers: 0.42, ci95: [0.21, 0.63], q: 0.01, rank: 1, of: 6 };
-    expect(entryText('relative-strength', counting, e, 'DALLE_3', { level: 'good', example: 'Three brick houses.' })).toBe(
-      `Good at tasks tagged "counting": +0.4 vs the others beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); highest of 6 tools here; e.g. 'Three brick houses'.`,
+  it('relative entries lead with the level against the others, then the change from the usual lead (issue #34)', () => {
+    // Usual lead +0.5 (raw: here −0.1 = usual + raw change −0.6); the claim, shrunk, is −0.5.
+    const bad: Effect = { n: 43, deltaOwn: -0.9, deltaVsOthers: -0.5, ci95: [-0.8, -0.2], q: 0.01, mean: 2.84, othersMean: 2.92, usual: 0.5, rank: 5, of: 6, raw: { delta: -0.6, ci95: [-1, -0.2] } };
+    expect(entryText('relative-weakness', counting, bad, 'DALLE_3', { level: 'bad', showExample: false })).toBe(
+      'Bad at tasks tagged "counting": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5 turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).',
     );
-    // Better than its usual margin yet still below the others there: no level word, no "highest".
-    const behind: Effect = { ...e, mean: 3.0, othersMean: 3.4, rank: 6, of: 6 };
-    expect(entryText('relative-strength', counting, behind, 'DALLE_3', { level: 'proficient', showExample: false })).toBe(
-      'Better than usual at tasks tagged "counting", though below the others: +0.4 vs the others beyond its usual margin (n = 1,340 paired tasks, 95% CI 0.2 to 0.6); here 3.0 vs their 3.4, lowest of 6 tools.',
+    // Still the highest, leading less than usual: "leads less than usual", never a weakness word.
+    const less: Effect = { ...bad, mean: 3.4, othersMean: 2.9, usual: 0.9, rank: 1 };
+    expect(entryText('relative-weakness', counting, less, 'DALLE_3', { level: 'good', example: 'Three brick houses.' })).toBe(
+      `Leads less than usual at tasks tagged "counting": 3.4 vs their 2.9, highest of 6 tools (n = 43 paired tasks); e.g. 'Three brick houses'. Its usual lead of +0.9 shrinks here: −0.5 against its usual margin (95% CI −0.8 to −0.2).`,
+    );
+    // Better than usual yet below the others: "trails less than usual".
+    const trails: Effect = { n: 1340, deltaOwn: 0.1, deltaVsOthers: 0.42, ci95: [0.21, 0.63], q: 0.01, mean: 3.0, othersMean: 3.4, usual: -0.8, rank: 6, of: 6 };
+    expect(entryText('relative-strength', counting, trails, 'x', { level: 'bad', showExample: false })).toBe(
+      'Trails less than usual at tasks tagged "counting": 3.0 vs their 3.4, lowest of 6 tools (n = 1,340 paired tasks). Its usual deficit of −0.8 narrows here: +0.4 against its usual margin (95% CI 0.2 to 0.6).',
     );
   });
-  it('relative weakness on a lower-better scale says worst, not lowest', () => {
+  it('pass/fail claims speak in pass rates and percentage points', () => {
+    const e: Effect = { n: 125, deltaOwn: -0.1, deltaVsOthers: -0.09, ci95: [-0.14, -0.04], q: 0.01, mean: 0.334, othersMean: 0.42, usual: 0.05, rank: 9, of: 14, latent: { delta: -0.4, ci95: [-0.62, -0.18] } };
+    expect(entryText('relative-weakness', counting, e, 'x', { level: 'bad', scaleWidth: 1, showExample: false })).toBe(
+      'Bad at tasks tagged "counting": passes 33% vs their 42%, 9th of 14 tools (n = 125 paired tasks). Its usual lead of +5 points turns into a deficit here: −9 points against its usual margin (95% CI −14 to −4 points).',
+    );
+  });
+  it('a change alone when the effect has no means (files before issue #25), worst on a lower-better scale', () => {
     const e: Effect = { n: 20, deltaOwn: 0.2, deltaVsOthers: -0.5, ci95: [-0.9, -0.1], q: 0.02, rank: 4, of: 4 };
     expect(entryText('relative-weakness', snow, e, 'x', { level: 'weak', direction: 'lower-better', showExample: false })).toBe(
-      'Weak at tasks about snow, park: −0.5 vs the others beyond its usual margin (n = 20 paired tasks, 95% CI −0.9 to −0.1); worst of 4 tools here.',
+      'Weak at tasks about snow, park: −0.5 against its usual margin over the others (n = 20 paired tasks, 95% CI −0.9 to −0.1); worst of 4 tools here.',
     );
   });
   it('two decimals on a 0–1 scale; a long example cut at a word within 80 characters', () => {
@@ -94,36 +107,59 @@ describe('shared note: one name once', () => {
 });
 
 describe('words match the numbers (property test over generated effect tables)', () => {
-  it('never a strength word or "highest/best" below the other tools, never a weakness word or "lowest/worst" above them', () => {
+  it('the lead, the rank words and the change sentence say what the printed numbers say (issue #34)', () => {
     const rng = mulberry32(2512);
     const facets: (Facet | DiscoveredFacet)[] = [negation, counting, snow];
     let checked = 0;
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 4000; i++) {
       const of = 2 + Math.floor(rng() * 12);
       const rank = 1 + Math.floor(rng() * of);
       const direction = rng() < 0.3 ? 'lower-better' : 'higher-better';
-      const mean = 1 + 4 * rng();
-      const othersMean = rng() < 0.05 ? mean : 1 + 4 * rng();
-      const delta = (rng() < 0.5 ? -1 : 1) * (0.05 + rng());
-      if (delta === 0) continue;
+      const latent = rng() < 0.3;
+      const width = latent || rng() < 0.2 ? 1 : 4;
+      const at = (u: number) => (width === 1 ? u : 1 + 4 * u);
+      const mean = at(rng());
+      const othersMean = rng() < 0.05 ? mean : at(rng());
+      const delta = (rng() < 0.5 ? -1 : 1) * (0.01 + rng() * (width === 1 ? 0.3 : 1));
+      const usual = (rng() < 0.1 ? 0 : rng() - 0.5) * (width === 1 ? 0.4 : 2);
       const strength = delta > 0;
-      const level = strength ? (rng() < 0.5 ? 'proficient' : 'good') : rng() < 0.5 ? 'weak' : 'bad';
-      const e: Effect = { n: 10 + Math.floor(rng() * 500), deltaOwn: delta, deltaVsOthers: delta, ci95: [delta - 0.2, delta + 0.2], q: 0.01, mean, othersMean, rank, of };
-      const text = entryText(strength ? 'relative-strength' : 'relative-weakness', facets[i % 3]!, e, 'tool', { level, direction, showExample: false });
-      const above = aboveOthers(e, direction)!;
-      if (!above) {
-        expect(text, text).not.toMatch(/^(Proficient|Good) at/);
+      const e: Effect = {
+        n: 10 + Math.floor(rng() * 500), deltaOwn: delta, deltaVsOthers: delta, ci95: [delta - 0.2, delta + 0.2], q: 0.01, mean, othersMean, usual, rank, of,
+        ...(latent ? { latent: { delta: delta * 4, ci95: [delta * 4 - 0.5, delta * 4 + 0.5] as [number, number] } } : {}),
+      };
+      const level = standingLevel(e, delta, width, direction);
+      const text = entryText(strength ? 'relative-strength' : 'relative-weakness', facets[i % 3]!, e, 'tool', { level, direction, scaleWidth: width, showExample: false });
+      const style = numberStyle(width, latent);
+      const stand = standing(e, style, direction)!;
+      // The level and the rank words follow the standing the printed means show.
+      if (stand.here < 0) {
+        expect(text, text).not.toMatch(/^(Proficient|Good|Leads less than usual|Only level) at/);
         expect(text, text).not.toMatch(/\b(highest|best) of/);
+        expect(['bad', 'weak']).toContain(level);
       } else {
-        expect(text, text).not.toMatch(/^(Weak|Bad) at/);
+        expect(text, text).not.toMatch(/^(Weak|Bad|Trails less than usual) at/);
         expect(text, text).not.toMatch(/\b(lowest|worst) of/);
+        expect(['good', 'proficient']).toContain(level);
       }
-      // The claim's direction is said the way the number says it.
-      expect(text.startsWith(strength ? 'Weak' : 'Proficient'), text).toBe(false);
-      expect(text, text).toMatch(strength ? /: \+\d/ : /: −\d/);
+      if (rank === 1 && stand.here >= 0) expect(level).toBe('proficient');
+      // The printed means are the formatted numbers.
+      expect(text).toContain(`${formatLevel(mean, style)} vs their ${formatLevel(othersMean, style)}`);
+      // The change: its sign, its wording and the usual lead's sign agree with the numbers printed.
+      expect(text, text).toContain(`: ${formatChange(delta, style)} against its usual margin`);
+      if (/turns into a deficit/.test(text)) expect(stand.usual > 0 && stand.here < 0 && !strength).toBe(true);
+      if (/turns into a lead/.test(text)) expect(stand.usual < 0 && stand.here > 0 && strength).toBe(true);
+      if (/shrinks here/.test(text)) expect(stand.usual > 0 && stand.here > 0 && !strength).toBe(true);
+      if (/narrows here/.test(text)) expect(stand.usual < 0 && stand.here < 0 && strength).toBe(true);
+      if (/leads by more than/.test(text)) expect(stand.usual > 0 && stand.here > 0 && strength).toBe(true);
+      if (/trails by more than/.test(text)) expect(stand.usual < 0 && stand.here < 0 && !strength).toBe(true);
+      if (/^Leads less than usual/.test(text)) expect(stand.here > 0 && !strength).toBe(true);
+      if (/^Trails less than usual/.test(text)) expect(stand.here < 0 && strength).toBe(true);
+      if (/^(Proficient|Good) at/.test(text)) expect(strength).toBe(true);
+      if (/^(Weak|Bad) at/.test(text)) expect(strength).toBe(false);
+      if (latent) expect(text).toMatch(/passes \d+% vs their \d+%/);
       expect([...text].length).toBeLessThanOrEqual(300);
       checked++;
     }
-    expect(checked).toBeGreaterThan(2900);
+    expect(checked).toBe(4000);
   });
 });

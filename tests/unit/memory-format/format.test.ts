@@ -58,7 +58,7 @@ describe('memory format round trip', { timeout: 30_000 }, () => {
 
 describe('broken memory files', () => {
   const cases: [string, { path: string; message: string | RegExp }[]][] = [
-    ['memory-wrong-version.json', [{ path: '$.version', message: 'unsupported version 4: this version of ToolMem Studio reads versions 1, 2 and 3' }]],
+    ['memory-wrong-version.json', [{ path: '$.version', message: 'unsupported version 5: this version of ToolMem Studio reads versions 1, 2, 3 and 4' }]],
     [
       'memory-missing-fields.json',
       [

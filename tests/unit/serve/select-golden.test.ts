@@ -5,7 +5,9 @@
  * bundled demo file, each sent to /v1/select (5 shapes: all tools, a subset, a cost weight, a cost
  * limit, a latency limit with a duplicate candidate) and to /v1/predict, twice (the second round is
  * answered from the caches of repeated texts). The golden answers were recorded from main before the
- * select path changed (commit 00176a0); after a change that is meant to alter answers (another memory
+ * select path changed (commit 00176a0), and recorded again for issue #34, whose answers only add
+ * fields (a select's `reason`; `probability` on a contribution whose facet applies: 1 for this
+ * memory, which has no facet detectors); after a change that is meant to alter answers (another memory
  * format, new answer fields), record them again:
  *   TOOLMEM_UPDATE_GOLDEN=1 npx vitest run tests/unit/serve/select-golden.test.ts
  */

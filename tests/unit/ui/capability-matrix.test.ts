@@ -163,9 +163,10 @@ describe('keyboard and text', () => {
     ]));
     const lines = cellLines(m, 0, 0);
     expect(lines[0]).toBe('DALLE_3 · negation (cue)');
-    expect(lines[1]).toBe(`${MINUS}0.40 [${MINUS}0.66, ${MINUS}0.14] vs other tools · n = 31 · q = 0.003 · lowest of 6 tools`);
-    expect(lines[2]).toBe(`vs its own mean ${MINUS}0.25 [${MINUS}0.50, 0.00]`);
-    expect(lines[3]).toBe('mean 3.10 on these tasks, 3.35 overall');
+    // The memory's one rounding rule (a 1–5 scale: 1 decimal), as the entry's words print it (issue #34).
+    expect(lines[1]).toBe(`${MINUS}0.4 (95% CI ${MINUS}0.7 to ${MINUS}0.1) against its usual margin over the others · n = 31 · q = 0.003 · lowest of 6 tools`);
+    expect(lines[2]).toBe(`vs its own mean ${MINUS}0.3 (95% CI ${MINUS}0.5 to 0.0)`);
+    expect(lines[3]).toBe('mean 3.1 on these tasks, 3.4 overall');
     expect(lines.at(-1)).toMatch(/An entry was written/);
     expect(cellLines(m, 1, 0)[1]).toMatch(/Not tested/);
   });

@@ -37,10 +37,10 @@ describe('claims in words (Memory page, tool cards)', () => {
 
   it("a profile's figures", () => {
     expect(profileFigures({ n: 200, mean: 3.81, rank: 1, rankCi95: [1, 2], of: 6, bestShare: 0.314, advantage: 0.42 })).toEqual([
-      { label: 'mean', value: '3.81' },
+      { label: 'mean', value: '3.8' },
       { label: 'rank', value: '1 of 6 (95% interval 1–2)' },
       { label: 'best on', value: '31% of its tasks' },
-      { label: 'vs the others', value: '+0.42' },
+      { label: 'vs the others', value: '+0.4' },
       { label: 'tasks', value: '200' },
     ]);
     expect(profileFigures({ n: 5, mean: 0.5, rank: 1, rankCi95: [1, 1], of: 1, bestShare: 0, advantage: 0 }).map((f) => f.label)).toEqual(['mean', 'tasks']);

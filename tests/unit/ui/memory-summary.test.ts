@@ -29,7 +29,7 @@ function snapshot(over: Partial<CapabilitySnapshot['report']> = {}): CapabilityS
 describe('the Memory page in plain words (issue #38)', () => {
   it('one paragraph: what it learned from, best and worst overall, the claims with the strongest two, tentative, shared difficulty, the check', () => {
     expect(memorySummary({ snapshot: snapshot(), datasetName: 'Demo', trainTasks: 200 })).toBe(
-      'This memory learned from 200 training tasks of Demo, about 3 tools. Overall B scores best (3.84 on the 1–5 scale) and A worst (2.90). ' +
+      'This memory learned from 200 training tasks of Demo, about 3 tools. Overall B scores best (3.8 on the 1–5 scale) and A worst (2.9). ' +
         'It makes 2 claims — kinds of task on which a tool does clearly better or worse against the others than it usually does, such as B relatively better on “counting” tasks (+0.3 points) and A relatively worse on “negation” tasks (−0.5). ' +
         '1 more is tentative: likely, but not settled enough to count. Hard for every tool: “comparison”. On tasks it never saw, 2 of 2 claims tested held.',
     );
@@ -41,6 +41,18 @@ describe('the Memory page in plain words (issue #38)', () => {
       { id: 'dataset:c', facet: 'c', kind: 'difficulty' as const, n: 20, delta: -0.4, ci95: [-0.5, -0.3] as [number, number], q: 0.01, text: '' },
     ] };
     expect(memorySummary({ snapshot: { ...snapshot(), note } })).toContain('Hard for every tool: “b”, “c” and 1 more.');
+  });
+
+  it('one rounding rule with the entries (issue #34): a pass/fail memory speaks in pass rates and points', () => {
+    const s = snapshot();
+    const pass: CapabilitySnapshot = {
+      ...s,
+      cells: s.cells.map((c) => ({ ...c, effect: { ...c.effect, deltaVsOthers: c.toolId === 'A' ? -0.094 : 0.121 } })),
+      report: { ...s.report, contrastScale: { kind: 'logit', why: 'pass/fail' } },
+      model: { ...s.model!, scale: { min: 0, max: 1, direction: 'higher-better', integer: false }, model: { ...s.model!.model, mu: [0.42, 0.815, 0.5] } },
+    };
+    expect(memorySummary({ snapshot: pass })).toContain('Overall B scores best (passes 82%) and A worst (42%).');
+    expect(memorySummary({ snapshot: pass })).toContain('(+12 points) and A relatively worse on “negation” tasks (−9 points).');
   });
 
   it('entry counts that add up, the tools\' profiles included; null when they cannot', () => {

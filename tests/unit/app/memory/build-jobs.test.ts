@@ -137,7 +137,7 @@ describe('memory export', () => {
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(serializeMemoryFile(parsed.file)).toBe(out.text);
-    expect(parsed.file.version).toBe(3);
+    expect(parsed.file.version).toBe(4);
     expect(parsed.file.build.capability?.tools).toEqual([...CAPABILITY_TOOLS]);
     const entries = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
     const fileEntries = parsed.file.tools.flatMap((t) => t.entries);

@@ -1,0 +1,154 @@
+/**
+ * Pick claims (issue #34): "for tasks tagged negation, pick SDXL_2_1" — where a facet's likely best
+ * tool is not the overall best, and the data says with probability ≥ MIN_PICK_PROBABILITY that it
+ * does better than the overall best there.
+ *
+ * The overall best B is the tool with the highest mean (the profile's rank 1). For every other tool
+ * k the per-task difference d_kt = v_kt − v_Bt (oriented; tasks both scored) gives, per facet f, the
+ * raw facet-minus-overall contrast c_kf of that difference with its Welch standard error. All these
+ * (k, f) contrasts feed one adaptive-shrinkage prior (ash.ts: a mixture of zero-mean normals fitted
+ * by maximum likelihood), since most of them are null: a facet that looks large by luck is pulled
+ * toward zero, one with a lot of evidence keeps its size. The difference on the facet's tasks is
+ * D_k + θ_kf (D_k the overall mean difference, se(D_k)² added to every posterior component), and
+ * P(k beats B on f) = Σ_m w_m Φ((D_k + μ_m) / √(v_m + se(D_k)²)) over the posterior's components.
+ *
+ * A pick claim stands when the facet's most likely best tool (leaderboard.ts) is not B, that
+ * probability is ≥ MIN_PICK_PROBABILITY, a new sample of the facet's size would show the pick ahead
+ * with probability ≥ MIN_PICK_REPLICATION, and the facet has MIN_CLAIM_TASKS paired tasks. It is
+ * checked on unseen tasks like any claim: does the pick beat B on the facet's unseen tasks (mean
+ * difference, t-interval)?
+ */
+import { moments } from '../memory/stat-tests';
+import { tQuantile975 } from './effects';
+import { ashAbove, ashPosterior, fitAsh } from './ash';
+import { verdictOf, MIN_VERIFY_N } from './verify';
+import type { Verdict } from './types';
+
+export const MIN_PICK_PROBABILITY = 0.9;
+/** Chance that a new sample of the facet's size shows the pick ahead; tuned on seeds 101–110 (claims-bench). */
+export const MIN_PICK_REPLICATION = 0.8;
+const MIN_PICK_TASKS = 10;
+
+export interface PickClaim {
+  /** Index of the facet (the caller's facet list). */
+  facet: number;
+  /** The pick, and the overall best it beats on the facet. */
+  toolId: string;
+  over: string;
+  /** P(the pick does better than `over` on the facet's tasks). */
+  probability: number;
+  /** Posterior mean lead of the pick over `over` on the facet (oriented score points) and its 95% interval. */
+  lead: number;
+  ci95: [number, number];
+  /** Facet tasks both are scored on, and their means there (scale units). */
+  n: number;
+  mean: number;
+  overMean: number;
+  /** The pick's probability of being the best tool on the facet (its leaderboard). */
+  pBest: number;
+  verdict?: Verdict;
+}
+
+export interface PickInput {
+  toolIds: readonly string[];
+  /** Oriented scores v[j][t] (NaN missing) and scores in scale units. */
+  v: readonly ArrayLike<number>[];
+  scores: readonly ArrayLike<number>[];
+  /** Facet membership over the same tasks (every facet of the fit: overlaps are counted once). */
+  x: readonly ArrayLike<number>[];
+  /** Index of the overall best tool. */
+  best: number;
+  /** Per facet, the index of its most likely best tool and that probability (null: no pick on it). */
+  likelyBest: readonly ({ tool: number; pBest: number } | null)[];
+}
+
+interface RawContrast {
+  /** Facet-minus-overall mean of d and its Welch standard error (Infinity when a side has < 2 tasks). */
+  b: number;
+  s: number;
+  /** Paired tasks inside the facet, and the variance of d there. */
+  n: number;
+  variance: number;
+}
+
+/** The raw facet-minus-overall contrast of the per-task differences d on one facet. */
+function rawContrast(d: ArrayLike<number>, member: ArrayLike<number>): RawContrast {
+  const inside: number[] = [];
+  const outside: number[] = [];
+  for (let t = 0; t < d.length; t++) {
+    if (Number.isNaN(d[t]!)) continue;
+    (member[t] ? inside : outside).push(d[t]!);
+  }
+  const a = moments(inside);
+  const o = moments(outside);
+  const total = a.n + o.n;
+  if (a.n < 2 || o.n < 2) return { b: 0, s: Infinity, n: a.n, variance: a.variance };
+  const share = o.n / total;
+  return { b: share * (a.mean - o.mean), s: share * Math.sqrt(a.variance / a.n + o.variance / o.n), n: a.n, variance: a.variance };
+}
+
+export function pickClaims(input: PickInput): PickClaim[] {
+  const { v, x, best } = input;
+  const J = v.length;
+  const others = Array.from({ length: J }, (_, k) => k).filter((k) => k !== best);
+  const diffs = others.map((k) => Float64Array.from({ length: v[k]!.length }, (_, t) => v[k]![t]! - v[best]![t]!));
+  if (!diffs.length) return [];
+  // Every (other tool, facet) contrast of the difference feeds one adaptive-shrinkage prior: most
+  // are null, so a facet that is large by luck is pulled toward zero, a real one keeps its size.
+  const raw = diffs.map((d) => x.map((row) => rawContrast(d, row)));
+  const usable = raw.flat().filter((c) => Number.isFinite(c.b) && c.s > 0 && Number.isFinite(c.s));
+  if (!usable.length) return [];
+  const prior = fitAsh(usable.map((c) => c.b), usable.map((c) => c.s));
+  const out: PickClaim[] = [];
+  input.likelyBest.forEach((lb, f) => {
+    if (!lb || lb.tool === best) return;
+    const i = others.indexOf(lb.tool);
+    const c = raw[i]?.[f];
+    if (!c || c.n < MIN_PICK_TASKS || !(c.s > 0) || !Number.isFinite(c.s)) return;
+    const all = moments([...diffs[i]!].filter((y) => !Number.isNaN(y)));
+    if (all.n < 2) return;
+    // The lead on the facet is D (the overall mean difference, se²/n) plus the shrunk contrast.
+    const seD2 = all.variance / all.n;
+    const parts = ashPosterior(prior, c.b, c.s);
+    const probability = ashAbove(parts, all.mean, seD2);
+    const replication = ashAbove(parts, all.mean, seD2 + c.variance / c.n);
+    if (probability < MIN_PICK_PROBABILITY || replication < MIN_PICK_REPLICATION) return;
+    const m = parts.reduce((a, p) => a + p.weight * p.mean, 0);
+    const variance = parts.reduce((a, p) => a + p.weight * (p.variance + p.mean * p.mean), 0) - m * m + seD2;
+    const lead = all.mean + m;
+    const sd = Math.sqrt(Math.max(0, variance));
+    const mean = (j: number) => moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[lb.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s))).mean;
+    out.push({
+      facet: f,
+      toolId: input.toolIds[lb.tool]!,
+      over: input.toolIds[best]!,
+      probability,
+      lead,
+      ci95: [lead - 1.959964 * sd, lead + 1.959964 * sd],
+      n: c.n,
+      mean: mean(lb.tool),
+      overMean: mean(best),
+      pBest: lb.pBest,
+    });
+  });
+  return out;
+}
+
+/**
+ * A pick checked on unseen tasks: the mean of (pick − overall best) over the facet's unseen tasks
+ * both are scored on, with its t-interval. holds: the interval lies above 0; contradicted: below.
+ */
+export function verifyPick(pick: Pick<PickClaim, 'toolId' | 'over'>, v: ReadonlyMap<string, ArrayLike<number>>, member: ArrayLike<number>, opts: { on: string; at: number; minN?: number }): Verdict {
+  const a = v.get(pick.toolId);
+  const b = v.get(pick.over);
+  const none: Verdict = { verdict: 'untested', n: 0, delta: null, ci95: null, on: opts.on, checkedAt: opts.at };
+  if (!a || !b) return none;
+  const d: number[] = [];
+  for (let t = 0; t < member.length; t++) if (member[t] && !Number.isNaN(a[t]!) && !Number.isNaN(b[t]!)) d.push(a[t]! - b[t]!);
+  const m = moments(d);
+  if (m.n < 2) return { ...none, n: m.n };
+  const se = Math.sqrt(m.variance / m.n);
+  const half = se > 0 ? tQuantile975(m.n - 1) * se : 0;
+  const ci95: [number, number] = [m.mean - half, m.mean + half];
+  return { verdict: verdictOf(1, m.n, m.mean, ci95, opts.minN ?? MIN_VERIFY_N), n: m.n, delta: m.mean, ci95, on: opts.on, checkedAt: opts.at };
+}
