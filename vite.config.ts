@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 
 /**
  * `BENCH=1 vite build --outDir DIR` builds the benchmark pages (bench/*.html) on their own, into
- * DIR/bench/, beside an app build already in DIR (scripts/bench/common.mjs does both): the pages
+ * DIR/bench/, beside an app build already in DIR (bench/drivers/common.mjs does both): the pages
  * share the app's origin and database, while the app stays byte for byte the shipped build. Built
  * as entries of the app build, they were merged into its one first-load chunk (APP_OUTPUT) and ran
  * the app's entry, which throws on a page without #app. The app build never ships them.

@@ -1,4 +1,4 @@
-// Runs inside Chromium (driven by scripts/bench/embed-bench.mjs), step by step so the driver can
+// Runs inside Chromium (driven by bench/drivers/embed-bench.mjs), step by step so the driver can
 // alternate timed passes with Node's on the same texts (both sides then sample the same machine
 // state; this 2-core VM drifts by up to 2× between minutes):
 // 1. the app's embed worker (workers/embed.worker.ts, transformers.js + onnxruntime-web):
@@ -8,7 +8,7 @@
 // 2. top-k-per-level retrieval in a worker: our VectorIndex vs Orama on the same vectors.
 import { ToolMemDB } from '../src/db';
 import { createClient, type Client } from '../src/rpc';
-import type { EmbedApi, EmbedModelInfo } from '../src/services/embed-api';
+import type { EmbedApi, EmbedModelInfo } from '../src/model-host/embed-api';
 import type { RetrievalBenchRequest, RetrievalBenchResult } from './retrieval.worker';
 
 export interface EmbedSetup {

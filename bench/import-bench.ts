@@ -1,7 +1,7 @@
-// Runs inside Chromium (driven by scripts/bench/import-bench.mjs): the app's data worker (imports) vs the
+// Runs inside Chromium (driven by bench/drivers/import-bench.mjs): the app's data worker (imports) vs the
 // raw Papa Parse + Dexie baseline on the same file, plus main-thread long tasks during our import.
 import { createClient } from '../src/rpc';
-import type { ImportApi } from '../src/services/import-api';
+import type { ImportApi } from '../src/app/import/api';
 import { runStages, stages as stageTable } from './import-stages';
 
 interface BenchResult {

@@ -8,8 +8,8 @@ import Dexie from 'dexie';
 import { runImport } from '../src/core/import';
 import type { Experience } from '../src/core/types';
 import { ToolMemDB, createRepositories } from '../src/db';
-import { blobBytes } from '../src/services/blob-text';
-import { createImportHandlers } from '../src/services/import-service';
+import { blobBytes } from '../src/platform/blob';
+import { createImportHandlers } from '../src/app/import/handlers';
 
 export interface StageResult {
   stage: string;

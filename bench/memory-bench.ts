@@ -1,4 +1,4 @@
-// Runs inside Chromium (driven by scripts/bench/memory-bench.mjs); issue #4's "must reach" figures:
+// Runs inside Chromium (driven by bench/drivers/memory-bench.mjs); issue #4's "must reach" figures:
 // 1. update-prompt tokens as one tool's memory grows from 10 to 5,000 entries (same core calls as
 //    tests/unit/memory/prompt-size.test.ts: EntryIndex + induceExperience + ScriptedEngine);
 // 2. 1,000 scripted update operations applied to IndexedDB the way a build applies them: per

@@ -5,13 +5,13 @@
 // so that a 100k-row file never blocks the UI thread.
 import { expose, workerScopeEndpoint } from '../src/rpc';
 import { ToolMemDB, clearAllTables, createRepositories, restoreBackup } from '../src/db';
-import { createImportHandlers } from '../src/services/import-service';
-import type { ImportApi } from '../src/services/import-api';
-import { createLabelHandlers } from '../src/services/label-service';
-import type { LabelApi } from '../src/services/label-api';
-import { browserLocks } from '../src/services/liveness';
-import { createStorageHandlers } from '../src/services/storage-service';
-import type { StorageApi } from '../src/services/storage-api';
+import { createImportHandlers } from '../src/app/import/handlers';
+import type { ImportApi } from '../src/app/import/api';
+import { createLabelHandlers } from '../src/app/label/label';
+import type { LabelApi } from '../src/app/label/api';
+import { browserLocks } from '../src/platform/locks';
+import { createStorageHandlers } from '../src/app/storage/handlers';
+import type { StorageApi } from '../src/app/storage/api';
 
 const THUMB_WIDTH = 192;
 

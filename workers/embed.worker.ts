@@ -1,13 +1,13 @@
 /// <reference lib="webworker" />
 // Thin host: the tab's one embedding model (transformers.js + onnxruntime-web, WebGPU or WASM) and
 // its IndexedDB cache run here, off the UI thread. The page calls it directly; the memory and eval
-// workers through ports (`connect`). The service logic is in src/services/embed-service.ts.
+// workers through ports (`connect`). The use cases are in src/model-host/embed-service.ts.
 import { expose, workerScopeEndpoint, type ConnectApi, type Handlers } from '../src/rpc';
 import { DexieEmbeddingStore, ToolMemDB, createRepositories, embeddingModelSetting } from '../src/db';
 import { createBrowserEmbedHost } from '../src/model-host/embed-browser';
-import { createEmbedHandlers } from '../src/services/embed-service';
-import type { EmbedApi } from '../src/services/embed-api';
-import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../src/services/embed-dataset';
+import { createEmbedHandlers } from '../src/model-host/embed-service';
+import type { EmbedApi } from '../src/model-host/embed-api';
+import { createEmbedDatasetHandlers, distinctPrompts, type EmbedDatasetApi } from '../src/model-host/embed-dataset';
 
 const db = new ToolMemDB();
 const repos = createRepositories(db);

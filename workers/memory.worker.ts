@@ -3,16 +3,16 @@
 // UI never waits on them. Progress is the build Run itself, as committed. Texts are embedded by the
 // embed worker and in-browser LLMs run in the llm worker, both reached through ports the page sends.
 import { PortClient, expose, workerScopeEndpoint } from '../src/rpc';
-import { llmWorkerEngines } from '../src/llm/worker-engine';
+import { llmWorkerEngines } from '../src/model-host/worker-engine';
 import type { LlmApi } from '../src/model-host/llm-api';
 import { ToolMemDB, createRepositories } from '../src/db';
 import { DexieEmbeddingStore, embeddingModelSetting } from '../src/db/embedding-store';
 import { getSetting } from '../src/db/settings';
 import { DexieMemoryImportStore } from '../src/db/memory-import-store';
-import { BUNDLED_EMBED_MODEL, type EmbedApi, type EmbedPortApi } from '../src/services/embed-api';
-import { remoteEmbedder } from '../src/services/embed-remote';
-import { createMemoryHandlers } from '../src/services/memory-service';
-import type { MemoryApi } from '../src/services/memory-api';
+import { BUNDLED_EMBED_MODEL, type EmbedApi, type EmbedPortApi } from '../src/model-host/embed-api';
+import { remoteEmbedder } from '../src/model-host/embed-remote';
+import { createMemoryHandlers } from '../src/app/memory/handlers';
+import type { MemoryApi } from '../src/app/memory/api';
 
 const db = new ToolMemDB();
 const embed = new PortClient<EmbedApi>('The embed worker');

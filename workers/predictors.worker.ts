@@ -5,15 +5,15 @@
 // LLMs run in the llm worker, both reached through ports the page sends.
 import { PortClient, expose, workerScopeEndpoint } from '../src/rpc';
 import { ToolMemDB, createRepositories } from '../src/db';
-import type { EmbedApi, EmbedPortApi } from '../src/services/embed-api';
-import { remoteEmbedder } from '../src/services/embed-remote';
-import { llmWorkerEngines } from '../src/llm/worker-engine';
+import type { EmbedApi, EmbedPortApi } from '../src/model-host/embed-api';
+import { remoteEmbedder } from '../src/model-host/embed-remote';
+import { llmWorkerEngines } from '../src/model-host/worker-engine';
 import type { LlmApi } from '../src/model-host/llm-api';
 import { getSetting } from '../src/db/settings';
-import { createEvalHandlers } from '../src/services/eval-service';
-import type { EvalApi } from '../src/services/eval-api';
-import { browserLocks } from '../src/services/liveness';
-import { withRunLocks } from '../src/services/run-recovery';
+import { createEvalHandlers } from '../src/app/evaluate/evaluate';
+import type { EvalApi } from '../src/app/evaluate/api';
+import { browserLocks } from '../src/platform/locks';
+import { withRunLocks } from '../src/app/storage/run-recovery';
 
 const db = new ToolMemDB();
 const embed = new PortClient<EmbedApi>('The embed worker');

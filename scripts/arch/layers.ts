@@ -5,7 +5,7 @@ import type { ImportGraph } from './import-graph';
 // tests/unit/arch/layers.test.ts holds every file of the tree to this table, and
 // scripts/arch/counts.ts reports the number of imports that break it.
 
-export type LayerName = 'ui' | 'workers' | 'cli' | 'services' | 'llm' | 'app' | 'model-host' | 'db' | 'rpc' | 'core';
+export type LayerName = 'ui' | 'workers' | 'cli' | 'app' | 'model-host' | 'db' | 'platform' | 'rpc' | 'core';
 
 export interface Layer {
   name: LayerName;
@@ -17,14 +17,13 @@ export interface Layer {
 }
 
 export const LAYERS: readonly Layer[] = [
-  { name: 'ui', paths: ['src/ui/', 'src/main.ts', 'src/App.svelte'], role: 'pages, components, rune state; the app entry', may: ['services', 'app', 'llm', 'model-host', 'rpc', 'db', 'core'] },
-  { name: 'workers', paths: ['workers/'], role: 'thin hosts of one handler table each', may: ['services', 'llm', 'model-host', 'rpc', 'db', 'core'] },
-  { name: 'cli', paths: ['src/cli/'], role: 'the toolmem command, the MCP and HTTP servers', may: ['services', 'app', 'model-host', 'core'] },
-  { name: 'services', paths: ['src/services/'], role: 'worker handler tables (use cases behind each worker API)', may: ['app', 'model-host', 'rpc', 'core'] },
-  { name: 'llm', paths: ['src/llm/'], role: 'in-browser engines (WebLLM, wllama), the llm handler table, the worker-side engine proxy', may: ['model-host', 'rpc', 'core'] },
-  { name: 'app', paths: ['src/app/'], role: 'use cases shared by the workers, the CLI and the MCP server', may: ['core'] },
-  { name: 'model-host', paths: ['src/model-host/'], role: 'model hosts: the pipeline embedder, the browser and Node embedders, the LLM worker protocol', may: ['core'] },
+  { name: 'ui', paths: ['src/ui/', 'src/main.ts', 'src/App.svelte'], role: 'pages, components, rune state; the app entry', may: ['app', 'model-host', 'rpc', 'db', 'core'] },
+  { name: 'workers', paths: ['workers/'], role: 'thin hosts of one handler table each', may: ['app', 'model-host', 'platform', 'rpc', 'db', 'core'] },
+  { name: 'cli', paths: ['src/cli/'], role: 'the toolmem command, the MCP and HTTP servers', may: ['app', 'model-host', 'core'] },
+  { name: 'app', paths: ['src/app/'], role: 'the use cases by feature, and the handler tables the workers expose', may: ['platform', 'rpc', 'core'] },
+  { name: 'model-host', paths: ['src/model-host/'], role: 'the models: the embedding host and the in-browser language models, their worker protocols and tables', may: ['rpc', 'core'] },
   { name: 'db', paths: ['src/db/'], role: 'Dexie schema, repositories, backup, quota, middlewares', may: ['core'] },
+  { name: 'platform', paths: ['src/platform/'], role: 'browser facilities the use cases run on: Web Locks, Blob streaming', may: ['core'] },
   { name: 'rpc', paths: ['src/rpc/'], role: 'typed worker RPC: calls, progress, cancel, errors, ports', may: ['core'] },
   { name: 'core', paths: ['src/core/'], role: 'pure TypeScript domain; imports no other layer', may: [] },
 ];
@@ -65,7 +64,7 @@ export function layerViolations(graph: ImportGraph): LayerViolation[] {
   return out;
 }
 
-/** Imports from each layer into each other one: `ui → services` → count. */
+/** Imports from each layer into each other one: `ui → app` → count. */
 export function layerEdges(graph: ImportGraph): Map<string, number> {
   const out = new Map<string, number>();
   for (const [from, targets] of graph.edges) {

@@ -1,6 +1,6 @@
 /**
  * What `toolmem build-memory` prints: the build summary as JSON (a fixed shape, a contract for
- * scripts) or as text lines. Only formatting: the build is the app's use case (src/app/build-memory.ts).
+ * scripts) or as text lines. Only formatting: the build is the app's use case (src/app/memory/build.ts).
  */
 import { dictFrom } from '../core/data-keys';
 import type { BuildMetrics } from '../core/memory';

@@ -2,9 +2,9 @@
  * The language-model side of `toolmem eval` (issue #17): reading `--llm` / `--llm-tasks`, the
  * tools as the prompts show them, and the `llm` stats added to the JSON summary and the text report.
  * The evaluation itself, a run stopped by Ctrl-C included, is the shared use case
- * (src/app/run-evaluation.ts), the one the app's predictors worker runs.
+ * (src/app/evaluate/run-evaluation.ts), the one the app's predictors worker runs.
  */
-import { llmTotals, type LlmMethodTotals } from '../app/evaluate-methods';
+import { llmTotals, type LlmMethodTotals } from '../app/evaluate/methods';
 import { own } from '../core/data-keys';
 import { table, type EvalReport, type JsonReport } from '../core/eval';
 import { isBrowserEngine, isNoEngine, type EngineSpec } from '../core/llm';

@@ -1,9 +1,10 @@
 /**
  * `toolmem eval --memory FILE`: the memory file read and planned by the app's use case
- * (src/app/memory-file-eval.ts) — its own split and its entries embedded with its own model, which
- * then embeds the prompts too (entry and task vectors must come from one model).
+ * (src/app/evaluate/memory-plan.ts, the plan a stored memory gets too) — its own split and its
+ * entries embedded with its own model, which then embeds the prompts too (entry and task vectors
+ * must come from one model).
  */
-import { planMemoryFileEval, type MemoryFileEval } from '../app/memory-file-eval';
+import { planMemoryFileEval, type MemoryFileEval } from '../app/evaluate/memory-plan';
 import { ToolMemError } from '../core/errors';
 import type { ScoredPair } from '../core/eval';
 import { quote } from '../core/text/quote';

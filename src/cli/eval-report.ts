@@ -7,7 +7,11 @@ import { formatIntervals, formatReport, table, toJsonReport, withIntervals, type
 import type { AblationRow } from '../core/eval/ablation';
 import type { Dataset } from '../core/types';
 import { formatLlmStats, withLlmStats } from './eval-llm';
-import type { Io } from './io';
+import { writeFile } from 'node:fs/promises';
+import type { EvaluationOutcome } from '../app/evaluate/run-evaluation';
+import { EXIT, type Io } from './io';
+import type { ParsedArgs } from './eval-args';
+import { EXIT_INTERRUPTED } from './llm-progress';
 
 /** The JSON summary: means over seeds, the intervals when computed, the LLM stats, `partial` when stopped, and the top-k ablation's rows with --ablation. */
 export function evalJson(report: EvalReport, intervals: EvalIntervals | null, partial: string | undefined, ablation?: readonly AblationRow[]): object {
@@ -39,4 +43,37 @@ export function ablationText(rows: readonly AblationRow[]): string {
     ['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'],
     rows.map((r) => [r.method, r.cut, String(r.k), r.mae.toFixed(3), r.rmse.toFixed(3), Number.isFinite(r.pearson) ? r.pearson.toFixed(3) : '—', r.pairAcc.toFixed(3)]),
   )}`;
+}
+
+/** Prints (or writes) an outcome, complete or stopped part-way, and gives the exit code. */
+export async function printOutcome(outcome: EvaluationOutcome, opts: ParsedArgs, io: Io, about: Omit<Parameters<typeof printEvalText>[1], 'report' | 'intervals' | 'partial'>): Promise<number> {
+  const { report, partial, intervals, ablation } = outcome;
+  if (!report) {
+    io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
+    return EXIT_INTERRUPTED;
+  }
+  if (partial) io.err(`toolmem eval: stopped by Ctrl-C; reporting ${partial}.`);
+  if (!partial && !intervals) io.err('toolmem eval: Ctrl-C during the bootstrap intervals: printing the complete results without them.');
+  const json = evalJson(report, intervals, partial, ablation);
+  if (opts.json && opts.json !== '-') {
+    try {
+      await writeFile(opts.json, `${JSON.stringify(json, null, 2)}\n`);
+    } catch (err) {
+      io.err(`toolmem eval: cannot write ${opts.json}: ${(err as Error).message}`);
+      return EXIT.unreadable;
+    }
+  }
+  const exit = partial ? EXIT_INTERRUPTED : EXIT.ok;
+  if (opts.json === '-') {
+    io.out(JSON.stringify(json, null, 2));
+    return exit;
+  }
+  printEvalText(io, { ...about, report, intervals, partial });
+  if (partial) {
+    if (opts.json) io.out(`\nPartial JSON summary written to ${opts.json}`);
+    return exit;
+  }
+  if (opts.ablation) io.out(ablation ? ablationText(ablation) : '\n(no neighbour method selected: no top-k ablation)');
+  if (opts.json) io.out(`\nJSON summary written to ${opts.json}`);
+  return EXIT.ok;
 }

@@ -10,7 +10,7 @@
  * bootstrap intervals and prints the complete results. The handler is removed when the command
  * ends; a second Ctrl-C before that is the shell's ordinary one (the process ends).
  */
-import type { EvalProgress } from '../app/evaluate-methods';
+import type { EvalProgress } from '../app/evaluate/methods';
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT, the shell convention). */
 export const EXIT_INTERRUPTED = 130;

@@ -87,7 +87,7 @@ export interface BuildRun extends RunFields {
   metrics?: BuildMetrics;
 }
 
-/** An evaluation of predictors on a dataset (services/eval-service.ts, `toolmem eval`). */
+/** An evaluation of predictors on a dataset (app/evaluate/evaluate.ts, `toolmem eval`). */
 export interface EvalRun extends RunFields {
   kind: 'eval';
   config: EvalConfig;
@@ -95,7 +95,7 @@ export interface EvalRun extends RunFields {
   metrics?: EvalResult;
 }
 
-/** A tool's test cases predicted with a memory (services/memory-checks.ts). */
+/** A tool's test cases predicted with a memory (app/memory/checks.ts). */
 export interface TestCaseRun extends RunFields {
   kind: 'test-cases';
   config: TestCaseConfig;

@@ -77,6 +77,81 @@ function threadsFor(config: LocalConfig | null): number {
   return Math.max(1, Math.min(4, navigator.hardwareConcurrency || 1));
 }
 
+/** transformers.js's settings for a model from `source`; `threads`: the WASM thread count, null once the runtime has started. */
+function configureEnv(modelsUrl: string, source: EmbedModelSource, threads: number | null): void {
+  const local = source !== 'hub';
+  env.allowLocalModels = local;
+  // A path, not a URL: transformers.js skips its local-file checks (e.g. "does this model have a
+  // tokenizer?") for anything that looks like an http(s) URL.
+  env.localModelPath = new URL(modelsUrl).pathname;
+  // Our server (and the service worker's navigation fallback) answers a missing file with
+  // index.html and status 200, which transformers.js would take for the file: a hub model must
+  // therefore never be looked up locally, and a local one never remotely.
+  env.allowRemoteModels = !local;
+  // Local models are precached by the service worker; a second copy in Cache Storage would only
+  // cost space. Hub downloads are kept there (that is the "downloaded once").
+  env.useBrowserCache = !local;
+  // The runtime is precached too: no duplicate 27 MB in Cache Storage.
+  env.useWasmCache = false;
+  const wasm = env.backends.onnx.wasm;
+  if (wasm) {
+    wasm.wasmPaths = { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href };
+    if (threads !== null) wasm.numThreads = threads;
+    wasm.proxy = false;
+  }
+}
+
+/** The feature-extraction pipeline on the preferred backend, falling back from WebGPU to WASM. */
+async function createExtractor(
+  model: string,
+  d: { source: EmbedModelSource; backend: EmbedBackend },
+  progress_callback: (info: unknown) => void,
+): Promise<{ extractor: FeatureExtractionPipeline; backend: EmbedBackend }> {
+  const create = (device: 'webgpu' | 'wasm') => pipeline('feature-extraction', model, { local_files_only: d.source !== 'hub', device, progress_callback });
+  let backend = d.backend;
+  try {
+    try {
+      return { extractor: await create(backend as 'webgpu' | 'wasm'), backend };
+    } catch (err) {
+      if (backend !== 'webgpu') throw err;
+      console.warn(`[embed] WebGPU session for ${model} failed, using WASM`, err);
+      backend = 'wasm';
+      return { extractor: await create('wasm'), backend };
+    }
+  } catch (err) {
+    throw toModelLoadError(err, model, d.source, navigator.onLine);
+  }
+}
+
+/** The model's output size: known, from its config, or from embedding one probe text. */
+async function outputDim(extractor: FeatureExtractionPipeline, known: number | null, model: string): Promise<number> {
+  const configDim = prop(prop(extractor.model, 'config'), 'hidden_size');
+  let dim = known ?? (typeof configDim === 'number' ? configDim : null);
+  if (dim === null) {
+    const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: false });
+    dim = probe.dims.at(-1) ?? null;
+  }
+  if (!dim) throw new ModelLoadError(`Model “${model}” does not report its output size`, 'failed', model);
+  return dim;
+}
+
+/** config.json of a folder under models/, or null when there is none (the server answers index.html); kept per model. */
+function configReader(modelsUrl: string): (model: string) => Promise<LocalConfig | null> {
+  const configs = new Map<string, Promise<LocalConfig | null>>();
+  return (model) => {
+    let found = configs.get(model);
+    if (!found) {
+      found = fetch(new URL(`${model}/config.json`, modelsUrl))
+        .then(async (r) => (r.ok && /json/i.test(r.headers.get('content-type') ?? '') ? ((await r.json()) as LocalConfig) : null))
+        .catch(() => null);
+      configs.set(model, found);
+      // A failure (offline before the service worker cached it) must not stick.
+      void found.then((c) => c === null && configs.delete(model));
+    }
+    return found;
+  };
+}
+
 export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): EmbedHost {
   const modelsUrl = new URL(options.modelsUrl ?? 'models/', appRootUrl()).href;
   /** Set when onnxruntime's WASM starts (first load); fixed from then on. */
@@ -89,20 +164,7 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
     return (await gpu) ? 'webgpu' : 'wasm';
   };
 
-  /** config.json of a folder under models/, or null when there is none (the server answers index.html). */
-  const configs = new Map<string, Promise<LocalConfig | null>>();
-  const localConfig = (model: string): Promise<LocalConfig | null> => {
-    let found = configs.get(model);
-    if (!found) {
-      found = fetch(new URL(`${model}/config.json`, modelsUrl))
-        .then(async (r) => (r.ok && /json/i.test(r.headers.get('content-type') ?? '') ? ((await r.json()) as LocalConfig) : null))
-        .catch(() => null);
-      configs.set(model, found);
-      // A failure (offline before the service worker cached it) must not stick.
-      void found.then((c) => c === null && configs.delete(model));
-    }
-    return found;
-  };
+  const localConfig = configReader(modelsUrl);
 
   async function describe(model: string): Promise<ModelDescription & { config: LocalConfig | null }> {
     const config = await localConfig(model);
@@ -118,29 +180,6 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
     };
   }
 
-  function configureEnv(source: EmbedModelSource, threads: number): void {
-    const local = source !== 'hub';
-    env.allowLocalModels = local;
-    // A path, not a URL: transformers.js skips its local-file checks (e.g. "does this model have a
-    // tokenizer?") for anything that looks like an http(s) URL.
-    env.localModelPath = new URL(modelsUrl).pathname;
-    // Our server (and the service worker's navigation fallback) answers a missing file with
-    // index.html and status 200, which transformers.js would take for the file: a hub model must
-    // therefore never be looked up locally, and a local one never remotely.
-    env.allowRemoteModels = !local;
-    // Local models are precached by the service worker; a second copy in Cache Storage would only
-    // cost space. Hub downloads are kept there (that is the "downloaded once").
-    env.useBrowserCache = !local;
-    // The runtime is precached too: no duplicate 27 MB in Cache Storage.
-    env.useWasmCache = false;
-    const wasm = env.backends.onnx.wasm;
-    if (wasm) {
-      wasm.wasmPaths = { mjs: new URL(ortMjsUrl, self.location.href).href, wasm: new URL(ortWasmUrl, self.location.href).href };
-      if (wasmThreads === null) wasm.numThreads = threads;
-      wasm.proxy = false;
-    }
-  }
-
   let chain: Promise<unknown> = Promise.resolve();
 
   async function loadNow(model: string, onProgress: (p: ModelLoadProgress) => void): Promise<LoadedModel> {
@@ -149,7 +188,7 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       // Fail at once with the real reason instead of after a doomed request.
       throw toModelLoadError(new TypeError('Failed to fetch'), model, d.source, false);
     }
-    configureEnv(d.source, d.threads);
+    configureEnv(modelsUrl, d.source, wasmThreads === null ? d.threads : null);
     const sizes = new Map<string, number>();
     const progress_callback = (info: unknown) => {
       const p = toModelLoadProgress(info);
@@ -157,29 +196,8 @@ export function createBrowserEmbedHost(options: BrowserEmbedHostOptions = {}): E
       if (p.status === 'progress' && p.file && typeof p.total === 'number' && p.total > 0) sizes.set(p.file, p.total);
       onProgress(p);
     };
-    const create = (device: 'webgpu' | 'wasm') =>
-      pipeline('feature-extraction', model, { local_files_only: d.source !== 'hub', device, progress_callback });
-    let backend = d.backend;
-    let extractor: FeatureExtractionPipeline;
-    try {
-      try {
-        extractor = await create(backend as 'webgpu' | 'wasm');
-      } catch (err) {
-        if (backend !== 'webgpu') throw err;
-        console.warn(`[embed] WebGPU session for ${model} failed, using WASM`, err);
-        backend = 'wasm';
-        extractor = await create('wasm');
-      }
-    } catch (err) {
-      throw toModelLoadError(err, model, d.source, navigator.onLine);
-    }
-    const configDim = prop(prop(extractor.model, 'config'), 'hidden_size');
-    let dim = d.dim ?? (typeof configDim === 'number' ? configDim : null);
-    if (dim === null) {
-      const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: false });
-      dim = probe.dims.at(-1) ?? null;
-    }
-    if (!dim) throw new ModelLoadError(`Model “${model}” does not report its output size`, 'failed', model);
+    const { extractor, backend } = await createExtractor(model, d, progress_callback);
+    const dim = await outputDim(extractor, d.dim, model);
     wasmThreads ??= d.threads; // the WASM runtime started with this count (WebGPU runs on it too)
     const total = [...sizes.values()].reduce((a, b) => a + b, 0);
     return {

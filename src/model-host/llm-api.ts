@@ -2,7 +2,7 @@
  * The llm worker's protocol, declared once. `workers/llm.worker.ts` hosts the in-browser engines
  * (wllama on CPU, WebLLM on WebGPU); the UI talks to it directly (Settings: load and try a model)
  * and the memory and predictors workers reach it through a MessagePort (`connect`), so one tab loads a
- * model once whoever uses it. `WorkerLlmEngine` (src/llm/worker-engine.ts) turns this API back into
+ * model once whoever uses it. `WorkerLlmEngine` (src/model-host/worker-engine.ts) turns this API back into
  * the core `LlmEngine` interface, so the build loop cannot tell it from an in-thread engine.
  *
  * Pure types: importable from the UI, workers and Node tests.

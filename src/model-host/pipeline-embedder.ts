@@ -115,6 +115,49 @@ export function meanFromSumsInto(sums: ArrayLike<number>, { mask, batch, seq, di
   divideByCounts(out, rows, maskCounts(mask, batch, seq), dim);
 }
 
+/** The tokenizer + session path of one model: its session, its tokenizer, its summed output if any, one call at a time. */
+interface DirectPath {
+  session: OrtSessionLike;
+  tokenize: Tokenize;
+  sumOutput: string | null;
+  dim: number;
+  serial: <T>(f: () => Promise<T>) => Promise<T>;
+}
+
+/** Writes the chunk's pooled rows into `data`; false when this model needs the pipeline instead. */
+async function directChunk({ session, tokenize, sumOutput, dim, serial }: DirectPath, batchTexts: string[], rows: readonly number[], data: Float32Array): Promise<boolean> {
+  const enc = tokenize(batchTexts, { padding: true, truncation: true });
+  const ids = enc.input_ids;
+  const mask = enc.attention_mask;
+  if (!ids || !mask) return false;
+  const feeds = dict<unknown>(); // keyed by the model's input names
+  for (const name of session.inputNames) {
+    const t = enc[name];
+    // Same default as transformers.js: all-zero token types when the tokenizer gives none.
+    if (t) feeds[name] = t.ort_tensor;
+    else if (name === 'token_type_ids') feeds[name] = new Tensor('int64', new BigInt64Array(ids.data.length), ids.dims).ort_tensor;
+    else return false;
+  }
+  const [, seq] = ids.dims;
+  if (seq === undefined) return false;
+  const outputs = await serial(() => (sumOutput ? session.run(feeds, [sumOutput]) : session.run(feeds)));
+  try {
+    if (sumOutput) {
+      const s = outputs[sumOutput];
+      if (!s || s.type !== 'float32' || !(s.data instanceof Float32Array) || s.dims[0] !== batchTexts.length || s.dims[1] !== dim) return false;
+      meanFromSumsInto(s.data, { mask: mask.data, batch: batchTexts.length, seq, dim, out: data, rows });
+      return true;
+    }
+    const h = outputs.last_hidden_state ?? outputs[session.outputNames[0]!];
+    const [b, hSeq, cols] = h?.dims ?? [];
+    if (!h || h.type !== 'float32' || !(h.data instanceof Float32Array) || b !== batchTexts.length || cols !== dim || hSeq !== seq) return false;
+    meanPoolInto(h.data, { mask: mask.data, batch: b, seq, dim, out: data, rows });
+    return true;
+  } finally {
+    for (const t of Object.values(outputs)) t.dispose?.();
+  }
+}
+
 /**
  * `direct`: use the tokenizer + session path (on WASM and in Node; not on WebGPU, whose outputs
  * live on the GPU).
@@ -138,40 +181,7 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
     return run;
   };
 
-  /** Writes the chunk's pooled rows into `data`; false when this model needs the pipeline instead. */
-  async function directChunk(batchTexts: string[], rows: readonly number[], data: Float32Array): Promise<boolean> {
-    const enc = tokenize!(batchTexts, { padding: true, truncation: true });
-    const ids = enc.input_ids;
-    const mask = enc.attention_mask;
-    if (!ids || !mask) return false;
-    const feeds = dict<unknown>(); // keyed by the model's input names
-    for (const name of session!.inputNames) {
-      const t = enc[name];
-      // Same default as transformers.js: all-zero token types when the tokenizer gives none.
-      if (t) feeds[name] = t.ort_tensor;
-      else if (name === 'token_type_ids') feeds[name] = new Tensor('int64', new BigInt64Array(ids.data.length), ids.dims).ort_tensor;
-      else return false;
-    }
-    const [, seq] = ids.dims;
-    if (seq === undefined) return false;
-    const outputs = await serial(() => (sumOutput ? session!.run(feeds, [sumOutput]) : session!.run(feeds)));
-    try {
-      if (sumOutput) {
-        const s = outputs[sumOutput];
-        if (!s || s.type !== 'float32' || !(s.data instanceof Float32Array) || s.dims[0] !== batchTexts.length || s.dims[1] !== dim) return false;
-        meanFromSumsInto(s.data, { mask: mask.data, batch: batchTexts.length, seq, dim, out: data, rows });
-        return true;
-      }
-      const h = outputs.last_hidden_state ?? outputs[session!.outputNames[0]!];
-      const [b, hSeq, cols] = h?.dims ?? [];
-      if (!h || h.type !== 'float32' || !(h.data instanceof Float32Array) || b !== batchTexts.length || cols !== dim || hSeq !== seq) return false;
-      meanPoolInto(h.data, { mask: mask.data, batch: b, seq, dim, out: data, rows });
-      return true;
-    } finally {
-      for (const t of Object.values(outputs)) t.dispose?.();
-    }
-  }
-
+  const directPath = { session: session!, tokenize: tokenize!, sumOutput, dim, serial };
   let useDirect = canDirect;
   return {
     id,
@@ -188,7 +198,7 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
         throwIfCancelled(signal);
         const chunk = work.slice(start, start + batchSize);
         const batchTexts = chunk.map((i) => texts[i]!);
-        if (useDirect && !(await directChunk(batchTexts, chunk, data))) {
+        if (useDirect && !(await directChunk(directPath, batchTexts, chunk, data))) {
           useDirect = false;
           for (const i of chunk) data.fill(0, i * dim, (i + 1) * dim);
         }

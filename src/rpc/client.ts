@@ -16,7 +16,7 @@
  *   not handled here.
  */
 import { CancelledError } from '../core/errors';
-import { clientOf, notifyProgress } from './dispatch';
+import { clientOf, notifyProgress, type StartedCall } from './dispatch';
 import { deserializeError } from './error-codec';
 import { WorkerCrashedError } from './errors';
 import type { ApiSpec, Client, ClientMessage, Endpoint } from './protocol';
@@ -107,28 +107,7 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
   endpoint.start?.();
 
   const client = clientOf<A>(
-    ({ method, req, signal, onProgress, transfer, resolve, reject }) => {
-      const id = nextId++;
-      const onAbort = (): void => {
-        if (!pending.delete(id)) return;
-        try {
-          post({ type: 'rpc:cancel', id });
-        } catch {
-          // The endpoint is closed: nothing to cancel remotely.
-        }
-        reject(new CancelledError());
-      };
-      pending.set(id, { resolve, reject, onProgress, cleanup: () => signal?.removeEventListener('abort', onAbort) });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        post({ type: 'rpc:request', id, method, req }, transfer);
-      } catch (error) {
-        // e.g. DataCloneError for a non-cloneable request: fail this call only.
-        pending.delete(id);
-        signal?.removeEventListener('abort', onAbort);
-        reject(error);
-      }
-    },
+    (call) => startCall(call, nextId++, pending, post),
     // A fresh instance per refused call (own stack), same message and cause.
     () => (dead ? new WorkerCrashedError(dead.message, { cause: dead.cause }) : null),
   );
@@ -147,4 +126,32 @@ export function createClient<A extends ApiSpec<A>>(endpoint: Endpoint): WorkerCl
       die(new WorkerCrashedError(reason));
     },
   };
+}
+
+/** Sends one call's request, registered in `pending` until its answer, its cancel or a crash. */
+function startCall(
+  { method, req, signal, onProgress, transfer, resolve, reject }: StartedCall,
+  id: number,
+  pending: Map<number, PendingCall>,
+  post: (message: ClientMessage, transfer?: Transferable[]) => void,
+): void {
+  const onAbort = (): void => {
+    if (!pending.delete(id)) return;
+    try {
+      post({ type: 'rpc:cancel', id });
+    } catch {
+      // The endpoint is closed: nothing to cancel remotely.
+    }
+    reject(new CancelledError());
+  };
+  pending.set(id, { resolve, reject, onProgress, cleanup: () => signal?.removeEventListener('abort', onAbort) });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    post({ type: 'rpc:request', id, method, req }, transfer);
+  } catch (error) {
+    // e.g. DataCloneError for a non-cloneable request: fail this call only.
+    pending.delete(id);
+    signal?.removeEventListener('abort', onAbort);
+    reject(error);
+  }
 }

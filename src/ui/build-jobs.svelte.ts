@@ -1,8 +1,9 @@
 import { buildMetrics, type BuildMetrics } from '../core/memory';
 import type { BuildRun as Run } from '../core/records'; // every Run here is a build
 import type { UiStorage } from './storage';
-import type { BuildRequest } from '../services/memory-api';
+import type { BuildRequest } from '../app/memory/api';
 import type { Send } from './send';
+import { newId } from '../core/ids';
 
 /**
  * Memory builds as the UI sees them: every build Run with its live progress (what the build wrote,
@@ -78,24 +79,28 @@ export class BuildJobs {
     });
   }
 
+  /**
+   * Starts a build with one call (the worker creates it and runs it). The page names the Run so it
+   * follows that row from the start; its progress is the row itself, read live (`load`), the one
+   * channel the page reads, and the Run the call answers when it ends.
+   */
   async start(req: BuildRequest): Promise<void> {
-    this.#error = null;
-    try {
-      const run = await this.send('createBuild', req);
-      this.#runs = [run, ...this.#runs];
-      await this.run(run.id);
-    } catch (err) {
-      this.#error = err instanceof Error ? err.message : String(err);
-    }
+    const runId = newId('build-');
+    await this.#follow(runId, (signal) => this.send('build', { ...req, runId }, { signal }));
   }
 
+  /** Resumes a paused or interrupted build. */
   async run(runId: string): Promise<void> {
+    await this.#follow(runId, (signal) => this.send('runBuild', { runId }, { signal }));
+  }
+
+  async #follow(runId: string, call: (signal: AbortSignal) => Promise<Run>): Promise<void> {
     if (this.#active) return;
     this.#active = runId;
     this.#abort = new AbortController();
     this.#error = null;
     try {
-      const done = await this.send('runBuild', { runId }, { signal: this.#abort.signal, onProgress: (r) => this.#replace(r) });
+      const done = await call(this.#abort.signal);
       this.#replace(done);
       if (done.state === 'failed') this.#error = done.error ?? 'The build failed.';
       if (done.state === 'completed') this.onCompleted(done);
@@ -114,8 +119,8 @@ export class BuildJobs {
     this.#abort?.abort();
   }
 
-  /** A progress event or the final Run, shown before the live list brings the same commit. */
+  /** The final Run, shown before the live list brings the same commit (first, when the list has not shown it yet). */
   #replace(run: Run): void {
-    this.#runs = this.#runs.map((r) => (r.id === run.id ? run : r));
+    this.#runs = this.#runs.some((r) => r.id === run.id) ? this.#runs.map((r) => (r.id === run.id ? run : r)) : [run, ...this.#runs];
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { ChartConfiguration, ChartDataset, ChartTypeRegistry, TooltipItem } from 'chart.js';
 import type { CsvValue } from '../core/export/csv-cell';
-import type { CostQualityPlane, CostQualityPoint } from '../services/eval-api';
+import type { CostQualityPlane, CostQualityPoint } from '../app/evaluate/api';
 import { pairedDifference, type PairedDifference, type PlaneInput } from '../core/eval/cost-plane';
 import { methodStyles } from './palette';
 

@@ -14,7 +14,7 @@
  */
 import { engineConnections, httpOrigin } from '../core/llm/engines';
 import { parseEngineSpec } from '../core/llm/spec'; // not the barrel: that pulls zod (scripted engine) into the first load
-import { BUNDLED_EMBED_MODEL } from '../services/embed-api';
+import { BUNDLED_EMBED_MODEL } from '../model-host/embed-api';
 
 /** Local model servers: the documented way to use an LLM; allowed without configuring anything. */
 export const LOCAL_SOURCES = ['http://localhost:*', 'http://127.0.0.1:*'] as const;

@@ -1,4 +1,4 @@
-import type { ImportOutcome } from '../services/import-api';
+import type { ImportOutcome } from '../app/import/api';
 import type { Send } from './send';
 import type { ImportProgress } from '../core/import/types';
 

@@ -3,7 +3,7 @@
  * starts workers; it loads the model lazily, so starting it is cheap), and how embedding facts and
  * errors read to a person.
  */
-import { isModelLoadError, type EmbedBackend, type EmbedModelSource } from '../services/embed-api';
+import { isModelLoadError, type EmbedBackend, type EmbedModelSource } from '../model-host/embed-api';
 
 export { embedWorker } from './workers';
 

@@ -1,5 +1,5 @@
 import type { ChartConfiguration, ChartTypeRegistry, TooltipItem } from 'chart.js';
-import type { EvalResult } from '../services/eval-api';
+import type { EvalResult } from '../app/evaluate/api';
 import { fixed, toolEstimate } from './eval-summary';
 import { methodStyles, PALETTE } from './palette';
 

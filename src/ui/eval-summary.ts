@@ -7,7 +7,7 @@
 import { own } from '../core/data-keys';
 import { formatNumber, formatSigned } from './capability-format';
 import { costText, matchDifferenceText, planeMatch, pointName } from './cost-plane-chart';
-import type { EvalResult, IntervalMetric, Verdict } from '../services/eval-api';
+import type { EvalResult, IntervalMetric, Verdict } from '../app/evaluate/api';
 
 export type Column = IntervalMetric;
 export const COLUMNS: readonly Column[] = ['mae', 'rmse', 'pearson', 'pairAcc', 'gapCaptured'];

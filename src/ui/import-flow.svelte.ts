@@ -4,7 +4,7 @@ import type { CanonicalField, FieldMapping, ImportProgress, NearMissTool, Previe
 import type { RowCounts } from '../core/import/row-counts';
 import type { PresetId, ScoreScale } from '../core/types';
 import { CancelledError } from '../core/errors';
-import type { ImportOutcome, ImportRequest } from '../services/import-api';
+import type { ImportOutcome, ImportRequest } from '../app/import/api';
 import type { Send } from './send';
 import { pickRunFiles } from '../core/import/run-files';
 

@@ -3,7 +3,7 @@ import { experienceKey } from '../core/ids';
 import type { QueueFilter } from '../core/label/queue';
 import type { Repositories } from '../core/repositories';
 import type { Dataset, Experience, LabelItem } from '../core/types';
-import type { LabelTarget } from '../services/edit-api';
+import type { LabelTarget } from '../app/edit/api';
 import type { SettingsStore, UiStorage } from './storage';
 import type { Send } from './send';
 

@@ -5,7 +5,7 @@
  * before a job starts.
  */
 import { NO_ENGINE, readEngineSpec, resolveEngine, type EngineSpec, type LlmEngine } from '../core/llm';
-import { llmWorkerEngines } from '../llm/worker-engine';
+import { llmWorkerEngines } from '../model-host/worker-engine';
 import { llmWorker } from './workers';
 
 export function engineInPage(spec: EngineSpec, apiKey?: string): Promise<LlmEngine> {

@@ -2,10 +2,10 @@
  * Startup recovery: work a closed or reloaded tab (or a crashed worker) left `running` is settled
  * before the app first reads its data, so nothing half-done is ever shown:
  * - imports are rolled back in the data worker (every batch they wrote is removed, see
- *   import-service `recover`); the file can simply be imported again;
+ *   src/app/import `recover`); the file can simply be imported again;
  * - evaluations are marked failed as interrupted (also in the data worker: `recoverRuns`), so they
  *   are not stuck "running" and can be rerun.
- * Work another open tab is still doing holds a Web Lock (src/services/liveness) and is left alone.
+ * Work another open tab is still doing holds a Web Lock (src/platform/locks) and is left alone.
  * Memory builds are not touched here: they resume where they stopped (build-jobs).
  */
 import type { AppState } from './app-state.svelte';

@@ -6,15 +6,15 @@
  *
  * Constraint: a method name means one operation on one worker — the table's type rejects a name two
  * workers serve. The ports between workers (`connect`, `attachEmbed`, `attachLlm`) and the engine
- * calls an in-browser model makes through its own client (`load`, `chat`: src/llm/worker-engine.ts)
+ * calls an in-browser model makes through its own client (`load`, `chat`: src/model-host/worker-engine.ts)
  * are not the page's business and stay out.
  */
 import type { CallOptions, Client } from '../rpc';
-import type { EmbedApi } from '../services/embed-api';
-import type { EmbedDatasetApi } from '../services/embed-dataset';
-import type { EvalApi } from '../services/eval-api';
+import type { EmbedApi } from '../model-host/embed-api';
+import type { EmbedDatasetApi } from '../model-host/embed-dataset';
+import type { EvalApi } from '../app/evaluate/api';
 import type { LlmApi } from '../model-host/llm-api';
-import type { MemoryApi } from '../services/memory-api';
+import type { MemoryApi } from '../app/memory/api';
 import { dataWorker, embedWorker, llmWorker, memoryWorker, predictorsWorker, type DataApi } from './workers';
 
 /** What the page may ask of each worker. */
@@ -41,7 +41,7 @@ const ROUTES: { readonly [M in UiMethod]: ServedBy<M> } = {
   exportExperiences: 'data', stats: 'data', toolCosts: 'data', recover: 'data', labelQueue: 'data', agreement: 'data',
   saveLabel: 'data', restoreLabel: 'data', savePreference: 'data', restorePreference: 'data', addItem: 'data', setRaterPolicy: 'data',
   removeDataset: 'data', saveTool: 'data', setExamplePrices: 'data', toggleTestCase: 'data', restoreBackup: 'data', resetData: 'data', recoverRuns: 'data', pairwiseDataset: 'data',
-  createBuild: 'memory', runBuild: 'memory', exportMemory: 'memory', undoMemory: 'memory', reviseEntry: 'memory', retireEntry: 'memory',
+  createBuild: 'memory', build: 'memory', runBuild: 'memory', exportMemory: 'memory', undoMemory: 'memory', reviseEntry: 'memory', retireEntry: 'memory',
   importMemory: 'memory', drift: 'memory', runTestCases: 'memory',
   evaluate: 'predictors', predict: 'predictors',
   info: 'embed', load: 'embed', embed: 'embed', setModel: 'embed', embedDataset: 'embed',

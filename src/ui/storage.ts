@@ -8,8 +8,8 @@ import type { Repositories } from '../core/repositories';
  * `watch` (a Dexie liveQuery: the callback runs again whenever a table the query read changes,
  * in this tab, another tab or a worker), so no write is followed by a manual reload and nothing
  * polls. Data writes go through the workers' handlers (`send`, src/ui/send.ts: the hand edits of
- * services/edit-api.ts, the memory worker's reviseEntry/retireEntry, and the store-wide writes of
- * services/storage-api.ts — backup restore, reset, run recovery), one round trip each; settings
+ * app/edit/api.ts, the memory worker's reviseEntry/retireEntry, and the store-wide writes of
+ * app/storage/api.ts — backup restore, reset, run recovery), one round trip each; settings
  * through `get`/`set` here. `repos` is for reading, and so is the backup export.
  */
 export type { Settings, StorageInfo, ToolMemDB };

@@ -1,12 +1,12 @@
 import { createClient, type ApiSpec, type Client, type ConnectApi, type PortSpec, type WorkerClient } from '../rpc';
-import type { ImportApi } from '../services/import-api';
-import type { LabelApi } from '../services/label-api';
-import type { StorageApi } from '../services/storage-api';
-import type { MemoryApi } from '../services/memory-api';
-import type { EvalApi } from '../services/eval-api';
+import type { ImportApi } from '../app/import/api';
+import type { LabelApi } from '../app/label/api';
+import type { StorageApi } from '../app/storage/api';
+import type { MemoryApi } from '../app/memory/api';
+import type { EvalApi } from '../app/evaluate/api';
 import type { LlmApi } from '../model-host/llm-api';
-import type { EmbedApi, EmbedPortApi } from '../services/embed-api';
-import type { EmbedDatasetApi } from '../services/embed-dataset';
+import type { EmbedApi, EmbedPortApi } from '../model-host/embed-api';
+import type { EmbedDatasetApi } from '../model-host/embed-dataset';
 
 /** The data worker serves imports, labelling queries and the store-wide writes (restore, reset, run recovery). */
 export type DataApi = ImportApi & LabelApi & StorageApi;

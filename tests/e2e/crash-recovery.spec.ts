@@ -142,7 +142,7 @@ test('reload in the middle of embedding a dataset: only whole vectors are cached
   expect(cached.count).toBeGreaterThanOrEqual(1000);
   expect(cached.count).toBeLessThan(TASKS);
   // Whole model batches only: batches of 32 within calls of 2,000 prompts (EMBED_CHUNK,
-  // src/services/embed-dataset.ts), so a finished call ends with a batch of 2,000 mod 32 = 16.
+  // src/model-host/embed-dataset.ts), so a finished call ends with a batch of 2,000 mod 32 = 16.
   expect((cached.count % 2000) % 32).toBe(0);
   expect(cached.dims).toEqual([100]);
   expect(cached.finite).toBe(true);

@@ -8,10 +8,10 @@ test('build a memory without an LLM: capability entries with evidence; edit, his
 
   // A is weak and B strong on the negation tasks: each gets its entry.
   for (const tool of ['A', 'B']) {
-    await page.getByRole('tab', { name: tool }).click();
+    await page.getByRole('tab', { name: tool, exact: true }).click();
     await expect(memory.entries.filter({ hasText: 'negation' }).first()).toBeVisible();
   }
-  await page.getByRole('tab', { name: 'A' }).click();
+  await page.getByRole('tab', { name: 'A', exact: true }).click();
   const first = memory.entries.first();
   const original = (await first.locator('span.user-text').textContent())!;
   await first.click();
@@ -34,7 +34,7 @@ test('build a memory without an LLM: capability entries with evidence; edit, his
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.toolmem-memory\.json$/);
   const json = JSON.parse(Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8'));
-  expect(json).toMatchObject({ kind: 'toolmem-memory', version: 3 });
+  expect(json).toMatchObject({ kind: 'toolmem-memory', version: 4 });
   expect(json.tools.map((t: { id: string }) => t.id)).toContain('A');
   expect(json.build.capability.tools).toEqual(['A', 'B', 'C']);
 

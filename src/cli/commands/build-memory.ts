@@ -1,6 +1,6 @@
 /**
  * `toolmem build-memory`: learns a capability memory from a data file and writes it as JSON
- * (format version 2, docs/memory-format.md). The build is the app's use case (src/app/build-memory.ts)
+ * (format version 2, docs/memory-format.md). The build is the app's use case (src/app/memory/build.ts)
  * over an in-memory repository: without an LLM (`--llm none`, the default) the capability analysis
  * (facets, effects, entries, the fitted predictor); with `--llm openai:URL#MODEL` every training
  * experience also goes through the retrieval-refined LLM update (and critiques for low scores).
@@ -8,7 +8,7 @@
  * (LLM server unreachable, HTTP errors; the message says which).
  */
 import { writeFile } from 'node:fs/promises';
-import { buildMemoryFile, planBuild } from '../../app/build-memory';
+import { buildMemoryFile, planBuild } from '../../app/memory/build';
 import { ToolMemError, ValidationError } from '../../core/errors';
 import { resolveEngine } from '../../core/llm';
 import { buildMetrics } from '../../core/memory';

@@ -2,13 +2,12 @@
  * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on
  * the same side), fits each offline method on the training tasks and scores its predictions on the
  * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
- * The evaluation is the one use case the app's predictors worker runs too (src/app/run-evaluation.ts):
+ * The evaluation is the one use case the app's predictors worker runs too (src/app/evaluate/run-evaluation.ts):
  * same data, split, seeds and engine give the same JSON. With `--llm openai:URL#MODEL` the LLM methods run too.
  * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
  * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
-import { writeFile } from 'node:fs/promises';
-import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/run-evaluation';
+import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/evaluate/run-evaluation';
 import type { Embedder } from '../../core/embed';
 import { ToolMemError } from '../../core/errors';
 import { allToolPairs, groundTruth, type ScoredPair } from '../../core/eval';
@@ -19,10 +18,10 @@ import { loadData } from '../load-data';
 import { FileReadError } from '../node-files';
 import { promptToolsOf } from '../eval-llm';
 import { openCliEngine } from '../llm-arg';
-import { EXIT_INTERRUPTED, llmProgress, sigintInterrupt } from '../llm-progress';
+import { llmProgress, sigintInterrupt } from '../llm-progress';
 import { loadMemoryEval } from '../eval-memory-arg';
 import { parse, USAGE, type ParsedArgs } from '../eval-args';
-import { ablationText, evalJson, printEvalText } from '../eval-report';
+import { printOutcome } from '../eval-report';
 
 export { parseSeeds } from '../eval-args';
 
@@ -134,38 +133,6 @@ function failed(err: unknown, opts: ParsedArgs, io: Io): number {
     return EXIT.unreadable;
   }
   throw err;
-}
-
-async function printOutcome(outcome: EvaluationOutcome, opts: ParsedArgs, io: Io, about: Omit<Parameters<typeof printEvalText>[1], 'report' | 'intervals' | 'partial'>): Promise<number> {
-  const { report, partial, intervals, ablation } = outcome;
-  if (!report) {
-    io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');
-    return EXIT_INTERRUPTED;
-  }
-  if (partial) io.err(`toolmem eval: stopped by Ctrl-C; reporting ${partial}.`);
-  if (!partial && !intervals) io.err('toolmem eval: Ctrl-C during the bootstrap intervals: printing the complete results without them.');
-  const json = evalJson(report, intervals, partial, ablation);
-  if (opts.json && opts.json !== '-') {
-    try {
-      await writeFile(opts.json, `${JSON.stringify(json, null, 2)}\n`);
-    } catch (err) {
-      io.err(`toolmem eval: cannot write ${opts.json}: ${(err as Error).message}`);
-      return EXIT.unreadable;
-    }
-  }
-  const exit = partial ? EXIT_INTERRUPTED : EXIT.ok;
-  if (opts.json === '-') {
-    io.out(JSON.stringify(json, null, 2));
-    return exit;
-  }
-  printEvalText(io, { ...about, report, intervals, partial });
-  if (partial) {
-    if (opts.json) io.out(`\nPartial JSON summary written to ${opts.json}`);
-    return exit;
-  }
-  if (opts.ablation) io.out(ablation ? ablationText(ablation) : '\n(no neighbour method selected: no top-k ablation)');
-  if (opts.json) io.out(`\nJSON summary written to ${opts.json}`);
-  return EXIT.ok;
 }
 
 export const evalCommand: Command = {

@@ -1,13 +1,13 @@
 /**
  * `toolmem verify --memory FILE --data FILE`: checks every entry of a memory file on the data's
- * tasks outside the memory's own training split (src/app/verify-memory.ts) and prints each
+ * tasks outside the memory's own training split (src/app/memory/verify.ts) and prints each
  * claim's verdict (holds / inconclusive / contradicted / untested) and the summary: direction (share
  * of tested claims whose unseen sign agrees, also `precision`), confirmed (share that hold) and
  * calibration. `--json`: `{ direction, confirmed, calibration, precision, tested, counts, entries:
  * [{ id, tool, verdict, n, claimed, observed, ci95 }] }`. Exit codes: 0 it ran, 1 usage error, 2
  * unreadable input.
  */
-import { verifyMemoryFile } from '../../app/verify-memory';
+import { verifyMemoryFile } from '../../app/memory/verify';
 import { ToolMemError } from '../../core/errors';
 import { clipInput, quote } from '../../core/text/quote';
 import { createTransformersEmbedder } from '../../model-host/transformers-embedder';

@@ -5,7 +5,7 @@
  *  - predict_score(tool, task)       → the calibrated memory prediction and the entries behind it
  *  - select_tool(task, candidates[], max_cost?, cost_weight?, max_latency_ms?)
  *                                    → candidates ranked by utility = score − cost_weight × cost per call
- *                                      (selectForTask), tools over a limit (or of unknown cost/latency
+ *                                      (src/app/predict/select.ts), tools over a limit (or of unknown cost/latency
  *                                      when a limit is given) excluded with the reason; costs and
  *                                      latencies are the file's (`tools[].cost`, `tools[].latency`)
  * Scores: a version-2 file with a capability model (`build.capability.model`) predicts with it —
@@ -23,9 +23,9 @@ import type { Embedder } from '../../core/embed';
 import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
 import { applies as facetApplies } from '../../core/capability/facets';
-import { selectForTask } from '../../core/predict';
+import { predictAndSelect } from '../../app/predict/select';
 import type { RankedCandidate } from '../../core/predict/select';
-import type { PredictTask, Predictor, ScorePrediction } from '../../core/predict/types';
+import type { PredictTask, ScorePrediction } from '../../core/predict/types';
 import { quote } from '../../core/text/quote';
 import { LEVELS } from '../../core/types';
 import { numberStyle, roundShown } from '../../core/capability/templates';
@@ -117,7 +117,6 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
   if (capability) applies = generation.memoApplies(capability.facets, facetApplies);
   // Predictions kept per task text and tool for this generation (select, predict and recall share them).
   const predictOf = generation.memoPredict((t: PredictTask, tool: string) => (capability ?? predictor).predict(t, tool));
-  const memoPredictor: Predictor = { kind: 'sync', id: 'memory', needs: {}, fit: () => {}, predict: predictOf };
   // What an entry claims depends on the file only: built once per generation, on first use.
   const claimOf = (id: string) => generation.fragment(id, claimFor);
   /** What an entry claims and whether it held, for the agent to weigh a contribution. */
@@ -234,7 +233,7 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
       const t = await taskOf(task);
-      const sel = selectForTask(memoPredictor, t, [...new Set(candidates)].map((id) => costedOf.get(id)!), { direction: file.build.scale.direction, ...limits });
+      const sel = await predictAndSelect((tool) => predictOf(t, tool), [...new Set(candidates)].map((id) => costedOf.get(id)!), { direction: file.build.scale.direction, ...limits });
       return json({
         task,
         choice: sel.choice,

@@ -10,7 +10,7 @@
  * router's pick. Every problem is reported with its JSON path; tool ids are checked against the
  * memory at start and at every reload (a memory without a routed tool is refused).
  */
-import { EngineSpecError, parseEngineSpec } from '../../core/llm';
+import { endpointOf, EngineSpecError, parseEngineSpec } from '../../core/llm';
 import type { MemoryFile } from '../../core/memory-format';
 import { quote } from '../../core/text/quote';
 import { isObject } from './http';
@@ -62,9 +62,9 @@ export function parseRouteFile(text: string): RouteTable {
       continue;
     }
     try {
-      const spec = parseEngineSpec(t.upstream);
-      if (spec.kind !== 'openai') issues.push({ path: `${path}.upstream`, message: `must be an OpenAI-compatible endpoint "openai:URL#MODEL", got ${quote(t.upstream, 80)}` });
-      else table.upstreams.set(id, { baseUrl: spec.baseUrl, model: spec.model });
+      const endpoint = endpointOf(parseEngineSpec(t.upstream));
+      if (!endpoint) issues.push({ path: `${path}.upstream`, message: `must be an OpenAI-compatible endpoint "openai:URL#MODEL", got ${quote(t.upstream, 80)}` });
+      else table.upstreams.set(id, endpoint);
     } catch (err) {
       if (!(err instanceof EngineSpecError)) throw err;
       issues.push({ path: `${path}.upstream`, message: err.message });

@@ -56,7 +56,7 @@ export interface ClaimRules {
 export const DEFAULT_MAX_LFSR = 0.05;
 export const DEFAULT_MAX_TENTATIVE_LFSR = 0.2;
 export const MIN_CLAIM_TASKS = 10;
-/** Tuned on seeds 101–130 of GenAI-Bench, AlpacaEval, WMT MQM and WMT subsets (scripts/bench/claims-bench.ts). */
+/** Tuned on seeds 101–130 of GenAI-Bench, AlpacaEval, WMT MQM and WMT subsets (bench/drivers/claims-bench.ts). */
 export const DEFAULT_MAX_FLIP = 0.12;
 
 /** Per tool, the response the contrasts are made of: advantage over the other tools (own score with one tool), oriented. */

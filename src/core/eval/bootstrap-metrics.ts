@@ -42,19 +42,8 @@ function firstFinite(a: Float64Array, T: number, j: number, n: number): number {
   return 0;
 }
 
-/** Predictions are finite wherever a method was asked (evaluate asks every tool with a true score). */
-export function scoreTables(matrix: PredictionMatrix, methods: readonly string[], toolPairs: readonly (readonly [string, string])[]): SeedTables {
-  const n = matrix.taskIds.length;
-  const T = matrix.tools.length;
-  const P = toolPairs.length;
-  const M = methods.length;
-  const S = sharedSize(T, P);
-  const F = S + M * methodSize(T, P);
-  const X = new Float64Array(n * F);
-  const truth = matrix.truth;
-  const col = new Map(matrix.tools.map((t, j) => [t, j]));
-  const pairCols = toolPairs.map(([a, b]) => [col.get(a) ?? -1, col.get(b) ?? -1] as const);
-  const yShift = matrix.tools.map((_, j) => firstFinite(truth, T, j, n));
+/** The features every method shares, per task: each tool's true score (count, shifted sum, square), the pairs it tells apart, the mean and the best. */
+function fillShared(X: Float64Array, { n, T, P, F }: { n: number; T: number; P: number; F: number }, truth: Float64Array, yShift: readonly number[], pairCols: readonly (readonly [number, number])[]): void {
   for (let i = 0; i < n; i++) {
     const r = i * F;
     let sum = 0;
@@ -81,6 +70,22 @@ export function scoreTables(matrix: PredictionMatrix, methods: readonly string[]
       X[r + 3 * T + P + 2] = 1;
     }
   }
+}
+
+/** Predictions are finite wherever a method was asked (evaluate asks every tool with a true score). */
+export function scoreTables(matrix: PredictionMatrix, methods: readonly string[], toolPairs: readonly (readonly [string, string])[]): SeedTables {
+  const n = matrix.taskIds.length;
+  const T = matrix.tools.length;
+  const P = toolPairs.length;
+  const M = methods.length;
+  const S = sharedSize(T, P);
+  const F = S + M * methodSize(T, P);
+  const X = new Float64Array(n * F);
+  const truth = matrix.truth;
+  const col = new Map(matrix.tools.map((t, j) => [t, j]));
+  const pairCols = toolPairs.map(([a, b]) => [col.get(a) ?? -1, col.get(b) ?? -1] as const);
+  const yShift = matrix.tools.map((_, j) => firstFinite(truth, T, j, n));
+  fillShared(X, { n, T, P, F }, truth, yShift, pairCols);
   const scored = new Int32Array(M);
   for (const [m, id] of methods.entries()) {
     const pred = matrix.predicted.get(id);

@@ -224,8 +224,22 @@ export async function bootstrapIntervals(report: EvalReport, opts: BootstrapOpti
   }
   throwIfAborted(opts.signal);
 
+  const out = methodIntervals(report, B, bi, { own, mine, base, tool });
+  return { baseline, resamples: B, seed: bootSeed, level: 0.95, methods: out };
+}
+
+/** The seed means after the resamples: each method's metrics, per tool, and its difference from the baseline's. */
+interface Accumulated {
+  own: SeedMean[][];
+  mine: SeedMean[][];
+  base: SeedMean[][];
+  tool: SeedMean[][][];
+}
+
+/** Percentile intervals from the accumulated resamples (slot B: the point estimate). */
+function methodIntervals(report: EvalReport, B: number, bi: number, { own, mine, base, tool }: Accumulated): Record<string, MethodIntervals> {
   const out = dict<MethodIntervals>(); // method ids come from the caller: null prototype
-  for (const [m, id] of methods.entries()) {
+  for (const [m, id] of report.methods.entries()) {
     const interval = (sm: SeedMean) => percentileInterval(sm.value(B), sm.values(B));
     const metrics = Object.fromEntries(METRICS.map((k, ki) => [k, interval(own[m]![ki]!)])) as Record<IntervalMetric, Interval>;
     const tools = dict<Record<'mae' | 'rmse' | 'pearson', Interval>>();
@@ -248,7 +262,7 @@ export async function bootstrapIntervals(report: EvalReport, opts: BootstrapOpti
     }
     out[id] = entry;
   }
-  return { baseline, resamples: B, seed: bootSeed, level: 0.95, methods: out };
+  return out;
 }
 
 /** A pause that lets a worker's event loop run (messages such as a cancel) between chunks. */

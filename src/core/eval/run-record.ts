@@ -1,7 +1,7 @@
 /**
  * What an evaluation Run stores: its configuration (`Run.config` of kind `eval`) and its result
  * (`Run.metrics`). Defined in core so `Run` can be typed here without core importing the services
- * that produce them (services/eval-api.ts re-exports these names for the worker protocol).
+ * that produce them (app/evaluate/api.ts re-exports these names for the worker protocol).
  */
 import type { AblationRow } from './ablation';
 import type { EvalIntervals } from './bootstrap';

@@ -53,36 +53,104 @@ async function prescanScale(opts: ImportOptions): Promise<ScaleDecision | undefi
   return observer.decide(opts.fileName);
 }
 
-export async function runImport(input: ImportInput, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
-  const startedAt = Date.now();
-  const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_BATCH);
+type Tally = ToolTally & { sum: number; scored: number };
+
+/** What one import has counted and holds to write: per-tool tallies, the (bounded) errors, the batch in hand, the progress. */
+class ImportRun {
   // Keyed by tool names from the file (any string, `__proto__` included): a Map, see core/data-keys.
-  const tools = new Map<string, ToolTally & { sum: number; scored: number }>();
-  const errors: RowError[] = [];
-  const counts = { rowsRead: 0, accepted: 0, unscored: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
-  const observer = new ScoreObserver();
-  let lastProgress = 0;
-  let bytesRead = 0;
+  readonly tools = new Map<string, Tally>();
+  readonly errors: RowError[] = [];
+  readonly counts = { rowsRead: 0, accepted: 0, unscored: 0, rejected: 0, added: 0, updated: 0, unchanged: 0 };
+  readonly observer = new ScoreObserver();
+  bytesRead = 0;
+  #lastProgress = 0;
+  #batch: Experience[] = [];
+  #items: LabelItem[] = [];
 
-  const report = (force: boolean): void => {
-    if (!opts.onProgress) return;
+  constructor(
+    private readonly opts: ImportOptions,
+    private readonly sink: ImportSink,
+    readonly startedAt: number,
+    private readonly batchSize: number,
+  ) {}
+
+  report(force: boolean): void {
+    if (!this.opts.onProgress) return;
     const now = Date.now();
-    if (!force && now - lastProgress < PROGRESS_EVERY_MS) return;
-    lastProgress = now;
-    const seconds = Math.max((now - startedAt) / 1000, 1e-3);
-    opts.onProgress({
-      bytesRead,
-      totalBytes: opts.totalBytes,
-      rowsRead: counts.rowsRead,
-      accepted: counts.accepted,
-      rejected: counts.rejected,
-      rowsPerSecond: Math.round(counts.rowsRead / seconds),
-    });
-  };
+    if (!force && now - this.#lastProgress < PROGRESS_EVERY_MS) return;
+    this.#lastProgress = now;
+    const seconds = Math.max((now - this.startedAt) / 1000, 1e-3);
+    const { rowsRead, accepted, rejected } = this.counts;
+    this.opts.onProgress({ bytesRead: this.bytesRead, totalBytes: this.opts.totalBytes, rowsRead, accepted, rejected, rowsPerSecond: Math.round(rowsRead / seconds) });
+  }
 
+  tally(tool: string): Tally {
+    let t = this.tools.get(tool);
+    if (!t) this.tools.set(tool, (t = { accepted: 0, rejected: 0, meanScore: null, sum: 0, scored: 0 }));
+    return t;
+  }
+
+  reject(error: RowError, tool?: string): void {
+    this.counts.rowsRead += 1;
+    this.counts.rejected += 1;
+    // Bounded: the raw record of a 20 MB line or a 100,000-column row is not kept whole (bounded.ts).
+    this.errors.push(boundRowError(error));
+    if (tool && tool.trim() !== '') this.tally(tool.trim()).rejected += 1;
+  }
+
+  async flush(): Promise<void> {
+    if (this.#items.length > 0) {
+      throwIfAborted(this.opts.signal);
+      await this.sink.writeItems?.(this.#items);
+      this.#items = [];
+    }
+    if (this.#batch.length === 0) return;
+    throwIfAborted(this.opts.signal);
+    const result = await this.sink.writeBatch(this.#batch);
+    this.counts.added += result.added;
+    this.counts.updated += result.updated;
+    this.counts.unchanged += result.unchanged;
+    this.#batch = [];
+    this.report(true);
+  }
+
+  async take(checked: Checked, row: CanonicalRow): Promise<void> {
+    if (checked.error) this.reject(checked.error, row.tool);
+    else if (checked.unscored) await this.#keepUnscored(checked.unscored);
+    else await this.#accept(checked.experience, row);
+  }
+
+  async #accept(experience: Experience, row: CanonicalRow): Promise<void> {
+    this.counts.rowsRead += 1;
+    this.counts.accepted += 1;
+    const t = this.tally(experience.toolId);
+    t.accepted += 1;
+    t.scored += 1;
+    t.sum += experience.score;
+    this.observer.add(experience.score, row.scaleHint);
+    this.#batch.push(experience);
+    if (this.#batch.length >= this.batchSize) await this.flush();
+  }
+
+  /** A row without a score is kept as an output awaiting labels: accepted, and counted apart. */
+  async #keepUnscored(item: LabelItem): Promise<void> {
+    this.counts.rowsRead += 1;
+    this.counts.accepted += 1;
+    this.counts.unscored += 1;
+    this.observer.unscored += 1;
+    this.tally(item.toolId).accepted += 1;
+    this.#items.push(item);
+    if (this.#items.length >= this.batchSize) await this.flush();
+  }
+}
+
+type Opened = Awaited<ReturnType<typeof openImport>>;
+
+export async function runImport(input: ImportInput, opts: ImportOptions, sink: ImportSink): Promise<ImportSummary> {
+  const run = new ImportRun(opts, sink, Date.now(), Math.max(1, opts.batchSize ?? DEFAULT_BATCH));
   const opened = await openImport(input, opts, (bytes) => {
-    bytesRead = bytes;
-    report(false);
+    run.bytesRead = bytes;
+    run.report(false);
   });
   let prescan: ScaleDecision | undefined;
   try {
@@ -100,86 +168,32 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     knownTools: opts.knownTools,
     toolChoices: opts.toolChoices,
   });
-
-  const tally = (tool: string): ToolTally & { sum: number; scored: number } => {
-    let t = tools.get(tool);
-    if (!t) tools.set(tool, (t = { accepted: 0, rejected: 0, meanScore: null, sum: 0, scored: 0 }));
-    return t;
-  };
-  const reject = (error: RowError, tool?: string): void => {
-    counts.rowsRead += 1;
-    counts.rejected += 1;
-    // Bounded: the raw record of a 20 MB line or a 100,000-column row is not kept whole (bounded.ts).
-    errors.push(boundRowError(error));
-    if (tool && tool.trim() !== '') tally(tool.trim()).rejected += 1;
-  };
-  let batch: Experience[] = [];
-  let items: LabelItem[] = [];
-  const flush = async (): Promise<void> => {
-    if (items.length > 0) {
-      throwIfAborted(opts.signal);
-      await sink.writeItems?.(items);
-      items = [];
-    }
-    if (batch.length === 0) return;
-    throwIfAborted(opts.signal);
-    const result = await sink.writeBatch(batch);
-    counts.added += result.added;
-    counts.updated += result.updated;
-    counts.unchanged += result.unchanged;
-    batch = [];
-    report(true);
-  };
-  const accept = async (experience: Experience, row: CanonicalRow): Promise<void> => {
-    counts.rowsRead += 1;
-    counts.accepted += 1;
-    const t = tally(experience.toolId);
-    t.accepted += 1;
-    t.scored += 1;
-    t.sum += experience.score;
-    observer.add(experience.score, row.scaleHint);
-    batch.push(experience);
-    if (batch.length >= batchSize) await flush();
-  };
-  // A row without a score is kept as an output awaiting labels: accepted, and counted apart.
-  const keepUnscored = async (item: LabelItem): Promise<void> => {
-    counts.rowsRead += 1;
-    counts.accepted += 1;
-    counts.unscored += 1;
-    observer.unscored += 1;
-    tally(item.toolId).accepted += 1;
-    items.push(item);
-    if (items.length >= batchSize) await flush();
-  };
-  const take = async (checked: Checked, row: CanonicalRow): Promise<void> => {
-    if (checked.error) reject(checked.error, row.tool);
-    else if (checked.unscored) await keepUnscored(checked.unscored);
-    else await accept(checked.experience, row);
-  };
-
   let records = 0;
   for await (const item of opened.items) {
     if (++records % CANCEL_CHECK_EVERY === 0) throwIfAborted(opts.signal);
     if (item.error) {
-      reject(item.error);
+      run.reject(item.error);
       continue;
     }
     const mapped = opened.prepared.map(item.record);
-    for (const error of mapped.errors) reject(error);
-    for (const row of mapped.rows) await take(validator.check(row), row);
+    for (const error of mapped.errors) run.reject(error);
+    for (const row of mapped.rows) await run.take(validator.check(row), row);
   }
   // Rows a preset could only complete at the end of the file (openai-evals joins events by sample).
   const last = opened.prepared.finish?.();
-  for (const error of last?.errors ?? []) reject(error);
-  for (const row of last?.rows ?? []) await take(validator.check(row), row);
+  for (const error of last?.errors ?? []) run.reject(error);
+  for (const row of last?.rows ?? []) await run.take(validator.check(row), row);
   // A log that yielded nothing at all (a cancelled Inspect run): say what it holds instead of "done, 0 rows".
-  if (counts.rowsRead === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
-  await flush();
-  bytesRead = opened.source.bytesRead;
-  report(true);
+  if (run.counts.rowsRead === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
+  await run.flush();
+  run.bytesRead = opened.source.bytesRead;
+  run.report(true);
+  return summaryOf(run, opened, opts, prescan, validator);
+}
 
+function summaryOf(run: ImportRun, opened: Opened, opts: ImportOptions, prescan: ScaleDecision | undefined, validator: RowValidator): ImportSummary {
   // Without a pre-scan the rows are written already: an undecidable scale is guessed and the note says so.
-  const decision = opened.scale ? undefined : (prescan ?? observer.decide(opts.fileName, false));
+  const decision = opened.scale ? undefined : (prescan ?? run.observer.decide(opts.fileName, false));
   const scale = opened.scale ?? (decision as ScaleDecision).scale;
   const preset = opened.preset;
   // "the scale of every promptfoo results file": the preset's label without its parenthesis of file names.
@@ -198,17 +212,17 @@ export async function runImport(input: ImportInput, opts: ImportOptions, sink: I
     scaleNote,
     ...(decision?.undecided ? { scaleUndecided: true } : {}),
     // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
-    tools: dictFrom([...tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }])),
-    ...counts,
-    errors,
+    tools: dictFrom([...run.tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }])),
+    ...run.counts,
+    errors: run.errors,
     datasetDefaults: {
       name: opened.prepared.name ?? preset.defaults.name,
       scale,
       raterPolicy: preset.defaults.raterPolicy,
       modality: preset.defaults.modality,
     },
-    bytesRead,
-    durationMs: Date.now() - startedAt,
+    bytesRead: run.bytesRead,
+    durationMs: Date.now() - run.startedAt,
   };
   if (opened.prepared.mapping) summary.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) summary.judge = opened.prepared.judge;

@@ -78,6 +78,44 @@ const TEXT_FIELDS: { field: CanonicalField; get: (r: CanonicalRow) => string | u
   { field: 'image', get: (r) => r.image },
 ];
 
+/** The first field of `row` that is not acceptable text (structured, empty, too long, not UTF-8), with why. */
+function textProblem(row: CanonicalRow): [CanonicalField, string] | null {
+  const columnQ = (field: CanonicalField): string => quote(row.source.columns[field] ?? field);
+  // Presets read cells as text and print arrays/objects as JSON (presets/shared.ts); for the text
+  // fields that would store `["a"]` as a prompt, so the raw cell is checked here. Rubric (objects
+  // rendered by rubric.ts), category (lists) and image are documented to take structured values.
+  for (const field of MUST_BE_TEXT) {
+    if (row.source.rendered?.includes(field)) continue;
+    const column = row.source.columns[field];
+    const raw = row.source.raw;
+    // A column name or a nested path (`response.output`): the value the field really points at.
+    const value = column !== undefined ? resolvePath(raw, column) : undefined;
+    if (value !== null && typeof value === 'object') {
+      return [field, `${field} must be text: column ${columnQ(field)} holds a JSON ${Array.isArray(value) ? 'array' : 'object'}`];
+    }
+  }
+
+  for (const field of ['prompt', 'tool'] as const) {
+    if ((field === 'prompt' ? row.prompt : row.tool).trim() === '') {
+      return [field, `missing ${field}: column ${columnQ(field)} is empty`];
+    }
+  }
+  if (row.taskId.trim() === '') return ['id', `missing id: column ${columnQ('id')} is empty`];
+
+  for (const { field, get } of TEXT_FIELDS) {
+    const text = get(row);
+    if (text === undefined) continue;
+    if (text.length > MAX_FIELD_CHARS) {
+      return [field, `${field} is too long: ${text.length.toLocaleString('en-US')} characters (the limit is ${MAX_FIELD_CHARS.toLocaleString('en-US')})`];
+    }
+    // Bytes that were not UTF-8 arrive escaped (utf8-decode.ts); a literal U+FFFD is valid text.
+    if (hasInvalidUtf8(text)) {
+      return [field, `invalid UTF-8: column ${columnQ(field)} contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`];
+    }
+  }
+  return null;
+}
+
 export class RowValidator {
   /** Experience id → source row of its first occurrence (duplicates within one file). */
   private readonly seen = new Map<string, number>();
@@ -98,44 +136,8 @@ export class RowValidator {
     const fail = (field: CanonicalField, reason: string): Checked => ({
       error: { file: this.opts.fileName, row: row.source.row, column: row.source.columns[field] ?? field, reason, raw: row.source.raw },
     });
-    const columnOf = (field: CanonicalField): string => row.source.columns[field] ?? field;
-    const columnQ = (field: CanonicalField): string => quote(columnOf(field));
-
-    // Presets read cells as text and print arrays/objects as JSON (presets/shared.ts); for the text
-    // fields that would store `["a"]` as a prompt, so the raw cell is checked here. Rubric (objects
-    // rendered by rubric.ts), category (lists) and image are documented to take structured values.
-    for (const field of MUST_BE_TEXT) {
-      if (row.source.rendered?.includes(field)) continue;
-      const column = row.source.columns[field];
-      const raw = row.source.raw;
-      // A column name or a nested path (`response.output`): the value the field really points at.
-      const value = column !== undefined ? resolvePath(raw, column) : undefined;
-      if (value !== null && typeof value === 'object') {
-        return fail(field, `${field} must be text: column ${columnQ(field)} holds a JSON ${Array.isArray(value) ? 'array' : 'object'}`);
-      }
-    }
-
-    for (const field of ['prompt', 'tool'] as const) {
-      if ((field === 'prompt' ? row.prompt : row.tool).trim() === '') {
-        return fail(field, `missing ${field}: column ${columnQ(field)} is empty`);
-      }
-    }
-    if (row.taskId.trim() === '') return fail('id', `missing id: column ${columnQ('id')} is empty`);
-
-    for (const { field, get } of TEXT_FIELDS) {
-      const text = get(row);
-      if (text === undefined) continue;
-      if (text.length > MAX_FIELD_CHARS) {
-        return fail(field, `${field} is too long: ${text.length.toLocaleString('en-US')} characters (the limit is ${MAX_FIELD_CHARS.toLocaleString('en-US')})`);
-      }
-      // Bytes that were not UTF-8 arrive escaped (utf8-decode.ts); a literal U+FFFD is valid text.
-      if (hasInvalidUtf8(text)) {
-        return fail(
-          field,
-          `invalid UTF-8: column ${columnQ(field)} contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`,
-        );
-      }
-    }
+    const problem = textProblem(row);
+    if (problem) return fail(problem[0], problem[1]);
 
     const scoreResult = this.parseScore(row);
     if (typeof scoreResult === 'string') return fail('score', scoreResult);
@@ -164,13 +166,18 @@ export class RowValidator {
     }
     this.seen.set(id, row.source.row);
 
+    return { experience: this.experienceOf(row, { id, taskId, tool, rater, score: scoreResult }) };
+  }
+
+  /** The stored row: optional fields left out rather than set to undefined, so stored rows compare cleanly. */
+  private experienceOf(row: CanonicalRow, { id, taskId, tool, rater, score }: { id: string; taskId: string; tool: string; rater: string; score: number }): Experience {
     const experience: Experience = {
       id,
       datasetId: this.opts.datasetId,
       taskId,
       prompt: row.prompt,
       toolId: tool,
-      score: scoreResult,
+      score,
       rater,
       scoreSource: row.scoreSource,
       categories: row.categories,
@@ -186,7 +193,7 @@ export class RowValidator {
     if (row.cost !== undefined && Number.isFinite(row.cost) && row.cost >= 0) experience.cost = row.cost;
     if (row.latencyMs !== undefined && Number.isFinite(row.latencyMs) && row.latencyMs >= 0) experience.latencyMs = row.latencyMs;
     if (row.modelVersion !== undefined && row.modelVersion.trim() !== '') experience.modelVersion = row.modelVersion.trim();
-    return { experience };
+    return experience;
   }
 
   /** A row without a score: an output awaiting labels, one per dataset × task × tool (raters do not apply yet). */

@@ -96,6 +96,16 @@ export const ENGINES: { readonly [K in EngineKind]: EngineRow<K> } = {
   },
 };
 
+/** Whether a spec names no model (instead of comparing strings with 'none'). */
+export function isNoEngine(spec: EngineSpec | null | undefined): boolean {
+  return !spec || spec.kind === 'none';
+}
+
+/** An OpenAI-compatible endpoint's address and model, or null for a spec of another kind. */
+export function endpointOf(spec: EngineSpec): { baseUrl: string; model: string } | null {
+  return spec.kind === 'openai' ? { baseUrl: spec.baseUrl, model: spec.model } : null;
+}
+
 /** Every kind, in the order Settings offers them. */
 export const ENGINE_KINDS: readonly EngineKind[] = Object.keys(ENGINES) as EngineKind[];
 

@@ -5,7 +5,7 @@ export * from './sse';
 export * from './openai-compatible';
 export * from './scripted';
 export * from './spec';
-export { ENGINE_KINDS, ENGINES, engineConnections, engineRow, httpOrigin, type EngineConnections, type EngineRow } from './engines';
+export { endpointOf, ENGINE_KINDS, ENGINES, engineConnections, engineRow, httpOrigin, type EngineConnections, type EngineRow } from './engines';
 export * from './json-reply';
 export * from './models';
 export * from './explain';

@@ -25,7 +25,7 @@ import {
 import { EngineSpecError, LlmUnavailableError } from './errors';
 import { OpenAiCompatibleEngine } from './openai-compatible';
 import { quote } from '../text/quote';
-import { ENGINES, type EngineKind, type EngineSpec, type TokenBias } from './engines';
+import { endpointOf, ENGINES, isNoEngine, type EngineKind, type EngineSpec, type TokenBias } from './engines';
 
 // The spec union and the per-kind facts live in the engine table (engines.ts); re-exported here.
 export type { EngineKind, EngineSpec, TokenBias };
@@ -35,10 +35,7 @@ export type BrowserEngineSpec = Extract<EngineSpec, { kind: 'wllama' | 'webllm' 
 /** No language model: builds run the capability analysis alone; the LLM methods are refused. */
 export const NO_ENGINE: EngineSpec = Object.freeze({ kind: 'none' });
 
-/** Whether a spec names no model (instead of comparing strings with 'none'). */
-export function isNoEngine(spec: EngineSpec | null | undefined): boolean {
-  return !spec || spec.kind === 'none';
-}
+export { isNoEngine } from './engines';
 
 const USAGE = "use 'none', 'openai:URL#MODEL', 'wllama:URL' (a GGUF file) or 'webllm:MODEL_ID'";
 
@@ -158,11 +155,12 @@ export function isNoneEngine(engine: LlmEngine | null | undefined): boolean {
 
 /** Engines that run anywhere (Node CLI, workers). Browser engines come from the llm worker. */
 export function createEngine(spec: EngineSpec, opts: { apiKey?: string; fetch?: typeof fetch } = {}): LlmEngine {
-  if (spec.kind === 'none') return new NoneEngine();
-  if (isBrowserEngine(spec)) {
+  if (isNoEngine(spec)) return new NoneEngine();
+  const endpoint = endpointOf(spec);
+  if (!endpoint) {
     throw new LlmUnavailableError(`The ${ENGINES[spec.kind].name} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
   }
-  return new OpenAiCompatibleEngine({ baseUrl: spec.baseUrl, model: spec.model, ...opts });
+  return new OpenAiCompatibleEngine({ ...endpoint, ...opts });
 }
 
 /** What a host offers `resolveEngine` beyond the engines that run anywhere. */
@@ -184,9 +182,9 @@ export interface EngineHost {
  * host's key). Not loaded yet: callers that show progress call `engine.load` themselves.
  */
 export async function resolveEngine(spec: EngineSpec, host: EngineHost = {}): Promise<LlmEngine> {
-  if (spec.kind === 'none') return new NoneEngine();
+  if (isNoEngine(spec)) return new NoneEngine();
   const own = host.engineOf?.(spec);
   if (own) return own;
-  const apiKey = spec.kind === 'openai' ? await host.apiKey?.() : undefined;
+  const apiKey = endpointOf(spec) ? await host.apiKey?.() : undefined;
   return createEngine(spec, { ...(apiKey ? { apiKey } : {}), ...(host.fetch ? { fetch: host.fetch } : {}) });
 }

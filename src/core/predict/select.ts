@@ -9,9 +9,8 @@
  * excluded (listed with the reason), so a limit is never broken by a missing figure; the same for
  * `maxLatencyMs` and latency. Excluded candidates take no part in the ranking or the tie.
  */
-import { dict } from '../data-keys';
 import type { ScoreDirection } from '../types';
-import type { Predictor, PredictTask, ScorePrediction } from './types';
+import type { ScorePrediction } from './types';
 
 export interface Candidate {
   toolId: string;
@@ -98,25 +97,8 @@ export function selectTool(candidates: readonly Candidate[], opts: SelectOptions
   return { choice: tied.length === 1 ? tied[0]! : null, tied, ranked, ...limits };
 }
 
+/** A selection with each candidate's prediction (src/app/predict/select.ts `predictAndSelect`). */
 export interface TaskSelection extends Selection {
   /** Each candidate's prediction (with its evidence), by tool id. */
   predictions: Record<string, ScorePrediction>;
-}
-
-/** Predicts every candidate tool's score on the task with `predictor`, then `selectTool`. */
-export function selectForTask(
-  predictor: Predictor,
-  task: PredictTask,
-  candidates: readonly (string | { toolId: string; cost?: number; latencyMs?: number })[],
-  opts: SelectOptions = {},
-): TaskSelection {
-  // Keyed by candidate tool ids (data): null prototype, see core/data-keys.
-  const predictions = dict<ScorePrediction>();
-  const scored = candidates.map((c) => {
-    const { toolId, cost, latencyMs } = typeof c === 'string' ? { toolId: c, cost: undefined, latencyMs: undefined } : c;
-    const p = predictor.predict(task, toolId);
-    predictions[toolId] = p;
-    return { toolId, score: p.score, ...(cost !== undefined ? { cost } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) };
-  });
-  return { ...selectTool(scored, opts), predictions };
 }

@@ -105,15 +105,8 @@ function bareUrl(src: string, at: number): string | null {
   return url;
 }
 
-/** Parses one block's inline text. `links: false` inside a link's label (no link in a link). */
-export function parseInline(src: string, links = true): Inline[] {
-  const pieces: Piece[] = [];
-  let text = '';
-  const flush = () => {
-    if (text) pieces.push({ type: 'text', text });
-    text = '';
-  };
-  // Backtick runs, found once: each run's closer is the next run of the same length (linear time).
+/** Backtick runs, found once: each run's closer is the next run of the same length (linear time). Opener offset → closer offset. */
+function codeSpanClosers(src: string): Map<number, number> {
   const runs: { at: number; len: number }[] = [];
   for (const m of src.matchAll(/`+/g)) runs.push({ at: m.index, len: m[0].length });
   const closer = new Map<number, number>();
@@ -124,6 +117,64 @@ export function parseInline(src: string, links = true): Inline[] {
     if (next !== undefined) closer.set(r.at, runs[next]!.at);
     lastOfLen.set(r.len, k);
   }
+  return closer;
+}
+
+/**
+ * A link starting at `i` (a [label](dest), an <https://…> autolink, a bare http(s) URL), with where it
+ * ends; `piece` is absent when it is kept as written (an unsafe address, an image). Null: no link here.
+ */
+function linkAt(src: string, i: number): { piece?: Piece; end: number } | null {
+  const c = src[i]!;
+  if (c === '[') {
+    const close = labelEnd(src, i);
+    const tail = close > 0 ? linkTail(src, close + 1) : null;
+    if (!tail) return null;
+    const href = safeHref(tail.dest);
+    const image = src[i - 1] === '!';
+    // As written: an unsafe address or an image is text.
+    return href && !image ? { piece: { type: 'link', href, children: parseInline(src.slice(i + 1, close), false) }, end: tail.end } : { end: tail.end };
+  }
+  if (c === '<') {
+    const m = /^<(https?:\/\/[^\s<>]*)>/i.exec(src.slice(i, i + MAX_DEST));
+    const href = m ? safeHref(m[1]!) : null;
+    return m && href ? { piece: { type: 'link', href, children: [{ type: 'text', text: m[1]! }] }, end: i + m[0].length } : null;
+  }
+  if (i === 0 || /[\s(*_~]/.test(src[i - 1]!)) {
+    const url = bareUrl(src, i);
+    const href = url ? safeHref(url) : null;
+    return url && href ? { piece: { type: 'link', href, children: [{ type: 'text', text: url }] }, end: i + url.length } : null;
+  }
+  return null;
+}
+
+/** Whether a run of `len` delimiters `c` at `i` can open and close emphasis (CommonMark's flanking rules). */
+function flanking(src: string, i: number, c: string, len: number): { canOpen: boolean; canClose: boolean } {
+  const before = i > 0 ? src[i - 1]! : ' ';
+  const after = i + len < src.length ? src[i + len]! : ' ';
+  const wsB = /\s/.test(before);
+  const wsA = /\s/.test(after);
+  const left = !wsA && (!PUNCT.test(after) || wsB || PUNCT.test(before));
+  const right = !wsB && (!PUNCT.test(before) || wsA || PUNCT.test(after));
+  let canOpen = left;
+  let canClose = right;
+  if (c === '_') {
+    canOpen = left && (!right || PUNCT.test(before));
+    canClose = right && (!left || PUNCT.test(after));
+  }
+  if (c === '~' && len !== 2) canOpen = canClose = false;
+  return { canOpen, canClose };
+}
+
+/** Parses one block's inline text. `links: false` inside a link's label (no link in a link). */
+export function parseInline(src: string, links = true): Inline[] {
+  const pieces: Piece[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) pieces.push({ type: 'text', text });
+    text = '';
+  };
+  const closer = codeSpanClosers(src);
   let used = -1; // end of the last code span: runs inside it are not openers
 
   let i = 0;
@@ -151,37 +202,14 @@ export function parseInline(src: string, links = true): Inline[] {
       }
       continue;
     }
-    if (c === '[' && links) {
-      const close = labelEnd(src, i);
-      const tail = close > 0 ? linkTail(src, close + 1) : null;
-      if (tail) {
-        const href = safeHref(tail.dest);
-        const image = src[i - 1] === '!';
-        if (href && !image) {
+    if (links && (c === '[' || c === '<' || c === 'h' || c === 'H')) {
+      const link = linkAt(src, i);
+      if (link) {
+        if (link.piece) {
           flush();
-          pieces.push({ type: 'link', href, children: parseInline(src.slice(i + 1, close), false) });
-        } else text += src.slice(i, tail.end); // as written: an unsafe address or an image is text
-        i = tail.end;
-        continue;
-      }
-    }
-    if (c === '<' && links) {
-      const m = /^<(https?:\/\/[^\s<>]*)>/i.exec(src.slice(i, i + MAX_DEST));
-      const href = m ? safeHref(m[1]!) : null;
-      if (m && href) {
-        flush();
-        pieces.push({ type: 'link', href, children: [{ type: 'text', text: m[1]! }] });
-        i += m[0].length;
-        continue;
-      }
-    }
-    if ((c === 'h' || c === 'H') && links && (i === 0 || /[\s(*_~]/.test(src[i - 1]!))) {
-      const url = bareUrl(src, i);
-      const href = url ? safeHref(url) : null;
-      if (url && href) {
-        flush();
-        pieces.push({ type: 'link', href, children: [{ type: 'text', text: url }] });
-        i += url.length;
+          pieces.push(link.piece);
+        } else text += src.slice(i, link.end);
+        i = link.end;
         continue;
       }
     }
@@ -197,19 +225,7 @@ export function parseInline(src: string, links = true): Inline[] {
     if (c === '*' || c === '_' || c === '~') {
       let len = 1;
       while (src[i + len] === c) len++;
-      const before = i > 0 ? src[i - 1]! : ' ';
-      const after = i + len < src.length ? src[i + len]! : ' ';
-      const wsB = /\s/.test(before);
-      const wsA = /\s/.test(after);
-      const left = !wsA && (!PUNCT.test(after) || wsB || PUNCT.test(before));
-      const right = !wsB && (!PUNCT.test(before) || wsA || PUNCT.test(after));
-      let canOpen = left;
-      let canClose = right;
-      if (c === '_') {
-        canOpen = left && (!right || PUNCT.test(before));
-        canClose = right && (!left || PUNCT.test(after));
-      }
-      if (c === '~' && len !== 2) canOpen = canClose = false;
+      const { canOpen, canClose } = flanking(src, i, c, len);
       if (canOpen || canClose) {
         flush();
         pieces.push({ type: 'delim', ch: c, count: len, orig: len, canOpen, canClose });

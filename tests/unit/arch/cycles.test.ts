@@ -48,7 +48,7 @@ describe('the import reader', () => {
   it('reads the whole tree: the app entry reaches the pages, workers and a type-only import are edges', () => {
     expect(graph.files.length).toBeGreaterThan(300);
     expect(graph.edges.get('src/ui/pages.ts')).toContain('src/ui/pages/DataPage.svelte');
-    expect(graph.edges.get('workers/data.worker.ts')?.some((f) => f.startsWith('src/services/'))).toBe(true);
+    expect(graph.edges.get('workers/data.worker.ts')?.some((f) => f.startsWith('src/app/'))).toBe(true);
     expect(graph.edges.get('src/core/records.ts')).toContain('src/core/capability/types.ts');
   });
 });

@@ -42,7 +42,7 @@ describe('the data-keys lint rule', () => {
     expect(await dataKeyErrors(code)).toBe(0);
   });
 
-  it.each(['src/core/import/pipeline.ts', 'src/services/import-service.ts', 'src/db/dataset-counts.ts', 'src/ui/pages/ToolsPage.svelte', 'src/ui/tool-cards.ts', 'src/cli/format-import.ts', 'workers/data.worker.ts'])(
+  it.each(['src/core/import/pipeline.ts', 'src/app/import/handlers.ts', 'src/db/dataset-counts.ts', 'src/ui/pages/ToolsPage.svelte', 'src/ui/tool-cards.ts', 'src/cli/format-import.ts', 'workers/data.worker.ts'])(
     'applies to %s',
     async (file) => {
       const config = (await eslint.calculateConfigForFile(file)) as { rules?: Record<string, unknown[]> };
@@ -52,7 +52,7 @@ describe('the data-keys lint rule', () => {
   );
 
   it('the converted files pass it', async () => {
-    const files = ['src/core/import/pipeline.ts', 'src/core/eval/evaluate.ts', 'src/core/eval/report.ts', 'src/core/memory/job.ts', 'src/services/eval-service.ts', 'src/db/backup.ts', 'src/ui/tool-cards.ts'];
+    const files = ['src/core/import/pipeline.ts', 'src/core/eval/evaluate.ts', 'src/core/eval/report.ts', 'src/core/memory/job.ts', 'src/app/evaluate/evaluate.ts', 'src/db/backup.ts', 'src/ui/tool-cards.ts'];
     const results = await eslint.lintFiles(files);
     expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${r.filePath}:${m.line}`))).toEqual([]);
   });

@@ -52,24 +52,30 @@ describe('layers of src/ and workers/', () => {
 
   it('the rule catches an upward import, a UI file reaching storage, and a file outside every layer', () => {
     const fake: ImportGraph = {
-      files: ['src/model-host/a.ts', 'src/services/b.ts', 'src/ui/c.ts', 'src/db/d.ts', 'src/ui/storage.ts', 'src/elsewhere/e.ts'],
+      files: ['src/model-host/a.ts', 'src/app/b.ts', 'src/ui/c.ts', 'src/db/d.ts', 'src/ui/storage.ts', 'src/elsewhere/e.ts'],
       edges: new Map([
-        ['src/model-host/a.ts', ['src/services/b.ts']],
-        ['src/services/b.ts', ['src/model-host/a.ts']],
+        ['src/model-host/a.ts', ['src/app/b.ts']],
+        ['src/app/b.ts', ['src/model-host/a.ts']],
         ['src/ui/c.ts', ['src/db/d.ts']],
         ['src/ui/storage.ts', ['src/db/d.ts']],
         ['src/db/d.ts', []],
         ['src/elsewhere/e.ts', []],
       ]),
     };
-    expect(layerViolations(fake).map((v) => v.rule)).toEqual(['model-host → services', 'ui → db', 'src/elsewhere/e.ts belongs to no layer']);
+    expect(layerViolations(fake).map((v) => v.rule)).toEqual(['model-host → app', 'app → model-host', 'ui → db', 'src/elsewhere/e.ts belongs to no layer']);
   });
 
-  it('the model hosts are imported by the services, the CLI and the engines, and import only core', () => {
+  it('the model hosts are imported by the workers, the CLI and the UI, and import only rpc and core', () => {
     const edges = layerEdges(graph);
-    expect(edges.get('services → model-host')).toBeGreaterThan(0);
+    expect(edges.get('workers → model-host')).toBeGreaterThan(0);
     expect(edges.get('cli → model-host')).toBeGreaterThan(0);
-    expect(edges.get('llm → model-host')).toBeGreaterThan(0);
-    expect([...edges.keys()].filter((k) => k.startsWith('model-host →'))).toEqual(['model-host → core']);
+    expect(edges.get('ui → model-host')).toBeGreaterThan(0);
+    expect([...edges.keys()].filter((k) => k.startsWith('model-host →')).sort()).toEqual(['model-host → core', 'model-host → rpc']);
+  });
+
+  it('the use cases are imported by every host — the workers, the CLI and the UI — and import no host', () => {
+    const edges = layerEdges(graph);
+    for (const host of ['workers', 'cli', 'ui']) expect(edges.get(`${host} → app`), host).toBeGreaterThan(0);
+    expect([...edges.keys()].filter((k) => k.startsWith('app →')).sort()).toEqual(['app → core', 'app → platform', 'app → rpc']);
   });
 });

@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StorageFullError } from '../../../src/core/errors';
 import { ToolMemDB, createRepositories, isQuotaError, storageFullMessage, withQuotaCheck } from '../../../src/db';
 import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import type { ImportApi } from '../../../src/services/import-api';
+import { createImportHandlers } from '../../../src/app/import/handlers';
+import type { ImportApi } from '../../../src/app/import/api';
 import { importErrorMessage } from '../../../src/ui/import-flow.svelte';
 import type { Experience } from '../../../src/core/types';
 

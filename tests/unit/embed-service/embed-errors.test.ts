@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../src/core/errors';
-import { ModelLoadError, isModelLoadError, normaliseModelId } from '../../../src/services/embed-api';
+import { ModelLoadError, isModelLoadError, normaliseModelId } from '../../../src/model-host/embed-api';
 import { toModelLoadError } from '../../../src/model-host/embed-errors';
 import { deserializeError, serializeError } from '../../../src/rpc';
 

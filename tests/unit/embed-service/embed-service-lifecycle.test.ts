@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryEmbeddingStore, type Embedder, type ModelLoadProgress } from '../../../src/core/embed';
 import { CancelledError } from '../../../src/core/errors';
 import { createInThreadClient } from '../../../src/rpc';
-import { ModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/services/embed-api';
-import { createEmbedHandlers, type EmbedHost, type LoadedModel } from '../../../src/services/embed-service';
+import { ModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/model-host/embed-api';
+import { createEmbedHandlers, type EmbedHost, type LoadedModel } from '../../../src/model-host/embed-service';
 
 interface Pending {
   model: string;

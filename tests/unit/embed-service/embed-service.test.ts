@@ -12,9 +12,9 @@ import { CancelledError } from '../../../src/core/errors';
 import { DexieEmbeddingStore, EMBEDDING_MODEL_KEY, embeddingModelSetting, type ToolMemDB } from '../../../src/db';
 import { DEFAULT_MODELS_DIR } from '../../../src/model-host/transformers-embedder';
 import { createClient, createInThreadClient, expose, isTransferred, type Client } from '../../../src/rpc';
-import { isModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/services/embed-api';
+import { isModelLoadError, type EmbedApi, type EmbedCallProgress } from '../../../src/model-host/embed-api';
 import { createNodeEmbedHost } from '../../../src/model-host/embed-node';
-import { createEmbedHandlers, thinProgress } from '../../../src/services/embed-service';
+import { createEmbedHandlers, thinProgress } from '../../../src/model-host/embed-service';
 import { forbidNetwork } from '../embed/offline-guard';
 
 const GLOVE_ID = /^glove-100d@[0-9a-f]{8}$/;

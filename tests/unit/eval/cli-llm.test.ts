@@ -14,9 +14,9 @@ import { duration, llmProgress, progressLine } from '../../../src/cli/llm-progre
 import { createRepositories } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
-import type { EvalResult } from '../../../src/services/eval-api';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import { createImportHandlers } from '../../../src/services/import-service';
+import type { EvalResult } from '../../../src/app/evaluate/api';
+import { createEvalHandlers } from '../../../src/app/evaluate/evaluate';
+import { createImportHandlers } from '../../../src/app/import/handlers';
 import { startFakeLlmServer, type FakeLlmServer } from '../../e2e/support/fake-llm-server';
 
 const REPO = resolve(import.meta.dirname, '../../..');

@@ -1,7 +1,7 @@
 /** The call-counting engine of the shared evaluation use case: counts, and never piles listeners on the run's signal. */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { countingEngine } from '../../../src/app/evaluate-methods';
+import { countingEngine } from '../../../src/app/evaluate/methods';
 import type { ChatOptions, LlmEngine } from '../../../src/core/llm';
 
 function recordingEngine(seen: (AbortSignal | undefined)[], hold?: Promise<void>): LlmEngine {

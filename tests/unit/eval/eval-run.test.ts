@@ -1,10 +1,10 @@
 /**
- * The evaluation pieces `toolmem eval` and the predictors worker share (src/app/eval-run.ts): prompt
+ * The evaluation pieces `toolmem eval` and the predictors worker share (src/app/evaluate/eval-run.ts): prompt
  * vectors, the bootstrap intervals under a stop signal, and a run stopped part-way.
  */
 import { describe, expect, it } from 'vitest';
-import { evalIntervals, evaluateStoppable, promptVectors } from '../../../src/app/eval-run';
-import { evaluateMethods } from '../../../src/app/evaluate-methods';
+import { evalIntervals, evaluateStoppable, promptVectors } from '../../../src/app/evaluate/eval-run';
+import { evaluateMethods } from '../../../src/app/evaluate/methods';
 import type { Embedder } from '../../../src/core/embed';
 import type { ScoredPair } from '../../../src/core/eval';
 import type { ScoreScale } from '../../../src/core/types';

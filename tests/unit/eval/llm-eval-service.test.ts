@@ -8,9 +8,9 @@ import { createRepositories } from '../../../src/db';
 import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
 import { main } from '../../../src/cli/main';
-import type { EvalResult } from '../../../src/services/eval-api';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import { createImportHandlers } from '../../../src/services/import-service';
+import type { EvalResult } from '../../../src/app/evaluate/api';
+import { createEvalHandlers } from '../../../src/app/evaluate/evaluate';
+import { createImportHandlers } from '../../../src/app/import/handlers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';

@@ -13,11 +13,11 @@ import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
 import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
 import { createInThreadClient } from '../../../src/rpc';
-import type { EvalConfig, EvalResult } from '../../../src/services/eval-api';
-import { evaluableMemories } from '../../../src/services/eval-memory';
-import { createEvalHandlers } from '../../../src/services/eval-service';
-import { createImportHandlers } from '../../../src/services/import-service';
-import { createMemoryHandlers } from '../../../src/services/memory-service';
+import type { EvalConfig, EvalResult } from '../../../src/app/evaluate/api';
+import { evaluableMemories } from '../../../src/app/evaluate/memory-plan';
+import { createEvalHandlers } from '../../../src/app/evaluate/evaluate';
+import { createImportHandlers } from '../../../src/app/import/handlers';
+import { createMemoryHandlers } from '../../../src/app/memory/handlers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const db = newDb('eval-stored-memory');

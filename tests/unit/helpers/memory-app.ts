@@ -7,8 +7,8 @@ import type { Embedder } from '../../../src/core/embed';
 import { DexieEmbeddingStore } from '../../../src/db/embedding-store';
 import { DexieMemoryImportStore } from '../../../src/db/memory-import-store';
 import { createInThreadClient, type Client } from '../../../src/rpc';
-import type { MemoryApi } from '../../../src/services/memory-api';
-import { createMemoryHandlers } from '../../../src/services/memory-service';
+import type { MemoryApi } from '../../../src/app/memory/api';
+import { createMemoryHandlers } from '../../../src/app/memory/handlers';
 
 export function memoryApps(prefix: string, embedder: Embedder) {
   return async function app() {

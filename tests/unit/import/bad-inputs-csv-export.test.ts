@@ -12,10 +12,10 @@ import { main } from '../../../src/cli/main';
 import { findNearMissTools, rejectedRowsCsv } from '../../../src/core/import';
 import type { Repositories } from '../../../src/core/repositories';
 import { createInThreadClient, type Client } from '../../../src/rpc';
-import type { ImportApi } from '../../../src/services/import-api';
+import type { ImportApi } from '../../../src/app/import/api';
 import { createSend } from '../../../src/ui/send';
 import type { DataApi } from '../../../src/ui/workers';
-import { createImportHandlers } from '../../../src/services/import-service';
+import { createImportHandlers } from '../../../src/app/import/handlers';
 import { ImportFlow } from '../../../src/ui/import-flow.svelte';
 import { BAD, chunked, importFile, importSource } from './helpers';
 

@@ -13,8 +13,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DexieEmbeddingStore, type ToolMemDB } from '../../../src/db';
 import { createInThreadClient, type Client } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import type { ImportApi, ImportOutcome } from '../../../src/services/import-api';
+import { createImportHandlers } from '../../../src/app/import/handlers';
+import type { ImportApi, ImportOutcome } from '../../../src/app/import/api';
 import type { Repositories } from '../../../src/core/repositories';
 import { BAD, REPO } from './helpers';
 

@@ -13,8 +13,8 @@ import { main } from '../../../src/cli/main';
 import { own } from '../../../src/core/data-keys';
 import type { ImportSummary } from '../../../src/core/import/types';
 import { createInThreadClient } from '../../../src/rpc';
-import type { ImportOutcome } from '../../../src/services/import-api';
-import { createImportHandlers } from '../../../src/services/import-service';
+import type { ImportOutcome } from '../../../src/app/import/api';
+import { createImportHandlers } from '../../../src/app/import/handlers';
 import { BAD, importFile, REPO } from './helpers';
 
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];

@@ -21,8 +21,8 @@ import { sniffEncoding } from '../../../src/core/import/sniff';
 import { Utf8Decoder } from '../../../src/core/import/utf8-decode';
 import type { ImportSummary } from '../../../src/core/import/types';
 import { createInThreadClient } from '../../../src/rpc';
-import { createImportHandlers } from '../../../src/services/import-service';
-import type { ImportApi } from '../../../src/services/import-api';
+import { createImportHandlers } from '../../../src/app/import/handlers';
+import type { ImportApi } from '../../../src/app/import/api';
 import { BAD, REPO, chunked, importFile, importSource } from './helpers';
 
 const bad = (name: string) => resolve(BAD, name);

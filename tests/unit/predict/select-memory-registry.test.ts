@@ -8,11 +8,11 @@ import {
   MemoryPredictor,
   methodNeeds,
   OFFLINE_METHODS,
-  selectForTask,
   selectTool,
   ToolMeanPredictor,
   SnapshotRetriever,
 } from '../../../src/core/predict';
+import { predictAndSelect } from '../../../src/app/predict/select';
 import { LEVEL_VALUE, type Level } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
 import { ex, set, v } from './helpers';
@@ -37,13 +37,14 @@ describe('selectTool', () => {
     expect(s.ranked.map((r) => +r.utility.toFixed(9))).toEqual([3, 2.95, 2]);
     expect(selectTool(c, { direction: 'lower-better' }).choice).toBe('C');
   });
-  it('selectForTask predicts each candidate, then selects', () => {
+  it('predictAndSelect predicts each candidate, then selects', async () => {
     const p = new ToolMeanPredictor();
     p.fit(set([ex('a', 'X', 4), ex('a', 'Y', 2), ex('a', 'Z', 3.9)]));
-    const s = selectForTask(p, { taskId: 'q', prompt: 'q' }, ['X', 'Y', { toolId: 'Z', cost: 0 }]);
+    const predict = (tool: string) => p.predict({ taskId: 'q', prompt: 'q' }, tool);
+    const s = await predictAndSelect(predict, [{ toolId: 'X' }, { toolId: 'Y' }, { toolId: 'Z', cost: 0 }]);
     expect(s.choice).toBe('X');
     expect(s.predictions.Y!.score).toBe(2);
-    expect(selectForTask(p, { taskId: 'q', prompt: 'q' }, ['X', 'Z'], { margin: 0.2 }).tied).toEqual(['X', 'Z']);
+    expect((await predictAndSelect(predict, [{ toolId: 'X' }, { toolId: 'Z' }], { margin: 0.2 })).tied).toEqual(['X', 'Z']);
   });
 });
 

@@ -11,7 +11,7 @@ import type { Embedder } from '../../../src/core/embed';
 import { main } from '../../../src/cli/main';
 import { openServe, type OpenServe, type OpenServeOptions } from '../../../src/cli/serve/open';
 import { createTransformersEmbedder } from '../../../src/model-host/transformers-embedder';
-import { startFakeOpenAi, type FakeOpenAi } from '../../../scripts/bench/fake-openai';
+import { startFakeOpenAi, type FakeOpenAi } from '../../../bench/drivers/fake-openai';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 export const SLICE = resolve(REPO, 'tests/fixtures/import/genai_image_slice.json');

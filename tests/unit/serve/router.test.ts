@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FakeOpenAi } from '../../../scripts/bench/fake-openai';
+import type { FakeOpenAi } from '../../../bench/drivers/fake-openai';
 import { memoryCopy, post, servers, TOKEN, type Started } from './helpers';
 
 const { start, upstream } = servers();

@@ -11,7 +11,7 @@ const calls: { method: string; req: unknown }[] = [];
 let script: (runId: string) => Promise<BuildRun> = () => Promise.reject(new Error('no build scripted'));
 const send = ((method: string, req: { runId?: string; datasetId?: string }) => {
   calls.push({ method, req });
-  if (method === 'runBuild') return script(req.runId!);
+  if (method === 'runBuild' || method === 'build') return script(req.runId!);
   if (method === 'createBuild') return Promise.resolve(run('b-new', 'queued', 9));
   return Promise.reject(new Error(`unexpected ${method}`));
 }) as unknown as Send;
@@ -78,14 +78,18 @@ describe('BuildJobs (the Memory page’s builds)', () => {
     jobs.stop();
   });
 
-  it('start creates the build, shows it at once and runs it', async () => {
+  it('start makes one call, which creates the build and runs it; the page names the Run and follows it', async () => {
     const store = storage();
     script = (id) => Promise.resolve(run(id, 'completed', 9));
     const done: string[] = [];
     const jobs = new BuildJobs(store, send, (r) => done.push(r.id));
-    await jobs.start({ datasetId: 'd', engine: { kind: 'none' } } as never);
-    expect(calls.map((c) => c.method)).toEqual(['createBuild', 'runBuild']);
-    expect(done).toEqual(['b-new']);
-    expect(jobs.runs.map((r) => `${r.id}:${r.state}`)).toEqual(['b-new:completed']);
+    const started = jobs.start({ datasetId: 'd', engine: { kind: 'none' } } as never);
+    const runId = (calls[0]?.req as { runId: string }).runId;
+    expect(jobs.active).toBe(runId);
+    await started;
+    expect(calls.map((c) => c.method)).toEqual(['build']);
+    expect(runId).toMatch(/^build-/);
+    expect(done).toEqual([runId]);
+    expect(jobs.runs.map((r) => `${r.id}:${r.state}`)).toEqual([`${runId}:completed`]);
   });
 });

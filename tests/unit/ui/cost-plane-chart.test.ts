@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costPlaneChart, costPlaneCsvRows, costText, costUnit, frontierOf, planeSummary, pointName } from '../../../src/ui/cost-plane-chart';
 import { HAND_PLANE_POINTS } from '../helpers/cost-plane-case';
-import type { CostQualityPlane } from '../../../src/services/eval-api';
+import type { CostQualityPlane } from '../../../src/app/evaluate/api';
 
 // The hand-made case of tests/unit/eval/cost-plane.test.ts.
 const plane: CostQualityPlane = {

@@ -1,5 +1,5 @@
 /** A hand-made EvalResult for the Evaluate page's helpers: two tools (A, B), tool-mean and knn, optional intervals. */
-import type { EvalIntervals, EvalResult, Interval, MethodIntervals } from '../../../src/services/eval-api';
+import type { EvalIntervals, EvalResult, Interval, MethodIntervals } from '../../../src/app/evaluate/api';
 
 export const iv = (mean: number | null, lo: number | null, hi: number | null): Interval => ({ mean, lo, hi });
 

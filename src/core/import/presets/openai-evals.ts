@@ -48,6 +48,50 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** The sample's row once it has its prompt and its grade. */
+function rowOf(id: string, p: Pending, tool: string, rater: string): CanonicalRow | undefined {
+  const grade = p.grade;
+  if (!grade || p.prompt === undefined) return undefined;
+  const row: CanonicalRow = {
+    taskId: id,
+    prompt: p.prompt,
+    tool,
+    score: grade.score,
+    rater,
+    categories: [],
+    scoreSource: 'judge',
+    source: { row: grade.row, columns: { id: 'sample_id', prompt: 'data.prompt', tool: 'spec.completion_fns', score: grade.column }, raw: grade.raw, rendered: ['prompt'] },
+  };
+  if (p.response !== undefined) row.response = p.response;
+  if (grade.feedback !== undefined) row.feedback = grade.feedback;
+  return row;
+}
+
+/** What one event adds to its sample: the prompt and answer (sampling), or the grade (match, metrics). */
+function applyEvent(p: Pending, type: string, data: Record<string, unknown>, row: number, d: Record<string, unknown>): void {
+  if (type === 'sampling' && p.prompt === undefined) {
+    p.prompt = messagesText(own(data, 'prompt')) ?? '';
+    const response = sampledText(own(data, 'sampled'));
+    if (response !== undefined) p.response = response;
+  } else if (type === 'match' && !p.grade) {
+    const correct = own(data, 'correct');
+    const expected = own(data, 'expected');
+    const picked = own(data, 'picked');
+    p.grade = {
+      score: typeof correct === 'boolean' ? (correct ? 1 : 0) : null,
+      feedback: `expected ${quote(text(expected ?? null), 300)}, picked ${quote(text(picked ?? null), 300)}`,
+      column: 'data.correct',
+      row,
+      raw: d,
+    };
+  } else if (type === 'metrics' && !p.grade) {
+    const score = numberOf(own(data, 'score')) ?? numberOf(own(data, 'accuracy'));
+    const choice = own(data, 'choice');
+    p.grade = { score: score ?? null, column: 'score' in data ? 'data.score' : 'data.accuracy', row, raw: d };
+    if (typeof choice === 'string') p.grade.feedback = `choice: ${choice}`;
+  }
+}
+
 export const openaiEvals: Preset = {
   id: 'openai-evals',
   label: 'OpenAI Evals event log (oaieval JSONL)',
@@ -60,24 +104,6 @@ export const openaiEvals: Preset = {
     let sawReport = false;
     const pending = new Map<string, Pending>();
     const emitted = new Set<string>();
-
-    const rowOf = (id: string, p: Pending): CanonicalRow | undefined => {
-      const grade = p.grade;
-      if (!grade || p.prompt === undefined) return undefined;
-      const row: CanonicalRow = {
-        taskId: id,
-        prompt: p.prompt,
-        tool,
-        score: grade.score,
-        rater,
-        categories: [],
-        scoreSource: 'judge',
-        source: { row: grade.row, columns: { id: 'sample_id', prompt: 'data.prompt', tool: 'spec.completion_fns', score: grade.column }, raw: grade.raw, rendered: ['prompt'] },
-      };
-      if (p.response !== undefined) row.response = p.response;
-      if (grade.feedback !== undefined) row.feedback = grade.feedback;
-      return row;
-    };
 
     return {
       empty: () =>
@@ -106,29 +132,9 @@ export const openaiEvals: Preset = {
         }
         if (emitted.has(id)) return { rows: [], errors: [] };
         const p = pending.get(id) ?? { row: record.row };
-        if (type === 'sampling' && p.prompt === undefined) {
-          p.prompt = messagesText(own(data, 'prompt')) ?? '';
-          const response = sampledText(own(data, 'sampled'));
-          if (response !== undefined) p.response = response;
-        } else if (type === 'match' && !p.grade) {
-          const correct = own(data, 'correct');
-          const expected = own(data, 'expected');
-          const picked = own(data, 'picked');
-          p.grade = {
-            score: typeof correct === 'boolean' ? (correct ? 1 : 0) : null,
-            feedback: `expected ${quote(text(expected ?? null), 300)}, picked ${quote(text(picked ?? null), 300)}`,
-            column: 'data.correct',
-            row: record.row,
-            raw: d,
-          };
-        } else if (type === 'metrics' && !p.grade) {
-          const score = numberOf(own(data, 'score')) ?? numberOf(own(data, 'accuracy'));
-          const choice = own(data, 'choice');
-          p.grade = { score: score ?? null, column: 'score' in data ? 'data.score' : 'data.accuracy', row: record.row, raw: d };
-          if (typeof choice === 'string') p.grade.feedback = `choice: ${choice}`;
-        }
+        applyEvent(p, type, data, record.row, d);
         pending.set(id, p);
-        const row = rowOf(id, p);
+        const row = rowOf(id, p, tool, rater);
         if (!row) return { rows: [], errors: [] };
         pending.delete(id);
         emitted.add(id);
