@@ -17,7 +17,10 @@ const CORE_FORBIDDEN = {
   ],
   patterns: [
     { group: ['svelte/*', 'dexie/*'], message: 'src/core is pure.' },
-    { group: ['**/db/**', '**/ui/**', '**/rpc/**', '**/cli/**', '**/workers/**', '**/app/**', '**/platform/**', '**/model-host/**', '*.svelte'], message: 'src/core may not import the layers above it.' },
+    {
+      group: ['**/db/**', '**/ui/**', '**/rpc/**', '**/cli/**', '**/workers/**', '**/app/**', '**/platform/**', '**/model-host/**', '*.svelte'],
+      message: 'src/core may not import the layers above it.',
+    },
     { group: ['node:*', 'fs', 'path'], message: 'src/core runs in the browser too: no Node built-ins.' },
   ],
 };
@@ -27,7 +30,8 @@ const CORE_FORBIDDEN = {
 // replace the prototype (issue #14). Data-keyed collections are Maps, or null-prototype objects from
 // src/core/data-keys.ts (`dict`, `dictFrom`, read with `own`). These selectors reject the patterns
 // that built plain-object dictionaries; tests/unit/arch/data-keys.test.ts proves they fire.
-const DATA_KEYS_MESSAGE = 'Plain object used as a dictionary: data keys like `__proto__` or `toString` break it (issue #14). Use a Map, or dict()/dictFrom()/own() from src/core/data-keys.ts.';
+const DATA_KEYS_MESSAGE =
+  'Plain object used as a dictionary: data keys like `__proto__` or `toString` break it (issue #14). Use a Map, or dict()/dictFrom()/own() from src/core/data-keys.ts.';
 const DATA_KEY_SELECTORS = [
   // obj[key] ??= …  /  obj[key] ||= …
   "AssignmentExpression[operator=/^(\\?\\?|\\|\\|)=$/][left.type='MemberExpression'][left.computed=true][left.property.type!='Literal']",

@@ -32,51 +32,52 @@ export default defineConfig({
   plugins: [
     svelte(),
     // Not for the bench pages: it would write its service worker and manifest over the app's.
-    !BENCH && VitePWA({
-      registerType: 'autoUpdate',
-      injectRegister: null, // registered by src/ui/pwa.ts so the UI can show update/offline state
-      includeAssets: ['icons/*.svg', 'icons/*.png'],
-      manifest: {
-        name: 'ToolMem Studio',
-        short_name: 'ToolMem',
-        description: 'Learn from evidence what each AI tool is good and bad at — locally in your browser.',
-        theme_color: '#3b5bdb',
-        background_color: '#111418',
-        display: 'standalone',
-        start_url: './',
-        scope: './',
-        icons: [
-          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
-        ],
-      },
-      workbox: {
-        // Precached up front: only the app shell — the HTML, the styles, the icons and the app's own
-        // scripts (every page's chunk and the worker scripts), a few MB. The large files are cached on
-        // first use instead and then work offline too: onnxruntime's WASM (~27 MB) and the bundled
-        // embedding model (the first time embeddings run), the in-browser LLM libraries (the first
-        // time one is loaded) and the demo files (the first time the demo is loaded).
-        globPatterns: ['index.html', 'zod-jitless.js', 'manifest.webmanifest', 'icons/*.{svg,png}', 'assets/*.{js,css}'],
-        globIgnores: [`assets/${MODEL_CHUNK_PREFIX}*`],
-        navigateFallback: 'index.html',
-        runtimeCaching: [
-          // Hashed build outputs never change: the cached copy is always right.
-          {
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/assets\/[^/]+$/.test(url.pathname),
-            handler: 'CacheFirst',
-            options: { cacheName: 'toolmem-assets', cacheableResponse: { statuses: [200] } },
-          },
-          // Bundled model and demo files keep their names across releases: serve the cached copy (so
-          // offline works) and refresh it in the background when online.
-          {
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/(models|demo)\/.+$/.test(url.pathname),
-            handler: 'StaleWhileRevalidate',
-            options: { cacheName: 'toolmem-data', cacheableResponse: { statuses: [200] } },
-          },
-        ],
-      },
-    }),
+    !BENCH &&
+      VitePWA({
+        registerType: 'autoUpdate',
+        injectRegister: null, // registered by src/ui/pwa.ts so the UI can show update/offline state
+        includeAssets: ['icons/*.svg', 'icons/*.png'],
+        manifest: {
+          name: 'ToolMem Studio',
+          short_name: 'ToolMem',
+          description: 'Learn from evidence what each AI tool is good and bad at — locally in your browser.',
+          theme_color: '#3b5bdb',
+          background_color: '#111418',
+          display: 'standalone',
+          start_url: './',
+          scope: './',
+          icons: [
+            { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+            { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+            { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+          ],
+        },
+        workbox: {
+          // Precached up front: only the app shell — the HTML, the styles, the icons and the app's own
+          // scripts (every page's chunk and the worker scripts), a few MB. The large files are cached on
+          // first use instead and then work offline too: onnxruntime's WASM (~27 MB) and the bundled
+          // embedding model (the first time embeddings run), the in-browser LLM libraries (the first
+          // time one is loaded) and the demo files (the first time the demo is loaded).
+          globPatterns: ['index.html', 'zod-jitless.js', 'manifest.webmanifest', 'icons/*.{svg,png}', 'assets/*.{js,css}'],
+          globIgnores: [`assets/${MODEL_CHUNK_PREFIX}*`],
+          navigateFallback: 'index.html',
+          runtimeCaching: [
+            // Hashed build outputs never change: the cached copy is always right.
+            {
+              urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/assets\/[^/]+$/.test(url.pathname),
+              handler: 'CacheFirst',
+              options: { cacheName: 'toolmem-assets', cacheableResponse: { statuses: [200] } },
+            },
+            // Bundled model and demo files keep their names across releases: serve the cached copy (so
+            // offline works) and refresh it in the background when online.
+            {
+              urlPattern: ({ url, sameOrigin }) => sameOrigin && /\/(models|demo)\/.+$/.test(url.pathname),
+              handler: 'StaleWhileRevalidate',
+              options: { cacheName: 'toolmem-data', cacheableResponse: { statuses: [200] } },
+            },
+          ],
+        },
+      }),
   ],
   worker: {
     format: 'es',

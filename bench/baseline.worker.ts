@@ -4,7 +4,10 @@
 import Papa from 'papaparse';
 import Dexie, { type EntityTable } from 'dexie';
 
-interface Row { id: string; [k: string]: unknown }
+interface Row {
+  id: string;
+  [k: string]: unknown;
+}
 class BaselineDB extends Dexie {
   rows!: EntityTable<Row, 'id'>;
   constructor(schema: 'key' | 'app') {
@@ -39,8 +42,21 @@ self.onmessage = async (e: MessageEvent<{ file: File; schema?: 'key' | 'app' }>)
         return schema === 'key'
           ? { ...r, id }
           : // Keyed as the app keys experiences (core/ids: dataset, tool, task, rater), row number last.
-            { id: `bench|${r.model}|${r.id}|default|${n + i}`, datasetId: 'bench', taskId: r.id, prompt: r.prompt, toolId: r.model, score: Number(r.score), rater: 'default', scoreSource: 'human',
-              categories: [], importId: 'imp-bench', createdAt: 1, response: r.response, feedback: r.feedback };
+            {
+              id: `bench|${r.model}|${r.id}|default|${n + i}`,
+              datasetId: 'bench',
+              taskId: r.id,
+              prompt: r.prompt,
+              toolId: r.model,
+              score: Number(r.score),
+              rater: 'default',
+              scoreSource: 'human',
+              categories: [],
+              importId: 'imp-bench',
+              createdAt: 1,
+              response: r.response,
+              feedback: r.feedback,
+            };
       });
       n += rows.length;
       pending = db.rows.bulkPut(rows).then(() => parser.resume());

@@ -99,4 +99,3 @@ async function retrievalBench(req: RetrievalBenchRequest): Promise<RetrievalBenc
 }
 
 Object.assign(window, { embedSetup, embedPass, embedMissPass, embedHitPass, embedTeardown, retrievalBench });
-

@@ -21,7 +21,18 @@ const MAPPING = { id: 'id', prompt: 'prompt', tool: 'model', score: 'score', res
 const SCALE = { min: 1, max: 5, direction: 'higher-better' as const, integer: true };
 
 function importOpts(file: File, datasetId: string) {
-  return { fileName: file.name, totalBytes: file.size, datasetId, importId: 'imp-stage', now: Date.now(), knownTools: [], sidecars: {}, preset: 'generic' as const, mapping: MAPPING, scale: SCALE };
+  return {
+    fileName: file.name,
+    totalBytes: file.size,
+    datasetId,
+    importId: 'imp-stage',
+    now: Date.now(),
+    knownTools: [],
+    sidecars: {},
+    preset: 'generic' as const,
+    mapping: MAPPING,
+    scale: SCALE,
+  };
 }
 
 /** The experiences table's schema without the app's middleware (what indexes alone cost). */
@@ -47,7 +58,13 @@ export const stages: Record<string, (file: File) => Promise<number>> = {
   'papa parse only': async (file) => {
     let n = 0;
     await new Promise<void>((resolve) =>
-      Papa.parse<Record<string, string>>(file, { header: true, skipEmptyLines: true, chunkSize: 4 * 1024 * 1024, chunk: (r) => void (n += r.data.length), complete: () => resolve() }),
+      Papa.parse<Record<string, string>>(file, {
+        header: true,
+        skipEmptyLines: true,
+        chunkSize: 4 * 1024 * 1024,
+        chunk: (r) => void (n += r.data.length),
+        complete: () => resolve(),
+      }),
     );
     return n;
   },
@@ -61,19 +78,44 @@ export const stages: Record<string, (file: File) => Promise<number>> = {
   /** The baseline storing what we store: the 13 fields of an Experience (a categories array, numbers) instead of Papa's 6 strings. */
   'baseline, rows shaped as experiences': async (file) =>
     papaInto(file, await fresh(new KeyOnlyDB('bench-stage-key-exp')), 'rows', (r, id) => ({
-      id, datasetId: 'stage', taskId: r.id, prompt: r.prompt, toolId: r.model, score: Number(r.score), rater: 'default', scoreSource: 'human',
-      categories: [], importId: 'imp-stage', createdAt: 1, response: r.response, feedback: r.feedback,
+      id,
+      datasetId: 'stage',
+      taskId: r.id,
+      prompt: r.prompt,
+      toolId: r.model,
+      score: Number(r.score),
+      rater: 'default',
+      scoreSource: 'human',
+      categories: [],
+      importId: 'imp-stage',
+      createdAt: 1,
+      response: r.response,
+      feedback: r.feedback,
     })),
   /** The same into v6's one index (4 MB chunks ≈ 9,000 rows per transaction). */
   "papa → bulkPut, v6's index (importId)": async (file) =>
-    papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx', V6_INDEXES)), 'experiences', (r, id) => ({ ...r, id, datasetId: 'stage', toolId: r.model, taskId: r.id, importId: 'imp-stage' })),
+    papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx', V6_INDEXES)), 'experiences', (r, id) => ({
+      ...r,
+      id,
+      datasetId: 'stage',
+      toolId: r.model,
+      taskId: r.id,
+      importId: 'imp-stage',
+    })),
   /** runImport → bulkAdd per 2,000-row batch into the app's table (v7: primary key only), no middleware. */
   "runImport → the app's table (no middleware)": async (file) => plainSink(file, 2000),
   "runImport → the app's table, batches of 10,000": async (file) => plainSink(file, 10_000),
   "runImport → v6's importId index, batches of 10,000": async (file) => plainSink(file, 10_000, V6_INDEXES),
   /** Before schema v3: the three indexes of v2 (with [datasetId+taskId]). */
   'papa → bulkPut, the 3 indexes of v2': async (file) =>
-    papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx3', V2_INDEXES)), 'experiences', (r, id) => ({ ...r, id, datasetId: 'stage', toolId: r.model, taskId: r.id, importId: 'imp-stage' })),
+    papaInto(file, await fresh(new PlainDB('bench-stage-papa-idx3', V2_INDEXES)), 'experiences', (r, id) => ({
+      ...r,
+      id,
+      datasetId: 'stage',
+      toolId: r.model,
+      taskId: r.id,
+      importId: 'imp-stage',
+    })),
   'runImport → the 3 indexes of v2, batches of 10,000': async (file) => plainSink(file, 10_000, V2_INDEXES),
   /** `put` instead of `add` (the baseline's request): what the fresh dataset's no-overwrite guarantee costs. */
   "runImport → the app's table with bulkPut, batches of 10,000": async (file) => plainSink(file, 10_000, APP_INDEXES, 'bulkPut'),
@@ -99,7 +141,10 @@ async function papaInto(file: File, db: Dexie, table: string, shape: (r: Record<
         parser.pause();
         const rows = results.data.map((r, i) => shape(r, `${r.id}|${r.model}|${n + i}`));
         n += rows.length;
-        pending = db.table(table).bulkPut(rows).then(() => parser.resume());
+        pending = db
+          .table(table)
+          .bulkPut(rows)
+          .then(() => parser.resume());
       },
       complete: () => void pending.then(() => resolve()),
     }),
@@ -111,12 +156,16 @@ async function papaInto(file: File, db: Dexie, table: string, shape: (r: Record<
 async function plainSink(file: File, batchSize: number, indexes?: string, write: 'bulkAdd' | 'bulkPut' = 'bulkAdd'): Promise<number> {
   {
     const db = await fresh(new PlainDB(`bench-stage-plain-${batchSize}`, indexes));
-    const s = await runImport(blobBytes(file), { ...importOpts(file, 'stage'), batchSize }, {
-      writeBatch: async (rows) => {
-        await db.table<Experience, string>('experiences')[write](rows);
-        return { added: rows.length, updated: 0, unchanged: 0 };
+    const s = await runImport(
+      blobBytes(file),
+      { ...importOpts(file, 'stage'), batchSize },
+      {
+        writeBatch: async (rows) => {
+          await db.table<Experience, string>('experiences')[write](rows);
+          return { added: rows.length, updated: 0, unchanged: 0 };
+        },
       },
-    });
+    );
     db.close();
     return s.rowsRead;
   }
@@ -126,7 +175,11 @@ async function plainSink(file: File, batchSize: number, indexes?: string, write:
 async function repoSink(file: File, batchSize: number): Promise<number> {
   const db = await fresh(new ToolMemDB(`bench-stage-app-${batchSize}`));
   const repos = createRepositories(db);
-  const s = await runImport(blobBytes(file), { ...importOpts(file, 'stage'), batchSize }, { writeBatch: (rows) => repos.experiences.writeImportBatch('imp-stage', rows, { fresh: true }) });
+  const s = await runImport(
+    blobBytes(file),
+    { ...importOpts(file, 'stage'), batchSize },
+    { writeBatch: (rows) => repos.experiences.writeImportBatch('imp-stage', rows, { fresh: true }) },
+  );
   db.close();
   return s.rowsRead;
 }

@@ -31,7 +31,10 @@ import { DexieMemoryRepository } from '../src/db/memory-repo';
 import { buildConfigFor, entry, experience, hashEmbedder, SCALE } from '../tests/unit/memory/helpers';
 import { malformedBuild, SEED } from '../tests/unit/memory/malformed-replies';
 
-const WORDS = 'fox cat dog tree river city night light shadow count three text sign face hand crowd glass water snow fire red blue small large left right above below behind style photo painting sketch'.split(' ');
+const WORDS =
+  'fox cat dog tree river city night light shadow count three text sign face hand crowd glass water snow fire red blue small large left right above below behind style photo painting sketch'.split(
+    ' ',
+  );
 const words = (r: () => number, n: number) => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)]).join(' ');
 
 async function freshDb(name: string): Promise<ToolMemDB> {
@@ -66,7 +69,15 @@ async function promptSize(): Promise<PromptSizeRow[]> {
     const out = await induceExperience(
       engine,
       index,
-      { memoryId: 'm1', tool: { id: 'ToolA' }, scale: SCALE, experience: long, at: 1, newId: () => 'x', settings: { ...DEFAULT_INDUCE_SETTINGS, critiqueBelow: null } },
+      {
+        memoryId: 'm1',
+        tool: { id: 'ToolA' },
+        scale: SCALE,
+        experience: long,
+        at: 1,
+        newId: () => 'x',
+        settings: { ...DEFAULT_INDUCE_SETTINGS, critiqueBelow: null },
+      },
       emptyUsage(),
     );
     rows.push({ entries: n, tokens: engine.calls[0]!.promptTokens, shown: out.contextSize });
@@ -100,7 +111,16 @@ function seedEntries(memoryId: string): MemoryEntry[] {
   const r = seededRandom(11);
   return TOOLS.flatMap((tool) =>
     Array.from({ length: SEED_PER_TOOL }, (_, i) =>
-      newEntry({ id: `seed:${tool}:${i}`, memoryId, toolId: tool, level: LEVELS[i % 4]!, text: words(r, 8 + Math.floor(r() * 20)), evidence: [`ev:${tool}:${i}`], origin: 'llm', at: 1 }),
+      newEntry({
+        id: `seed:${tool}:${i}`,
+        memoryId,
+        toolId: tool,
+        level: LEVELS[i % 4]!,
+        text: words(r, 8 + Math.floor(r() * 20)),
+        evidence: [`ev:${tool}:${i}`],
+        origin: 'llm',
+        at: 1,
+      }),
     ),
   );
 }
@@ -177,8 +197,21 @@ async function applyOperations(label: string, total: number, maxPer: number): Pr
     if (!parsed.ok) throw new Error(`scripted reply rejected: ${parsed.error}`);
     let n = 0;
     const experienceId = data.get(toolId)![step.index]!.id;
-    const p = planOperations(parsed.operations, { memoryId, toolId, at, experienceId, entries: shown, newId: () => `bench-run:${toolId}:x${step!.index}.${n++}` });
-    const next = afterStep(run, step, { experienceId, added: p.added.length, operations: parsed.operations, llm: { calls: 1, promptTokens: 0, completionTokens: 0 } }, at, 0);
+    const p = planOperations(parsed.operations, {
+      memoryId,
+      toolId,
+      at,
+      experienceId,
+      entries: shown,
+      newId: () => `bench-run:${toolId}:x${step!.index}.${n++}`,
+    });
+    const next = afterStep(
+      run,
+      step,
+      { experienceId, added: p.added.length, operations: parsed.operations, llm: { calls: 1, promptTokens: 0, completionTokens: 0 } },
+      at,
+      0,
+    );
     const a0 = performance.now();
     await repo.applyUpdate(p.superseded, p.added, at, { run: next });
     const a1 = performance.now();
@@ -213,7 +246,16 @@ export interface BaselineResult {
 function filler(n: number, prefix: string): MemoryEntry[] {
   const r = seededRandom(17);
   return Array.from({ length: n }, (_, i) =>
-    newEntry({ id: `${prefix}:${i}`, memoryId: 'bench', toolId: TOOLS[i % 4]!, level: LEVELS[i % 4]!, text: words(r, 8 + Math.floor(r() * 20)), evidence: [`ev:${i}`], origin: 'llm', at: 2 }),
+    newEntry({
+      id: `${prefix}:${i}`,
+      memoryId: 'bench',
+      toolId: TOOLS[i % 4]!,
+      level: LEVELS[i % 4]!,
+      text: words(r, 8 + Math.floor(r() * 20)),
+      evidence: [`ev:${i}`],
+      origin: 'llm',
+      at: 2,
+    }),
   );
 }
 
@@ -242,7 +284,12 @@ async function baselines(rows: number, experiences: number, singles: number): Pr
       const chunk = list.slice(i, i + per);
       await db.transaction('rw', db.entries, () => db.entries.bulkPut(chunk));
     }
-    out.push({ label: `raw Dexie: the same rows, one bulkPut transaction per experience (${experiences})`, rows, transactions: Math.ceil(rows / per), ms: performance.now() - t0 });
+    out.push({
+      label: `raw Dexie: the same rows, one bulkPut transaction per experience (${experiences})`,
+      rows,
+      transactions: Math.ceil(rows / per),
+      ms: performance.now() - t0,
+    });
     db.close();
   }
   {
@@ -250,7 +297,12 @@ async function baselines(rows: number, experiences: number, singles: number): Pr
     const list = filler(singles, 'single');
     const t0 = performance.now();
     for (const e of list) await db.entries.put(e);
-    out.push({ label: `raw Dexie: ${singles.toLocaleString('en')} single-row put transactions`, rows: singles, transactions: singles, ms: performance.now() - t0 });
+    out.push({
+      label: `raw Dexie: ${singles.toLocaleString('en')} single-row put transactions`,
+      rows: singles,
+      transactions: singles,
+      ms: performance.now() - t0,
+    });
     db.close();
   }
   return out;
@@ -312,7 +364,13 @@ async function malformed(): Promise<MalformedResult> {
   // One malformed reply per experience (and again on its retry).
   const { engine, data, exps } = malformedBuild(seededRandom(7));
   const t0 = performance.now();
-  const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
+  const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), {
+    repo,
+    engine,
+    embedder: hashEmbedder(),
+    experiences: data,
+    now: () => 10,
+  });
   const ms = performance.now() - t0;
   const after = await hashAll(db);
   let corrupted = 0;

@@ -56,8 +56,7 @@ function bruteForce(data: Float32Array, n: number, dim: number, q: Float32Array,
   }
   const out = {} as Record<Level, string[]>;
   for (const level of LEVELS) {
-    out[level] = scored[level]!
-      .sort((a, b) => b.s - a.s || a.i - b.i)
+    out[level] = scored[level]!.sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, k)
       .map((x) => idOf(x.i));
   }
@@ -78,7 +77,12 @@ async function run(req: RetrievalBenchRequest): Promise<RetrievalBenchResult> {
 
   t0 = performance.now();
   const db = create({ schema: { tool: 'enum', level: 'enum', embedding: `vector[${dim}]` } as const });
-  const docs = Array.from({ length: n }, (_, i) => ({ id: idOf(i), tool: 'tool-a', level: levelOf(i), embedding: Array.from(data.subarray(i * dim, (i + 1) * dim)) }));
+  const docs = Array.from({ length: n }, (_, i) => ({
+    id: idOf(i),
+    tool: 'tool-a',
+    level: levelOf(i),
+    embedding: Array.from(data.subarray(i * dim, (i + 1) * dim)),
+  }));
   await insertMultiple(db, docs, 2000);
   const oramaBuild = performance.now() - t0;
 

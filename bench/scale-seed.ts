@@ -15,7 +15,10 @@ declare global {
   }
 }
 
-const WORDS = 'red blue green small large old quiet bright dark wooden glass metal cat dog horse bird child robot car train bridge river mountain forest city market kitchen window lamp book flower tree cloud moon ocean boat castle garden'.split(' ');
+const WORDS =
+  'red blue green small large old quiet bright dark wooden glass metal cat dog horse bird child robot car train bridge river mountain forest city market kitchen window lamp book flower tree cloud moon ocean boat castle garden'.split(
+    ' ',
+  );
 const words = (i: number, n: number) => Array.from({ length: n }, (_, k) => WORDS[(i * 31 + k * 17 + ((i >> 3) % 7)) % WORDS.length]).join(' ');
 
 window.seedScale = async ({ experiences, entries, tools }) => {
@@ -25,7 +28,15 @@ window.seedScale = async ({ experiences, entries, tools }) => {
   const now = Date.now();
   const toolIds = Array.from({ length: tools }, (_, i) => `tool-${i}`);
   await db.tools.bulkPut(toolIds.map((id) => ({ id, name: id, modality: 'text→text' as const, description: `Tool ${id}`, createdAt: now })));
-  await db.datasets.put({ id: 'scale', name: 'Scale', source: 'scale.csv', preset: 'generic', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: now });
+  await db.datasets.put({
+    id: 'scale',
+    name: 'Scale',
+    source: 'scale.csv',
+    preset: 'generic',
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+    raterPolicy: { kind: 'mean' },
+    createdAt: now,
+  });
   const CHUNK = 10_000;
   for (let start = 0; start < experiences; start += CHUNK) {
     const rows: Experience[] = [];
@@ -33,23 +44,67 @@ window.seedScale = async ({ experiences, entries, tools }) => {
       const task = Math.floor(i / tools);
       const toolId = toolIds[i % tools]!;
       rows.push({
-        id: `scale|${toolId}|t${task}|default`, datasetId: 'scale', taskId: `t${task}`, prompt: `Task ${task}: ${words(task, 12)}`, toolId,
-        response: words(i, 40), score: 1 + ((task * 7 + i) % 5), rater: 'default', scoreSource: 'human', categories: [], importId: 'imp-scale', createdAt: now,
+        id: `scale|${toolId}|t${task}|default`,
+        datasetId: 'scale',
+        taskId: `t${task}`,
+        prompt: `Task ${task}: ${words(task, 12)}`,
+        toolId,
+        response: words(i, 40),
+        score: 1 + ((task * 7 + i) % 5),
+        rater: 'default',
+        scoreSource: 'human',
+        categories: [],
+        importId: 'imp-scale',
+        createdAt: now,
       });
     }
     await db.experiences.bulkAdd(rows);
   }
-  await db.imports.put({ id: 'imp-scale', datasetId: 'scale', fileName: 'scale.csv', preset: 'generic', state: 'completed', rowsRead: experiences, accepted: experiences, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: now, finishedAt: now });
-  await db.memories.put({ id: 'mem-scale', name: 'Scale memory', datasetIds: ['scale'], embeddingModel: 'glove-100d', settings: {}, createdAt: now, updatedAt: now });
+  await db.imports.put({
+    id: 'imp-scale',
+    datasetId: 'scale',
+    fileName: 'scale.csv',
+    preset: 'generic',
+    state: 'completed',
+    rowsRead: experiences,
+    accepted: experiences,
+    unchanged: 0,
+    updated: 0,
+    rejected: 0,
+    errors: [],
+    startedAt: now,
+    finishedAt: now,
+  });
+  await db.memories.put({
+    id: 'mem-scale',
+    name: 'Scale memory',
+    datasetIds: ['scale'],
+    embeddingModel: 'glove-100d',
+    settings: {},
+    createdAt: now,
+    updatedAt: now,
+  });
   const list: MemoryEntry[] = [];
   for (let i = 0; i < entries; i++) {
     const level: Level = LEVELS[i % 4]!;
     // One in five is an older version, superseded by the next one: history, not shown as current.
     const superseded = i % 5 === 4;
     list.push({
-      id: `e${i}`, memoryId: 'mem-scale', toolId: toolIds[Math.floor(i / 4) % tools]!, level, value: LEVEL_VALUE[level], text: `Entry ${i}: ${words(i, 14)}`,
-      evidence: [`scale|tool-0|t${i % 1000}|default`], support: 1 + (i % 40), origin: 'stats', pinned: false, validFrom: now,
-      validTo: superseded ? now : null, supersededBy: superseded ? `e${i + 1}` : null, createdAt: now, updatedAt: now,
+      id: `e${i}`,
+      memoryId: 'mem-scale',
+      toolId: toolIds[Math.floor(i / 4) % tools]!,
+      level,
+      value: LEVEL_VALUE[level],
+      text: `Entry ${i}: ${words(i, 14)}`,
+      evidence: [`scale|tool-0|t${i % 1000}|default`],
+      support: 1 + (i % 40),
+      origin: 'stats',
+      pinned: false,
+      validFrom: now,
+      validTo: superseded ? now : null,
+      supersededBy: superseded ? `e${i + 1}` : null,
+      createdAt: now,
+      updatedAt: now,
     });
   }
   await db.entries.bulkAdd(list);
@@ -70,13 +125,34 @@ window.seedMemory = async ({ datasetId, entries }) => {
   const now = Date.now();
   const toolIds = (await db.tools.toArray()).map((t) => t.id);
   const memoryId = `mem-${datasetId}`;
-  await db.memories.put({ id: memoryId, name: 'Scale memory', datasetIds: [datasetId], embeddingModel: 'glove-100d', settings: {}, createdAt: now, updatedAt: now });
+  await db.memories.put({
+    id: memoryId,
+    name: 'Scale memory',
+    datasetIds: [datasetId],
+    embeddingModel: 'glove-100d',
+    settings: {},
+    createdAt: now,
+    updatedAt: now,
+  });
   const list: MemoryEntry[] = [];
   for (let i = 0; i < entries; i++) {
     const level: Level = LEVELS[i % 4]!;
     list.push({
-      id: `${memoryId}-e${i}`, memoryId, toolId: toolIds[Math.floor(i / 4) % toolIds.length]!, level, value: LEVEL_VALUE[level], text: `Entry ${i}: ${words(i, 14)}`,
-      evidence: [], support: 1 + (i % 40), origin: 'stats', pinned: false, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now,
+      id: `${memoryId}-e${i}`,
+      memoryId,
+      toolId: toolIds[Math.floor(i / 4) % toolIds.length]!,
+      level,
+      value: LEVEL_VALUE[level],
+      text: `Entry ${i}: ${words(i, 14)}`,
+      evidence: [],
+      support: 1 + (i % 40),
+      origin: 'stats',
+      pinned: false,
+      validFrom: now,
+      validTo: null,
+      supersededBy: null,
+      createdAt: now,
+      updatedAt: now,
     });
   }
   await db.entries.bulkAdd(list);

@@ -10,7 +10,12 @@ const bytes = Buffer.from(body, 'utf8');
 const server = createServer((req, res) => {
   req.on('data', () => {});
   req.on('end', () => {
-    res.writeHead(200, { 'x-toolmem-memory': memory, 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, 'cache-control': 'no-store' });
+    res.writeHead(200, {
+      'x-toolmem-memory': memory,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      'cache-control': 'no-store',
+    });
     res.end(bytes);
   });
 });

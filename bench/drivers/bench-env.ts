@@ -54,5 +54,7 @@ const SHARED_DATA_DIR = sharedDataDir();
 
 /** The machine's load average, printed beside the figures: on a shared machine wall times include waiting for a core. */
 export function loadLine(): string {
-  return `load average ${loadavg().map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores`;
+  return `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')} (1, 5, 15 min) on ${availableParallelism()} cores`;
 }

@@ -33,17 +33,23 @@ function syntheticReport(seeds: number): EvalReport {
     const strength = TOOLS.map((_, j) => 0.4 - 0.15 * j);
     const difficulty = Array.from({ length: TASKS }, () => (rng.next() - 0.5) * 2.4);
     const truth = new Float64Array(TASKS * T);
-    for (let i = 0; i < TASKS; i++) for (let j = 0; j < T; j++) truth[i * T + j] = Math.max(1, Math.min(5, Math.round(3.4 + strength[j]! - difficulty[i]! + (rng.next() - 0.5) * 2.5)));
+    for (let i = 0; i < TASKS; i++)
+      for (let j = 0; j < T; j++) truth[i * T + j] = Math.max(1, Math.min(5, Math.round(3.4 + strength[j]! - difficulty[i]! + (rng.next() - 0.5) * 2.5)));
     const predicted = new Map<string, Float64Array>();
     METHODS.forEach((m, k) => {
       const p = new Float64Array(TASKS * T);
       const signal = k < 2 ? 0 : 0.2 + 0.05 * k; // the two constants know nothing of the task
-      for (let i = 0; i < TASKS; i++) for (let j = 0; j < T; j++) p[i * T + j] = Math.max(1, Math.min(5, 3.4 + strength[j]! - signal * difficulty[i]! + (k < 2 ? 0 : (rng.next() - 0.5) * 0.4)));
+      for (let i = 0; i < TASKS; i++)
+        for (let j = 0; j < T; j++)
+          p[i * T + j] = Math.max(1, Math.min(5, 3.4 + strength[j]! - signal * difficulty[i]! + (k < 2 ? 0 : (rng.next() - 0.5) * 0.4)));
       predicted.set(m, p);
     });
     const taskIds = Array.from({ length: TASKS }, (_, i) => `t${i}`);
     out.push({
-      seed: s, split: { seed: s, train: [], test: taskIds }, tools: TOOLS, methods: {},
+      seed: s,
+      split: { seed: s, train: [], test: taskIds },
+      tools: TOOLS,
+      methods: {},
       matrix: { taskIds, tools: TOOLS, truth, predicted, scored: new Map(METHODS.map((m) => [m, TASKS])) },
       baselines: { alwaysStronger: [], alwaysStrongerSelection: { tasks: 0, selected: NaN, random: NaN, oracle: NaN, gapCaptured: NaN }, trainMean: {} },
     });
@@ -107,7 +113,9 @@ function runInWorker(seeds: number): Promise<{ reply: WorkerReply; wallMs: numbe
 async function main(): Promise<void> {
   const f = (x: number) => x.toFixed(3);
   console.log(loadLine());
-  console.log(`Paired bootstrap: ${TASKS} test tasks × ${TOOLS.length} tools × ${METHODS.length} methods × ${RESAMPLES.toLocaleString('en-US')} resamples, in a worker thread`);
+  console.log(
+    `Paired bootstrap: ${TASKS} test tasks × ${TOOLS.length} tools × ${METHODS.length} methods × ${RESAMPLES.toLocaleString('en-US')} resamples, in a worker thread`,
+  );
   let failed = false;
   for (const seeds of [1, 5]) {
     const { reply, wallMs, maxStallMs } = await runInWorker(seeds);

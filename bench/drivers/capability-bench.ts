@@ -16,10 +16,21 @@ import type { ScoreScale } from '../../src/core/types';
 /** A method factory that keeps every predictor it made (one per seed, in seed order). */
 export function keeping(make: () => CapabilityMemoryPredictor): { create: () => CapabilityMemoryPredictor; made: CapabilityMemoryPredictor[] } {
   const made: CapabilityMemoryPredictor[] = [];
-  return { made, create: () => { const p = make(); made.push(p); return p; } };
+  return {
+    made,
+    create: () => {
+      const p = make();
+      made.push(p);
+      return p;
+    },
+  };
 }
 
-function testTable(data: readonly ScoredPair[], scale: ScoreScale, test: readonly string[]): { table: ScoreTable; tasks: Map<string, { prompt: string; categories: string[] }> } {
+function testTable(
+  data: readonly ScoredPair[],
+  scale: ScoreScale,
+  test: readonly string[],
+): { table: ScoreTable; tasks: Map<string, { prompt: string; categories: string[] }> } {
   const set = new Set(test);
   const rows = data.filter((p) => set.has(p.taskId));
   const taskIds = [...new Set(rows.map((p) => p.taskId))].sort();
@@ -46,15 +57,25 @@ export interface PrecisionRow {
 }
 
 /** Verdicts of each seed's memory on its own test split (entries with n ≥ MIN_VERIFY_N there). */
-export function precisionOnTest(report: EvalReport, made: readonly CapabilityMemoryPredictor[], data: readonly ScoredPair[], scale: ScoreScale, vectors?: ReadonlyMap<string, Float32Array>): PrecisionRow[] {
+export function precisionOnTest(
+  report: EvalReport,
+  made: readonly CapabilityMemoryPredictor[],
+  data: readonly ScoredPair[],
+  scale: ScoreScale,
+  vectors?: ReadonlyMap<string, Float32Array>,
+): PrecisionRow[] {
   return report.seeds.map((s, i) => {
     const p = made[i]!;
     const { table: t, tasks } = testTable(data, scale, s.split.test);
-    const membersOf = (entry: CapabilityEntry) => t.taskIds.filter((id) => {
-      const task = tasks.get(id)!;
-      const v = vectors?.get(id);
-      return applies({ facet: entry.facet, ...(entry.centroid ? { centroid: entry.centroid } : {}) }, { prompt: task.prompt, categories: task.categories, ...(v ? { vector: v } : {}) });
-    });
+    const membersOf = (entry: CapabilityEntry) =>
+      t.taskIds.filter((id) => {
+        const task = tasks.get(id)!;
+        const v = vectors?.get(id);
+        return applies(
+          { facet: entry.facet, ...(entry.centroid ? { centroid: entry.centroid } : {}) },
+          { prompt: task.prompt, categories: task.categories, ...(v ? { vector: v } : {}) },
+        );
+      });
     const claims = p.entries.filter((e) => e.status === 'claim');
     const byName = new Map(claims.map((e) => [e.facet.name, e]));
     const r = verifyEntries(claims, t, (f) => membersOf(byName.get(f.name)!), { on: 'test-split', at: 0 });
@@ -65,14 +86,32 @@ export function precisionOnTest(report: EvalReport, made: readonly CapabilityMem
 export function precisionTable(label: string, rows: readonly PrecisionRow[]): string {
   const sum = (k: keyof PrecisionRow) => rows.reduce((a, r) => a + ((r[k] as number) ?? 0), 0);
   const tested = sum('holds') + sum('inconclusive') + sum('contradicted');
-  return `${label}: claims checked on the test split (n ≥ ${MIN_VERIFY_N} there; precision = share whose unseen sign agrees)\n` +
+  return (
+    `${label}: claims checked on the test split (n ≥ ${MIN_VERIFY_N} there; precision = share whose unseen sign agrees)\n` +
     table(
       ['seed', 'claims', 'holds', 'inconclusive', 'contradicted', 'untested', 'precision'],
       [
-        ...rows.map((r) => [String(r.seed), String(r.entries), String(r.holds), String(r.inconclusive), String(r.contradicted), String(r.untested), r.precision === null ? '—' : r.precision.toFixed(3)]),
-        ['all seeds', String(sum('entries')), String(sum('holds')), String(sum('inconclusive')), String(sum('contradicted')), String(sum('untested')), tested > 0 ? pooledDirection(rows) : '—'],
+        ...rows.map((r) => [
+          String(r.seed),
+          String(r.entries),
+          String(r.holds),
+          String(r.inconclusive),
+          String(r.contradicted),
+          String(r.untested),
+          r.precision === null ? '—' : r.precision.toFixed(3),
+        ]),
+        [
+          'all seeds',
+          String(sum('entries')),
+          String(sum('holds')),
+          String(sum('inconclusive')),
+          String(sum('contradicted')),
+          String(sum('untested')),
+          tested > 0 ? pooledDirection(rows) : '—',
+        ],
       ],
-    );
+    )
+  );
 }
 
 /** Pooled direction: Σ agreeing / Σ tested over the seeds (each seed's precision times its tested). */
@@ -90,9 +129,11 @@ function pooledDirection(rows: readonly PrecisionRow[]): string {
 /** DALLE_3 on negation (a weakness?) and part relations (a relative strength?) in each seed's memory. */
 export function dalleCheck(made: readonly CapabilityMemoryPredictor[], seeds: readonly number[]): { text: string; negation: number; part: number } {
   const pick = (p: CapabilityMemoryPredictor, test: (e: CapabilityEntry) => boolean) => p.entries.filter((e) => e.toolId === 'DALLE_3' && test(e));
-  const isNegation = (e: CapabilityEntry) => (e.facet.rule.type === 'category' && e.facet.rule.value === 'negation') || (e.facet.rule.type === 'cue' && e.facet.rule.cue === 'negation');
+  const isNegation = (e: CapabilityEntry) =>
+    (e.facet.rule.type === 'category' && e.facet.rule.value === 'negation') || (e.facet.rule.type === 'cue' && e.facet.rule.cue === 'negation');
   const isPart = (e: CapabilityEntry) => e.facet.rule.type === 'category' && e.facet.rule.value === 'part relation';
-  const fmt = (e: CapabilityEntry) => `${e.level} (${e.kind}; vs others ${e.claim.delta.toFixed(2)} [${e.claim.ci95.map((x) => x.toFixed(2)).join(', ')}], own ${e.effect.deltaOwn.toFixed(2)})`;
+  const fmt = (e: CapabilityEntry) =>
+    `${e.level} (${e.kind}; vs others ${e.claim.delta.toFixed(2)} [${e.claim.ci95.map((x) => x.toFixed(2)).join(', ')}], own ${e.effect.deltaOwn.toFixed(2)})`;
   let negation = 0;
   let part = 0;
   const rows = made.map((p, i) => {

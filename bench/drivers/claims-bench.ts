@@ -36,7 +36,11 @@ export interface Loaded {
 }
 
 export async function loadSet(file: string, opts: { skills?: string; scale?: ScoreScale } = {}): Promise<Loaded> {
-  const { dataset, experiences } = await loadData({ data: file, ...(opts.skills ? { skills: opts.skills } : {}), ...(opts.scale ? { scale: opts.scale } : {}) });
+  const { dataset, experiences } = await loadData({
+    data: file,
+    ...(opts.skills ? { skills: opts.skills } : {}),
+    ...(opts.scale ? { scale: opts.scale } : {}),
+  });
   const data = smokeTasks(groundTruth(experiences, dataset.raterPolicy));
   const prompts = new Map<string, string>();
   for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
@@ -70,21 +74,58 @@ export interface ClaimsRow {
   pickHolds: number;
 }
 
-const emptyRow = (label: string): ClaimsRow => ({ label, builds: 0, claims: 0, tentative: 0, tested: 0, agree: 0, holds: 0, contradicted: 0, along: 0, size: 0, tools: 0, profiled: 0, withFacetEntry: 0, bound: 0, picks: 0, pickTested: 0, pickAgree: 0, pickHolds: 0 });
+const emptyRow = (label: string): ClaimsRow => ({
+  label,
+  builds: 0,
+  claims: 0,
+  tentative: 0,
+  tested: 0,
+  agree: 0,
+  holds: 0,
+  contradicted: 0,
+  along: 0,
+  size: 0,
+  tools: 0,
+  profiled: 0,
+  withFacetEntry: 0,
+  bound: 0,
+  picks: 0,
+  pickTested: 0,
+  pickAgree: 0,
+  pickHolds: 0,
+});
 
 function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
   return data.filter((p) => ids.has(p.taskId));
 }
 
 /** One build on `train` tasks, its claims checked on the rest; adds to `row`. */
-export function checkBuild(set: Loaded, trainIds: readonly string[], row: ClaimsRow, opts: { kinds?: readonly FacetKind[]; maxLfsr?: number; maxFlip?: number; meanFlip?: number; contrastScale?: 'score' | 'logit' | 'auto' } = {}): void {
+export function checkBuild(
+  set: Loaded,
+  trainIds: readonly string[],
+  row: ClaimsRow,
+  opts: { kinds?: readonly FacetKind[]; maxLfsr?: number; maxFlip?: number; meanFlip?: number; contrastScale?: 'score' | 'logit' | 'auto' } = {},
+): void {
   const train = new Set(trainIds);
   const test = new Set(set.data.map((p) => p.taskId).filter((id) => !train.has(id)));
   const trainSet: TrainingSet = {
     scale: set.scale,
-    examples: sub(set.data, train).map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, ...(set.vectors.get(p.taskId) ? { vector: set.vectors.get(p.taskId)! } : {}) })),
+    examples: sub(set.data, train).map((p) => ({
+      taskId: p.taskId,
+      prompt: p.prompt,
+      toolId: p.toolId,
+      score: p.score,
+      ratings: p.ratings,
+      categories: p.categories,
+      ...(set.vectors.get(p.taskId) ? { vector: set.vectors.get(p.taskId)! } : {}),
+    })),
   };
-  const claimRules = { ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}), ...(opts.maxFlip !== undefined ? { maxFlip: opts.maxFlip } : {}), ...(opts.meanFlip !== undefined ? { meanFlip: opts.meanFlip } : {}), ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}) };
+  const claimRules = {
+    ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}),
+    ...(opts.maxFlip !== undefined ? { maxFlip: opts.maxFlip } : {}),
+    ...(opts.meanFlip !== undefined ? { meanFlip: opts.meanFlip } : {}),
+    ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}),
+  };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
   // Every rater (issue #34): where the data has several, the unseen check reads their mean.
@@ -101,7 +142,10 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
     return unseen.taskIds.filter((id) => {
       const t = tasks.get(id)!;
       const v = set.vectors.get(id);
-      return applies({ facet: e.facet, ...(e.centroid ? { centroid: e.centroid } : {}) }, { prompt: t.prompt, categories: t.categories, ...(v ? { vector: v } : {}) });
+      return applies(
+        { facet: e.facet, ...(e.centroid ? { centroid: e.centroid } : {}) },
+        { prompt: t.prompt, categories: t.categories, ...(v ? { vector: v } : {}) },
+      );
     });
   };
   const report = verifyEntries(claims, unseen, (f) => membersOf(f.name), { on: 'test-split', at: 0, minN: MIN_VERIFY_N });
@@ -116,7 +160,10 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
     const agrees = Math.sign(v.delta) === Math.sign(e.claim.delta);
     if (agrees) row.agree++;
     // CLAIMS_DEBUG=1 prints the wrong-sign claims, CLAIMS_DEBUG=all every tested claim.
-    if (process.env.CLAIMS_DEBUG && (!agrees || process.env.CLAIMS_DEBUG === 'all')) console.log(`${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(2)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} n ${v.n}`);
+    if (process.env.CLAIMS_DEBUG && (!agrees || process.env.CLAIMS_DEBUG === 'all'))
+      console.log(
+        `${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(2)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} n ${v.n}`,
+      );
     if (v.verdict === 'holds') row.holds++;
     if (v.verdict === 'contradicted') row.contradicted++;
     row.along += Math.sign(e.claim.delta) * v.delta;
@@ -137,7 +184,10 @@ export function checkBuild(set: Loaded, trainIds: readonly string[], row: Claims
     row.pickTested++;
     if (v.delta > 0) row.pickAgree++;
     if (v.verdict === 'holds') row.pickHolds++;
-    if (process.env.CLAIMS_DEBUG) console.log(`pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} n ${v.n} ${v.verdict}`);
+    if (process.env.CLAIMS_DEBUG)
+      console.log(
+        `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} n ${v.n} ${v.verdict}`,
+      );
   }
   const tools = new Set(trainSet.examples.map((e) => e.toolId));
   row.tools += tools.size;
@@ -158,8 +208,38 @@ const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(3) : '—');
 
 export function claimsTable(rows: readonly ClaimsRow[]): string {
   return table(
-    ['set', 'builds', 'claims', 'tentative', 'tested', 'direction', 'confidently wrong', 'confirmed', 'calibration', 'at a bound', 'profiled', 'tools with a facet entry', 'picks (tested)', 'pick direction'],
-    rows.map((r) => [r.label, String(r.builds), String(r.claims), String(r.tentative), String(r.tested), ratio(r.agree, r.tested), ratio(r.contradicted, r.tested), String(r.holds), ratio(r.along, r.size), ratio(r.bound, r.claims), `${r.profiled}/${r.tools}`, `${r.withFacetEntry}/${r.tools}`, `${r.picks} (${r.pickTested})`, ratio(r.pickAgree, r.pickTested)]),
+    [
+      'set',
+      'builds',
+      'claims',
+      'tentative',
+      'tested',
+      'direction',
+      'confidently wrong',
+      'confirmed',
+      'calibration',
+      'at a bound',
+      'profiled',
+      'tools with a facet entry',
+      'picks (tested)',
+      'pick direction',
+    ],
+    rows.map((r) => [
+      r.label,
+      String(r.builds),
+      String(r.claims),
+      String(r.tentative),
+      String(r.tested),
+      ratio(r.agree, r.tested),
+      ratio(r.contradicted, r.tested),
+      String(r.holds),
+      ratio(r.along, r.size),
+      ratio(r.bound, r.claims),
+      `${r.profiled}/${r.tools}`,
+      `${r.withFacetEntry}/${r.tools}`,
+      `${r.picks} (${r.pickTested})`,
+      ratio(r.pickAgree, r.pickTested),
+    ]),
   );
 }
 
@@ -239,7 +319,12 @@ async function main() {
   const scaleArg = arg('--scale') as 'score' | 'logit' | 'auto' | undefined;
   const maxFlipArg = arg('--max-flip');
   const meanFlipArg = arg('--mean-flip');
-  const tuning = { ...(maxLfsr !== undefined ? { maxLfsr } : {}), ...(maxFlipArg ? { maxFlip: Number(maxFlipArg) } : {}), ...(meanFlipArg ? { meanFlip: Number(meanFlipArg) } : {}), ...(scaleArg ? { contrastScale: scaleArg } : {}) };
+  const tuning = {
+    ...(maxLfsr !== undefined ? { maxLfsr } : {}),
+    ...(maxFlipArg ? { maxFlip: Number(maxFlipArg) } : {}),
+    ...(meanFlipArg ? { meanFlip: Number(meanFlipArg) } : {}),
+    ...(scaleArg ? { contrastScale: scaleArg } : {}),
+  };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();
   if (!only || only === 'genai' || only === 'curve') {
@@ -273,7 +358,13 @@ async function main() {
       rows.push(...curve);
     }
   }
-  const halves = async (label: string, file: string, scale?: ScoreScale, change?: (set: Loaded) => Loaded, goals: Parameters<typeof goalLine>[1] = CLAIM_GOALS.other) => {
+  const halves = async (
+    label: string,
+    file: string,
+    scale?: ScoreScale,
+    change?: (set: Loaded) => Loaded,
+    goals: Parameters<typeof goalLine>[1] = CLAIM_GOALS.other,
+  ) => {
     const loaded = await loadSet(file, scale ? { scale } : {});
     const set = change ? change(loaded) : loaded;
     const ids = [...new Set(set.data.map((p) => p.taskId))];
@@ -285,9 +376,21 @@ async function main() {
     console.log(goalLine(r, goals));
     // The memory predictor is never worse than tool-mean (RMSE) on the same splits.
     if (argv.includes('--no-rmse')) return void rows.push(r);
-    const ev = await evaluate({ data: set.data, scale: set.scale, sizes: { train, test: ids.length - train }, seeds, methods: [{ id: 'tool-mean', create: () => createPredictor('tool-mean') }, { id: 'memory', create: () => new CapabilityMemoryPredictor() }], vectors: set.vectors });
+    const ev = await evaluate({
+      data: set.data,
+      scale: set.scale,
+      sizes: { train, test: ids.length - train },
+      seeds,
+      methods: [
+        { id: 'tool-mean', create: () => createPredictor('tool-mean') },
+        { id: 'memory', create: () => new CapabilityMemoryPredictor() },
+      ],
+      vectors: set.vectors,
+    });
     const rmse = (m: string) => ev.seeds.reduce((a, s) => a + s.methods[m]!.mean.rmse, 0) / ev.seeds.length;
-    console.log(`${label}: memory RMSE ${rmse('memory').toFixed(4)} vs tool-mean ${rmse('tool-mean').toFixed(4)} (${rmse('memory') <= rmse('tool-mean') ? 'not worse: met' : 'worse: missed'})`);
+    console.log(
+      `${label}: memory RMSE ${rmse('memory').toFixed(4)} vs tool-mean ${rmse('tool-mean').toFixed(4)} (${rmse('memory') <= rmse('tool-mean') ? 'not worse: met' : 'worse: missed'})`,
+    );
     rows.push(r);
   };
   if (only === 'wmt-sub') {

@@ -13,7 +13,8 @@ import { tsImport } from 'tsx/esm/api';
 export function buildBench(outDir = 'dist-bench') {
   const given = argValue('--dist');
   if (given) {
-    if (!existsSync(`${given}/index.html`) || !existsSync(`${given}/bench/import.html`)) throw new Error(`--dist ${given}: not an app build with the bench pages`);
+    if (!existsSync(`${given}/index.html`) || !existsSync(`${given}/bench/import.html`))
+      throw new Error(`--dist ${given}: not an app build with the bench pages`);
     return given;
   }
   execSync(`npx vite build --logLevel error --outDir ${outDir}`, { stdio: 'inherit' });

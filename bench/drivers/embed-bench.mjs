@@ -47,7 +47,10 @@ function loadTexts() {
     base = rows.map((r) => r.prompt).filter(Boolean);
     source = `${base.length.toLocaleString()} GenAI-Bench prompts (${PROMPTS})`;
   } else {
-    const words = 'a the red blue small old young cat dog horse child woman robot car train bridge river city street kitchen table lamp book tree cloud moon ocean boat tower garden painting standing sitting running holding reading near under beside'.split(' ');
+    const words =
+      'a the red blue small old young cat dog horse child woman robot car train bridge river city street kitchen table lamp book tree cloud moon ocean boat tower garden painting standing sitting running holding reading near under beside'.split(
+        ' ',
+      );
     const rand = rng(7);
     base = Array.from({ length: 1600 }, () => Array.from({ length: 8 + Math.floor(rand() * 14) }, () => words[Math.floor(rand() * words.length)]).join(' '));
     source = '1,600 generated sentences (GenAI-Bench prompts not found)';
@@ -122,7 +125,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rate = (n, ms) => n / (ms / 1000);
 
 const { texts, source } = loadTexts();
-console.log(`texts: ${texts.length.toLocaleString()} from ${source}; batch ${BATCH}; ${WARMUP} warm-up pass(es) on each side, then ${REPEATS} timed passes (median)`);
+console.log(
+  `texts: ${texts.length.toLocaleString()} from ${source}; batch ${BATCH}; ${WARMUP} warm-up pass(es) on each side, then ${REPEATS} timed passes (median)`,
+);
 console.log('passes alternate: Node, worker, Node, worker… (one side idle while the other runs), so both sample the same machine state');
 
 const node = await nodeEmbedder();
@@ -200,17 +205,37 @@ async function runInBrowser() {
   console.log(
     table([
       ['pipeline', 'sentences/s', 'seconds'],
-      [`Node: onnxruntime-node ${node.ortVersion} direct (tokenizer + session.run${node.pooled ? ' → token_sum' : ''} + mean + L2)`, Math.round(nodeRate), (median(timed.node) / 1000).toFixed(2)],
-      [`Chromium worker: the app's embed worker, onnxruntime-web ${setup.info.backend.toUpperCase()}, ${setup.info.threads} thread(s), cache off`, Math.round(workerRate), (median(timed.worker) / 1000).toFixed(2)],
-      ['Chromium worker, through the IndexedDB cache, all misses (SHA-256 + lookup + model + writes)', Math.round(missRate), (median(timed.miss) / 1000).toFixed(2)],
+      [
+        `Node: onnxruntime-node ${node.ortVersion} direct (tokenizer + session.run${node.pooled ? ' → token_sum' : ''} + mean + L2)`,
+        Math.round(nodeRate),
+        (median(timed.node) / 1000).toFixed(2),
+      ],
+      [
+        `Chromium worker: the app's embed worker, onnxruntime-web ${setup.info.backend.toUpperCase()}, ${setup.info.threads} thread(s), cache off`,
+        Math.round(workerRate),
+        (median(timed.worker) / 1000).toFixed(2),
+      ],
+      [
+        'Chromium worker, through the IndexedDB cache, all misses (SHA-256 + lookup + model + writes)',
+        Math.round(missRate),
+        (median(timed.miss) / 1000).toFixed(2),
+      ],
       [`Chromium worker, through the IndexedDB cache, all hits (${hit.modelCalls} model calls)`, Math.round(hitRate), (hit.ms / 1000).toFixed(2)],
     ]),
   );
-  console.log(`model load in the worker: ${setup.info.model} ${setup.info.id}, ${(setup.loadMs / 1000).toFixed(2)} s (crossOriginIsolated: ${setup.crossOriginIsolated})`);
-  console.log(`ratio worker/Node throughput, model only: ${median(timed.ratios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.90); per pair: ${timed.ratios.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `model load in the worker: ${setup.info.model} ${setup.info.id}, ${(setup.loadMs / 1000).toFixed(2)} s (crossOriginIsolated: ${setup.crossOriginIsolated})`,
+  );
+  console.log(
+    `ratio worker/Node throughput, model only: ${median(timed.ratios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.90); per pair: ${timed.ratios.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   console.log(`ratio of the medians: ${(workerRate / nodeRate).toFixed(2)}; through the cache (misses) vs Node: ${(missRate / nodeRate).toFixed(2)}`);
-  console.log(`ratio through the cache (all misses) / model only: ${median(timed.missRatios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.70); per pair: ${timed.missRatios.map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`warm-up passes, ms (the first is cold): worker ${fmt(warm.worker)}; cache misses ${fmt(warm.miss)}; Node ${fmt(warm.node)}; cold ratio ${(warm.node[0] / warm.worker[0]).toFixed(2)}`);
+  console.log(
+    `ratio through the cache (all misses) / model only: ${median(timed.missRatios).toFixed(2)} (median of the ${REPEATS} alternating pairs; goal ≥ 0.70); per pair: ${timed.missRatios.map((x) => x.toFixed(2)).join(' ')}`,
+  );
+  console.log(
+    `warm-up passes, ms (the first is cold): worker ${fmt(warm.worker)}; cache misses ${fmt(warm.miss)}; Node ${fmt(warm.node)}; cold ratio ${(warm.node[0] / warm.worker[0]).toFixed(2)}`,
+  );
   console.log(`timed passes, ms: worker ${fmt(timed.worker)}; cache misses ${fmt(timed.miss)}; Node ${fmt(timed.node)}`);
   if (timed.cpu.length) {
     // CPU time moves less with other jobs on the machine than wall time; the browser process's IndexedDB work is in it.
@@ -230,10 +255,22 @@ async function runInBrowser() {
   console.log(
     table([
       ['index', 'build s', 'ms/query', 'exactness vs brute force'],
-      ['ToolMem VectorIndex + topKPerLevel', (r.ours.buildMs / 1000).toFixed(2), r.ours.msPerQuery.toFixed(2), r.ours.exact ? 'identical' : `${r.ours.mismatches} level lists differ`],
-      [`Orama ${oramaVersion} vector search (where level = …, similarity ≥ -1)`, (r.orama.buildMs / 1000).toFixed(2), r.orama.msPerQuery.toFixed(2), `recall ${(r.orama.recall * 100).toFixed(1)}%`],
+      [
+        'ToolMem VectorIndex + topKPerLevel',
+        (r.ours.buildMs / 1000).toFixed(2),
+        r.ours.msPerQuery.toFixed(2),
+        r.ours.exact ? 'identical' : `${r.ours.mismatches} level lists differ`,
+      ],
+      [
+        `Orama ${oramaVersion} vector search (where level = …, similarity ≥ -1)`,
+        (r.orama.buildMs / 1000).toFixed(2),
+        r.orama.msPerQuery.toFixed(2),
+        `recall ${(r.orama.recall * 100).toFixed(1)}%`,
+      ],
       ['brute force (plain scan + full sort, the reference)', '—', r.bruteForceMsPerQuery.toFixed(2), '—'],
     ]),
   );
-  console.log(`ours: ${r.ours.msPerQuery.toFixed(2)} ms/query (goal ≤ 20 ms); speed vs Orama: ${(r.orama.msPerQuery / r.ours.msPerQuery).toFixed(1)}× (goal ≥ 3×)`);
+  console.log(
+    `ours: ${r.ours.msPerQuery.toFixed(2)} ms/query (goal ≤ 20 ms); speed vs Orama: ${(r.orama.msPerQuery / r.ours.msPerQuery).toFixed(1)}× (goal ≥ 3×)`,
+  );
 }

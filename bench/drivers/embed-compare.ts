@@ -97,8 +97,16 @@ async function speed(embedder: Embedder, texts: readonly string[]): Promise<numb
   return texts.length / ((performance.now() - t0) / 1000);
 }
 
-async function vectorsFor(embedder: Embedder, ids: readonly string[], prompts: readonly string[], cache: boolean): Promise<{ vectors: Map<string, Float32Array>; ms: number; cached: boolean }> {
-  const key = createHash('sha256').update(`${embedder.id}\n${prompts.join('\n')}`).digest('hex').slice(0, 16);
+async function vectorsFor(
+  embedder: Embedder,
+  ids: readonly string[],
+  prompts: readonly string[],
+  cache: boolean,
+): Promise<{ vectors: Map<string, Float32Array>; ms: number; cached: boolean }> {
+  const key = createHash('sha256')
+    .update(`${embedder.id}\n${prompts.join('\n')}`)
+    .digest('hex')
+    .slice(0, 16);
   const file = `.bench/embed-compare-${embedder.id}-${key}.f32`;
   let data: Float32Array;
   let ms = 0;
@@ -127,7 +135,14 @@ function rows(r: EvalReport, label: string) {
     const { mean, sd } = meanSd(r.seeds.map((s) => pick(s.methods[m]!)));
     return `${f3(mean)} ± ${f3(sd)}`;
   };
-  return r.methods.map((m) => [label, m, pm(m, (x) => x.mean.mae), pm(m, (x) => x.mean.rmse), pm(m, (x) => x.mean.pearson), pm(m, (x) => meanSd(x.pairs.map((p) => p.acc)).mean)]);
+  return r.methods.map((m) => [
+    label,
+    m,
+    pm(m, (x) => x.mean.mae),
+    pm(m, (x) => x.mean.rmse),
+    pm(m, (x) => x.mean.pearson),
+    pm(m, (x) => meanSd(x.pairs.map((p) => p.acc)).mean),
+  ]);
 }
 
 // ---- main ----------------------------------------------------------------------------------------------
@@ -163,7 +178,18 @@ for (const m of models) {
 console.log(`Embedding sources (Node ${process.version}; ${SPEED_TEXTS} GenAI-Bench prompts timed after a warm-up)\n`);
 console.log(
   table(
-    ['model', 'dim', 'load s', 'runtime', 'triples won (of 20)', 'mean cos paraphrase', 'mean cos unrelated', 'margin', 'sentences/s', `${ids.length.toLocaleString('en')} prompts`],
+    [
+      'model',
+      'dim',
+      'load s',
+      'runtime',
+      'triples won (of 20)',
+      'mean cos paraphrase',
+      'mean cos unrelated',
+      'margin',
+      'sentences/s',
+      `${ids.length.toLocaleString('en')} prompts`,
+    ],
     results.map((r, i) => [
       r.name,
       String(models[i]!.embedder.dim),
@@ -195,7 +221,11 @@ const lexical = await evaluate({
   scale: dataset.scale,
   sizes,
   seeds: SEEDS,
-  methods: [knn('knn tfidf (default)', 'knn', { similarity: 'tfidf' }), knn('knn bm25', 'knn', { similarity: 'bm25' }), knn('knn-difficulty tfidf (default)', 'knn-difficulty', { similarity: 'tfidf' })],
+  methods: [
+    knn('knn tfidf (default)', 'knn', { similarity: 'tfidf' }),
+    knn('knn bm25', 'knn', { similarity: 'bm25' }),
+    knn('knn-difficulty tfidf (default)', 'knn-difficulty', { similarity: 'tfidf' }),
+  ],
 });
 const table2 = rows(lexical, 'lexical');
 for (const r of results) {
@@ -213,6 +243,8 @@ for (const r of results) {
   });
   table2.push(...rows(rep, r.name));
 }
-console.log(`\nGenAI-Bench score prediction — ${sizes.train} train / ${sizes.test} test prompts, rater 1, seeds ${seedSpan(SEEDS)}, k = 24 (mean over tools; mean ± sd over seeds)\n`);
+console.log(
+  `\nGenAI-Bench score prediction — ${sizes.train} train / ${sizes.test} test prompts, rater 1, seeds ${seedSpan(SEEDS)}, k = 24 (mean over tools; mean ± sd over seeds)\n`,
+);
 console.log(table(['embedding', 'method', 'MAE', 'RMSE', 'Pearson', 'pair acc (all pairs)'], table2));
 console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(0)} s; ${loadLine()}`);

@@ -54,11 +54,17 @@ export async function startFakeOpenAi(name: string, port = 0): Promise<FakeOpenA
     const content = `${name} says: ${user}`;
     const base = { id: `chatcmpl-${requests.length}`, created: 1_700_000_000, model: body.model };
     if (!body.stream) {
-      const answer = { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } };
+      const answer = {
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      };
       return void json(res, 200, answer);
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta: Record<string, string>, finish: string | null) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const chunk = (delta: Record<string, string>, finish: string | null) =>
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
     const half = Math.ceil(content.length / 2);
     res.write(chunk({ role: 'assistant', content: content.slice(0, half) }, null));
     res.write(chunk({ content: content.slice(half) }, null));

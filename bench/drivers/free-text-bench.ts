@@ -120,7 +120,12 @@ export interface NegationCheck {
 export async function negationOverMcp(file: MemoryFile): Promise<NegationCheck> {
   const embedder = createTransformersEmbedder({ model: file.memory.embeddingModel.split('@')[0]! });
   const handlers = await createToolHandlers(file, embedder);
-  const own = new Set(file.tools.find((t) => t.id === 'DALLE_3')!.entries.filter((e) => e.facet && /negation/i.test(e.facet.name)).map((e) => e.id));
+  const own = new Set(
+    file.tools
+      .find((t) => t.id === 'DALLE_3')!
+      .entries.filter((e) => e.facet && /negation/i.test(e.facet.name))
+      .map((e) => e.id),
+  );
   const ask = async (tool: string, task: string) => {
     const answer = await handlers.call('predict_score', { tool, task });
     if (!('value' in answer)) throw new Error(`predict_score: ${answer.error}`);
@@ -136,7 +141,11 @@ export async function negationOverMcp(file: MemoryFile): Promise<NegationCheck> 
     negation += dn.score - (await ask('SDXL_2_1', neg)).score;
     matched += (await ask('DALLE_3', plain)).score - (await ask('SDXL_2_1', plain)).score;
     if (dn.contributions.some((c) => own.has(c.id))) cited++;
-    if (!example.length) example = dn.contributions.map((c) => `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}${c.probability !== undefined ? ` (p ${c.probability.toFixed(2)})` : ''} ${c.text.slice(0, 110)}`);
+    if (!example.length)
+      example = dn.contributions.map(
+        (c) =>
+          `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}${c.probability !== undefined ? ` (p ${c.probability.toFixed(2)})` : ''} ${c.text.slice(0, 110)}`,
+      );
   }
   const k = NEGATION_PAIRS.length;
   return { matched: matched / k, negation: negation / k, shrink: (matched - negation) / k, cited, example };
@@ -169,7 +178,8 @@ export async function freeTextBench(seeds: readonly number[] = [1, 3]): Promise<
     pooled.cited += neg.cited;
     pooled.seeds++;
     out[`seed${seed}`] = { tagged: a, untagged: b, negation: neg, negationUntagged: negPlain };
-    if (seed === seeds[0]) console.log(`DALLE_3 on "${NEGATION_PAIRS[0]![0]}" (tagged memory, seed ${seed}, MCP predict_score):\n  ${neg.example.join('\n  ')}`);
+    if (seed === seeds[0])
+      console.log(`DALLE_3 on "${NEGATION_PAIRS[0]![0]}" (tagged memory, seed ${seed}, MCP predict_score):\n  ${neg.example.join('\n  ')}`);
   }
   const rmse = (s: number) => Math.sqrt(s / pooled.seeds);
   const shrink = pooled.shrink / pooled.seeds;

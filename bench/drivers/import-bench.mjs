@@ -13,10 +13,12 @@ import { argValue, browserCpuSeconds, buildBench, launch, loadLine, rng, serve, 
 const ROWS = Number(process.env.BENCH_ROWS ?? (SMOKE ? 1_000 : 100_000));
 const file = `.bench/import-v2-${ROWS}.csv`;
 
-const WORDS = ('a the of in on with and red blue green small large old young quiet busy bright dark wooden glass metal ' +
+const WORDS = (
+  'a the of in on with and red blue green small large old young quiet busy bright dark wooden glass metal ' +
   'cat dog horse bird child woman man robot car bicycle train bridge river mountain forest city street market kitchen ' +
   'window table chair lamp book cup flower tree cloud sun moon star ocean beach boat castle tower garden painting ' +
-  'standing sitting running holding reading wearing beside under above behind near two three several many').split(' ');
+  'standing sitting running holding reading wearing beside under above behind near two three several many'
+).split(' ');
 
 async function generate() {
   if (existsSync(file)) return;
@@ -35,7 +37,9 @@ async function generate() {
 }
 
 await generate();
-console.log(`input: ${file} (${ROWS.toLocaleString()} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${Math.round(statSync(file).size / ROWS)} bytes per row)`);
+console.log(
+  `input: ${file} (${ROWS.toLocaleString()} rows, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${Math.round(statSync(file).size / ROWS)} bytes per row)`,
+);
 // Rounds alternate which pipeline runs first (the machine warms up and other load comes and goes);
 // the ratio is taken within each round and the median reported. `--rounds N` (default 3).
 const ROUNDS = Number(argValue('--rounds', SMOKE ? 1 : 3));
@@ -70,14 +74,16 @@ try {
     const arg = process.argv[process.argv.indexOf('--stages') + 1];
     const only = arg && !arg.startsWith('--') ? arg.split('|') : undefined;
     // One fresh context per stage (see runIn): a stage never pays for compacting what another wrote.
-    const names = only ?? (await (async () => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(url);
-      const all = await page.evaluate(() => window.stageNames());
-      await context.close();
-      return all;
-    })());
+    const names =
+      only ??
+      (await (async () => {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(url);
+        const all = await page.evaluate(() => window.stageNames());
+        await context.close();
+        return all;
+      })());
     const stages = [];
     for (const name of names) {
       const context = await browser.newContext();
@@ -118,11 +124,15 @@ try {
     for (const [id, ms] of self) {
       const f = byId.get(id).callFrame;
       const where = f.url ? f.url.replace(/^.*\/(assets\/)?/, '') : '';
-      const k = `${f.functionName || "(anonymous)"} ${where}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
+      const k = `${f.functionName || '(anonymous)'} ${where}:${f.lineNumber + 1}:${f.columnNumber + 1}`;
       fn.set(k, (fn.get(k) ?? 0) + ms);
       files.set(where || f.functionName, (files.get(where || f.functionName) ?? 0) + ms);
     }
-    const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => [k.slice(0, 110), ms.toFixed(0)]);
+    const top = (m, n) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([k, ms]) => [k.slice(0, 110), ms.toFixed(0)]);
     console.log(`profile of '${stage}': ${(res.ms / 1000).toFixed(2)} s wall`);
     console.log(table([['function (self time)', 'ms'], ...top(fn, 30)]));
     console.log(table([['file', 'ms'], ...top(files, 12)]));
@@ -130,14 +140,28 @@ try {
   const rounds = [];
   for (let r = 0; r < ROUNDS; r++) {
     // The order rotates from round to round; 'schema' is the baseline into the app's indexes (info).
-    const order = [['baseline', 'ours', 'schema'], ['ours', 'schema', 'baseline'], ['schema', 'baseline', 'ours']][r % 3];
+    const order = [
+      ['baseline', 'ours', 'schema'],
+      ['ours', 'schema', 'baseline'],
+      ['schema', 'baseline', 'ours'],
+    ][r % 3];
     const got = {};
     for (const which of order) got[which] = await runIn(which);
     const oursRate = got.ours.result.rows / (got.ours.result.ms / 1000);
     const baseRate = got.baseline.rows / (got.baseline.ms / 1000);
     const schemaRate = got.schema.rows / (got.schema.ms / 1000);
     const cpuRatio = got.ours.cpuS && got.baseline.cpuS ? got.baseline.cpuS / got.ours.cpuS : null;
-    rounds.push({ order: order.join(' → '), ours: got.ours, baseline: got.baseline, schema: got.schema, oursRate, baseRate, ratio: oursRate / baseRate, schemaRatio: oursRate / schemaRate, cpuRatio });
+    rounds.push({
+      order: order.join(' → '),
+      ours: got.ours,
+      baseline: got.baseline,
+      schema: got.schema,
+      oursRate,
+      baseRate,
+      ratio: oursRate / baseRate,
+      schemaRatio: oursRate / schemaRate,
+      cpuRatio,
+    });
   }
   if (rounds.length) report(rounds);
 } finally {
@@ -148,16 +172,39 @@ try {
 function report(rounds) {
   console.log(
     table([
-      ['round', 'order', 'ours s', 'ours rows/s', 'baseline s', 'baseline rows/s', 'ratio', 'schema baseline s', 'ratio vs schema', 'CPU s ours / baseline / schema', 'CPU ratio'],
+      [
+        'round',
+        'order',
+        'ours s',
+        'ours rows/s',
+        'baseline s',
+        'baseline rows/s',
+        'ratio',
+        'schema baseline s',
+        'ratio vs schema',
+        'CPU s ours / baseline / schema',
+        'CPU ratio',
+      ],
       ...rounds.map((x, i) => [
-        i + 1, x.order, (x.ours.result.ms / 1000).toFixed(2), Math.round(x.oursRate), (x.baseline.ms / 1000).toFixed(2), Math.round(x.baseRate), x.ratio.toFixed(2), (x.schema.ms / 1000).toFixed(2), x.schemaRatio.toFixed(2),
-        [x.ours.cpuS, x.baseline.cpuS, x.schema.cpuS].map((c) => (c === null ? '–' : c.toFixed(1))).join(' / '), x.cpuRatio === null ? '–' : x.cpuRatio.toFixed(2),
+        i + 1,
+        x.order,
+        (x.ours.result.ms / 1000).toFixed(2),
+        Math.round(x.oursRate),
+        (x.baseline.ms / 1000).toFixed(2),
+        Math.round(x.baseRate),
+        x.ratio.toFixed(2),
+        (x.schema.ms / 1000).toFixed(2),
+        x.schemaRatio.toFixed(2),
+        [x.ours.cpuS, x.baseline.cpuS, x.schema.cpuS].map((c) => (c === null ? '–' : c.toFixed(1))).join(' / '),
+        x.cpuRatio === null ? '–' : x.cpuRatio.toFixed(2),
       ]),
     ]),
   );
   const last = rounds[rounds.length - 1];
-  console.log('ours = the ToolMem data worker (read + validate + dedupe + Dexie with counts); baseline = Papa Parse + Dexie bulkPut of its rows into a key-only table;');
-  console.log('schema baseline (info) = the same parse, rows shaped as our Experience, into a table with the app\'s indexes (src/db/schema.ts)');
+  console.log(
+    'ours = the ToolMem data worker (read + validate + dedupe + Dexie with counts); baseline = Papa Parse + Dexie bulkPut of its rows into a key-only table;',
+  );
+  console.log("schema baseline (info) = the same parse, rows shaped as our Experience, into a table with the app's indexes (src/db/schema.ts)");
   console.log(`ratio ours/baseline throughput, median of ${ROUNDS}: ${median(rounds.map((x) => x.ratio)).toFixed(2)} (goal ≥ 0.80)`);
   console.log(`ratio ours/schema baseline, median: ${median(rounds.map((x) => x.schemaRatio)).toFixed(2)}`);
   const cpu = rounds.map((x) => x.cpuRatio).filter((r) => r !== null);
@@ -165,8 +212,12 @@ function report(rounds) {
   if (cpu.length) console.log(`CPU ratio baseline/ours (all Chromium processes, less load-dependent than wall time), median: ${median(cpu).toFixed(2)}`);
   console.log(`time for ${ROWS.toLocaleString()} rows, median: ${(median(rounds.map((x) => x.ours.result.ms)) / 1000).toFixed(2)} s (goal ≤ 10 s)`);
   console.log(`accepted ${last.ours.result.accepted}, rejected ${last.ours.result.rejected}; baseline stored ${last.baseline.stored}`);
-  console.log(`stored counts after our import: ${last.ours.result.counted.rows} rows, ${last.ours.result.counted.tasks} tasks (the file: ${ROWS} rows, ${Math.ceil(ROWS / 5)} tasks)`);
+  console.log(
+    `stored counts after our import: ${last.ours.result.counted.rows} rows, ${last.ours.result.counted.tasks} tasks (the file: ${ROWS} rows, ${Math.ceil(ROWS / 5)} tasks)`,
+  );
   const long = rounds.map((x) => x.ours.longTasks);
-  console.log(`main-thread long tasks (> 50 ms) during our import: ${Math.max(...long.map((l) => l.count))} (longest ${Math.max(...long.map((l) => l.maxMs)).toFixed(0)} ms; goal 0)`);
+  console.log(
+    `main-thread long tasks (> 50 ms) during our import: ${Math.max(...long.map((l) => l.count))} (longest ${Math.max(...long.map((l) => l.maxMs)).toFixed(0)} ms; goal 0)`,
+  );
   console.log(loadLine());
 }

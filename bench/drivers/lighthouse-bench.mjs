@@ -36,14 +36,25 @@ const url = `${server.origin}/#/${PAGE}`;
 const rows = [['form factor', 'performance', 'accessibility', 'best practices', 'LCP', 'FCP', 'TBT', 'transfer', 'host benchmark index']];
 const failed = [];
 try {
-  for (const [formFactor, config] of [['mobile', undefined], ['desktop', desktopConfig]]) {
+  for (const [formFactor, config] of [
+    ['mobile', undefined],
+    ['desktop', desktopConfig],
+  ]) {
     const runs = [];
     // A run whose trace Lighthouse could not record (NO_NAVSTART and the like) is run again, up to 3 extra times.
     for (let i = 0, retries = 0; i < RUNS; i++) {
       // A fresh browser (and profile) per run: every run is a first visit.
       const chrome = await chromeLauncher.launch({
         chromePath,
-        chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        chromeFlags: [
+          '--headless=new',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       });
       try {
         const flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES };
@@ -96,7 +107,9 @@ try {
 } finally {
   server.kill();
 }
-console.log(`Lighthouse ${PAGE} page (${url}), median of ${RUNS} run(s) per form factor; goals: mobile performance ≥ 95 (issue #28), accessibility 100, best practices ≥ 96`);
+console.log(
+  `Lighthouse ${PAGE} page (${url}), median of ${RUNS} run(s) per form factor; goals: mobile performance ≥ 95 (issue #28), accessibility 100, best practices ≥ 96`,
+);
 console.log(table(rows));
 console.log(loadLine());
 if (failed.length) console.log(`\nAudits not passed:\n${[...new Set(failed)].map((f) => `  ${f}`).join('\n')}`);

@@ -34,10 +34,23 @@ try {
   console.log('(10 entries: fewer than 4k can be shown, so the prompt is smaller, never larger)');
 
   // 2. applying operations
-  console.log(`\nApplying ${OPS.toLocaleString('en')} scripted update operations to IndexedDB (Chromium; ${r.apply[0].validEntries.expected > 0 ? 'seeded memory of 2,000 valid entries, 4 tools' : ''})\n`);
+  console.log(
+    `\nApplying ${OPS.toLocaleString('en')} scripted update operations to IndexedDB (Chromium; ${r.apply[0].validEntries.expected > 0 ? 'seeded memory of 2,000 valid entries, 4 tools' : ''})\n`,
+  );
   console.log(
     table([
-      ['scenario', 'experiences = transactions', 'rows written', 'add/update/merge/retire', 'pipeline ms', 'ms/op', 'applyUpdate ms', 'wall ms', 'valid entries (stored/expected)', 'cursor'],
+      [
+        'scenario',
+        'experiences = transactions',
+        'rows written',
+        'add/update/merge/retire',
+        'pipeline ms',
+        'ms/op',
+        'applyUpdate ms',
+        'wall ms',
+        'valid entries (stored/expected)',
+        'cursor',
+      ],
       ...r.apply.map((a) => [
         a.label,
         a.experiences,
@@ -52,16 +65,28 @@ try {
       ]),
     ]),
   );
-  console.log('(pipeline = parseOperations + planOperations + afterStep + applyUpdate with the Run, summed; wall also includes the bench scripting the replies)');
+  console.log(
+    '(pipeline = parseOperations + planOperations + afterStep + applyUpdate with the Run, summed; wall also includes the bench scripting the replies)',
+  );
   console.log('\nBaselines, same run, same schema and seeded table\n');
-  console.log(table([['baseline', 'rows', 'transactions', 'ms', 'ms/row'], ...r.baselines.map((b) => [b.label, b.rows, b.transactions, b.ms.toFixed(0), (b.ms / b.rows).toFixed(3)])]));
+  console.log(
+    table([
+      ['baseline', 'rows', 'transactions', 'ms', 'ms/row'],
+      ...r.baselines.map((b) => [b.label, b.rows, b.transactions, b.ms.toFixed(0), (b.ms / b.rows).toFixed(3)]),
+    ]),
+  );
   const [bulk, perExp, single] = r.baselines;
   const ours = r.apply[0];
   console.log(`\nratios (build-like pipeline ${ours.pipelineMs.toFixed(0)} ms):`);
   console.log(`  vs one bulkPut transaction of the same rows: ${(ours.pipelineMs / bulk.ms).toFixed(1)}×`);
   console.log(`  vs raw per-experience transactions of the same rows: ${(ours.pipelineMs / perExp.ms).toFixed(2)}×`);
-  console.log(`  vs ${OPS.toLocaleString('en')} single-row put transactions: ${(ours.pipelineMs / single.ms).toFixed(2)}× (worst case 1 op/experience: ${(r.apply[1].pipelineMs / single.ms).toFixed(2)}×)`);
-  for (const a of r.apply) console.log(`goal ≤ 2 s for ${OPS.toLocaleString('en')} operations — ${a.label}: ${(a.pipelineMs / 1000).toFixed(2)} s (${a.pipelineMs <= 2000 ? 'met' : 'missed'})`);
+  console.log(
+    `  vs ${OPS.toLocaleString('en')} single-row put transactions: ${(ours.pipelineMs / single.ms).toFixed(2)}× (worst case 1 op/experience: ${(r.apply[1].pipelineMs / single.ms).toFixed(2)}×)`,
+  );
+  for (const a of r.apply)
+    console.log(
+      `goal ≤ 2 s for ${OPS.toLocaleString('en')} operations — ${a.label}: ${(a.pipelineMs / 1000).toFixed(2)} s (${a.pipelineMs <= 2000 ? 'met' : 'missed'})`,
+    );
 
   // 3. malformed replies
   const m = r.malformed;
@@ -69,7 +94,18 @@ try {
   console.log(
     table([
       ['run state', 'model calls', 'applied', 'skipped', 'entries before → after', 'corrupted', 'lost', 'added', 'SHA-256 of all entries', 'ms'],
-      [m.state, m.modelCalls, m.applied, m.skipped, `${m.entriesBefore} → ${m.entriesAfter}`, m.corrupted, m.lost, m.added, m.hashBefore === m.hashAfter ? `unchanged (${m.hashBefore.slice(0, 12)}…)` : `CHANGED ${m.hashBefore.slice(0, 12)} → ${m.hashAfter.slice(0, 12)}`, m.ms.toFixed(0)],
+      [
+        m.state,
+        m.modelCalls,
+        m.applied,
+        m.skipped,
+        `${m.entriesBefore} → ${m.entriesAfter}`,
+        m.corrupted,
+        m.lost,
+        m.added,
+        m.hashBefore === m.hashAfter ? `unchanged (${m.hashBefore.slice(0, 12)}…)` : `CHANGED ${m.hashBefore.slice(0, 12)} → ${m.hashAfter.slice(0, 12)}`,
+        m.ms.toFixed(0),
+      ],
     ]),
   );
   console.log(`goal 0 corrupted or lost entries: ${m.corrupted + m.lost === 0 && m.added === 0 ? 'met' : 'MISSED'}`);

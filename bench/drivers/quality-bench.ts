@@ -84,7 +84,10 @@ const margin = (value: number, goal: number, higherBetter: boolean) => {
   return `${m >= 0 ? '+' : '−'}${Math.abs(m).toFixed(3)} (${m >= 0 ? 'met' : 'missed'})`;
 };
 
-async function load(file: string, skills?: string): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
+async function load(
+  file: string,
+  skills?: string,
+): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
   const { dataset, experiences } = await loadData({ data: file, ...(skills ? { skills } : {}) });
   const data = smokeTasks(groundTruth(experiences, dataset.raterPolicy));
   const prompts = new Map<string, string>();
@@ -133,7 +136,11 @@ function raterCeiling(data: ScoredPair[], pairs: [string, string][], seeds: numb
   const byKey = new Map(data.map((p) => [`${p.taskId}\u0000${p.toolId}`, p]));
   const rows = pairs.map(() => ({ r2: [] as number[], r3: [] as number[], mean23: [] as number[], r2OrStronger: [] as number[] }));
   for (const seed of seeds) {
-    const split = splitByTask(data.map((p) => p.taskId), sizes, seed);
+    const split = splitByTask(
+      data.map((p) => p.taskId),
+      sizes,
+      seed,
+    );
     pairs.forEach(([a, b], i) => {
       const trainMean = (tool: string) => meanSd(split.train.map((t) => byKey.get(`${t}\u0000${tool}`)!.score)).mean;
       const stronger = Math.sign(trainMean(a) - trainMean(b));
@@ -226,7 +233,9 @@ const t0 = Date.now();
   const best = (k: 'mae' | 'rmse' | 'pearson') => avgSeeds(r, (s) => s.methods[BEST]!.mean[k]);
   const pairAcc = avgSeeds(r, (s) => meanSd(s.methods[BEST]!.pairs.map((p) => p.acc)).mean);
   const strongerAcc = avgSeeds(r, (s) => meanSd(s.baselines.alwaysStronger.map((p) => p.acc)).mean);
-  const belowStronger = PAPER_PAIRS.filter((_, i) => avgSeeds(r, (s) => s.methods[BEST]!.pairs[i]!.acc) < avgSeeds(r, (s) => s.baselines.alwaysStronger[i]!.acc) - 1e-9);
+  const belowStronger = PAPER_PAIRS.filter(
+    (_, i) => avgSeeds(r, (s) => s.methods[BEST]!.pairs[i]!.acc) < avgSeeds(r, (s) => s.baselines.alwaysStronger[i]!.acc) - 1e-9,
+  );
   console.log(`\nGoals for ${BEST} on GenAI-Bench (margin: + = better than the goal)`);
   console.log(
     table(
@@ -236,7 +245,11 @@ const t0 = Date.now();
         ['mean RMSE ≤ 1.08', f4(best('rmse')), margin(best('rmse'), GOALS.rmse, false)],
         ['mean Pearson ≥ 0.40', f4(best('pearson')), margin(best('pearson'), GOALS.pearson, true)],
         ['pair accuracy ≥ 0.72 (mean of 5 pairs)', f4(pairAcc), margin(pairAcc, GOALS.pairAcc, true)],
-        ['no pair below always-stronger', `${belowStronger.length} below (always-stronger mean ${f3(strongerAcc)})`, belowStronger.length === 0 ? 'met' : 'missed'],
+        [
+          'no pair below always-stronger',
+          `${belowStronger.length} below (always-stronger mean ${f3(strongerAcc)})`,
+          belowStronger.length === 0 ? 'met' : 'missed',
+        ],
       ],
     ),
   );
@@ -260,7 +273,10 @@ const t0 = Date.now();
   console.log(
     table(
       ['pair', `memory ${S}`, `memory-cues ${S}`, `memory ${H}`, `memory-cues ${H}`],
-      PAPER_PAIRS.map(([a, b], i) => [`${a} – ${b}`, ...[pairGaps(r, 'memory'), pairGaps(r, 'memory-cues'), pairGaps(held, 'memory'), pairGaps(held, 'memory-cues')].map((g) => f3(g[i]!))]),
+      PAPER_PAIRS.map(([a, b], i) => [
+        `${a} – ${b}`,
+        ...[pairGaps(r, 'memory'), pairGaps(r, 'memory-cues'), pairGaps(held, 'memory'), pairGaps(held, 'memory-cues')].map((g) => f3(g[i]!)),
+      ]),
     ),
   );
   const mg = (rep: EvalReport, m: string, k: 'mae' | 'rmse' | 'pearson') => avgSeeds(rep, (s) => s.methods[m]!.mean[k]);
@@ -270,11 +286,36 @@ const t0 = Date.now();
     table(
       ['goal', `seeds ${S}`, `seeds ${H}`, `margin (${H})`],
       [
-        ['memory (skill facets) MAE ≤ 0.92', f4(mg(r, 'memory', 'mae')), f4(mg(held, 'memory', 'mae')), margin(mg(held, 'memory', 'mae'), MEMORY_GOALS.mae, false)],
-        ['memory (skill facets) RMSE ≤ 1.10', f4(mg(r, 'memory', 'rmse')), f4(mg(held, 'memory', 'rmse')), margin(mg(held, 'memory', 'rmse'), MEMORY_GOALS.rmse, false)],
-        ['memory (skill facets) Pearson ≥ 0.37', f4(mg(r, 'memory', 'pearson')), f4(mg(held, 'memory', 'pearson')), margin(mg(held, 'memory', 'pearson'), MEMORY_GOALS.pearson, true)],
-        ['memory-cues (no tags) Pearson ≥ 0.33', f4(mg(r, 'memory-cues', 'pearson')), f4(mg(held, 'memory-cues', 'pearson')), margin(mg(held, 'memory-cues', 'pearson'), MEMORY_GOALS.cuePearson, true)],
-        ['stretch: = ensemble (MAE / RMSE / Pearson)', '', `${f3(mg(held, BEST, 'mae'))} / ${f3(mg(held, BEST, 'rmse'))} / ${f3(mg(held, BEST, 'pearson'))}`, ''],
+        [
+          'memory (skill facets) MAE ≤ 0.92',
+          f4(mg(r, 'memory', 'mae')),
+          f4(mg(held, 'memory', 'mae')),
+          margin(mg(held, 'memory', 'mae'), MEMORY_GOALS.mae, false),
+        ],
+        [
+          'memory (skill facets) RMSE ≤ 1.10',
+          f4(mg(r, 'memory', 'rmse')),
+          f4(mg(held, 'memory', 'rmse')),
+          margin(mg(held, 'memory', 'rmse'), MEMORY_GOALS.rmse, false),
+        ],
+        [
+          'memory (skill facets) Pearson ≥ 0.37',
+          f4(mg(r, 'memory', 'pearson')),
+          f4(mg(held, 'memory', 'pearson')),
+          margin(mg(held, 'memory', 'pearson'), MEMORY_GOALS.pearson, true),
+        ],
+        [
+          'memory-cues (no tags) Pearson ≥ 0.33',
+          f4(mg(r, 'memory-cues', 'pearson')),
+          f4(mg(held, 'memory-cues', 'pearson')),
+          margin(mg(held, 'memory-cues', 'pearson'), MEMORY_GOALS.cuePearson, true),
+        ],
+        [
+          'stretch: = ensemble (MAE / RMSE / Pearson)',
+          '',
+          `${f3(mg(held, BEST, 'mae'))} / ${f3(mg(held, BEST, 'rmse'))} / ${f3(mg(held, BEST, 'pearson'))}`,
+          '',
+        ],
         ['no paper pair below always-stronger − 0.01', '', `worst ${f3(worstGap)}`, worstGap >= -0.01 ? 'met' : 'missed'],
       ],
     ),
@@ -304,7 +345,12 @@ const t0 = Date.now();
     });
     out.genaiAblation = rows;
     console.log(`\nTop-k ablation (GenAI-Bench, seeds ${S})`);
-    console.log(table(['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'], rows.map((x) => [x.method, x.cut, String(x.k), f3(x.mae), f3(x.rmse), f3(x.pearson), f3(x.pairAcc)])));
+    console.log(
+      table(
+        ['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'],
+        rows.map((x) => [x.method, x.cut, String(x.k), f3(x.mae), f3(x.rmse), f3(x.pearson), f3(x.pairAcc)]),
+      ),
+    );
   }
 }
 
@@ -316,7 +362,9 @@ const t0 = Date.now();
   const mem = withMemory();
   const r = await evaluate({ data, scale, sizes: { train, test: taskCount - train }, seeds: SEEDS, methods: mem.methods, vectors });
   out.alpaca = toJsonReport(r);
-  console.log(`\nAlpacaEval 2.0 — ${train} train / ${taskCount - train} test prompts, prompt only, seeds ${SEEDS.join(', ')} (pair accuracy over all 15 pairs)\n`);
+  console.log(
+    `\nAlpacaEval 2.0 — ${train} train / ${taskCount - train} test prompts, prompt only, seeds ${SEEDS.join(', ')} (pair accuracy over all 15 pairs)\n`,
+  );
   console.log(methodTable(r));
   console.log('\nPer model: Pearson of each method; RMSE of each method vs tool-mean');
   const rmse = (m: string, tool: string) => avgSeeds(r, (s) => s.methods[m]!.tools[tool]!.rmse);
@@ -364,13 +412,24 @@ else {
   const sets = [];
   for (const d of DEMO) {
     const { data, scale, vectors } = await load(d.data, d.skills);
-    sets.push({ scale, examples: data.map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories, vector: vectors.get(p.taskId)! })) });
+    sets.push({
+      scale,
+      examples: data.map((p) => ({
+        taskId: p.taskId,
+        prompt: p.prompt,
+        toolId: p.toolId,
+        score: p.score,
+        ratings: p.ratings,
+        categories: p.categories,
+        vector: vectors.get(p.taskId)!,
+      })),
+    });
   }
   const t = engineTimes(sets, SMOKE ? 1 : 5);
   out.engineTime = t;
   const ratio = t.capability / t.clusters;
   console.log(
-    `\nEngine time of a no-LLM build on the demo (${SMOKE ? 'the smoke\'s tasks' : 'all tasks'}, vectors given; CPU time, median of ${SMOKE ? 1 : 5}): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
+    `\nEngine time of a no-LLM build on the demo (${SMOKE ? "the smoke's tasks" : 'all tasks'}, vectors given; CPU time, median of ${SMOKE ? 1 : 5}): evidence clusters (today) ${t.clusters.toFixed(0)} ms, ` +
       `capability memory ${t.capability.toFixed(0)} ms — ${ratio.toFixed(2)}× (goal ≤ ${MEMORY_GOALS.timeRatio}×: ${ratio <= MEMORY_GOALS.timeRatio ? 'met' : 'missed'})`,
   );
 }

@@ -43,13 +43,23 @@ async function pageTable() {
     const page = await context.newPage();
     await page.goto(`${base}/bench/scale.html`);
     const seeded = await page.evaluate((o) => window.seedScale(o), { experiences: EXPERIENCES, entries: ENTRIES, tools: TOOLS });
-    console.log(`seeded ${seeded.experiences.toLocaleString('en-US')} experiences, ${seeded.entries.toLocaleString('en-US')} memory entries (${TOOLS} tools) in ${(seeded.ms / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${seeded.experiences.toLocaleString('en-US')} experiences, ${seeded.entries.toLocaleString('en-US')} memory entries (${TOOLS} tools) in ${(seeded.ms / 1000).toFixed(1)} s`,
+    );
 
     // What "the page is open" means for each page: its main content is on screen.
     const ready = {
-      Data: () => page.getByTestId('dataset-card').filter({ hasText: `${EXPERIENCES.toLocaleString('en-US')} experiences` }).waitFor(),
+      Data: () =>
+        page
+          .getByTestId('dataset-card')
+          .filter({ hasText: `${EXPERIENCES.toLocaleString('en-US')} experiences` })
+          .waitFor(),
       Memory: () => page.locator('button.entry').first().waitFor(),
-      Tools: () => page.getByTestId('tool-card').nth(TOOLS - 1).waitFor(),
+      Tools: () =>
+        page
+          .getByTestId('tool-card')
+          .nth(TOOLS - 1)
+          .waitFor(),
       Evaluate: () => page.getByRole('form', { name: 'New evaluation' }).getByRole('option', { name: 'Scale' }).waitFor({ state: 'attached' }),
     };
     const time = async (fn) => {
@@ -69,13 +79,21 @@ async function pageTable() {
     for (const name of Object.keys(ready)) {
       await page.goto(`${base}/#/${name.toLowerCase()}`);
       await ready[name]();
-      results[name] = { cold: await time(async () => { await page.reload(); await ready[name](); }) };
+      results[name] = {
+        cold: await time(async () => {
+          await page.reload();
+          await ready[name]();
+        }),
+      };
     }
     // For information (not the goal): opening the page in a fresh tab-like navigation from about:blank,
     // which adds Chromium's renderer start and a colder script cache.
     for (const name of Object.keys(ready)) {
       await page.goto('about:blank');
-      results[name].fresh = await time(async () => { await page.goto(`${base}/#/${name.toLowerCase()}`); await ready[name](); });
+      results[name].fresh = await time(async () => {
+        await page.goto(`${base}/#/${name.toLowerCase()}`);
+        await ready[name]();
+      });
     }
     // Warm: the app is running; a click in the navigation.
     await page.goto(`${base}/#/settings`);
@@ -83,14 +101,20 @@ async function pageTable() {
     for (const name of Object.keys(ready)) {
       await page.goto(`${base}/#/settings`);
       await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-      results[name].warm = await time(async () => { await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click(); await ready[name](); });
+      results[name].warm = await time(async () => {
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+        await ready[name]();
+      });
     }
     // The experience browser: open it on the Data page, then page forward.
     await page.goto(`${base}/#/data`);
     await ready.Data();
     const card = page.getByTestId('dataset-card').first();
     results['Experience browser'] = {
-      warm: await time(async () => { await card.getByText('Browse experiences').click(); await card.getByTestId('experience-browser').locator('tbody tr').first().waitFor(); }),
+      warm: await time(async () => {
+        await card.getByText('Browse experiences').click();
+        await card.getByTestId('experience-browser').locator('tbody tr').first().waitFor();
+      }),
       cold: null,
     };
     for (const [name, r] of Object.entries(results)) {
@@ -98,7 +122,9 @@ async function pageTable() {
       rows.push([name, r.warm ?? '—', r.cold ?? '—', worst <= GOAL_MS ? 'yes' : 'NO', r.fresh ?? '—']);
     }
     console.log(table(rows));
-    const slow = Object.entries(results).filter(([, r]) => Math.max(r.warm ?? 0, r.cold ?? 0) > GOAL_MS).map(([n]) => n);
+    const slow = Object.entries(results)
+      .filter(([, r]) => Math.max(r.warm ?? 0, r.cold ?? 0) > GOAL_MS)
+      .map(([n]) => n);
     console.log(slow.length ? `over the goal: ${slow.join(', ')}` : `every page opened within ${GOAL_MS} ms`);
     console.log(loadLine());
   } finally {
@@ -109,8 +135,10 @@ async function pageTable() {
 // ---- The scale curve ----
 
 const CURVE_TOOLS = 8;
-const CURVE_WORDS = ('red blue green small large old quiet bright dark wooden glass metal cat dog horse bird child robot car train ' +
-  'bridge river mountain forest city market kitchen window lamp book flower tree cloud moon ocean boat castle garden').split(' ');
+const CURVE_WORDS = (
+  'red blue green small large old quiet bright dark wooden glass metal cat dog horse bird child robot car train ' +
+  'bridge river mountain forest city market kitchen window lamp book flower tree cloud moon ocean boat castle garden'
+).split(' ');
 
 /** A CSV of `n` experiences: n/8 tasks × 8 tools, ~12-word prompts, ~25-word responses (~250 bytes a row). */
 async function curveFile(n) {
@@ -232,7 +260,10 @@ async function curveSize(n) {
     await cdp.send('Performance.enable');
     await page.goto(`${base}/#/data`);
     await page.getByRole('heading', { level: 1, name: 'Data' }).waitFor();
-    await page.getByRole('button', { name: /Import (file|a file)/ }).first().click();
+    await page
+      .getByRole('button', { name: /Import (file|a file)/ })
+      .first()
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Import experiences' });
     await dialog.getByLabel('Choose a file to import').setInputFiles(file);
     await dialog.getByTestId('preview-table').waitFor();
@@ -256,9 +287,17 @@ async function curveSize(n) {
     await page.goto(`${base}/bench/scale.html`);
     await page.evaluate((entries) => window.seedMemory({ datasetId: 'scale', entries }), CURVE_ENTRIES);
     const ready = {
-      Data: () => page.getByTestId('dataset-card').filter({ hasText: `${n.toLocaleString('en-US')} experiences` }).waitFor({ timeout: 60_000 }),
+      Data: () =>
+        page
+          .getByTestId('dataset-card')
+          .filter({ hasText: `${n.toLocaleString('en-US')} experiences` })
+          .waitFor({ timeout: 60_000 }),
       Memory: () => page.locator('button.entry').first().waitFor({ timeout: 60_000 }),
-      Tools: () => page.getByTestId('tool-card').nth(CURVE_TOOLS - 1).waitFor({ timeout: 60_000 }),
+      Tools: () =>
+        page
+          .getByTestId('tool-card')
+          .nth(CURVE_TOOLS - 1)
+          .waitFor({ timeout: 60_000 }),
       Evaluate: () => page.getByRole('form', { name: 'New evaluation' }).getByRole('option', { name: 'Scale' }).waitFor({ state: 'attached', timeout: 60_000 }),
     };
     const settings = async () => {
@@ -302,18 +341,42 @@ async function curveSize(n) {
 }
 
 async function scaleCurve() {
-  const rows = [['experiences', 'file MB', 'import s', 'rows/s', 'tab RSS peak MB', 'JS heap peak MB (page)', 'browser RSS peak MB', 'Data ms', 'Memory ms', 'Tools ms', 'Evaluate ms', 'eval s (tool-mean, 1 seed)', 'eval tab RSS peak MB', 'eval JS heap peak MB (page)']];
+  const rows = [
+    [
+      'experiences',
+      'file MB',
+      'import s',
+      'rows/s',
+      'tab RSS peak MB',
+      'JS heap peak MB (page)',
+      'browser RSS peak MB',
+      'Data ms',
+      'Memory ms',
+      'Tools ms',
+      'Evaluate ms',
+      'eval s (tool-mean, 1 seed)',
+      'eval tab RSS peak MB',
+      'eval JS heap peak MB (page)',
+    ],
+  ];
   for (const n of SIZES) {
     const r = await curveSize(n);
     const mb = (x) => (x ? Math.round(x) : '—');
     rows.push([
-      n.toLocaleString('en-US'), (r.bytes / 1e6).toFixed(0),
+      n.toLocaleString('en-US'),
+      (r.bytes / 1e6).toFixed(0),
       r.importMs == null ? `FAILED: ${r.failure}` : (r.importMs / 1000).toFixed(1),
       r.importMs ? Math.round(n / (r.importMs / 1000)) : '—',
-      mb(r.peak?.renderer), mb(r.peak?.heap), mb(r.peak?.browser),
-      r.open?.Data ?? '—', r.open?.Memory ?? '—', r.open?.Tools ?? '—', r.open?.Evaluate ?? '—',
+      mb(r.peak?.renderer),
+      mb(r.peak?.heap),
+      mb(r.peak?.browser),
+      r.open?.Data ?? '—',
+      r.open?.Memory ?? '—',
+      r.open?.Tools ?? '—',
+      r.open?.Evaluate ?? '—',
       r.evalMs == null ? (r.evalFailure ? `FAILED: ${r.evalFailure}` : '—') : (r.evalMs / 1000).toFixed(1),
-      mb(r.evalPeak?.renderer), mb(r.evalPeak?.heap),
+      mb(r.evalPeak?.renderer),
+      mb(r.evalPeak?.heap),
     ]);
     console.log(`${n.toLocaleString('en-US')}: ${r.resultText ?? r.failure}; ${loadLine()}`);
   }

@@ -29,7 +29,13 @@ import { closedLoop, percentile, rawRequest, type LoopResult } from './serve-loa
 import { child, cpuMs, REPO, sleep, type Child } from './serve-procs';
 
 const { values: argv } = parseArgs({
-  options: { smoke: { type: 'boolean', default: false }, seconds: { type: 'string' }, workers: { type: 'string', default: '1' }, clients: { type: 'string' }, think: { type: 'string', default: '1000' } },
+  options: {
+    smoke: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    workers: { type: 'string', default: '1' },
+    clients: { type: 'string' },
+    think: { type: 'string', default: '1000' },
+  },
 });
 const SMOKE = argv.smoke === true;
 const LEVEL_MS = Number(argv.seconds ?? (SMOKE ? 1 : 5)) * 1000;
@@ -38,7 +44,9 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const DIR = resolve(REPO, SMOKE ? '.bench/serve-smoke' : '.bench/serve');
 const TOOLS = ['DALLE_3', 'DeepFloyd_I_XL_v1', 'Midjourney_6', 'SDXL_2_1', 'SDXL_Base', 'SDXL_Turbo'];
 const demo = JSON.parse(readFileSync(resolve(REPO, 'public/demo/genai_image.json'), 'utf8')) as Record<string, { prompt: string }>;
-const TASKS = Object.values(demo).map((d) => d.prompt).slice(0, SMOKE ? 200 : undefined);
+const TASKS = Object.values(demo)
+  .map((d) => d.prompt)
+  .slice(0, SMOKE ? 200 : undefined);
 const auth = { authorization: `Bearer ${TOKEN}` };
 const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(1)} ms`;
 /** A latency difference: below zero (the direct call slower at that percentile: noise) it prints as 0 with the raw value beside. */
@@ -66,21 +74,60 @@ async function setup(): Promise<Setup> {
   const upA = `http://127.0.0.1:${a!.match[1]}/v1`;
   const upB = `http://127.0.0.1:${b!.match[1]}/v1`;
   const routes = resolve(DIR, 'routes.json');
-  writeFileSync(routes, JSON.stringify({
-    tools: { DALLE_3: { upstream: `openai:${upB}#dalle` }, SDXL_2_1: { upstream: `openai:${upA}#sdxl` }, Midjourney_6: { upstream: `openai:${upA}#mj` } },
-    routes: { 'toolmem:strict': { tools: ['DALLE_3'], fallback: false } },
-  }));
-  const args = ['bin/toolmem.mjs', 'serve', '--memory', memoryPath, '--routes', routes, '--port', '0', '--token', TOKEN, '--request-timeout', '3000', '--max-sessions', '512', '--max-memory-bytes', String(100 * 1024 * 1024), '--workers', String(WORKERS)];
+  writeFileSync(
+    routes,
+    JSON.stringify({
+      tools: { DALLE_3: { upstream: `openai:${upB}#dalle` }, SDXL_2_1: { upstream: `openai:${upA}#sdxl` }, Midjourney_6: { upstream: `openai:${upA}#mj` } },
+      routes: { 'toolmem:strict': { tools: ['DALLE_3'], fallback: false } },
+    }),
+  );
+  const args = [
+    'bin/toolmem.mjs',
+    'serve',
+    '--memory',
+    memoryPath,
+    '--routes',
+    routes,
+    '--port',
+    '0',
+    '--token',
+    TOKEN,
+    '--request-timeout',
+    '3000',
+    '--max-sessions',
+    '512',
+    '--max-memory-bytes',
+    String(100 * 1024 * 1024),
+    '--workers',
+    String(WORKERS),
+  ];
   const srv = await child(args, /serving .* on (http:\/\/127\.0\.0\.1:(\d+))/);
   const url = srv.match[1]!;
-  const sample = await fetch(`${url}/v1/select`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ task: TASKS[0], candidates: TOOLS }) });
+  const sample = await fetch(`${url}/v1/select`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ task: TASKS[0], candidates: TOOLS }),
+  });
   const answer = resolve(DIR, 'answer.json');
   writeFileSync(answer, JSON.stringify({ body: await sample.text(), memory: sample.headers.get('x-toolmem-memory') }));
   const bare = await child(['bench/drivers/bare-server.mjs', answer], /^listening (\d+)$/);
-  return { srv, port: Number(srv.match[2]), url, bare, barePort: Number(bare.match[1]), a: a!, b: b!, upA, upB, memoryPath, base: readFileSync(memoryPath, 'utf8') };
+  return {
+    srv,
+    port: Number(srv.match[2]),
+    url,
+    bare,
+    barePort: Number(bare.match[1]),
+    a: a!,
+    b: b!,
+    upA,
+    upB,
+    memoryPath,
+    base: readFileSync(memoryPath, 'utf8'),
+  };
 }
 
-const selectRequests = (port: number, tasks: readonly string[]) => tasks.map((task) => rawRequest({ path: '/v1/select', port, body: JSON.stringify({ task, candidates: TOOLS }), headers: auth }));
+const selectRequests = (port: number, tasks: readonly string[]) =>
+  tasks.map((task) => rawRequest({ path: '/v1/select', port, body: JSON.stringify({ task, candidates: TOOLS }), headers: auth }));
 
 /** A closed loop with the server's CPU over it. */
 async function measured(pid: number | undefined, opts: Parameters<typeof closedLoop>[0]): Promise<LoopResult & { cpuPer: number }> {
@@ -89,7 +136,8 @@ async function measured(pid: number | undefined, opts: Parameters<typeof closedL
   return { ...r, cpuPer: (cpuMs(pid) - c0) / Math.max(1, r.count) };
 }
 
-const line = (r: LoopResult) => `${r.rate.toFixed(0)} req/s p50 ${ms(percentile(r.ms, 50))} p99 ${ms(percentile(r.ms, 99))}${r.non2xx + r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`;
+const line = (r: LoopResult) =>
+  `${r.rate.toFixed(0)} req/s p50 ${ms(percentile(r.ms, 50))} p99 ${ms(percentile(r.ms, 99))}${r.non2xx + r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`;
 
 /** Part 1: /v1/select at 1, 50, 200 connections, toolmem serve and the bare server. */
 async function selectLevels(s: Setup) {
@@ -108,7 +156,9 @@ async function selectLevels(s: Setup) {
   const fresh = TASKS.map((t, i) => `${t} (variant ${i}-${Date.now()})`);
   const f = await measured(s.srv.proc.pid, { port: s.port, requests: selectRequests(s.port, fresh), connections: 50, ms: LEVEL_MS, total: fresh.length });
   const at50 = levels[1]!;
-  console.log(`serve: server CPU per select: ${ms(at50.ours.cpuPer)} repeated texts, ${ms(f.cpuPer)} new texts (50 conn); bare server ${ms(at50.bare.cpuPer)} per request`);
+  console.log(
+    `serve: server CPU per select: ${ms(at50.ours.cpuPer)} repeated texts, ${ms(f.cpuPer)} new texts (50 conn); bare server ${ms(at50.bare.cpuPer)} per request`,
+  );
   return { levels, freshCpu: f.cpuPer };
 }
 
@@ -122,7 +172,11 @@ async function routerOverhead(s: Setup) {
   const added: { c: number; paced: boolean; p50: number; p99: number }[] = [];
   // Saturated (each connection sends its next call as soon as it has an answer), then 50 clients
   // making 5 calls a second each: a router's clients wait seconds for an LLM, they do not hammer it.
-  for (const [c, paceMs] of [[1, 0], [50, 0], [50, 200]] as const) {
+  for (const [c, paceMs] of [
+    [1, 0],
+    [50, 0],
+    [50, 200],
+  ] as const) {
     const opts = { connections: c, ms: LEVEL_MS, ...(paceMs ? { paceMs } : {}) };
     const c0 = cpuMs(s.srv.proc.pid);
     const r = await closedLoop({ port: s.port, requests: router, ...opts });
@@ -131,14 +185,17 @@ async function routerOverhead(s: Setup) {
     const a = { c, paced: paceMs > 0, p50: percentile(r.ms, 50) - percentile(d.ms, 50), p99: percentile(r.ms, 99) - percentile(d.ms, 99) };
     added.push(a);
     const how = paceMs ? `, 5 calls/s each` : '';
-    console.log(`serve: router added ${c} conn${how}: p50 ${diff(a.p50)} p99 ${diff(a.p99)} (router ${line(r)}, server CPU ${ms(cpu)} per call; upstream directly ${line(d)})`);
+    console.log(
+      `serve: router added ${c} conn${how}: p50 ${diff(a.p50)} p99 ${diff(a.p99)} (router ${line(r)}, server CPU ${ms(cpu)} per call; upstream directly ${line(d)})`,
+    );
   }
   return added;
 }
 
 /** Waits for the server's next log line containing `text` after `from` lines; resolves with its time. */
 async function logged(s: Setup, text: string, from: number): Promise<number> {
-  for (const until = performance.now() + 120_000; performance.now() < until; await sleep(5)) if (s.srv.log.slice(from).some((l) => l.includes(text))) return performance.now();
+  for (const until = performance.now() + 120_000; performance.now() < until; await sleep(5))
+    if (s.srv.log.slice(from).some((l) => l.includes(text))) return performance.now();
   throw new Error(`the server never logged "${text}"`);
 }
 
@@ -158,10 +215,18 @@ async function reloadStall(s: Setup) {
   await sleep(300);
   stop.now = true;
   const r = await load;
-  const during = r.samples!.filter((x) => x.start >= t0 && x.start <= t1).map((x) => x.ms).sort((a, b) => a - b);
-  const before = r.samples!.filter((x) => x.start < t0).map((x) => x.ms).sort((a, b) => a - b);
+  const during = r
+    .samples!.filter((x) => x.start >= t0 && x.start <= t1)
+    .map((x) => x.ms)
+    .sort((a, b) => a - b);
+  const before = r
+    .samples!.filter((x) => x.start < t0)
+    .map((x) => x.ms)
+    .sort((a, b) => a - b);
   const p99 = percentile(during, 99);
-  console.log(`serve: /v1/select p99 during a refused 75 MB reload: ${ms(p99)} (${during.length} selects in the ${((t1 - t0) / 1000).toFixed(1)} s it took; p99 before it ${ms(percentile(before, 99))}; 50 conn)`);
+  console.log(
+    `serve: /v1/select p99 during a refused 75 MB reload: ${ms(p99)} (${during.length} selects in the ${((t1 - t0) / 1000).toFixed(1)} s it took; p99 before it ${ms(percentile(before, 99))}; 50 conn)`,
+  );
   const sparse = `${s.memoryPath}.1gib`;
   const fd = openSync(sparse, 'w');
   ftruncateSync(fd, 1024 ** 3);
@@ -170,7 +235,11 @@ async function reloadStall(s: Setup) {
   const t2 = performance.now();
   renameSync(sparse, s.memoryPath);
   const t3 = await logged(s, 'reload refused', from2);
-  const alive = await fetch(`${s.url}/v1/select`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ task: TASKS[1], candidates: TOOLS }) });
+  const alive = await fetch(`${s.url}/v1/select`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ task: TASKS[1], candidates: TOOLS }),
+  });
   console.log(`serve: a 1 GiB sparse memory file refused from its size in ${ms(t3 - t2)} of the watcher's time; then /v1/select answers ${alive.status}`);
   writeFileSync(`${s.memoryPath}.tmp`, s.base);
   renameSync(`${s.memoryPath}.tmp`, s.memoryPath);
@@ -193,7 +262,9 @@ function goals(sel: Awaited<ReturnType<typeof selectLevels>>, added: Awaited<Ret
 }
 
 const s = await setup();
-console.log(`serve: ${loadLine()} before the run; toolmem serve --workers ${WORKERS} on ${s.url}; ${TASKS.length} prompts, ${LEVEL_MS / 1000} s per measurement${SMOKE ? ' (smoke)' : ''}`);
+console.log(
+  `serve: ${loadLine()} before the run; toolmem serve --workers ${WORKERS} on ${s.url}; ${TASKS.length} prompts, ${LEVEL_MS / 1000} s per measurement${SMOKE ? ' (smoke)' : ''}`,
+);
 const sel = await selectLevels(s);
 const added = await routerOverhead(s);
 const stall = await reloadStall(s);

@@ -46,9 +46,15 @@ async function mixedLoad(ctx: FaultContext) {
     const task = ctx.tasks[i % ctx.tasks.length]!;
     const r = Math.random();
     const chat = (model: string, stream: boolean) => JSON.stringify({ model, stream, messages: [{ role: 'user', content: task }] });
-    if (r < 0.35) return send('select', { url: `${ctx.url}/v1/select`, headers: auth, body: JSON.stringify({ task, candidates: ctx.tools.slice(0, 3 + (i % 4)) }) });
+    if (r < 0.35)
+      return send('select', { url: `${ctx.url}/v1/select`, headers: auth, body: JSON.stringify({ task, candidates: ctx.tools.slice(0, 3 + (i % 4)) }) });
     if (r < 0.55) return send('predict', { url: `${ctx.url}/v1/predict`, headers: auth, body: JSON.stringify({ tool: ctx.tools[i % 6], task }) });
-    if (r < 0.7) return send('mcp', { url: `${ctx.url}/mcp`, headers: { ...auth, accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'select_tool', arguments: { task, candidates: ctx.tools } } }) });
+    if (r < 0.7)
+      return send('mcp', {
+        url: `${ctx.url}/mcp`,
+        headers: { ...auth, accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'select_tool', arguments: { task, candidates: ctx.tools } } }),
+      });
     if (r < 0.85) return send('router', { url: `${ctx.url}/v1/chat/completions`, headers: auth, body: chat('toolmem:auto', i % 3 === 0) });
     if (r < 0.9) return send('router-strict', { url: `${ctx.url}/v1/chat/completions`, headers: auth, body: chat('toolmem:strict', false) });
     return send('direct', { url: `${performance.now() > killedAt ? ctx.upA : ctx.upB}/chat/completions`, body: chat('dalle', i % 3 === 0) });
@@ -89,7 +95,13 @@ async function mixedLoad(ctx: FaultContext) {
   const t0 = performance.now();
   const cpu0 = cpuMs(ctx.srv.proc.pid);
   const timeline = (async () => {
-    for (const [k, at] of [[1, 0.15], [2, 0.3], [3, 0.45], [4, 0.6], [5, 0.75]] as const) {
+    for (const [k, at] of [
+      [1, 0.15],
+      [2, 0.3],
+      [3, 0.45],
+      [4, 0.6],
+      [5, 0.75],
+    ] as const) {
       await sleep(t0 + durationMs * at - performance.now());
       await replace(k);
       if (k === 3) {
@@ -106,23 +118,35 @@ async function mixedLoad(ctx: FaultContext) {
 function report(ctx: FaultContext, run: Awaited<ReturnType<typeof mixedLoad>>): void {
   const { samples, shaGen, applied, killedAt, wall } = run;
   // A strict-route request or a direct call to B that ended after B was killed may fail: expected.
-  const expectedFault = (s: Sample) => s.start + s.ms >= killedAt && ((s.kind === 'router-strict' && s.status === 502) || (s.kind === 'direct' && s.status === 0));
+  const expectedFault = (s: Sample) =>
+    s.start + s.ms >= killedAt && ((s.kind === 'router-strict' && s.status === 502) || (s.kind === 'direct' && s.status === 0));
   const failures = samples.filter((s) => (s.status < 200 || s.status >= 300) && !expectedFault(s));
   const fromMemory = samples.filter((s) => s.kind !== 'direct' && s.status >= 200 && s.status < 300);
   const halfRead = fromMemory.filter((s) => shaGen.get(s.memory) === undefined || s.broken).length;
   const stale = fromMemory.filter((s) => (shaGen.get(s.memory) ?? -1) < applied.filter((x) => x.at <= s.start).at(-1)!.gen).length;
   const refusals = ctx.srv.log.filter((l) => l.includes('reload refused')).length;
-  console.log(`\nfaults: ${samples.length} requests in ${wall.toFixed(1)} s from ${ctx.clients} clients; reloads applied ${applied.length - 1} of 4 valid; refused torn/invalid reads logged: ${refusals}`);
+  console.log(
+    `\nfaults: ${samples.length} requests in ${wall.toFixed(1)} s from ${ctx.clients} clients; reloads applied ${applied.length - 1} of 4 valid; refused torn/invalid reads logged: ${refusals}`,
+  );
   console.log(`faults: server CPU ${(run.cpu / samples.length).toFixed(2)} ms per request of the mixed load (reloads, MCP and the router included)`);
   console.log('kind            n   p50 ms  p99 ms  max ms  non-2xx');
   const fmt = (x: number) => x.toFixed(1).padStart(7);
   for (const kind of ['select', 'predict', 'mcp', 'router', 'router-strict', 'direct']) {
     const of = samples.filter((s) => s.kind === kind);
     const st = summary(of);
-    console.log(`${kind.padEnd(13)} ${String(st.n).padStart(5)} ${fmt(st.p50)} ${fmt(st.p99)} ${fmt(st.max)}  ${of.filter((s) => s.status < 200 || s.status >= 300).length}`);
+    console.log(
+      `${kind.padEnd(13)} ${String(st.n).padStart(5)} ${fmt(st.p50)} ${fmt(st.p99)} ${fmt(st.max)}  ${of.filter((s) => s.status < 200 || s.status >= 300).length}`,
+    );
   }
-  const why = failures.length ? ` — e.g. ${failures.slice(0, 5).map((f) => `${f.kind} ${f.status}${f.error ? ` ${f.error}` : ''}`).join(', ')}` : '';
-  console.log(`faults: unexpected failures ${failures.length}${why}; expected ${samples.filter(expectedFault).length} (strict route and direct calls after B was killed); answers from a half-read or unknown file ${halfRead}; from an older file after a reload was seen ${stale}`);
+  const why = failures.length
+    ? ` — e.g. ${failures
+        .slice(0, 5)
+        .map((f) => `${f.kind} ${f.status}${f.error ? ` ${f.error}` : ''}`)
+        .join(', ')}`
+    : '';
+  console.log(
+    `faults: unexpected failures ${failures.length}${why}; expected ${samples.filter(expectedFault).length} (strict route and direct calls after B was killed); answers from a half-read or unknown file ${halfRead}; from an older file after a reload was seen ${stale}`,
+  );
 }
 
 /** Every bad request once, each followed by a /v1/select that must still answer 200. */
@@ -135,7 +159,10 @@ async function badRequests(ctx: FaultContext): Promise<void> {
     ['wrong Origin on /mcp', { url: `${ctx.url}/mcp`, body: '{}', headers: { ...auth, origin: 'http://rebind.example' } }],
     ['10 MB body', { url: `${ctx.url}/v1/select`, body: Buffer.alloc(10 * 1024 * 1024, 0x20), headers: auth }],
     ['malformed JSON', { url: `${ctx.url}/v1/predict`, body: '{"tool": ', headers: auth }],
-    ['100,000 nested arrays', { url: `${ctx.url}/v1/chat/completions`, body: `{"model":"toolmem:auto","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: auth }],
+    [
+      '100,000 nested arrays',
+      { url: `${ctx.url}/v1/chat/completions`, body: `{"model":"toolmem:auto","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, headers: auth },
+    ],
     ['unknown route', { url: `${ctx.url}/v1/nothing`, body: '{}', headers: auth }],
     ['slow client (body stalls)', { url: `${ctx.url}/v1/select`, body: select, headers: auth, stallAfter: 10 }],
   ];
@@ -157,14 +184,22 @@ async function badRequests(ctx: FaultContext): Promise<void> {
 /** SIGTERM with 50 router requests in flight; resolves with the server's exit code. */
 async function sigterm(ctx: FaultContext): Promise<void> {
   const auth = { authorization: `Bearer ${ctx.token}` };
-  const inFlight = Array.from({ length: 50 }, (_, i) => send('drain', { url: `${ctx.url}/v1/chat/completions`, headers: auth, body: JSON.stringify({ model: 'toolmem:auto', messages: [{ role: 'user', content: ctx.tasks[i] }] }) }));
+  const inFlight = Array.from({ length: 50 }, (_, i) =>
+    send('drain', {
+      url: `${ctx.url}/v1/chat/completions`,
+      headers: auth,
+      body: JSON.stringify({ model: 'toolmem:auto', messages: [{ role: 'user', content: ctx.tasks[i] }] }),
+    }),
+  );
   await sleep(2);
   const exited = new Promise<number | null>((r) => ctx.srv.proc.once('exit', (code) => r(code)));
   ctx.srv.proc.kill('SIGTERM');
   const drained = await Promise.all(inFlight);
   const refused = drained.filter((d) => d.error === 'ECONNREFUSED').length;
   const other = drained.filter((d) => d.status !== 200 && d.error !== 'ECONNREFUSED');
-  console.log(`faults: SIGTERM with 50 router requests in flight: ${drained.filter((d) => d.status === 200).length} answered 200, ${refused} refused at connect (sent after the listener closed), ${other.length} other${other.length ? ` (${other.map((o) => o.error ?? o.status).join(', ')})` : ''}; exit code ${await exited}`);
+  console.log(
+    `faults: SIGTERM with 50 router requests in flight: ${drained.filter((d) => d.status === 200).length} answered 200, ${refused} refused at connect (sent after the listener closed), ${other.length} other${other.length ? ` (${other.map((o) => o.error ?? o.status).join(', ')})` : ''}; exit code ${await exited}`,
+  );
 }
 
 export async function runFaults(ctx: FaultContext): Promise<void> {

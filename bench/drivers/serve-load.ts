@@ -44,30 +44,39 @@ export interface Call {
 export function send(kind: string, call: Call): Promise<Sample & { text: string }> {
   const start = performance.now();
   return new Promise((resolve) => {
-    const done = (status: number, memory: string, text: string, broken: boolean) => resolve({ kind, start, ms: performance.now() - start, status, memory, broken, text });
+    const done = (status: number, memory: string, text: string, broken: boolean) =>
+      resolve({ kind, start, ms: performance.now() - start, status, memory, broken, text });
     const body = call.body ?? '';
     // An answer that arrived before the connection broke counts (a refusal sent while the body is
     // still being written, then the connection cut), marked broken if its body did not end.
     let answered: { status: number; chunks: Buffer[] } | null = null;
-    const req = request(call.url, { method: call.method ?? 'POST', agent: call.stallAfter ? false : agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...call.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      answered = { status: res.statusCode ?? 0, chunks };
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', () => done(res.statusCode ?? 0, '', '', true));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const type = String(res.headers['content-type'] ?? '');
-        let broken = false;
-        if (type.startsWith('application/json')) {
-          try {
-            JSON.parse(text);
-          } catch {
-            broken = true;
-          }
-        } else if (type.startsWith('text/event-stream')) broken = !text.trimEnd().endsWith('data: [DONE]');
-        done(res.statusCode ?? 0, String(res.headers['x-toolmem-memory'] ?? ''), text, broken);
-      });
-    });
+    const req = request(
+      call.url,
+      {
+        method: call.method ?? 'POST',
+        agent: call.stallAfter ? false : agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...call.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        answered = { status: res.statusCode ?? 0, chunks };
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', () => done(res.statusCode ?? 0, '', '', true));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const type = String(res.headers['content-type'] ?? '');
+          let broken = false;
+          if (type.startsWith('application/json')) {
+            try {
+              JSON.parse(text);
+            } catch {
+              broken = true;
+            }
+          } else if (type.startsWith('text/event-stream')) broken = !text.trimEnd().endsWith('data: [DONE]');
+          done(res.statusCode ?? 0, String(res.headers['x-toolmem-memory'] ?? ''), text, broken);
+        });
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       const got = answered as { status: number; chunks: Buffer[] } | null;
       const text = got ? Buffer.concat(got.chunks).toString('utf8') : '';
@@ -80,7 +89,12 @@ export function send(kind: string, call: Call): Promise<Sample & { text: string 
 
 /** The bytes of one HTTP/1.1 request with a body (keep-alive), to be sent as they are. */
 export function rawRequest(opts: { path: string; port: number; body: string; headers?: Record<string, string> }): Buffer {
-  const head = [`POST ${opts.path} HTTP/1.1`, `host: 127.0.0.1:${opts.port}`, 'content-type: application/json', `content-length: ${Buffer.byteLength(opts.body)}`];
+  const head = [
+    `POST ${opts.path} HTTP/1.1`,
+    `host: 127.0.0.1:${opts.port}`,
+    'content-type: application/json',
+    `content-length: ${Buffer.byteLength(opts.body)}`,
+  ];
   for (const [k, v] of Object.entries(opts.headers ?? {})) head.push(`${k}: ${v}`);
   return Buffer.from(`${head.join('\r\n')}\r\n\r\n${opts.body}`);
 }

@@ -54,11 +54,13 @@ function childrenOf(pid: number): number[] {
 export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   try {
-    return statCpuMs(pid) +
+    return (
+      statCpuMs(pid) +
       childrenOf(pid).reduce((sum, c) => {
         const v = cpuMs(c);
         return sum + (Number.isFinite(v) ? v : 0);
-      }, 0);
+      }, 0)
+    );
   } catch {
     return NaN;
   }

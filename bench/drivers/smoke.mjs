@@ -27,17 +27,31 @@ const ENTRIES = {
   'bench:import': {
     timeoutS: 90,
     args: dist,
-    lines: [fig('^ratio ours/baseline throughput, median of NUM: NUM'), fig('^time for NUM rows, median: NUM s'), fig('^stored counts after our import: NUM rows, NUM tasks'), fig('^main-thread long tasks .*: NUM')],
+    lines: [
+      fig('^ratio ours/baseline throughput, median of NUM: NUM'),
+      fig('^time for NUM rows, median: NUM s'),
+      fig('^stored counts after our import: NUM rows, NUM tasks'),
+      fig('^main-thread long tasks .*: NUM'),
+    ],
   },
   'bench:embed': {
     timeoutS: 120,
     args: dist,
-    lines: [fig('^ratio worker/Node throughput, model only: NUM'), fig('^ratio through the cache \\(all misses\\) / model only: NUM'), fig('all hits \\(NUM model calls\\)\\s+NUM'), fig('^ours: NUM ms/query .* speed vs Orama: NUM×')],
+    lines: [
+      fig('^ratio worker/Node throughput, model only: NUM'),
+      fig('^ratio through the cache \\(all misses\\) / model only: NUM'),
+      fig('all hits \\(NUM model calls\\)\\s+NUM'),
+      fig('^ours: NUM ms/query .* speed vs Orama: NUM×'),
+    ],
   },
   'bench:memory': {
     timeoutS: 90,
     args: dist,
-    lines: [fig('^largest deviation from 5,000 entries .*: NUM%'), fig('^goal ≤ 2 s for NUM operations — build-like.*: NUM s'), fig('^goal 0 corrupted or lost entries: (met|MISSED)')],
+    lines: [
+      fig('^largest deviation from 5,000 entries .*: NUM%'),
+      fig('^goal ≤ 2 s for NUM operations — build-like.*: NUM s'),
+      fig('^goal 0 corrupted or lost entries: (met|MISSED)'),
+    ],
   },
   'bench:scale': {
     timeoutS: 150,
@@ -57,7 +71,10 @@ const ENTRIES = {
   'bench:parquet': {
     timeoutS: 60,
     args: [],
-    lines: [fig('^reader: NUM records in NUM s; peak heap NUM MB'), fig('NUM rows read, NUM accepted, NUM rejected in NUM s \\(NUM rows/s\\); peak heap NUM MB')],
+    lines: [
+      fig('^reader: NUM records in NUM s; peak heap NUM MB'),
+      fig('NUM rows read, NUM accepted, NUM rejected in NUM s \\(NUM rows/s\\); peak heap NUM MB'),
+    ],
   },
   'bench:quality': {
     timeoutS: 120,
@@ -71,7 +88,9 @@ const ENTRIES = {
       fig('^GenAI-Bench NUM, pooled \\(NUM builds\\)\\s+NUM'),
       // Issue #34: pick claims pooled, and the free-text figures (tagged vs untagged memory, DALLE_3's negation over MCP).
       fig('^Pick claims, pooled over the sets above: NUM made, NUM tested, direction (NUM|—)'),
-      fig('^Goals: tagged text-only RMSE NUM pooled .*never worse than untagged \\(NUM\\).*tool-mean NUM; DALLE_3\'s lead shrinks by -?NUM on negation .*cited on NUM of NUM'),
+      fig(
+        "^Goals: tagged text-only RMSE NUM pooled .*never worse than untagged \\(NUM\\).*tool-mean NUM; DALLE_3's lead shrinks by -?NUM on negation .*cited on NUM of NUM",
+      ),
       fig('^Summary written to \\.bench/quality-bench\\.json'),
     ],
   },
@@ -83,7 +102,11 @@ const ENTRIES = {
   'bench:embed-compare': {
     timeoutS: 120,
     args: [],
-    lines: [fig('^glove-100d \\(bundled, default\\)\\s+100\\s+NUM'), fig('^USE-lite 512-d \\(@energetic-ai\\)\\s+512\\s+NUM'), fig('^glove-100d \\(bundled, default\\)\\s+knn dense\\s+NUM ±')],
+    lines: [
+      fig('^glove-100d \\(bundled, default\\)\\s+100\\s+NUM'),
+      fig('^USE-lite 512-d \\(@energetic-ai\\)\\s+512\\s+NUM'),
+      fig('^glove-100d \\(bundled, default\\)\\s+knn dense\\s+NUM ±'),
+    ],
   },
   // bench:serve (issue #36): /v1/select against the bare node:http server, CPU per select, the
   // router's added latency, the refused 75 MB reload, the fault scenario (its smoke: ~35 s).
@@ -108,8 +131,12 @@ const LOAD = /load average/;
 function scripts() {
   const all = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).scripts).filter((s) => s.startsWith('bench:') && s !== 'bench:smoke');
   const missing = all.filter((s) => !(s in ENTRIES)).map((s) => `${s}: no smoke entry (its figure lines) in bench/drivers/smoke.mjs`);
-  const stale = Object.keys(ENTRIES).filter((s) => !all.includes(s)).map((s) => `${s}: a smoke entry for a script package.json does not have`);
-  const only = argValue('--only')?.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`));
+  const stale = Object.keys(ENTRIES)
+    .filter((s) => !all.includes(s))
+    .map((s) => `${s}: a smoke entry for a script package.json does not have`);
+  const only = argValue('--only')
+    ?.split(',')
+    .map((s) => (s.startsWith('bench:') ? s : `bench:${s}`));
   return { names: only ? all.filter((s) => only.includes(s)) : all, problems: [...missing, ...stale] };
 }
 
@@ -197,7 +224,9 @@ console.log(`build (the app and the bench pages) in ${DIST}: ${((Date.now() - b0
 const order = [...names].sort((a, b) => ENTRIES[b].timeoutS - ENTRIES[a].timeoutS);
 const results = await runAll(order, jobs);
 const failed = results.filter((r) => r.problems.length);
-console.log(results.map((r) => `${r.name.padEnd(20)} ${r.seconds.toFixed(0).padStart(4)} s  ${r.problems.length ? `FAILED: ${r.problems.join('; ')}` : 'ok'}`).join('\n'));
+console.log(
+  results.map((r) => `${r.name.padEnd(20)} ${r.seconds.toFixed(0).padStart(4)} s  ${r.problems.length ? `FAILED: ${r.problems.join('; ')}` : 'ok'}`).join('\n'),
+);
 for (const p of problems) console.log(`FAILED: ${p}`);
 console.log(
   `bench:smoke: ${results.length - failed.length} of ${results.length} passed in ${((Date.now() - started) / 1000).toFixed(0)} s, ` +

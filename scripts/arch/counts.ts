@@ -32,7 +32,9 @@ export interface ArchFigures {
 export function archFigures(): ArchFigures {
   const graph = readGraph();
   const uiFiles = graph.files.filter((f) => layerOf(f)?.name === 'ui');
-  const storageImporters = uiFiles.filter((f) => graph.edges.get(f)!.some((t) => layerOf(t)?.name === 'db') || /from\s+['"]dexie['"]/.test(readFileSync(join(ROOT, f), 'utf8')));
+  const storageImporters = uiFiles.filter(
+    (f) => graph.edges.get(f)!.some((t) => layerOf(t)?.name === 'db') || /from\s+['"]dexie['"]/.test(readFileSync(join(ROOT, f), 'utf8')),
+  );
   const casts = graph.files.flatMap((f) => (readFileSync(join(ROOT, f), 'utf8').match(/as unknown as/g) ?? []).map(() => f));
   const commands = readdirSync(join(ROOT, 'src/cli/commands'))
     .filter((f) => f.endsWith('.ts'))

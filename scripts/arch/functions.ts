@@ -65,5 +65,7 @@ export function functionSpans(root: string, dirs: readonly string[] = ['src', 'w
 
 /** Functions longer than `limit` lines, longest first. */
 export function longFunctions(root: string, limit = 80): FunctionSpan[] {
-  return functionSpans(root).filter((f) => f.lines > limit).sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
+  return functionSpans(root)
+    .filter((f) => f.lines > limit)
+    .sort((a, b) => b.lines - a.lines || a.file.localeCompare(b.file));
 }

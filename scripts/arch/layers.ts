@@ -17,11 +17,21 @@ export interface Layer {
 }
 
 export const LAYERS: readonly Layer[] = [
-  { name: 'ui', paths: ['src/ui/', 'src/main.ts', 'src/App.svelte'], role: 'pages, components, rune state; the app entry', may: ['app', 'model-host', 'rpc', 'db', 'core'] },
+  {
+    name: 'ui',
+    paths: ['src/ui/', 'src/main.ts', 'src/App.svelte'],
+    role: 'pages, components, rune state; the app entry',
+    may: ['app', 'model-host', 'rpc', 'db', 'core'],
+  },
   { name: 'workers', paths: ['workers/'], role: 'thin hosts of one handler table each', may: ['app', 'model-host', 'platform', 'rpc', 'db', 'core'] },
   { name: 'cli', paths: ['src/cli/'], role: 'the toolmem command, the MCP and HTTP servers', may: ['app', 'model-host', 'core'] },
   { name: 'app', paths: ['src/app/'], role: 'the use cases by feature, and the handler tables the workers expose', may: ['platform', 'rpc', 'core'] },
-  { name: 'model-host', paths: ['src/model-host/'], role: 'the models: the embedding host and the in-browser language models, their worker protocols and tables', may: ['rpc', 'core'] },
+  {
+    name: 'model-host',
+    paths: ['src/model-host/'],
+    role: 'the models: the embedding host and the in-browser language models, their worker protocols and tables',
+    may: ['rpc', 'core'],
+  },
   { name: 'db', paths: ['src/db/'], role: 'Dexie schema, repositories, backup, quota, middlewares', may: ['core'] },
   { name: 'platform', paths: ['src/platform/'], role: 'browser facilities the use cases run on: Web Locks, Blob streaming', may: ['core'] },
   { name: 'rpc', paths: ['src/rpc/'], role: 'typed worker RPC: calls, progress, cancel, errors, ports', may: ['core'] },

@@ -74,5 +74,8 @@ export function selectVocabulary(src: GloveSource, limit: number): KeptWord[] {
 
 /** Same steps as the tokenizer's BertNormalizer (lowercase + strip accents). */
 export function normaliseWord(word: string): string {
-  return word.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '');
+  return word
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '');
 }

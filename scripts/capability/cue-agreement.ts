@@ -12,30 +12,45 @@ const file = process.argv[2] ?? new URL('../../../shared/data/genai_bench/prompt
 
 const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
 const col = (name: string) => header!.indexOf(name);
-const tasks = rows.filter((r) => r.length > 1).map((r) => ({
-  prompt: r[col('prompt')]!,
-  basic: r[col('category')] === 'basic',
-  skills: new Set([...r[col('basic_skills')]!.split(';'), ...r[col('advanced_skills')]!.split(';')].filter(Boolean)),
-}));
+const tasks = rows
+  .filter((r) => r.length > 1)
+  .map((r) => ({
+    prompt: r[col('prompt')]!,
+    basic: r[col('category')] === 'basic',
+    skills: new Set([...r[col('basic_skills')]!.split(';'), ...r[col('advanced_skills')]!.split(';')].filter(Boolean)),
+  }));
 
 // GenAI-Bench tags basic skills (spatial relation among them) on "basic" prompts only, and advanced
 // skills on "advanced" prompts only: each cue is compared on the prompts where its skill is tagged.
-const PAIRS: [string, string, boolean][] = [['negation', 'negation', false], ['counting', 'counting', false], ['spatial', 'spatial relation', true], ['comparison', 'comparison', false], ['universal', 'universal', false]];
+const PAIRS: [string, string, boolean][] = [
+  ['negation', 'negation', false],
+  ['counting', 'counting', false],
+  ['spatial', 'spatial relation', true],
+  ['comparison', 'comparison', false],
+  ['universal', 'universal', false],
+];
 console.log(`| cue | GenAI-Bench skill | prompts compared | tagged | fired | both | precision | recall | precision, all 1,600 |`);
 console.log(`|---|---|---|---|---|---|---|---|---|`);
 for (const [cueId, skill, basic] of PAIRS) {
   const cue = cueById(cueId)!;
-  let tp = 0, fired = 0, tagged = 0;
-  const fp: string[] = [], fn: string[] = [];
+  let tp = 0,
+    fired = 0,
+    tagged = 0;
+  const fp: string[] = [],
+    fn: string[] = [];
   const scope = tasks.filter((t) => t.basic === basic);
   for (const t of scope) {
-    const f = cue.test(t.prompt), g = t.skills.has(skill);
+    const f = cue.test(t.prompt),
+      g = t.skills.has(skill);
     if (f) fired++;
     if (g) tagged++;
     if (f && g) tp++;
     else if (f) fp.push(t.prompt);
     else if (g) fn.push(t.prompt);
   }
-  console.log(`| ${cueId} | ${skill} | ${scope.length} (${basic ? 'basic' : 'advanced'}) | ${tagged} | ${fired} | ${tp} | ${(tp / fired).toFixed(2)} | ${(tp / tagged).toFixed(2)} | ${(tp / tasks.filter((t) => cue.test(t.prompt)).length).toFixed(2)} |`);
-  if (process.env.SHOW) console.error(`\n## ${cueId}\nFP:\n  ${fp.slice(0, Number(process.env.SHOW)).join('\n  ')}\nFN:\n  ${fn.slice(0, Number(process.env.SHOW)).join('\n  ')}`);
+  console.log(
+    `| ${cueId} | ${skill} | ${scope.length} (${basic ? 'basic' : 'advanced'}) | ${tagged} | ${fired} | ${tp} | ${(tp / fired).toFixed(2)} | ${(tp / tagged).toFixed(2)} | ${(tp / tasks.filter((t) => cue.test(t.prompt)).length).toFixed(2)} |`,
+  );
+  if (process.env.SHOW)
+    console.error(`\n## ${cueId}\nFP:\n  ${fp.slice(0, Number(process.env.SHOW)).join('\n  ')}\nFN:\n  ${fn.slice(0, Number(process.env.SHOW)).join('\n  ')}`);
 }

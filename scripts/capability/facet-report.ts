@@ -14,11 +14,13 @@ import { parseCsv } from './csv';
 function genai(): TrainingFacetTask[] {
   const [header, ...rows] = parseCsv(readFileSync(new URL('../../../shared/data/genai_bench/prompts.csv', import.meta.url), 'utf8'));
   const col = (n: string) => header!.indexOf(n);
-  return rows.filter((r) => r.length > 1).map((r) => ({
-    taskId: r[col('id')]!,
-    prompt: r[col('prompt')]!,
-    categories: [...r[col('basic_skills')]!.split(';'), ...r[col('advanced_skills')]!.split(';')].filter(Boolean),
-  }));
+  return rows
+    .filter((r) => r.length > 1)
+    .map((r) => ({
+      taskId: r[col('id')]!,
+      prompt: r[col('prompt')]!,
+      categories: [...r[col('basic_skills')]!.split(';'), ...r[col('advanced_skills')]!.split(';')].filter(Boolean),
+    }));
 }
 
 function jsonArray(file: string, field: string, categoryField?: string): TrainingFacetTask[] {
@@ -44,7 +46,9 @@ const ms = performance.now() - started;
 for (const f of d.facets) {
   const ex = (f.example ?? '').slice(0, 90);
   const extra = f.facet.rule.type === 'theme' ? ` cos≥${f.facet.rule.minSimilarity.toFixed(3)} coh ${f.coherence?.toFixed(3)}` : '';
-  console.log(`${f.facet.kind.padEnd(8)} ${f.facet.name.padEnd(42)} n=${String(f.taskIds.length).padStart(4)}${extra} ${f.triggers ? `[${f.triggers.join(', ')}]` : ''} e.g. ${ex}`);
+  console.log(
+    `${f.facet.kind.padEnd(8)} ${f.facet.name.padEnd(42)} n=${String(f.taskIds.length).padStart(4)}${extra} ${f.triggers ? `[${f.triggers.join(', ')}]` : ''} e.g. ${ex}`,
+  );
 }
 console.log(d.notes.join('\n'));
 console.log(`${tasks.length} tasks, discovery ${ms.toFixed(0)} ms (embedding ${embedder.id})`);

@@ -73,12 +73,19 @@ export function parse(args: string[]): ParsedArgs {
   const data = dataArgs(values, !help);
   if (!help && !values.out) throw new UsageError('--out FILE is required.');
   const text = values.llm ?? 'none';
-  const llm = parseLlmArg(text, (spec) => (isBrowserEngine(spec) ? `--llm: ${quote(text)} runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).` : null));
+  const llm = parseLlmArg(text, (spec) =>
+    isBrowserEngine(spec)
+      ? `--llm: ${quote(text)} runs only in the browser app; the CLI takes none or openai:URL#MODEL (a llama.cpp server serves GGUF files the same way).`
+      : null,
+  );
   const clusters = values['no-clusters'] !== true;
   if (!help && !clusters && isNoEngine(llm)) throw new UsageError('--no-clusters needs --llm: without an LLM the capability analysis is the whole memory.');
   const train = wholeNumberArg('train', values.train, 1);
   const maxLfsr = probabilityArg('max-lfsr', values['max-lfsr']);
-  const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+  const tools = values.tools
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   return {
     ...data,
     out: values.out ?? '',

@@ -3,7 +3,19 @@
  * seeds, split sizes and options), before any data is read. src/cli/commands/eval.ts runs them.
  */
 import { DEFAULT_LLM_MAX_TEST } from '../app/evaluate/methods';
-import { isLlmMethod, isMethodId, LLM_METHODS, MEMORY_METHODS, methodNeeds, NUMERIC_METHODS, OFFLINE_METHODS, SIMILARITY_KINDS, type MethodId, type NeighbourCut, type SimilarityKind } from '../core/predict';
+import {
+  isLlmMethod,
+  isMethodId,
+  LLM_METHODS,
+  MEMORY_METHODS,
+  methodNeeds,
+  NUMERIC_METHODS,
+  OFFLINE_METHODS,
+  SIMILARITY_KINDS,
+  type MethodId,
+  type NeighbourCut,
+  type SimilarityKind,
+} from '../core/predict';
 import type { EngineSpec } from '../core/llm/spec';
 import { quote } from '../core/text/quote';
 import { checkLlmSpec, parseLlmTasks } from './eval-llm';
@@ -114,7 +126,12 @@ export function parse(args: string[]): ParsedArgs {
   const llm = values.llm !== undefined ? checkLlmSpec(values.llm) : undefined;
   const memoryDefaults = llm ? MEMORY_METHODS : MEMORY_METHODS.filter((m) => !isLlmMethod(m));
   const defaults = values.memory !== undefined ? memoryDefaults : llm ? PAPER_LLM_METHODS : noVectors ? OFFLINE_METHODS : CLI_METHODS;
-  const methods = parseMethods(values.methods ?? defaults.join(','), { llm: !!llm, memory: values.memory !== undefined, noVectors, seedsOrTrain: values.seeds !== undefined || values.train !== undefined });
+  const methods = parseMethods(values.methods ?? defaults.join(','), {
+    llm: !!llm,
+    memory: values.memory !== undefined,
+    noVectors,
+    seedsOrTrain: values.seeds !== undefined || values.train !== undefined,
+  });
   if (values['llm-tasks'] !== undefined && !methods.some(isLlmMethod)) throw new UsageError('--llm-tasks applies to the LLM methods; none is selected.');
   if (methods.length === 0) throw new UsageError('--methods: give at least one method.');
   if (noVectors && methods.includes('memory')) throw new UsageError("Method 'memory' needs prompt vectors; drop --no-vectors.");
@@ -159,10 +176,12 @@ function parseMethods(text: string, opts: { llm: boolean; memory: boolean; noVec
     .filter((m) => m !== '');
   for (const m of methods) {
     if (!isMethodId(m)) throw new UsageError(`Unknown method ${quote(m)}. Methods: ${[...CLI_METHODS, ...LLM_METHODS].join(', ')}.`);
-    if (isLlmMethod(m) && !opts.llm) throw new UsageError(`Method ${quote(m)} needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
+    if (isLlmMethod(m) && !opts.llm)
+      throw new UsageError(`Method ${quote(m)} needs a language model: add --llm openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b).`);
   }
   if (opts.memory) {
-    if (!methods.some((m) => isMethodId(m) && MEMORY_METHODS.includes(m))) throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
+    if (!methods.some((m) => isMethodId(m) && MEMORY_METHODS.includes(m)))
+      throw new UsageError(`--memory is read by ${MEMORY_METHODS.join(', ')}; none is selected.`);
     if (opts.seedsOrTrain) throw new UsageError('--memory: a memory has one split, its own (its training tasks, one seed); leave out --seeds and --train.');
     if (opts.noVectors) throw new UsageError('--memory: its entries are found by prompt vectors; drop --no-vectors.');
   }
@@ -176,7 +195,8 @@ function parsePairs(text: string): [string, string][] {
     .filter((p) => p.trim() !== '')
     .map((p) => {
       const parts = p.split(':').map((s) => s.trim());
-      if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0] === parts[1]) throw new UsageError(`--pairs: ${quote(p)} is not A:B with two different tools.`);
+      if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0] === parts[1])
+        throw new UsageError(`--pairs: ${quote(p)} is not A:B with two different tools.`);
       return [parts[0], parts[1]] as [string, string];
     });
   if (pairs.length === 0) throw new UsageError('--pairs: give at least one pair A:B.');

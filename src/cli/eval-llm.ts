@@ -27,7 +27,7 @@ export function parseLlmTasks(text: string | undefined, fallback: number): numbe
 /** `--llm` of `toolmem eval`: an engine spec the CLI can run (an OpenAI-compatible endpoint). */
 export function checkLlmSpec(text: string): EngineSpec {
   return parseLlmArg(text, (spec) => {
-    if (isNoEngine(spec)) return "--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.";
+    if (isNoEngine(spec)) return '--llm none runs no model; give openai:URL#MODEL (e.g. openai:http://localhost:11434/v1#qwen2.5:7b) or leave --llm out.';
     if (isBrowserEngine(spec)) return `--llm: ${quote(text)} runs only in the browser app; the CLI takes openai:URL#MODEL (a llama.cpp or Ollama server).`;
     return null;
   });
@@ -55,7 +55,17 @@ export function withLlmStats<T extends JsonReport>(json: T, report: EvalReport):
   for (const m of report.methods) {
     const t: LlmMethodTotals | undefined = own(totals, m);
     const entry = own(json.methods, m);
-    if (t && entry) Object.assign(entry, { llm: { calls: t.calls, parseFailures: t.parseFailures, outOfRange: t.outOfRange, promptTokens: t.promptTokens, completionTokens: t.completionTokens, testTasks: t.testTasks } satisfies JsonLlmStats });
+    if (t && entry)
+      Object.assign(entry, {
+        llm: {
+          calls: t.calls,
+          parseFailures: t.parseFailures,
+          outOfRange: t.outOfRange,
+          promptTokens: t.promptTokens,
+          completionTokens: t.completionTokens,
+          testTasks: t.testTasks,
+        } satisfies JsonLlmStats,
+      });
   }
   return json;
 }
@@ -66,7 +76,12 @@ export function formatLlmStats(report: EvalReport): string | null {
   if (!totals) return null;
   const rows = report.methods.flatMap((m) => {
     const t = own(totals, m);
-    return t ? [[m, String(t.testTasks), String(t.calls), String(t.parseFailures), String(t.outOfRange), String(t.promptTokens), String(t.completionTokens)]] : [];
+    return t
+      ? [[m, String(t.testTasks), String(t.calls), String(t.parseFailures), String(t.outOfRange), String(t.promptTokens), String(t.completionTokens)]]
+      : [];
   });
-  return `Language-model calls (summed over seeds; an unreadable reply counts as a parse failure and falls back to the tool's training mean)\n${table(['method', 'test tasks / seed', 'calls', 'parse failures', 'off-scale', 'prompt tokens', 'completion tokens'], rows)}`;
+  return (
+    `Language-model calls (summed over seeds; an unreadable reply counts as a parse failure and falls back to the tool's training ` +
+    `mean)\n${table(['method', 'test tasks / seed', 'calls', 'parse failures', 'off-scale', 'prompt tokens', 'completion tokens'], rows)}`
+  );
 }

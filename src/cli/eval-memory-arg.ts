@@ -24,7 +24,9 @@ export async function loadMemoryEval(path: string, data: readonly ScoredPair[], 
   try {
     const embedder = createTransformersEmbedder({ model: file.memory.embeddingModel.split('@')[0]! });
     const plan = await planMemoryFileEval(file, data, embedder, opts);
-    const summary = `Memory ${quote(file.memory.name, 80)} (${plan.entries} entries): its own split, ${plan.split.train.length} training tasks and ${plan.split.test.length} test tasks it never saw (seed ${plan.split.seed}).`;
+    const summary =
+      `Memory ${quote(file.memory.name, 80)} (${plan.entries} entries): its own split, ${plan.split.train.length} training tasks ` +
+      `and ${plan.split.test.length} test tasks it never saw (seed ${plan.split.seed}).`;
     return { ...plan, embedder, summary };
   } catch (err) {
     if (!(err instanceof ToolMemError)) throw err;

@@ -26,7 +26,16 @@ function policyText(p: { kind: string; rater?: string }): string {
 }
 
 /** The text report up to (not including) the ablation. */
-export function printEvalText(io: Io, r: { dataset: Pick<Dataset, 'name' | 'preset' | 'scale' | 'raterPolicy'>; report: EvalReport; intervals: EvalIntervals | null; partial?: string | undefined; memorySummary?: string | undefined }): void {
+export function printEvalText(
+  io: Io,
+  r: {
+    dataset: Pick<Dataset, 'name' | 'preset' | 'scale' | 'raterPolicy'>;
+    report: EvalReport;
+    intervals: EvalIntervals | null;
+    partial?: string | undefined;
+    memorySummary?: string | undefined;
+  },
+): void {
   const { dataset, report } = r;
   if (r.partial) io.out(`PARTIAL RESULTS (stopped by Ctrl-C): ${r.partial}.\n`);
   if (r.memorySummary) io.out(r.memorySummary);
@@ -41,12 +50,25 @@ export function printEvalText(io: Io, r: { dataset: Pick<Dataset, 'name' | 'pres
 export function ablationText(rows: readonly AblationRow[]): string {
   return `\nTop-k ablation (mean over seeds)\n${table(
     ['method', 'cut', 'k', 'MAE', 'RMSE', 'Pearson', 'pair acc'],
-    rows.map((r) => [r.method, r.cut, String(r.k), r.mae.toFixed(3), r.rmse.toFixed(3), Number.isFinite(r.pearson) ? r.pearson.toFixed(3) : '—', r.pairAcc.toFixed(3)]),
+    rows.map((r) => [
+      r.method,
+      r.cut,
+      String(r.k),
+      r.mae.toFixed(3),
+      r.rmse.toFixed(3),
+      Number.isFinite(r.pearson) ? r.pearson.toFixed(3) : '—',
+      r.pairAcc.toFixed(3),
+    ]),
   )}`;
 }
 
 /** Prints (or writes) an outcome, complete or stopped part-way, and gives the exit code. */
-export async function printOutcome(outcome: EvaluationOutcome, opts: ParsedArgs, io: Io, about: Omit<Parameters<typeof printEvalText>[1], 'report' | 'intervals' | 'partial'>): Promise<number> {
+export async function printOutcome(
+  outcome: EvaluationOutcome,
+  opts: ParsedArgs,
+  io: Io,
+  about: Omit<Parameters<typeof printEvalText>[1], 'report' | 'intervals' | 'partial'>,
+): Promise<number> {
   const { report, partial, intervals, ablation } = outcome;
   if (!report) {
     io.err('toolmem eval: stopped by Ctrl-C before any method finished a seed; nothing to report.');

@@ -9,16 +9,25 @@ const NAME_MAX = 60;
 
 export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean }): string {
   const s = summary;
-  const scale = `${formatScale(s.scale)}${s.scale.integer ? ', whole numbers' : ''}, ${s.scale.direction === 'higher-better' ? 'higher is better' : 'lower is better'}${s.scaleNote ? ` (${s.scaleNote})` : s.scaleInferred ? ' (inferred from the scores)' : ''}`;
+  const direction = s.scale.direction === 'higher-better' ? 'higher is better' : 'lower is better';
+  const source = s.scaleNote ? ` (${s.scaleNote})` : s.scaleInferred ? ' (inferred from the scores)' : '';
+  const scale = `${formatScale(s.scale)}${s.scale.integer ? ', whole numbers' : ''}, ${direction}${source}`;
   const lines = [
     `${opts.dryRun ? 'Dry run of' : 'Imported (in memory)'} ${s.fileName}`,
-    `  format ${s.format}, preset ${s.preset} (confidence ${s.confidence.toFixed(2)}${s.preset !== s.detectedPreset ? `; detected ${s.detectedPreset}` : ''}), dataset ${s.datasetId}`,
+    `  format ${s.format}, preset ${s.preset} ` +
+      `(confidence ${s.confidence.toFixed(2)}${s.preset !== s.detectedPreset ? `; detected ${s.detectedPreset}` : ''}), ` +
+      `dataset ${s.datasetId}`,
     `  scale ${scale}`,
   ];
   if (s.judge) lines.push(`  ${s.preset === 'helm' ? 'metric' : 'judge'} ${clipInput(s.judge, NAME_MAX)}`);
   for (const note of s.notes ?? []) lines.push(`  ${clipInput(note, 400)}`);
   // Column and tool names come from the file: each is shown clipped (a 20 MB header is one "column").
-  if (s.mapping) lines.push(`  mapping ${Object.entries(s.mapping).map(([f, c]) => `${f}=${clipInput(c, NAME_MAX)}`).join(', ')}`);
+  if (s.mapping)
+    lines.push(
+      `  mapping ${Object.entries(s.mapping)
+        .map(([f, c]) => `${f}=${clipInput(c, NAME_MAX)}`)
+        .join(', ')}`,
+    );
 
   const tools = Object.entries(s.tools)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -33,7 +42,10 @@ export function formatSummary(summary: ImportSummary, opts: { dryRun: boolean })
 
   if (s.errors.length > 0) {
     const shown = s.errors.slice(0, ERRORS_SHOWN);
-    lines.push('', shown.length < s.errors.length ? `First ${shown.length} of ${s.errors.length} errors:` : `${s.errors.length} error${s.errors.length > 1 ? 's' : ''}:`);
+    lines.push(
+      '',
+      shown.length < s.errors.length ? `First ${shown.length} of ${s.errors.length} errors:` : `${s.errors.length} error${s.errors.length > 1 ? 's' : ''}:`,
+    );
     for (const e of shown) lines.push(`  ${describeRowError(e)}`);
   }
   lines.push('', opts.dryRun ? 'Dry run: nothing was stored.' : 'Checked in memory only: the CLI does not store experiences yet.');

@@ -31,7 +31,9 @@ export interface Command {
   run(args: string[], io: Io): Promise<number>;
 }
 
-type StrictValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+type StrictValues<O extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>
+>['values'];
 
 /** `parseArgs` as every subcommand uses it (strict, no positionals); its complaints become UsageErrors. */
 /**
@@ -86,7 +88,13 @@ export function parseOrExit<T extends { help: boolean }>(command: string, usage:
  * A subcommand from its parser and its body: bad usage (exit 1, with the usage) and `--help` are
  * answered here once, so a body only ever sees parsed options.
  */
-export function command<T extends { help: boolean }>(name: string, summary: string, usage: string, parse: (args: string[]) => T, body: (opts: T, io: Io) => Promise<number>): Command {
+export function command<T extends { help: boolean }>(
+  name: string,
+  summary: string,
+  usage: string,
+  parse: (args: string[]) => T,
+  body: (opts: T, io: Io) => Promise<number>,
+): Command {
   return {
     name,
     summary,
@@ -105,6 +113,8 @@ export function command<T extends { help: boolean }>(name: string, summary: stri
 export function wholeNumberArg(name: string, text: string | undefined, min = 1): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number ≥ ${min}, got ${quote(text)}.`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < min) {
+    throw new UsageError(`--${name} must be a whole number ≥ ${min}, got ${quote(text)}.`);
+  }
   return n;
 }

@@ -140,7 +140,9 @@ export async function loadData(args: DataArgs): Promise<LoadedData> {
   // The dataset id is needed up front; without --dataset it comes from the detected preset.
   const head = await headOf(data);
   const preset = args.preset ?? detectPreset(data, head).preset;
-  const logName = args.dataset ? undefined : await logDatasetName({ head, fileName: data, randomAccess: fileRange(data, totalBytes), ...(run.runSpec ? { runSpec: byteChunks(run.runSpec) } : {}) });
+  const logName = args.dataset
+    ? undefined
+    : await logDatasetName({ head, fileName: data, randomAccess: fileRange(data, totalBytes), ...(run.runSpec ? { runSpec: byteChunks(run.runSpec) } : {}) });
   const name = args.dataset ?? logName ?? presetDefaults(preset, data).name;
   const now = Date.now();
   const options: ImportOptions = {

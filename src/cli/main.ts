@@ -5,14 +5,7 @@ import { EXIT, processIo, type Io } from './io';
 export function mainUsage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [
-    'Usage: toolmem <command> [options]',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Run `toolmem <command> --help` for the options of a command.',
-  ].join('\n');
+  return ['Usage: toolmem <command> [options]', '', 'Commands:', ...lines, '', 'Run `toolmem <command> --help` for the options of a command.'].join('\n');
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

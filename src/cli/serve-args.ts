@@ -70,14 +70,30 @@ export function parse(args: string[]): ServeArgs {
     'log-prompts': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   });
-  if (v.help) return { memory: '', port: 0, host: '', token: null, allowOrigins: [], maxBody: 0, requestTimeout: 0, maxSessions: 0, maxMemoryBytes: 0, workers: 1, logPrompts: false, help: true };
+  if (v.help)
+    return {
+      memory: '',
+      port: 0,
+      host: '',
+      token: null,
+      allowOrigins: [],
+      maxBody: 0,
+      requestTimeout: 0,
+      maxSessions: 0,
+      maxMemoryBytes: 0,
+      workers: 1,
+      logPrompts: false,
+      help: true,
+    };
   if (!v.memory) throw new UsageError('--memory FILE is required.');
   const port = wholeNumberArg('port', v.port, 0) ?? DEFAULT_PORT;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}.`);
   const token = v.token ?? process.env.TOOLMEM_TOKEN ?? null;
   if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) throw new UsageError('The token must be at least 16 printable characters without spaces.');
-  if (!isLoopbackHost(v.host) && token === null) throw new UsageError(`--host ${v.host} is not a loopback address: give a token (--token or TOOLMEM_TOKEN) so the network cannot use the server unasked.`);
-  for (const o of v['allow-origin']) if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new UsageError(`--allow-origin takes an origin like https://app.example.com, got '${o.slice(0, 80)}'.`);
+  if (!isLoopbackHost(v.host) && token === null)
+    throw new UsageError(`--host ${v.host} is not a loopback address: give a token (--token or TOOLMEM_TOKEN) so the network cannot use the server unasked.`);
+  for (const o of v['allow-origin'])
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) throw new UsageError(`--allow-origin takes an origin like https://app.example.com, got '${o.slice(0, 80)}'.`);
   return {
     memory: v.memory,
     port,

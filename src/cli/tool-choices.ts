@@ -15,7 +15,10 @@ export interface ToolChoiceArgs {
 /** Validates the three options (each may be repeated; --known-tools also takes a comma list). */
 export function toolChoiceArgs(values: { 'known-tools'?: string[]; 'tool-map'?: string[]; 'new-tool'?: string[] }): ToolChoiceArgs {
   const out: ToolChoiceArgs = {};
-  const known = (values['known-tools'] ?? []).flatMap((v) => v.split(',')).map((t) => t.trim()).filter(Boolean);
+  const known = (values['known-tools'] ?? [])
+    .flatMap((v) => v.split(','))
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (known.length) out.knownTools = known;
   // Maps and Sets: tool names are data (any string, `__proto__` included).
   const map = new Map<string, string>();

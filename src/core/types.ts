@@ -46,10 +46,7 @@ export interface ScoreScale {
 }
 
 /** How the ground-truth score of a (task, tool) pair is chosen when several raters scored it. */
-export type RaterPolicy =
-  | { kind: 'rater'; rater: string }
-  | { kind: 'mean' }
-  | { kind: 'median' };
+export type RaterPolicy = { kind: 'rater'; rater: string } | { kind: 'mean' } | { kind: 'median' };
 
 export type PresetId =
   | 'genai-bench'

@@ -133,10 +133,13 @@ function rekeyBackupTables(tables: Record<string, unknown>): void {
     }
     const expected = experienceKey(datasetId, taskId, toolId, rater);
     if (id !== expected && id !== legacyExperienceKey(datasetId, taskId, toolId, rater)) {
-      throw new ValidationError(`The backup's experience number ${i + 1} has the id ${quote(id)}; an experience of its dataset, task, tool and rater has the id ${quote(expected)}.`);
+      throw new ValidationError(
+        `The backup's experience number ${i + 1} has the id ${quote(id)}; an experience of its dataset, task, tool and rater has the id ${quote(expected)}.`,
+      );
     }
     const before = seen.get(expected);
-    if (before !== undefined) throw new ValidationError(`The backup's experiences number ${before + 1} and ${i + 1} are the same experience (id ${quote(expected)}).`);
+    if (before !== undefined)
+      throw new ValidationError(`The backup's experiences number ${before + 1} and ${i + 1} are the same experience (id ${quote(expected)}).`);
     seen.set(expected, i);
     if (id === expected) return row;
     renamed.set(id, expected);
@@ -148,7 +151,14 @@ function rekeyBackupTables(tables: Record<string, unknown>): void {
     const old = b['experienceId'];
     const [d, task, tool, rater] = ['datasetId', 'taskId', 'toolId', 'rater'].map((k) => (previous ?? {})[k]);
     // The experience itself may be gone from the backup: the backed-up row still names its parts.
-    const own = typeof d === 'string' && typeof task === 'string' && typeof tool === 'string' && typeof rater === 'string' && old === legacyExperienceKey(d, task, tool, rater) ? experienceKey(d, task, tool, rater) : undefined;
+    const own =
+      typeof d === 'string' &&
+      typeof task === 'string' &&
+      typeof tool === 'string' &&
+      typeof rater === 'string' &&
+      old === legacyExperienceKey(d, task, tool, rater)
+        ? experienceKey(d, task, tool, rater)
+        : undefined;
     const id = typeof old === 'string' ? (renamed.get(old) ?? own) : undefined;
     // A backed-up row replaced by an import: its key and its own id follow its experience's new id.
     return id === undefined ? row : { ...b, experienceId: id, ...(previous && typeof previous === 'object' ? { previous: { ...previous, id } } : {}) };

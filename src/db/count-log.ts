@@ -116,7 +116,10 @@ export class CountSum {
         if (n > 0) scores.push({ toolId: tool, score: scoreOf(score), n });
       }
     }
-    const raters = [...this.raters].filter(([, n]) => n > 0).sort(([a], [b]) => order(a, b)).map(([rater, n]) => ({ rater, n }));
+    const raters = [...this.raters]
+      .filter(([, n]) => n > 0)
+      .sort(([a], [b]) => order(a, b))
+      .map(([rater, n]) => ({ rater, n }));
     let tasks = 0;
     for (const n of this.tasks.values()) if (n > 0) tasks++;
     return { scores, raters, tasks };

@@ -59,7 +59,12 @@ async function compact(log: DBCoreTable, byDataset: DBCoreIndex, trans: DBCoreTr
  * appended in the same turn as the rows. A row whose `add` failed (its key was taken; only a bare
  * bulkAdd outside a transaction goes on after that) takes its +1 back in a second row.
  */
-async function addWithCounts(table: DBCoreTable, log: DBCoreTable, byDataset: DBCoreIndex, req: DBCoreMutateRequest & { type: 'add' }): Promise<DBCoreMutateResponse> {
+async function addWithCounts(
+  table: DBCoreTable,
+  log: DBCoreTable,
+  byDataset: DBCoreIndex,
+  req: DBCoreMutateRequest & { type: 'add' },
+): Promise<DBCoreMutateResponse> {
   const { trans } = req;
   const values = req.values as Experience[];
   const deltas: Deltas = new Map();
@@ -131,8 +136,7 @@ export const datasetCountsMiddleware: Middleware<DBCore> = {
           return res;
         }
         const values = req.type === 'put' ? (req.values as Experience[]) : undefined;
-        const keys: unknown[] =
-          req.type === 'deleteRange' ? [] : req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
+        const keys: unknown[] = req.type === 'deleteRange' ? [] : req.type === 'delete' ? req.keys : (req.keys ?? values!.map((v) => pk.extractKey!(v)));
         const old =
           req.type === 'deleteRange'
             ? ((await table.query({ trans, values: true, query: { index: pk, range: req.range } })).result as Experience[])

@@ -69,13 +69,19 @@ export class DexieExperienceRepository implements ExperienceRepository {
    */
   inDataset(datasetId: string) {
     const [lower, upper] = prefixRange(`${datasetId}|`);
-    return this.db.experiences.where(':id').between(lower, upper, true, false).filter((e) => e.datasetId === datasetId);
+    return this.db.experiences
+      .where(':id')
+      .between(lower, upper, true, false)
+      .filter((e) => e.datasetId === datasetId);
   }
 
   /** One tool's rows of a dataset: the key range `datasetId|toolId|`, the row's own fields checked (tool `a|b` lies inside tool `a`'s range). */
   private inTool(datasetId: string, toolId: string) {
     const [lower, upper] = prefixRange(`${datasetId}|${toolId}|`);
-    return this.db.experiences.where(':id').between(lower, upper, true, false).filter((e) => e.datasetId === datasetId && e.toolId === toolId);
+    return this.db.experiences
+      .where(':id')
+      .between(lower, upper, true, false)
+      .filter((e) => e.datasetId === datasetId && e.toolId === toolId);
   }
 
   /**
@@ -165,7 +171,12 @@ export class DexieExperienceRepository implements ExperienceRepository {
    */
   async byImport(importId: string, signal?: AbortSignal): Promise<Experience[]> {
     const out: Experience[] = [];
-    await this.lists.rowsOf(importId, (rows) => out.push(...rows), () => throwIfCancelled(signal), SCAN_CHUNK);
+    await this.lists.rowsOf(
+      importId,
+      (rows) => out.push(...rows),
+      () => throwIfCancelled(signal),
+      SCAN_CHUNK,
+    );
     return out;
   }
 
@@ -191,7 +202,8 @@ export class DexieExperienceRepository implements ExperienceRepository {
         else odd.push(key);
       }
       for (const e of odd.length ? await this.db.experiences.bulkGet(odd) : []) {
-        if (e && e.datasetId === datasetId && (tool === undefined || e.toolId === tool)) sorted.push({ key: e.id, parts: tool === undefined ? [e.toolId, e.taskId, e.rater] : [e.taskId, e.rater] });
+        if (e && e.datasetId === datasetId && (tool === undefined || e.toolId === tool))
+          sorted.push({ key: e.id, parts: tool === undefined ? [e.toolId, e.taskId, e.rater] : [e.taskId, e.rater] });
       }
       const page = sortByParts(sorted).slice(opts.offset, opts.offset + opts.limit);
       const rows = await this.db.experiences.bulkGet(page.map((s) => s.key));

@@ -138,7 +138,11 @@ export class ImportKeyLists {
 
   /** Drops the lists of these imports (their rows are gone: the import was undone, its dataset deleted). */
   async forget(importIds: readonly string[]): Promise<void> {
-    if (importIds.length) await this.lists.where('importId').anyOf([...importIds]).delete();
+    if (importIds.length)
+      await this.lists
+        .where('importId')
+        .anyOf([...importIds])
+        .delete();
   }
 }
 

@@ -33,7 +33,8 @@ export class DexieMemoryImportStore implements MemoryImportStore {
         const olds = await db.entries.bulkGet(w.superseded.map((s) => s.id));
         const changed = w.superseded.map((s, i) => {
           const old = olds[i];
-          if (!old || old.memoryId !== w.memory.id || old.validTo !== null) throw new ValidationError(`Memory entry ${s.id} changed while the merge was prepared; nothing was merged. Try again.`);
+          if (!old || old.memoryId !== w.memory.id || old.validTo !== null)
+            throw new ValidationError(`Memory entry ${s.id} changed while the merge was prepared; nothing was merged. Try again.`);
           return { ...old, validTo: w.at, supersededBy: s.supersededBy, updatedAt: w.at };
         });
         await db.entries.bulkPut(changed);

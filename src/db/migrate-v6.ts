@@ -19,7 +19,6 @@ import { done } from './idb-request';
 /** Rows re-keyed per read (one `getAll` of the key range after the previous page). */
 const PAGE = 2_000;
 
-
 const newKeyOf = (e: Experience) => experienceKey(e.datasetId, e.taskId, e.toolId, e.rater);
 
 /** What the upgrade did, for its test and the console. */
@@ -53,7 +52,7 @@ async function rekeyExperiences(store: IDBObjectStore, report: RekeyReport): Pro
     const moving = new Map<string, Experience>();
     for (const e of page) if (e.id !== newKeyOf(e)) moving.set(e.id, e);
     // Rows in the old order at the new ids, until none is left.
-    for (let todo = [...moving.values()]; todo.length; ) {
+    for (let todo = [...moving.values()]; todo.length;) {
       const atTarget = (await Promise.all(todo.map((e) => done(store.get(newKeyOf(e)))))) as (Experience | undefined)[];
       todo = [];
       for (const x of atTarget) {
@@ -68,7 +67,7 @@ async function rekeyExperiences(store: IDBObjectStore, report: RekeyReport): Pro
     // Rows that keep their old id: their new id is held by a row that stays where it is, or claimed
     // by another row of this page, or is the old id of a row that is kept (until nothing changes).
     const kept = new Set<string>();
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       const claimed = new Set<string>();
       targets.forEach((e, i) => {

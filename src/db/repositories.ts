@@ -1,12 +1,4 @@
-import type {
-  DatasetRepository,
-  ImageRepository,
-  ImportRepository,
-  LabelRepository,
-  Repositories,
-  RunRepository,
-  ToolRepository,
-} from '../core/repositories';
+import type { DatasetRepository, ImageRepository, ImportRepository, LabelRepository, Repositories, RunRepository, ToolRepository } from '../core/repositories';
 import type { Dataset, Experience, ImportRecord, LabelItem, Preference, StoredImage, Tool } from '../core/types';
 import type { Run, RunKind, RunOf } from '../core/records';
 import { DexieExperienceRepository } from './experience-repo';
@@ -61,24 +53,28 @@ class DexieDatasetRepository extends TableRepository<Dataset> implements Dataset
   }
   async remove(id: string) {
     const db = this.db;
-    await db.transaction('rw', [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.countLog, db.images, db.items, db.preferences], async () => {
-      const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
-      await db.importBackups.where('importId').anyOf(importIds).delete();
-      // Their key lists (db/import-keys.ts) go with them; lists of ids with no import record
-      // (labels: 'manual') are rewritten without the keys of the rows deleted below.
-      const lists = new ImportKeyLists(db);
-      await lists.forget(importIds);
-      await db.imports.where('datasetId').equals(id).delete();
-      await new DexieExperienceRepository(db).inDataset(id).delete();
-      // The count log's differences of the dataset now sum to nothing: they go (db/count-log.ts).
-      await forgetDatasetCounts(db, id);
-      const recorded = new Set((await db.imports.toCollection().primaryKeys()) as string[]);
-      for (const importId of await lists.importIds()) if (!recorded.has(importId)) await lists.prune(importId);
-      await db.images.where('datasetId').equals(id).delete();
-      await db.items.where('datasetId').equals(id).delete();
-      await db.preferences.where('datasetId').equals(id).delete();
-      await db.datasets.delete(id);
-    });
+    await db.transaction(
+      'rw',
+      [db.datasets, db.experiences, db.imports, db.importBackups, db.importKeys, db.countLog, db.images, db.items, db.preferences],
+      async () => {
+        const importIds = await db.imports.where('datasetId').equals(id).primaryKeys();
+        await db.importBackups.where('importId').anyOf(importIds).delete();
+        // Their key lists (db/import-keys.ts) go with them; lists of ids with no import record
+        // (labels: 'manual') are rewritten without the keys of the rows deleted below.
+        const lists = new ImportKeyLists(db);
+        await lists.forget(importIds);
+        await db.imports.where('datasetId').equals(id).delete();
+        await new DexieExperienceRepository(db).inDataset(id).delete();
+        // The count log's differences of the dataset now sum to nothing: they go (db/count-log.ts).
+        await forgetDatasetCounts(db, id);
+        const recorded = new Set((await db.imports.toCollection().primaryKeys()) as string[]);
+        for (const importId of await lists.importIds()) if (!recorded.has(importId)) await lists.prune(importId);
+        await db.images.where('datasetId').equals(id).delete();
+        await db.items.where('datasetId').equals(id).delete();
+        await db.preferences.where('datasetId').equals(id).delete();
+        await db.datasets.delete(id);
+      },
+    );
   }
 }
 
@@ -160,7 +156,11 @@ class DexieLabelRepository implements LabelRepository {
     return added;
   }
   async removeImportItems(datasetId: string, importId: string) {
-    await this.db.items.where('datasetId').equals(datasetId).filter((i) => i.importId === importId).delete();
+    await this.db.items
+      .where('datasetId')
+      .equals(datasetId)
+      .filter((i) => i.importId === importId)
+      .delete();
   }
   async awaiting(datasetId: string) {
     return awaitingByTool(this.db, datasetId);

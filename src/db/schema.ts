@@ -72,9 +72,7 @@ export class ToolMemDB extends Dexie {
     // instead of one row per vector — IndexedDB's cost per record made writing 4,000 cache misses
     // slower than embedding them (db/embedding-blocks.ts). The upgrade packs the old rows into blocks
     // (same hashes, same vectors: every cached text stays cached), then Dexie drops `embeddings`.
-    this.version(5)
-      .stores({ embeddings: null, embeddingBlocks: 'id', embeddingKeys: '++id' })
-      .upgrade(upgradeEmbeddingsToBlocks);
+    this.version(5).stores({ embeddings: null, embeddingBlocks: 'id', embeddingKeys: '++id' }).upgrade(upgradeEmbeddingsToBlocks);
     // v6: experience ids become `datasetId|toolId|taskId|rater` (core/ids `experienceKey`), so a
     // dataset's rows and one tool's rows of it are primary-key ranges and the [datasetId+toolId]
     // index goes: one index entry less for every imported row (docs/reliability.md, "Import

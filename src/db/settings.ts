@@ -27,7 +27,18 @@ export interface Settings {
   labelWithoutImages: string[];
 }
 
-export const DEFAULT_SETTINGS: Settings = { raterName: '', persistRequested: false, labelSession: null, pairSession: null, llmEndpoint: null, llmApiKey: '', llmEngine: 'none', toolCosts: {}, costWeight: 0, labelWithoutImages: [] };
+export const DEFAULT_SETTINGS: Settings = {
+  raterName: '',
+  persistRequested: false,
+  labelSession: null,
+  pairSession: null,
+  llmEndpoint: null,
+  llmApiKey: '',
+  llmEngine: 'none',
+  toolCosts: {},
+  costWeight: 0,
+  labelWithoutImages: [],
+};
 
 export async function getSetting<K extends keyof Settings>(db: ToolMemDB, key: K): Promise<Settings[K]> {
   const row = await db.settings.get(key);

@@ -45,9 +45,7 @@ export interface EmbedModelInfo {
 }
 
 /** Progress of an `embed` call: model loading first (when not loaded yet), then texts. */
-export type EmbedCallProgress =
-  | { phase: 'load'; load: ModelLoadProgress }
-  | { phase: 'embed'; done: number; total: number };
+export type EmbedCallProgress = { phase: 'load'; load: ModelLoadProgress } | { phase: 'embed'; done: number; total: number };
 
 export interface EmbedRequest {
   texts: string[];

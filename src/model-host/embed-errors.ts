@@ -31,7 +31,11 @@ function looksOffline(err: unknown): boolean {
 function looksNotFound(err: unknown): boolean {
   const status = (err as { status?: unknown }).status;
   if (status === 401 || status === 403 || status === 404) return true;
-  return nameOf(err) === 'ModelFileNotFoundError' || nameOf(err) === 'NotFoundError' || /could not locate file|unauthorized access|forbidden access|not found|404/i.test(messageOf(err));
+  return (
+    nameOf(err) === 'ModelFileNotFoundError' ||
+    nameOf(err) === 'NotFoundError' ||
+    /could not locate file|unauthorized access|forbidden access|not found|404/i.test(messageOf(err))
+  );
 }
 
 /**
@@ -43,7 +47,8 @@ export function toModelLoadError(err: unknown, model: string, source: EmbedModel
   if (source === 'hub') {
     if (online === false || looksOffline(err)) {
       return new ModelLoadError(
-        `Cannot download “${model}”: there is no network connection. A Hugging Face model needs a connection once; after that it is cached and works offline. The bundled glove-100d model needs no connection.`,
+        `Cannot download “${model}”: there is no network connection. A Hugging Face model needs a connection once; after that it is cached and ` +
+          `works offline. The bundled glove-100d model needs no connection.`,
         'offline',
         model,
         { cause: err },
@@ -51,7 +56,8 @@ export function toModelLoadError(err: unknown, model: string, source: EmbedModel
     }
     if (looksNotFound(err)) {
       return new ModelLoadError(
-        `No model “${model}” was found on the Hugging Face hub (or it is private, or has no ONNX weights for transformers.js). Check the id, e.g. ${HUB_EXAMPLE}.`,
+        `No model “${model}” was found on the Hugging Face hub (or it is private, or has no ONNX weights for transformers.js). Check the id, ` +
+          `e.g. ${HUB_EXAMPLE}.`,
         'not-found',
         model,
         { cause: err },

@@ -54,13 +54,18 @@ class RemoteEmbedder implements Embedder {
     const data = new Float32Array(texts.length * this.dim);
     for (let start = 0; start < texts.length; start += REMOTE_EMBED_CHUNK) {
       const part = texts.slice(start, start + REMOTE_EMBED_CHUNK);
-      const res = await this.client.call('embed', { texts: part, cache: this.cache }, {
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        // The worker counts unique texts of this call; reported here as a share of all `texts`.
-        onProgress: (p) => {
-          if (p.phase === 'embed') opts.onProgress?.({ done: start + Math.round(p.total ? (p.done / p.total) * part.length : part.length), total: texts.length });
+      const res = await this.client.call(
+        'embed',
+        { texts: part, cache: this.cache },
+        {
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          // The worker counts unique texts of this call; reported here as a share of all `texts`.
+          onProgress: (p) => {
+            if (p.phase === 'embed')
+              opts.onProgress?.({ done: start + Math.round(p.total ? (p.done / p.total) * part.length : part.length), total: texts.length });
+          },
         },
-      });
+      );
       this.check(res, part.length);
       data.set(res.data, start * this.dim);
     }

@@ -9,22 +9,9 @@
  * - `embed` goes through `cachedEmbed` (dedupe, SHA-256 keys, batch by batch, cancel between
  *   batches) and transfers the packed result instead of copying it.
  */
-import {
-  cachedEmbed,
-  DEFAULT_EMBED_BATCH,
-  throwIfCancelled,
-  type Embedder,
-  type EmbeddingStore,
-  type ModelLoadProgress,
-} from '../core/embed';
+import { cachedEmbed, DEFAULT_EMBED_BATCH, throwIfCancelled, type Embedder, type EmbeddingStore, type ModelLoadProgress } from '../core/embed';
 import { transfer, type CallContext, type Handlers, type Transferred } from '../rpc';
-import {
-  BUNDLED_EMBED_MODEL,
-  normaliseModelId,
-  type EmbedApi,
-  type EmbedModelInfo,
-  type EmbedResponse,
-} from './embed-api';
+import { BUNDLED_EMBED_MODEL, normaliseModelId, type EmbedApi, type EmbedModelInfo, type EmbedResponse } from './embed-api';
 import type { EmbedHost, LoadedModel, ModelDescription } from './embed-host';
 
 // What a model host offers lives in the model-host layer; re-exported for callers.
@@ -141,7 +128,11 @@ class Models {
     this.#chosen = Promise.resolve(model);
     if (previous && previous !== slot) {
       previous.retired = true;
-      if (previous.users === 0) void previous.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+      if (previous.users === 0)
+        void previous.promise.then(
+          (l) => l.embedder.dispose?.(),
+          () => undefined,
+        );
     }
   }
 }
@@ -196,8 +187,7 @@ async function embedTexts(models: Models, store: EmbeddingStore, req: EmbedApi['
       onProgress: thinProgress((p) => ctx.progress({ phase: 'embed', ...p })),
     };
     const { embedder } = loaded;
-    const result =
-      req.cache === false ? await embedUncached(embedder, texts, opts) : await cachedEmbed(embedder, store, texts, opts);
+    const result = req.cache === false ? await embedUncached(embedder, texts, opts) : await cachedEmbed(embedder, store, texts, opts);
     const res: EmbedResponse = {
       id: embedder.id,
       dim: result.batch.dim,
@@ -228,7 +218,10 @@ async function switchModel(models: Models, requested: string, ctx: Ctx<'setModel
     loaded = await awaitSlot(slot, (p) => ctx.progress(p), ctx.signal);
   } catch (err) {
     // Cancelled or failed: the previous model stays; a load that finishes later is thrown away.
-    void slot.promise.then((l) => l.embedder.dispose?.(), () => undefined);
+    void slot.promise.then(
+      (l) => l.embedder.dispose?.(),
+      () => undefined,
+    );
     throw err;
   }
   await models.choose(model, slot);

@@ -4,7 +4,15 @@
  * runtimes hold a single generation context that is not re-entrant.
  */
 import { CancelledError } from '../core/errors';
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import {
+  estimateTokens,
+  type ChatMessage,
+  type ChatOptions,
+  type ChatResult,
+  type EngineCapabilities,
+  type EngineLoadProgress,
+  type LlmEngine,
+} from '../core/llm/engine';
 
 export type LoadOptions = { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void };
 

@@ -22,7 +22,12 @@ const BROWSER_LOADERS: { [K in BrowserEngineSpec['kind']]: (spec: Extract<Browse
     const source = spec.source.startsWith('file:')
       ? { name: spec.source.slice(5), blob: await openModelFile(spec.source.slice(5)) }
       : { name: spec.source.split('/').pop() || spec.source, url: spec.source };
-    return new WllamaEngine({ id: formatEngineSpec(spec), source, ...(spec.bias ? { bias: spec.bias } : {}), ...(spec.contextSize ? { contextSize: spec.contextSize } : {}) });
+    return new WllamaEngine({
+      id: formatEngineSpec(spec),
+      source,
+      ...(spec.bias ? { bias: spec.bias } : {}),
+      ...(spec.contextSize ? { contextSize: spec.contextSize } : {}),
+    });
   },
 };
 
@@ -76,7 +81,8 @@ export function createLlmHandlers(): Handlers<LlmApi> {
   const model = new OneModel();
   const handlers: Handlers<LlmApi> = {
     load: ({ spec }, ctx) => model.load(spec, ctx),
-    chat: async ({ spec, messages, options }, ctx) => (await model.engineFor(spec)).chat(messages, { ...options, signal: ctx.signal, onToken: (t) => ctx.progress(t) }),
+    chat: async ({ spec, messages, options }, ctx) =>
+      (await model.engineFor(spec)).chat(messages, { ...options, signal: ctx.signal, onToken: (t) => ctx.progress(t) }),
     unload: ({ spec }) => model.unload(spec),
     loaded: async () => (model.current ? [model.current.spec] : []),
     webgpu: async () => (await import('./webllm-engine')).checkWebGpu(),

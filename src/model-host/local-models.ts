@@ -9,7 +9,8 @@ import type { LocalModelFile } from './llm-api';
 const DIR = 'gguf-models';
 
 async function modelsDir(): Promise<FileSystemDirectoryHandle> {
-  if (!navigator.storage?.getDirectory) throw new ValidationError('This browser cannot keep model files (no origin-private file system); load the model from a URL instead.');
+  if (!navigator.storage?.getDirectory)
+    throw new ValidationError('This browser cannot keep model files (no origin-private file system); load the model from a URL instead.');
   const root = await navigator.storage.getDirectory();
   return root.getDirectoryHandle(DIR, { create: true });
 }
@@ -17,8 +18,11 @@ async function modelsDir(): Promise<FileSystemDirectoryHandle> {
 /** A safe file name: the last path part, no control characters, at most 120 characters. */
 export function safeModelName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(-120);
+  const clean = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(-120);
   if (!clean || clean === '.' || clean === '..') throw new ValidationError(`'${name}' is not a usable file name.`);
   return clean;
 }
@@ -30,7 +34,8 @@ export async function isGguf(blob: Blob): Promise<boolean> {
 }
 
 export async function saveModelFile(file: File, onProgress?: (p: { loadedBytes: number; totalBytes: number }) => void): Promise<LocalModelFile> {
-  if (!(await isGguf(file))) throw new ValidationError(`${safeModelName(file.name)} is not a GGUF model file (it does not start with "GGUF"). wllama loads llama.cpp GGUF files.`);
+  if (!(await isGguf(file)))
+    throw new ValidationError(`${safeModelName(file.name)} is not a GGUF model file (it does not start with "GGUF"). wllama loads llama.cpp GGUF files.`);
   const name = safeModelName(file.name);
   const dir = await modelsDir();
   const handle = await dir.getFileHandle(name, { create: true });

@@ -22,7 +22,10 @@ import { normaliseRows, throwIfCancelled, TOKEN_SUM_OUTPUT, type EmbedOptions, t
 interface OrtSessionLike {
   inputNames: readonly string[];
   outputNames: readonly string[];
-  run(feeds: Record<string, unknown>, fetches?: readonly string[]): Promise<Record<string, { dims: readonly number[]; type: string; data: unknown; dispose?(): void }>>;
+  run(
+    feeds: Record<string, unknown>,
+    fetches?: readonly string[],
+  ): Promise<Record<string, { dims: readonly number[]; type: string; data: unknown; dispose?(): void }>>;
 }
 
 interface TokenizerTensor {
@@ -125,7 +128,12 @@ interface DirectPath {
 }
 
 /** Writes the chunk's pooled rows into `data`; false when this model needs the pipeline instead. */
-async function directChunk({ session, tokenize, sumOutput, dim, serial }: DirectPath, batchTexts: string[], rows: readonly number[], data: Float32Array): Promise<boolean> {
+async function directChunk(
+  { session, tokenize, sumOutput, dim, serial }: DirectPath,
+  batchTexts: string[],
+  rows: readonly number[],
+  data: Float32Array,
+): Promise<boolean> {
   const enc = tokenize(batchTexts, { padding: true, truncation: true });
   const ids = enc.input_ids;
   const mask = enc.attention_mask;
@@ -167,11 +175,7 @@ export function pipelineEmbedder(extractor: FeatureExtractionPipeline, id: strin
   const session = isOrtSession(found) ? found : undefined;
   const tokenizer = prop(extractor, 'tokenizer');
   const tokenize = isTokenize(tokenizer) ? tokenizer : undefined;
-  const canDirect =
-    direct &&
-    !!session &&
-    !!tokenize &&
-    session.inputNames.every((n) => n === 'input_ids' || n === 'attention_mask' || n === 'token_type_ids');
+  const canDirect = direct && !!session && !!tokenize && session.inputNames.every((n) => n === 'input_ids' || n === 'attention_mask' || n === 'token_type_ids');
   const sumOutput = session?.outputNames.includes(TOKEN_SUM_OUTPUT) ? TOKEN_SUM_OUTPUT : null;
   // ONNX Runtime Web runs one session call at a time.
   let queue: Promise<unknown> = Promise.resolve();

@@ -22,9 +22,18 @@ interface GpuLike {
 
 export async function checkWebGpu(): Promise<WebGpuStatus> {
   const gpu = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu;
-  if (!gpu) return { available: false, detail: 'This browser has no WebGPU (it needs a recent Chrome or Edge; on Linux, WebGPU may have to be enabled). Use wllama (CPU) or an endpoint instead.' };
+  if (!gpu)
+    return {
+      available: false,
+      detail:
+        'This browser has no WebGPU (it needs a recent Chrome or Edge; on Linux, WebGPU may have to be enabled). Use wllama (CPU) or an endpoint instead.',
+    };
   const adapter = await gpu.requestAdapter().catch(() => null);
-  if (!adapter) return { available: false, detail: 'WebGPU is present but no graphics adapter is available (blocked driver or GPU). Use wllama (CPU) or an endpoint instead.' };
+  if (!adapter)
+    return {
+      available: false,
+      detail: 'WebGPU is present but no graphics adapter is available (blocked driver or GPU). Use wllama (CPU) or an endpoint instead.',
+    };
   const info = adapter.info ?? {};
   const name = [info.vendor, info.architecture, info.description].filter(Boolean).join(' ') || 'a WebGPU adapter';
   return info.isFallbackAdapter ? { available: true, fallback: true, detail: `${name} (software fallback: very slow)` } : { available: true, detail: name };
@@ -60,7 +69,10 @@ export class WebLlmEngine extends InBrowserEngine<MLCEngine> {
       });
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new LlmUnavailableError(`Could not load the WebLLM model ${this.model}: ${why} (the first load downloads the weights from the model hub, so it needs a connection).`, { cause: err });
+      throw new LlmUnavailableError(
+        `Could not load the WebLLM model ${this.model}: ${why} (the first load downloads the weights from the model hub, so it needs a connection).`,
+        { cause: err },
+      );
     }
     if (signal?.aborted) {
       await this.dispose();

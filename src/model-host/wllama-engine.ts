@@ -125,7 +125,9 @@ export class WllamaEngine extends InBrowserEngine<Wllama> {
       temperature: options.temperature ?? 0,
       max_tokens: options.maxTokens ?? 512,
       ...(this.#bias ? { logit_bias: llamaLogitBias(this.#bias) } : {}),
-      ...(options.jsonSchema && this.capabilities.jsonSchema ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } } : {}),
+      ...(options.jsonSchema && this.capabilities.jsonSchema
+        ? { response_format: { type: 'json_schema' as const, json_schema: { name: options.jsonSchema.name, schema: options.jsonSchema.schema } } }
+        : {}),
       ...(options.signal ? { abortSignal: options.signal } : {}),
       stream: true,
       onData: (chunk) => {

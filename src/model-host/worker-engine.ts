@@ -3,7 +3,15 @@
  * worker's RPC (a Worker from the page, or a MessagePort from the memory/predictors workers). Streaming
  * deltas arrive as progress events; aborting the signal cancels the call in the worker.
  */
-import { estimateTokens, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type EngineLoadProgress, type LlmEngine } from '../core/llm/engine';
+import {
+  estimateTokens,
+  type ChatMessage,
+  type ChatOptions,
+  type ChatResult,
+  type EngineCapabilities,
+  type EngineLoadProgress,
+  type LlmEngine,
+} from '../core/llm/engine';
 import { LlmUnavailableError } from '../core/llm/errors';
 import { formatEngineSpec, isBrowserEngine, type EngineSpec } from '../core/llm/spec';
 import type { Client } from '../rpc';
@@ -23,7 +31,11 @@ export class WorkerLlmEngine implements LlmEngine {
   }
 
   async load(options: { signal?: AbortSignal; onProgress?: (p: EngineLoadProgress) => void } = {}): Promise<void> {
-    const loaded = await this.client.call('load', { spec: this.id }, { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+    const loaded = await this.client.call(
+      'load',
+      { spec: this.id },
+      { ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) },
+    );
     this.capabilities = loaded.capabilities;
   }
 
@@ -34,7 +46,11 @@ export class WorkerLlmEngine implements LlmEngine {
       {
         spec: this.id,
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
-        options: { ...(temperature !== undefined ? { temperature } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}), ...(jsonSchema ? { jsonSchema } : {}) },
+        options: {
+          ...(temperature !== undefined ? { temperature } : {}),
+          ...(maxTokens !== undefined ? { maxTokens } : {}),
+          ...(jsonSchema ? { jsonSchema } : {}),
+        },
       },
       { ...(signal ? { signal } : {}), ...(onToken ? { onProgress: onToken } : {}) },
     );

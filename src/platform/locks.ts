@@ -28,9 +28,7 @@ export function browserLocks(): LockManagerLike | null {
 /** Takes the lock `name` (waiting if another context holds it) and resolves with the function that releases it. */
 export function holdLock(locks: LockManagerLike, name: string): Promise<() => void> {
   return new Promise((acquired, failed) => {
-    locks
-      .request(name, () => new Promise<void>((release) => acquired(() => release())))
-      .catch(failed);
+    locks.request(name, () => new Promise<void>((release) => acquired(() => release()))).catch(failed);
   });
 }
 
@@ -64,7 +62,10 @@ export class MemoryLocks implements LockManagerLike {
   private readonly held = new Set<string>();
   private readonly waiting = new Map<string, (() => void)[]>();
 
-  async request(name: string, ...args: [(lock: unknown) => Promise<unknown>] | [{ signal?: AbortSignal }, (lock: unknown) => Promise<unknown>]): Promise<unknown> {
+  async request(
+    name: string,
+    ...args: [(lock: unknown) => Promise<unknown>] | [{ signal?: AbortSignal }, (lock: unknown) => Promise<unknown>]
+  ): Promise<unknown> {
     const [options, callback] = args.length === 1 ? [{}, args[0]] : args;
     while (this.held.has(name)) {
       await new Promise<void>((resolve, reject) => {

@@ -11,15 +11,8 @@ import type { ApiSpec, CallContext, CallOptions, Client, Handlers, MethodName } 
  * `toString`, `constructor`, `__proto__`…); anything else rejects with UnknownMethodError.
  * Always async: a synchronous throw becomes a rejection.
  */
-export async function invokeHandler<A extends ApiSpec<A>>(
-  handlers: Handlers<A>,
-  method: string,
-  req: unknown,
-  ctx: CallContext<unknown>,
-): Promise<unknown> {
-  const handler: unknown = Object.hasOwn(handlers, method)
-    ? Reflect.get(handlers, method)
-    : undefined;
+export async function invokeHandler<A extends ApiSpec<A>>(handlers: Handlers<A>, method: string, req: unknown, ctx: CallContext<unknown>): Promise<unknown> {
+  const handler: unknown = Object.hasOwn(handlers, method) ? Reflect.get(handlers, method) : undefined;
   if (typeof handler !== 'function') throw new UnknownMethodError(method);
   return await (handler as (req: unknown, ctx: CallContext<unknown>) => unknown)(req, ctx);
 }

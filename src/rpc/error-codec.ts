@@ -79,10 +79,7 @@ function defineOwn(target: object, key: string, value: unknown, enumerable: bool
  * Rebuilds an error sent by {@link serializeError}: same class (looked up by `name` in
  * `classes`, default {@link RPC_ERROR_CLASSES}), same message, fields and remote stack.
  */
-export function deserializeError(
-  serialized: SerializedError,
-  classes: Readonly<Record<string, ErrorClass>> = RPC_ERROR_CLASSES,
-): Error {
+export function deserializeError(serialized: SerializedError, classes: Readonly<Record<string, ErrorClass>> = RPC_ERROR_CLASSES): Error {
   const Known = Object.hasOwn(classes, serialized.name) ? classes[serialized.name] : undefined;
   let error: Error;
   try {

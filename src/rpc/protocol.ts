@@ -57,10 +57,7 @@ export interface CallContext<P> {
 export type Reply<S> = S | Transferred<S>;
 
 /** One handler: may be sync or async; a thrown/rejected error is sent back to the caller. */
-export type Handler<S extends MethodSpec> = (
-  req: S['req'],
-  ctx: CallContext<S['progress']>,
-) => Promise<Reply<S['res']>> | Reply<S['res']>;
+export type Handler<S extends MethodSpec> = (req: S['req'], ctx: CallContext<S['progress']>) => Promise<Reply<S['res']>> | Reply<S['res']>;
 
 /**
  * The handler table for an API. Must be a plain object whose methods are OWN properties
@@ -87,11 +84,7 @@ export interface CallOptions<P> {
  * in-thread engine (`createInThreadClient`), so UI code does not care where the work runs.
  */
 export interface Client<A extends ApiSpec<A>> {
-  call<K extends MethodName<A>>(
-    method: K,
-    req: A[K]['req'],
-    opts?: CallOptions<A[K]['progress']>,
-  ): Promise<A[K]['res']>;
+  call<K extends MethodName<A>>(method: K, req: A[K]['req'], opts?: CallOptions<A[K]['progress']>): Promise<A[K]['res']>;
 }
 
 /**
@@ -166,12 +159,7 @@ export type ServerMessage = ProgressMessage | ResultMessage | ErrorMessage;
 export type RpcMessage = ClientMessage | ServerMessage;
 
 function hasTypeAndId(data: unknown): data is { type: unknown; id: number } {
-  return (
-    typeof data === 'object' &&
-    data !== null &&
-    typeof (data as { id?: unknown }).id === 'number' &&
-    'type' in data
-  );
+  return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'number' && 'type' in data;
 }
 
 /** True for a well-formed message the server must handle. */

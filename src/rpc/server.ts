@@ -116,5 +116,11 @@ export function workerScopeEndpoint(): Endpoint {
 
 /** A worker scope posts and receives messages and, unlike a window, has no document. */
 function isWorkerScope(scope: object): scope is Endpoint {
-  return 'postMessage' in scope && typeof scope.postMessage === 'function' && 'addEventListener' in scope && typeof scope.addEventListener === 'function' && !('document' in scope);
+  return (
+    'postMessage' in scope &&
+    typeof scope.postMessage === 'function' &&
+    'addEventListener' in scope &&
+    typeof scope.addEventListener === 'function' &&
+    !('document' in scope)
+  );
 }

@@ -35,9 +35,7 @@ export function isTransferred(value: unknown): value is Transferred<unknown> {
 
 /** Splits a handler's reply into the value to send and its transfer list (empty when unmarked). */
 export function unwrapReply(reply: unknown): { value: unknown; transferables: Transferable[] } {
-  return isTransferred(reply)
-    ? { value: reply.value, transferables: reply.transferables }
-    : { value: reply, transferables: [] };
+  return isTransferred(reply) ? { value: reply.value, transferables: reply.transferables } : { value: reply, transferables: [] };
 }
 
 function isArrayBuffer(value: unknown): value is ArrayBuffer {

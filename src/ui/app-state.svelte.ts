@@ -40,12 +40,24 @@ export class AppState {
   #toasts = $state<Toast[]>([]);
   #online = $state(typeof navigator === 'undefined' ? true : navigator.onLine);
   // Read from outside through getters; changed only by this class's methods.
-  get datasets() { return this.#datasets; }
-  get tools() { return this.#tools; }
-  get loaded() { return this.#loaded; }
-  get loadError() { return this.#loadError; }
-  get toasts() { return this.#toasts; }
-  get online() { return this.#online; }
+  get datasets() {
+    return this.#datasets;
+  }
+  get tools() {
+    return this.#tools;
+  }
+  get loaded() {
+    return this.#loaded;
+  }
+  get loadError() {
+    return this.#loadError;
+  }
+  get toasts() {
+    return this.#toasts;
+  }
+  get online() {
+    return this.#online;
+  }
   #nextToast = 1;
 
   totalExperiences = $derived(this.#datasets.reduce((sum, d) => sum + d.total, 0));
@@ -102,7 +114,9 @@ export class AppState {
       datasets.map(async (dataset) => {
         const counts = await this.repos.experiences.countsByTool(dataset.id);
         const perTool = [...counts].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => compareIds(a.toolId, b.toolId));
-        const awaiting = [...(await this.repos.labels.awaiting(dataset.id))].map(([toolId, count]) => ({ toolId, count })).sort((a, b) => compareIds(a.toolId, b.toolId));
+        const awaiting = [...(await this.repos.labels.awaiting(dataset.id))]
+          .map(([toolId, count]) => ({ toolId, count }))
+          .sort((a, b) => compareIds(a.toolId, b.toolId));
         return {
           dataset,
           total: perTool.reduce((s, t) => s + t.count, 0),
@@ -125,7 +139,11 @@ export class AppState {
     const id = this.#nextToast++;
     this.#toasts = [...this.#toasts, { id, kind, text, ...(action ? { action } : {}) }];
     const stay = ms ?? toastDuration(kind, text, !!action);
-    if (stay !== null) this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), stay));
+    if (stay !== null)
+      this.#toastTimers.set(
+        id,
+        setTimeout(() => this.dismiss(id), stay),
+      );
   }
 
   /** Keeps a toast while the pointer or focus is on it (it may be read or its action reached). */
@@ -138,7 +156,10 @@ export class AppState {
     const t = this.#toasts.find((x) => x.id === id);
     if (!t || toastDuration(t.kind, t.text, !!t.action) === null) return;
     clearTimeout(this.#toastTimers.get(id));
-    this.#toastTimers.set(id, setTimeout(() => this.dismiss(id), TOAST_RESUME_MS));
+    this.#toastTimers.set(
+      id,
+      setTimeout(() => this.dismiss(id), TOAST_RESUME_MS),
+    );
   }
 
   dismiss(id: number): void {

@@ -16,9 +16,15 @@ export class BuildJobs {
   #active = $state<string | null>(null);
   #error = $state<string | null>(null);
   // Read from outside through getters; changed only by this class's methods.
-  get runs() { return this.#runs; }
-  get active() { return this.#active; }
-  get error() { return this.#error; }
+  get runs() {
+    return this.#runs;
+  }
+  get active() {
+    return this.#active;
+  }
+  get error() {
+    return this.#error;
+  }
   #abort: AbortController | null = null;
   #unwatch: (() => void) | null = null;
   /** Builds paused or ended whose `running` state the live list still shows, with who waits for it. */

@@ -20,10 +20,18 @@ export class CellDetail {
   #loading = $state(false);
   #error = $state<string | null>(null);
   // Read from outside through getters; changed only by this class's methods.
-  get entries() { return this.#entries; }
-  get evidence() { return this.#evidence; }
-  get loading() { return this.#loading; }
-  get error() { return this.#error; }
+  get entries() {
+    return this.#entries;
+  }
+  get evidence() {
+    return this.#evidence;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get error() {
+    return this.#error;
+  }
   #token = 0;
 
   constructor(private readonly repos: Repositories) {}

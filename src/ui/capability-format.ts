@@ -114,7 +114,10 @@ const VERDICT_BADGES: ReadonlyMap<StoredVerdictKind, VerdictBadge> = new Map<Sto
   ['inconclusive', { label: 'inconclusive', tone: 'warn', meaning: 'on tasks the memory never saw, the 95% interval spans zero: not settled either way' }],
   ['contradicted', { label: 'contradicted ✗', tone: 'danger', meaning: 'on tasks the memory never saw, the 95% interval lies on the other side of zero' }],
   ['untested', { label: 'untested', tone: 'neutral', meaning: 'too few unseen tasks to check it on yet' }],
-  ['weaker', { label: 'weaker (older check)', tone: 'warn', meaning: 'checked by an earlier version: same direction, but weaker on tasks the memory never saw' }],
+  [
+    'weaker',
+    { label: 'weaker (older check)', tone: 'warn', meaning: 'checked by an earlier version: same direction, but weaker on tasks the memory never saw' },
+  ],
 ]);
 
 /** The verdicts a check gives now, in reading order (the legend of the badges). */
@@ -252,7 +255,13 @@ export function verificationText(v: NonNullable<Report['verification']>): string
     `precision ${v.precision.toFixed(2)}`,
     share(v.calibration) !== null ? `calibration ${share(v.calibration)}` : null,
   ].filter((x): x is string => x !== null);
-  const counts = [`${c.holds} hold`, `${c.inconclusive ?? 0} inconclusive`, ...(c.weaker ? [`${c.weaker} weaker (older check)`] : []), `${c.contradicted} contradicted`, `${c.untested} untested`];
+  const counts = [
+    `${c.holds} hold`,
+    `${c.inconclusive ?? 0} inconclusive`,
+    ...(c.weaker ? [`${c.weaker} weaker (older check)`] : []),
+    `${c.contradicted} contradicted`,
+    `${c.untested} untested`,
+  ];
   return `${figures.join(' · ')} over ${v.tested} tested (${counts.join(', ')})`;
 }
 

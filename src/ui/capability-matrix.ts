@@ -12,10 +12,25 @@
  * keys of plain objects; positions are numeric indices into arrays.
  */
 import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../core/capability/types';
-import { changeIntervalText, changeText, effectSummary, headline, levelText, niceDomain, snapshotStyle, statusOf, statusText, type NumberStyle } from './capability-format';
+import {
+  changeIntervalText,
+  changeText,
+  effectSummary,
+  headline,
+  levelText,
+  niceDomain,
+  snapshotStyle,
+  statusOf,
+  statusText,
+  type NumberStyle,
+} from './capability-format';
 
 export const KIND_ORDER: readonly FacetKind[] = ['category', 'cue', 'theme'];
-const KIND_LABELS: ReadonlyMap<string, string> = new Map([['category', 'categories'], ['cue', 'cues'], ['theme', 'themes']]);
+const KIND_LABELS: ReadonlyMap<string, string> = new Map([
+  ['category', 'categories'],
+  ['cue', 'cues'],
+  ['theme', 'themes'],
+]);
 
 /** "categories", "cues", "themes"; an unknown kind (from a newer file) as it is. Kinds are data: a Map. */
 export function kindLabel(kind: string): string {
@@ -96,7 +111,10 @@ export function buildMatrix(snapshot: CapabilitySnapshot): CapabilityMatrixModel
       row[col] = cell;
     }
   }
-  const magnitudes = snapshot.cells.map((c) => Math.abs(headline(c.effect))).filter(Number.isFinite).sort((a, b) => a - b);
+  const magnitudes = snapshot.cells
+    .map((c) => Math.abs(headline(c.effect)))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const domain = niceDomain(magnitudes);
   const p90 = magnitudes.length ? magnitudes[Math.min(magnitudes.length - 1, Math.floor(0.9 * magnitudes.length))]! : 0;
   return { tools, columns, groups, grid, domain, colorDomain: Math.min(domain, niceDomain([p90])), tested, style: snapshotStyle(snapshot) };
@@ -153,7 +171,17 @@ export function layoutMatrix(model: CapabilityMatrixModel, opts: { labelWidth: n
     colX.push(x);
     x += cell;
   }
-  return { cell, labelWidth, headerHeight, groupGap, bandHeight, width: x + 4, height: headerHeight + model.tools.length * cell + 4, colX, rows: model.tools.length };
+  return {
+    cell,
+    labelWidth,
+    headerHeight,
+    groupGap,
+    bandHeight,
+    width: x + 4,
+    height: headerHeight + model.tools.length * cell + 4,
+    colX,
+    rows: model.tools.length,
+  };
 }
 
 /** Top edge of a row. */
@@ -196,8 +224,18 @@ function columnAt(geo: MatrixGeometry, x: number): number | null {
  * A diverging, colour-blind-safe scale (ColorBrewer PuOr): orange = worse than the comparison,
  * near-white = no difference, purple-blue = better. |value| ≥ domain takes the end colour.
  */
-const NEGATIVE: readonly [number, number, number][] = [[247, 247, 247], [254, 224, 182], [241, 163, 64], [179, 88, 6]];
-const POSITIVE: readonly [number, number, number][] = [[247, 247, 247], [216, 218, 235], [153, 142, 195], [84, 39, 136]];
+const NEGATIVE: readonly [number, number, number][] = [
+  [247, 247, 247],
+  [254, 224, 182],
+  [241, 163, 64],
+  [179, 88, 6],
+];
+const POSITIVE: readonly [number, number, number][] = [
+  [247, 247, 247],
+  [216, 218, 235],
+  [153, 142, 195],
+  [84, 39, 136],
+];
 
 export function divergingColor(value: number, domain: number): string {
   if (!Number.isFinite(value)) return 'rgb(247, 247, 247)';
@@ -224,15 +262,24 @@ export function moveFocus(pos: { row: number; col: number }, key: string, rows: 
   if (!rows || !cols) return null;
   const clamp = (v: number, n: number) => Math.min(n - 1, Math.max(0, v));
   switch (key) {
-    case 'ArrowRight': return { row: pos.row, col: clamp(pos.col + 1, cols) };
-    case 'ArrowLeft': return { row: pos.row, col: clamp(pos.col - 1, cols) };
-    case 'ArrowDown': return { row: clamp(pos.row + 1, rows), col: pos.col };
-    case 'ArrowUp': return { row: clamp(pos.row - 1, rows), col: pos.col };
-    case 'Home': return { row: pos.row, col: 0 };
-    case 'End': return { row: pos.row, col: cols - 1 };
-    case 'PageUp': return { row: 0, col: pos.col };
-    case 'PageDown': return { row: rows - 1, col: pos.col };
-    default: return null;
+    case 'ArrowRight':
+      return { row: pos.row, col: clamp(pos.col + 1, cols) };
+    case 'ArrowLeft':
+      return { row: pos.row, col: clamp(pos.col - 1, cols) };
+    case 'ArrowDown':
+      return { row: clamp(pos.row + 1, rows), col: pos.col };
+    case 'ArrowUp':
+      return { row: clamp(pos.row - 1, rows), col: pos.col };
+    case 'Home':
+      return { row: pos.row, col: 0 };
+    case 'End':
+      return { row: pos.row, col: cols - 1 };
+    case 'PageUp':
+      return { row: 0, col: pos.col };
+    case 'PageDown':
+      return { row: rows - 1, col: pos.col };
+    default:
+      return null;
   }
 }
 
@@ -248,14 +295,22 @@ export function cellLines(model: CapabilityMatrixModel, row: number, col: number
   const st = model.style;
   // The level against the others first (the number people compare), then the change (issue #34).
   const lines = [head];
-  if (e.mean !== undefined && e.othersMean !== undefined) lines.push(`here ${levelText(e.mean, st)} vs the others' ${levelText(e.othersMean, st)}${e.rank !== undefined && e.of !== undefined ? `, ${e.rank} of ${e.of}` : ''}`);
+  if (e.mean !== undefined && e.othersMean !== undefined)
+    lines.push(
+      `here ${levelText(e.mean, st)} vs the ` +
+        `others' ${levelText(e.othersMean, st)}${e.rank !== undefined && e.of !== undefined ? `, ${e.rank} of ${e.of}` : ''}`,
+    );
   lines.push(effectSummary(e, st));
   if (e.deltaVsOthers !== null) lines.push(`vs its own mean ${changeText(e.deltaOwn, st)}${e.ci95Own ? ` (95% CI ${changeIntervalText(e.ci95Own, st)})` : ''}`);
   if (e.mean !== undefined && e.toolMean !== undefined) lines.push(`mean ${levelText(e.mean, st)} on these tasks, ${levelText(e.toolMean, st)} overall`);
   const status = statusText(e);
   if (status) lines.push(`${status.charAt(0).toUpperCase()}${status.slice(1)}.`);
   const kind = statusOf(e);
-  lines.push(cell.entryId ? `An entry was written for it${kind === 'tentative' ? ' (tentative, shown apart)' : kind === 'claim' ? ' (a claim)' : ''}: Enter or click to see it.` : 'No entry: no clear effect.');
+  lines.push(
+    cell.entryId
+      ? `An entry was written for it${kind === 'tentative' ? ' (tentative, shown apart)' : kind === 'claim' ? ' (a claim)' : ''}: Enter or click to see it.`
+      : 'No entry: no clear effect.',
+  );
   return lines;
 }
 
@@ -287,7 +342,11 @@ export function sameFacet(a: Facet, b: Facet): boolean {
  * entry of the tool about the same facet (a hand edit supersedes the written one with a new id).
  * The written entry comes first.
  */
-export function cellEntries<E extends { id: string; toolId: string; validTo: number | null; facet?: Facet }>(entries: readonly E[], cell: CapabilityCell, facet: Facet): E[] {
+export function cellEntries<E extends { id: string; toolId: string; validTo: number | null; facet?: Facet }>(
+  entries: readonly E[],
+  cell: CapabilityCell,
+  facet: Facet,
+): E[] {
   return entries
     .filter((e) => e.toolId === cell.toolId && e.validTo === null && (e.id === cell.entryId || (e.facet !== undefined && sameFacet(e.facet, facet))))
     .sort((a, b) => Number(b.id === cell.entryId) - Number(a.id === cell.entryId) || a.id.localeCompare(b.id));
@@ -320,10 +379,17 @@ export function toolExtremes(snapshot: CapabilitySnapshot, toolId: string, k = 3
     if (!Number.isFinite(delta)) continue;
     rows.push({ facet: f.facet, effect: cell.effect, delta, clear: cell.effect.ci95[0] > 0 || cell.effect.ci95[1] < 0 });
   }
-  const order = (a: FacetEffectRow, b: FacetEffectRow) => Number(b.clear) - Number(a.clear) || Math.abs(b.delta) - Math.abs(a.delta) || a.facet.name.localeCompare(b.facet.name);
+  const order = (a: FacetEffectRow, b: FacetEffectRow) =>
+    Number(b.clear) - Number(a.clear) || Math.abs(b.delta) - Math.abs(a.delta) || a.facet.name.localeCompare(b.facet.name);
   return {
-    strongest: rows.filter((r) => r.delta > 0).sort(order).slice(0, k),
-    weakest: rows.filter((r) => r.delta < 0).sort(order).slice(0, k),
+    strongest: rows
+      .filter((r) => r.delta > 0)
+      .sort(order)
+      .slice(0, k),
+    weakest: rows
+      .filter((r) => r.delta < 0)
+      .sort(order)
+      .slice(0, k),
   };
 }
 
@@ -343,7 +409,10 @@ export interface ToolFacets {
  * Tool id → its strongest and weakest facets, from the first memory (in the given order: most
  * recent first) whose capability snapshot has effects for the tool. A Map: tool ids are data.
  */
-export function facetsByTool(memories: readonly { id?: string; name: string; capability?: CapabilitySnapshot | undefined }[], k = 3): ReadonlyMap<string, ToolFacets> {
+export function facetsByTool(
+  memories: readonly { id?: string; name: string; capability?: CapabilitySnapshot | undefined }[],
+  k = 3,
+): ReadonlyMap<string, ToolFacets> {
   const out = new Map<string, ToolFacets>();
   for (const m of memories) {
     const snap = m.capability;
@@ -351,7 +420,14 @@ export function facetsByTool(memories: readonly { id?: string; name: string; cap
     for (const t of snap.tools) {
       if (out.has(t)) continue;
       const ends = toolExtremes(snap, t, k);
-      if (ends.strongest.length || ends.weakest.length || snap.report.claims !== undefined) out.set(t, { memory: m.name, style: snapshotStyle(snap), ...(m.id !== undefined ? { memoryId: m.id } : {}), ...(snap.report.claims !== undefined ? { claimsOnly: true } : {}), ...ends });
+      if (ends.strongest.length || ends.weakest.length || snap.report.claims !== undefined)
+        out.set(t, {
+          memory: m.name,
+          style: snapshotStyle(snap),
+          ...(m.id !== undefined ? { memoryId: m.id } : {}),
+          ...(snap.report.claims !== undefined ? { claimsOnly: true } : {}),
+          ...ends,
+        });
     }
   }
   return out;

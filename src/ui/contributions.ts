@@ -66,7 +66,17 @@ export function waterfall(explanation: Explanation, score: number, maxRows = 8, 
     running += c.points;
     lo = Math.min(lo, running);
     hi = Math.max(hi, running);
-    return { entryId: c.entryId, text: c.text, points: c.points, from, to: running, shared: c.entryId.startsWith('dataset:'), aggregate: AGGREGATES.has(c.entryId), common: c.entryId === SHARED_ID, ...(c.probability !== undefined ? { probability: c.probability } : {}) };
+    return {
+      entryId: c.entryId,
+      text: c.text,
+      points: c.points,
+      from,
+      to: running,
+      shared: c.entryId.startsWith('dataset:'),
+      aggregate: AGGREGATES.has(c.entryId),
+      common: c.entryId === SHARED_ID,
+      ...(c.probability !== undefined ? { probability: c.probability } : {}),
+    };
   });
   let rest: Waterfall['rest'] = null;
   if (sorted.length > maxRows) {

@@ -66,7 +66,9 @@ export interface PlaneMatch {
 export function planeMatch(plane: CostQualityPlane, predictions?: PlanePredictions): PlaneMatch | null {
   const s = plane.direction === 'lower-better' ? -1 : 1;
   const best = plane.points.filter((p) => p.kind === 'always').sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0];
-  const within = best ? plane.points.filter((p) => p.kind === 'method' && p.cost <= best.cost).sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0] : undefined;
+  const within = best
+    ? plane.points.filter((p) => p.kind === 'method' && p.cost <= best.cost).sort((a, b) => s * (b.quality - a.quality) || a.cost - b.cost)[0]
+    : undefined;
   if (!best || !within) return null;
   const costs = new Map(Object.entries(plane.costs).map(([t, c]) => [t, c.cost]));
   const input = predictions ? { points: predictions, costs, scaleSpan: 1, ...(plane.direction ? { direction: plane.direction } : {}) } : null;
@@ -85,7 +87,8 @@ export function matchDifferenceText(plane: CostQualityPlane, m: PlaneMatch): str
   const ci = `95% interval ${signedSig(m.diff.lo)} to ${signedSig(m.diff.hi)} over ${m.diff.tasks.toLocaleString('en-US')} tasks of one seed`;
   // The point is the best of the plane's selector points within the cost: a clear gain is said with that caveat.
   const of = plane.points.filter((p) => p.kind === 'method' && p.cost <= m.best.cost).length;
-  const said = m.verdict === 'better' ? `clearly better, though the best of ${of} selector points` : m.verdict === 'worse' ? 'clearly worse' : 'not a clear difference';
+  const said =
+    m.verdict === 'better' ? `clearly better, though the best of ${of} selector points` : m.verdict === 'worse' ? 'clearly worse' : 'not a clear difference';
   return `${by} (${ci}: ${said})`;
 }
 
@@ -101,12 +104,17 @@ export function planeSummary(plane: CostQualityPlane, predictions?: PlanePredict
   const out: string[] = [];
   const frontier = frontierOf(plane);
   if (frontier.length) {
-    out.push(frontier.length === 1 ? `The frontier is one point: ${at(frontier[0]!)}.` : `The frontier has ${frontier.length} points, from ${at(frontier[0]!)} to ${at(frontier.at(-1)!)}.`);
+    out.push(
+      frontier.length === 1
+        ? `The frontier is one point: ${at(frontier[0]!)}.`
+        : `The frontier has ${frontier.length} points, from ${at(frontier[0]!)} to ${at(frontier.at(-1)!)}.`,
+    );
   }
   const m = planeMatch(plane, predictions);
   if (m) out.push(`The best single tool is ${at(m.best)}; for no more, the best selector is ${at(m.within)}: ${matchDifferenceText(plane, m)}.`);
   const oracle = plane.points.find((p) => p.kind === 'oracle');
-  if (oracle) out.push(`The oracle (the best true score on every task, out of a predictor's reach) scores ${sig(oracle.quality)} at ${costText(plane, oracle.cost)}.`);
+  if (oracle)
+    out.push(`The oracle (the best true score on every task, out of a predictor's reach) scores ${sig(oracle.quality)} at ${costText(plane, oracle.cost)}.`);
   return out;
 }
 
@@ -127,22 +135,59 @@ export function costPlaneChart(plane: CostQualityPlane, order: readonly string[]
   const of = (kind: CostQualityPoint['kind']) => plane.points.filter((p) => p.kind === kind);
   // `names` (one per point, for the tooltip) rides along with each dataset; the tooltip finds them
   // by dataset index in this closure, so chart.js's types need no extra field.
-  const set = (name: string, pts: CostQualityPoint[], extra: Partial<ChartDataset<'scatter'>>): ChartDataset<'scatter'> & { names: string[] } => ({ ...extra, label: name, data: pts.map(xy), names: pts.map(pointName) });
+  const set = (name: string, pts: CostQualityPoint[], extra: Partial<ChartDataset<'scatter'>>): ChartDataset<'scatter'> & { names: string[] } => ({
+    ...extra,
+    label: name,
+    data: pts.map(xy),
+    names: pts.map(pointName),
+  });
   const frontier = frontierOf(plane);
   const datasets = [
-    set('frontier', frontier, { showLine: true, stepped: 'after', borderColor: REFERENCE, borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line', order: 3 }),
+    set('frontier', frontier, {
+      showLine: true,
+      stepped: 'after',
+      borderColor: REFERENCE,
+      borderDash: [5, 4],
+      borderWidth: 1.5,
+      pointRadius: 0,
+      pointHoverRadius: 0,
+      pointStyle: 'line',
+      order: 3,
+    }),
     set('always one tool', of('always'), { pointStyle: 'rect', pointRadius: 6, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
     ...methods.map((m) => {
       const st = styles.get(m)!;
       // The line a little transparent, the markers not: where lines run together the markers still tell them apart.
-      return set(m, of('method').filter((p) => p.label === m).sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)), {
-        showLine: true, borderColor: `${st.color}cc`, borderWidth: 1.5, order: 2,
-        pointStyle: st.pointStyle, pointRotation: st.rotation, pointRadius: 5, pointHoverRadius: 7,
-        pointBackgroundColor: st.color, pointBorderColor: st.color, pointBorderWidth: st.stroke, backgroundColor: st.color,
-      });
+      return set(
+        m,
+        of('method')
+          .filter((p) => p.label === m)
+          .sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)),
+        {
+          showLine: true,
+          borderColor: `${st.color}cc`,
+          borderWidth: 1.5,
+          order: 2,
+          pointStyle: st.pointStyle,
+          pointRotation: st.rotation,
+          pointRadius: 5,
+          pointHoverRadius: 7,
+          pointBackgroundColor: st.color,
+          pointBorderColor: st.color,
+          pointBorderWidth: st.stroke,
+          backgroundColor: st.color,
+        },
+      );
     }),
     set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
-    set('oracle (best true score; a bound)', of('oracle'), { pointStyle: 'star', pointRadius: 9, pointBorderWidth: 2, borderColor: oracleColor(), backgroundColor: oracleColor(), order: 1 }),
+    set('oracle (best true score; a bound)', of('oracle'), {
+      pointStyle: 'star',
+      pointRadius: 9,
+      pointBorderWidth: 2,
+      borderColor: oracleColor(),
+      backgroundColor: oracleColor(),
+      order: 1,
+    }),
   ];
   return {
     type: 'scatter',
@@ -154,7 +199,10 @@ export function costPlaneChart(plane: CostQualityPlane, order: readonly string[]
           callbacks: {
             label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
               const names = datasets[item.datasetIndex]?.names;
-              return `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, score ${sig(item.parsed.y ?? 0)}`;
+              return (
+                `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, ` +
+                `score ${sig(item.parsed.y ?? 0)}`
+              );
             },
           },
         },

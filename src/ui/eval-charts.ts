@@ -57,7 +57,7 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
       pointRadius: 4,
       pointHoverRadius: 6,
       data: est.map((e, i) => ({ x: i + offset, y: e.value })),
-      errorBars: est.map((e) => (typeof e.lo === 'number' && typeof e.hi === 'number' ? [e.lo, e.hi] as [number, number] : null)),
+      errorBars: est.map((e) => (typeof e.lo === 'number' && typeof e.hi === 'number' ? ([e.lo, e.hi] as [number, number]) : null)),
       picks: groups.map((t) => ({ method: m, ...(t === null ? {} : { tools: [t] }), label: `${m} on ${t ?? 'all tools'}` })),
     } satisfies Extras & Record<string, unknown>;
   });
@@ -81,9 +81,14 @@ export function metricChart(r: EvalResult, metric: MetricKey): ChartConfiguratio
       },
       scales: {
         x: {
-          type: 'linear', min: -0.5, max: groups.length - 0.5, grid: { display: false },
+          type: 'linear',
+          min: -0.5,
+          max: groups.length - 0.5,
+          grid: { display: false },
           // One tick per group, at its index (a linear axis would otherwise tick at -0.5, 0.5, …).
-          afterBuildTicks: (axis) => { axis.ticks = groups.map((_, i) => ({ value: i })); },
+          afterBuildTicks: (axis) => {
+            axis.ticks = groups.map((_, i) => ({ value: i }));
+          },
           ticks: { autoSkip: false, maxRotation: 50, callback: (v) => labels[Number(v)] ?? '' },
         },
         y: { title: { display: true, text: NAMES[metric] }, beginAtZero: false, ...zoom(all, metric === 'pearson' ? { min: -1, max: 1 } : undefined) },
@@ -100,7 +105,13 @@ export function scaleTicks(scale: { min: number; max: number; integer: boolean }
 
 /** An axis whose ticks are exactly `values` (when given). */
 function ticksAt(values: number[] | null): { afterBuildTicks?: (axis: { ticks: { value: number }[] }) => void } {
-  return values ? { afterBuildTicks: (axis) => { axis.ticks = values.map((value) => ({ value })); } } : {};
+  return values
+    ? {
+        afterBuildTicks: (axis) => {
+          axis.ticks = values.map((value) => ({ value }));
+        },
+      }
+    : {};
 }
 
 /** Predicted vs true (first seed), true scores jittered so integer ratings do not overlap; a click opens the task. */
@@ -117,12 +128,26 @@ export function predTrueChart(r: EvalResult, method: string): ChartConfiguration
         {
           label: method,
           data: pts.map((p, i) => ({ x: p.actual + jitter(i), y: p.predicted })),
-          picks: pts.map((p) => (p.taskId === undefined ? { method, tools: [p.toolId], label: `${method} on ${p.toolId}` } : { method, taskId: p.taskId, label: `${method} on one task` })),
+          picks: pts.map((p) =>
+            p.taskId === undefined
+              ? { method, tools: [p.toolId], label: `${method} on ${p.toolId}` }
+              : { method, taskId: p.taskId, label: `${method} on one task` },
+          ),
           backgroundColor: 'rgba(0, 114, 178, 0.35)',
           pointRadius: 2,
           pointHoverRadius: 5,
         },
-        { type: 'line', label: 'perfect', data: [{ x: r.scale.min, y: r.scale.min }, { x: r.scale.max, y: r.scale.max }], borderColor: '#999', borderDash: [4, 4], pointRadius: 0 },
+        {
+          type: 'line',
+          label: 'perfect',
+          data: [
+            { x: r.scale.min, y: r.scale.min },
+            { x: r.scale.max, y: r.scale.max },
+          ],
+          borderColor: '#999',
+          borderDash: [4, 4],
+          pointRadius: 0,
+        },
       ],
     } as ChartConfiguration['data'],
     options: {
@@ -168,9 +193,19 @@ export function pairChart(r: EvalResult, method: string): ChartConfiguration {
       indexAxis: 'y',
       plugins: {
         legend: { position: 'bottom' },
-        tooltip: { callbacks: { label: (item: TooltipItem<keyof ChartTypeRegistry>) => `${item.dataset.label}: ${fixed(item.parsed.x)}${item.datasetIndex === 0 && pairs[item.dataIndex] && allTies(pairs[item.dataIndex]!) ? ' (predicts a tie on every task)' : ''}` } },
+        tooltip: {
+          callbacks: {
+            label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
+              const pair = item.datasetIndex === 0 ? pairs[item.dataIndex] : undefined;
+              return `${item.dataset.label}: ${fixed(item.parsed.x)}${pair && allTies(pair) ? ' (predicts a tie on every task)' : ''}`;
+            },
+          },
+        },
       },
-      scales: { x: { min: 0, max: 1, title: { display: true, text: 'pair accuracy (ties wrong; 0.5 = guessing)' } }, y: { ticks: { autoSkip: false, font: { size: 10 } } } },
+      scales: {
+        x: { min: 0, max: 1, title: { display: true, text: 'pair accuracy (ties wrong; 0.5 = guessing)' } },
+        y: { ticks: { autoSkip: false, font: { size: 10 } } },
+      },
     },
   };
 }
@@ -188,10 +223,19 @@ export function topKChart(r: EvalResult): ChartConfiguration {
         label: `${s} MAE`,
         borderColor: PALETTE[i % PALETTE.length],
         backgroundColor: PALETTE[i % PALETTE.length],
-        data: rows.filter((x) => `${x.method} (${x.cut})` === s).sort((a, b) => a.k - b.k).map((x) => x.mae),
+        data: rows
+          .filter((x) => `${x.method} (${x.cut})` === s)
+          .sort((a, b) => a.k - b.k)
+          .map((x) => x.mae),
         pointRadius: 2,
       })),
     } as ChartConfiguration['data'],
-    options: { plugins: { legend: { position: 'bottom' } }, scales: { x: { title: { display: true, text: 'k (entries / neighbours per prediction)' } }, y: { title: { display: true, text: 'MAE (mean over seeds)' }, beginAtZero: false, ...zoom(maes) } } },
+    options: {
+      plugins: { legend: { position: 'bottom' } },
+      scales: {
+        x: { title: { display: true, text: 'k (entries / neighbours per prediction)' } },
+        y: { title: { display: true, text: 'MAE (mean over seeds)' }, beginAtZero: false, ...zoom(maes) },
+      },
+    },
   };
 }

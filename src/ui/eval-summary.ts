@@ -74,7 +74,7 @@ function meanPairAcc(r: EvalResult, m: string): number | null {
 
 export function baselineOf(r: EvalResult): string {
   const methods = Object.keys(r.spread);
-  return r.intervals?.baseline ?? (methods.includes('tool-mean') ? 'tool-mean' : methods[0] ?? '');
+  return r.intervals?.baseline ?? (methods.includes('tool-mean') ? 'tool-mean' : (methods[0] ?? ''));
 }
 
 function cellOf(r: EvalResult, m: string, c: Column, seeds: number): Omit<Cell, 'best'> {
@@ -159,7 +159,10 @@ export function verdictLine(r: EvalResult, board: Leaderboard): string {
     const score = `mean true score ${fixed(r.selection[picker], 2)} vs ${fixed(r.alwaysStrongerSelection, 2)}`;
     // tool-mean picks exactly what always-stronger picks, so the gap verdict against it answers "clearly?".
     const v = base === 'tool-mean' ? r.intervals?.methods[picker]?.vsBaseline?.gapCaptured?.verdict : undefined;
-    second = v === 'same' ? `${picker} picks tools slightly better than ${always} (${score}), not clearly` : `${picker} picks tools ${v === 'better' ? 'clearly ' : ''}better than ${always} (${score})`;
+    second =
+      v === 'same'
+        ? `${picker} picks tools slightly better than ${always} (${score}), not clearly`
+        : `${picker} picks tools ${v === 'better' ? 'clearly ' : ''}better than ${always} (${score})`;
   }
   return `${first}; ${second}.`;
 }
@@ -183,9 +186,15 @@ function costCountedClause(r: EvalResult, always: string): string | null {
   const money = cheaper ? ` for less (${cost(m.within.cost)} vs ${cost(m.best.cost)} per task)` : ' for the same cost';
   const tool = `always choosing ${m.best.label}`;
   if (m.verdict === 'better') {
-    return `by predicted score alone no method picks tools better than ${always}, but with costs counted, ${pointName(m.within)} picks tools clearly better than ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
+    return (
+      `by predicted score alone no method picks tools better than ${always}, but with costs counted, ${pointName(m.within)} picks tools ` +
+      `clearly better than ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`
+    );
   }
-  return `no method picks tools clearly better than ${always}; counting cost, ${pointName(m.within)} matches ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`;
+  return (
+    `no method picks tools clearly better than ${always}; counting cost, ${pointName(m.within)} ` +
+    `matches ${tool}${money}: ${matchDifferenceText(r.costPlane, m)}`
+  );
 }
 
 /** One test point behind a number: a (task, tool) of the run's first seed. */
@@ -226,7 +235,12 @@ export function rowsMae(rows: readonly DrillRow[]): number | null {
 }
 
 /** A per-tool estimate for the charts: the bootstrap interval when present, else mean ± sd over seeds. */
-export function toolEstimate(r: EvalResult, m: string, tool: string | null, metric: 'mae' | 'rmse' | 'pearson'): { value: number | null; lo: number | null; hi: number | null } {
+export function toolEstimate(
+  r: EvalResult,
+  m: string,
+  tool: string | null,
+  metric: 'mae' | 'rmse' | 'pearson',
+): { value: number | null; lo: number | null; hi: number | null } {
   const iv = tool === null ? r.intervals?.methods[m]?.metrics[metric] : own(r.intervals?.methods[m]?.tools, tool)?.[metric];
   if (iv) return { value: finite(iv.mean) ? iv.mean : null, lo: iv.lo, hi: iv.hi };
   const [mean, sd] = tool === null ? [r.spread[m]?.[metric], r.spread[m]?.[`${metric}Sd`]] : (own(r.toolSpread[m], tool)?.[metric] ?? [NaN, NaN]);
@@ -236,13 +250,47 @@ export function toolEstimate(r: EvalResult, m: string, tool: string | null, metr
 
 /** Plain-language definitions of every number on the page (shown by toggletips and a definitions list). */
 export const DEFINITIONS: readonly { key: Column | 'diff' | 'interval'; term: string; text: string }[] = [
-  { key: 'mae', term: 'MAE', text: 'Mean absolute error: on average, how far a predicted score is from the true one, in the dataset’s score points. Lower is better.' },
+  {
+    key: 'mae',
+    term: 'MAE',
+    text: 'Mean absolute error: on average, how far a predicted score is from the true one, in the dataset’s score points. Lower is better.',
+  },
   { key: 'rmse', term: 'RMSE', text: 'Root mean squared error: like MAE, but large misses count more. Lower is better.' },
-  { key: 'pearson', term: 'Pearson', text: 'Correlation between predicted and true scores within each tool (−1 to 1), averaged over tools. Higher is better; undefined (—) for a method that predicts one number per tool.' },
-  { key: 'pairAcc', term: 'Pair accuracy', text: 'For every two tools and every test task where their true scores differ: how often the method ranks them the right way round, averaged over tool pairs. A predicted tie counts as wrong; guessing gets 0.5.' },
-  { key: 'gapCaptured', term: 'Gap captured', text: 'Choosing one tool per task by the highest prediction: how much of the way from a random pick (0) to the best tool in hindsight (1) the choice gets, in mean true score.' },
-  { key: 'diff', term: 'vs baseline', text: 'The method’s MAE minus the baseline’s (negative is better). “clearly better/worse” when the 95% interval of the difference, resampling the same test tasks for both, leaves out 0; “not a clear difference” otherwise.' },
-  { key: 'interval', term: '[lo, hi] and ±', text: 'Brackets: a 95% interval from resampling the test tasks (paired bootstrap). ± : the standard deviation over seeds (different train/test splits), shown for runs without intervals.' },
+  {
+    key: 'pearson',
+    term: 'Pearson',
+    text:
+      'Correlation between predicted and true scores within each tool (−1 to 1), averaged over tools. Higher is better; undefined (—) for a ' +
+      'method that predicts one number per tool.',
+  },
+  {
+    key: 'pairAcc',
+    term: 'Pair accuracy',
+    text:
+      'For every two tools and every test task where their true scores differ: how often the method ranks them the right way round, averaged ' +
+      'over tool pairs. A predicted tie counts as wrong; guessing gets 0.5.',
+  },
+  {
+    key: 'gapCaptured',
+    term: 'Gap captured',
+    text:
+      'Choosing one tool per task by the highest prediction: how much of the way from a random pick (0) to the best tool in hindsight (1) the ' +
+      'choice gets, in mean true score.',
+  },
+  {
+    key: 'diff',
+    term: 'vs baseline',
+    text:
+      'The method’s MAE minus the baseline’s (negative is better). “clearly better/worse” when the 95% interval of the difference, resampling ' +
+      'the same test tasks for both, leaves out 0; “not a clear difference” otherwise.',
+  },
+  {
+    key: 'interval',
+    term: '[lo, hi] and ±',
+    text:
+      'Brackets: a 95% interval from resampling the test tasks (paired bootstrap). ± : the standard deviation over seeds (different train/test ' +
+      'splits), shown for runs without intervals.',
+  },
 ];
 
 /** The leaderboard as CSV rows: the exact values (not rounded), the sd over seeds, and the intervals when the run has them. */
@@ -251,14 +299,33 @@ export function summaryCsvRows(r: EvalResult, seeds: number): (string | number |
   const iv = r.intervals;
   const head = ['method', 'mae', 'mae_sd', 'rmse', 'rmse_sd', 'pearson', 'pearson_sd', 'pair_acc', 'oracle_gap_captured', `mae_minus_${board.baseline}`];
   if (iv) head.push(...COLUMNS.flatMap((c) => [`${c}_lo`, `${c}_hi`]), 'mae_diff_lo', 'mae_diff_hi', 'mae_verdict');
-  return [head, ...board.rows.map((row) => {
-    const s = r.spread[row.method];
-    const out: (string | number | null)[] = [row.method, s?.mae ?? null, s?.maeSd ?? null, s?.rmse ?? null, s?.rmseSd ?? null, s?.pearson ?? null, s?.pearsonSd ?? null, row.cells.pairAcc.value, row.cells.gapCaptured.value, row.diff?.value ?? null];
-    if (iv) {
-      const m = iv.methods[row.method];
-      const vs = m?.vsBaseline?.mae;
-      out.push(...COLUMNS.flatMap((c) => [m?.metrics[c]?.lo ?? null, m?.metrics[c]?.hi ?? null]), vs?.diff.lo ?? null, vs?.diff.hi ?? null, vs?.verdict ?? null);
-    }
-    return out;
-  })];
+  return [
+    head,
+    ...board.rows.map((row) => {
+      const s = r.spread[row.method];
+      const out: (string | number | null)[] = [
+        row.method,
+        s?.mae ?? null,
+        s?.maeSd ?? null,
+        s?.rmse ?? null,
+        s?.rmseSd ?? null,
+        s?.pearson ?? null,
+        s?.pearsonSd ?? null,
+        row.cells.pairAcc.value,
+        row.cells.gapCaptured.value,
+        row.diff?.value ?? null,
+      ];
+      if (iv) {
+        const m = iv.methods[row.method];
+        const vs = m?.vsBaseline?.mae;
+        out.push(
+          ...COLUMNS.flatMap((c) => [m?.metrics[c]?.lo ?? null, m?.metrics[c]?.hi ?? null]),
+          vs?.diff.lo ?? null,
+          vs?.diff.hi ?? null,
+          vs?.verdict ?? null,
+        );
+      }
+      return out;
+    }),
+  ];
 }

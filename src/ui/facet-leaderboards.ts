@@ -45,7 +45,12 @@ export function boardChoices(snapshot: CapabilitySnapshot): BoardChoice[] {
   const all: BoardChoice = { facet: -1, label: 'All training tasks', n: Math.max(0, ...(snapshot.overall ?? []).map((r) => r.n)), pick: null };
   const facets = boards
     .filter((b) => snapshot.facets[b.facet])
-    .map((b) => ({ facet: b.facet, label: snapshot.facets[b.facet]!.facet.name, n: snapshot.facets[b.facet]!.n, pick: picks.find((k) => k.facet === b.facet) ?? null }))
+    .map((b) => ({
+      facet: b.facet,
+      label: snapshot.facets[b.facet]!.facet.name,
+      n: snapshot.facets[b.facet]!.n,
+      pick: picks.find((k) => k.facet === b.facet) ?? null,
+    }))
     .sort((a, b) => Number(b.pick !== null) - Number(a.pick !== null) || a.label.localeCompare(b.label) || a.facet - b.facet);
   return [all, ...facets];
 }

@@ -37,7 +37,10 @@ export class ImageGate {
   #withImages = $state.raw<string[]>([]);
   // The other image datasets' ids as one string: every live read replaces the summaries, not the ids.
   #otherImageIds = $derived.by(() =>
-    this.#app.datasets.filter((d) => d.dataset.id !== this.#shownId && isImageDataset(d, this.#app.tools)).map((d) => d.dataset.id).join('\u0000'),
+    this.#app.datasets
+      .filter((d) => d.dataset.id !== this.#shownId && isImageDataset(d, this.#app.tools))
+      .map((d) => d.dataset.id)
+      .join('\u0000'),
   );
 
   constructor(app: AppState, datasetId: () => string | undefined) {
@@ -46,15 +49,26 @@ export class ImageGate {
     $effect(() => {
       const ids = this.#otherImageIds ? this.#otherImageIds.split('\u0000') : [];
       if (!ids.length || this.state !== 'notice') return void (this.#withImages = []);
-      return app.store.watch(() => Promise.all(ids.map((id) => app.repos.images.countByDataset(id))), (counts) => (this.#withImages = ids.filter((_, i) => counts[i]! > 0)));
+      return app.store.watch(
+        () => Promise.all(ids.map((id) => app.repos.images.countByDataset(id))),
+        (counts) => (this.#withImages = ids.filter((_, i) => counts[i]! > 0)),
+      );
     });
-    $effect(() => app.store.watch(() => app.store.get('labelWithoutImages'), (ids) => (this.#skipped = ids)));
+    $effect(() =>
+      app.store.watch(
+        () => app.store.get('labelWithoutImages'),
+        (ids) => (this.#skipped = ids),
+      ),
+    );
     // A live count: images attached (by the data worker) open the queue by themselves.
     $effect(() => {
       const id = this.#shownId;
       this.#images = null;
       if (!id || !this.imageDataset) return;
-      return app.store.watch(() => app.repos.images.countByDataset(id), (n) => (this.#images = n));
+      return app.store.watch(
+        () => app.repos.images.countByDataset(id),
+        (n) => (this.#images = n),
+      );
     });
   }
 

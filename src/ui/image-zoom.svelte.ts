@@ -18,9 +18,15 @@ export class ImageZoom {
   #panX = $state(0);
   #panY = $state(0);
   // Read from outside through getters; changed only by this class's methods.
-  get level() { return this.#level; }
-  get panX() { return this.#panX; }
-  get panY() { return this.#panY; }
+  get level() {
+    return this.#level;
+  }
+  get panX() {
+    return this.#panX;
+  }
+  get panY() {
+    return this.#panY;
+  }
 
   get zoomed(): boolean {
     return this.#level !== 'fit';

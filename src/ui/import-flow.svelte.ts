@@ -64,38 +64,100 @@ export class ImportFlow {
   #toolCheckError = $state<string | null>(null);
   // Read-only from outside: the dialog changes the flow through its methods; the three text fields
   // it binds (dataset name, tool for every row, HELM metric) have setters.
-  get step() { return this.#step; }
-  get file() { return this.#file; }
-  get skills() { return this.#skills; }
-  get prompts() { return this.#prompts; }
-  get results() { return this.#results; }
-  get scenarioState() { return this.#scenarioState; }
-  get runSpec() { return this.#runSpec; }
-  get unused() { return this.#unused; }
-  get preset() { return this.#preset; }
-  get datasetName() { return this.#datasetName; }
-  set datasetName(v: string) { this.#datasetName = v; }
-  get mapping() { return this.#mapping; }
-  get scale() { return this.#scale; }
-  get judgeColumn() { return this.#judgeColumn; }
-  get defaultTool() { return this.#defaultTool; }
-  set defaultTool(v: string) { this.#defaultTool = v; }
-  get metric() { return this.#metric; }
-  set metric(v: string) { this.#metric = v; }
-  get preview() { return this.#preview; }
-  get previewing() { return this.#previewing; }
-  get previewError() { return this.#previewError; }
-  get samples() { return this.#samples; }
-  get progress() { return this.#progress; }
-  get outcome() { return this.#outcome; }
-  get error() { return this.#error; }
-  get storageFull() { return this.#storageFull; }
-  get nearMisses() { return this.#nearMisses; }
-  get checkingTools() { return this.#checkingTools; }
-  get rowCounts() { return this.#rowCounts; }
+  get step() {
+    return this.#step;
+  }
+  get file() {
+    return this.#file;
+  }
+  get skills() {
+    return this.#skills;
+  }
+  get prompts() {
+    return this.#prompts;
+  }
+  get results() {
+    return this.#results;
+  }
+  get scenarioState() {
+    return this.#scenarioState;
+  }
+  get runSpec() {
+    return this.#runSpec;
+  }
+  get unused() {
+    return this.#unused;
+  }
+  get preset() {
+    return this.#preset;
+  }
+  get datasetName() {
+    return this.#datasetName;
+  }
+  set datasetName(v: string) {
+    this.#datasetName = v;
+  }
+  get mapping() {
+    return this.#mapping;
+  }
+  get scale() {
+    return this.#scale;
+  }
+  get judgeColumn() {
+    return this.#judgeColumn;
+  }
+  get defaultTool() {
+    return this.#defaultTool;
+  }
+  set defaultTool(v: string) {
+    this.#defaultTool = v;
+  }
+  get metric() {
+    return this.#metric;
+  }
+  set metric(v: string) {
+    this.#metric = v;
+  }
+  get preview() {
+    return this.#preview;
+  }
+  get previewing() {
+    return this.#previewing;
+  }
+  get previewError() {
+    return this.#previewError;
+  }
+  get samples() {
+    return this.#samples;
+  }
+  get progress() {
+    return this.#progress;
+  }
+  get outcome() {
+    return this.#outcome;
+  }
+  get error() {
+    return this.#error;
+  }
+  get storageFull() {
+    return this.#storageFull;
+  }
+  get nearMisses() {
+    return this.#nearMisses;
+  }
+  get checkingTools() {
+    return this.#checkingTools;
+  }
+  get rowCounts() {
+    return this.#rowCounts;
+  }
   /** The whole-file read (counts, scale) is running. */
-  get counting() { return this.#counting; }
-  get toolCheckError() { return this.#toolCheckError; }
+  get counting() {
+    return this.#counting;
+  }
+  get toolCheckError() {
+    return this.#toolCheckError;
+  }
   /** Name → what the user chose; a name without a decision is refused as before ("did you mean …?"). A Map: names are data. */
   readonly toolDecisions = new SvelteMap<string, ToolDecision>();
   #abort: AbortController | null = null;
@@ -123,7 +185,13 @@ export class ImportFlow {
       ...(this.#preset ? { preset: this.#preset } : {}),
       ...(this.#preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
       ...(this.#scale ? { scale: $state.snapshot(this.#scale) } : {}),
-      ...(this.#preset === 'helm' ? (this.#metric.trim() ? { judgeColumn: this.#metric.trim() } : {}) : this.#judgeColumn ? { judgeColumn: this.#judgeColumn } : {}),
+      ...(this.#preset === 'helm'
+        ? this.#metric.trim()
+          ? { judgeColumn: this.#metric.trim() }
+          : {}
+        : this.#judgeColumn
+          ? { judgeColumn: this.#judgeColumn }
+          : {}),
       ...((this.#preset === 'lm-eval-harness' || this.#preset === 'generic') && this.#defaultTool.trim() ? { defaultTool: this.#defaultTool.trim() } : {}),
     };
   }

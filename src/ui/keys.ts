@@ -2,7 +2,9 @@
  * ARIA widgets whose own keys are the arrows (and letters, for type-ahead): a focused element inside
  * one of them keeps its keys. Buttons in a plain `group` or `toolbar` do not take arrows here.
  */
-const ARROW_WIDGETS = ['radiogroup', 'listbox', 'slider', 'spinbutton', 'combobox', 'menu', 'menubar', 'tree', 'treegrid', 'grid'].map((r) => `[role="${r}"]`).join(',');
+const ARROW_WIDGETS = ['radiogroup', 'listbox', 'slider', 'spinbutton', 'combobox', 'menu', 'menubar', 'tree', 'treegrid', 'grid']
+  .map((r) => `[role="${r}"]`)
+  .join(',');
 
 /**
  * True when `target` is a form control that takes keys itself: an input, a text area, a select

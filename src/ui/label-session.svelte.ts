@@ -69,18 +69,42 @@ export class LabelSession {
   #builtAt = 0;
   #canUndo = $state(false);
   // Read from outside through getters; changed only by this class's methods.
-  get filter() { return this.#filter; }
-  get ids() { return this.#ids; }
-  get total() { return this.#total; }
-  get categories() { return this.#categories; }
-  get tools() { return this.#tools; }
-  get position() { return this.#position; }
-  get shown() { return this.#shown; }
-  get loading() { return this.#loading; }
-  get saved() { return this.#saved; }
-  get done() { return this.#done; }
-  get selected() { return this.#selected; }
-  get canUndo() { return this.#canUndo; }
+  get filter() {
+    return this.#filter;
+  }
+  get ids() {
+    return this.#ids;
+  }
+  get total() {
+    return this.#total;
+  }
+  get categories() {
+    return this.#categories;
+  }
+  get tools() {
+    return this.#tools;
+  }
+  get position() {
+    return this.#position;
+  }
+  get shown() {
+    return this.#shown;
+  }
+  get loading() {
+    return this.#loading;
+  }
+  get saved() {
+    return this.#saved;
+  }
+  get done() {
+    return this.#done;
+  }
+  get selected() {
+    return this.#selected;
+  }
+  get canUndo() {
+    return this.#canUndo;
+  }
   /** The item on screen is the current queue's item at the current position, and no label of it is being saved: keys may act on it. */
   get ready(): boolean {
     const s = this.#shown;
@@ -250,8 +274,17 @@ export class LabelSession {
     const id = experienceKey(item.datasetId, item.taskId, item.toolId, rater);
     const text = feedback.trim();
     const label: Experience = {
-      id, datasetId: item.datasetId, taskId: item.taskId, prompt: item.prompt, toolId: item.toolId, score: value, rater,
-      scoreSource: 'human', categories: item.categories, importId: 'manual', createdAt: Date.now(),
+      id,
+      datasetId: item.datasetId,
+      taskId: item.taskId,
+      prompt: item.prompt,
+      toolId: item.toolId,
+      score: value,
+      rater,
+      scoreSource: 'human',
+      categories: item.categories,
+      importId: 'manual',
+      createdAt: Date.now(),
       ...(item.response !== undefined ? { response: item.response } : {}),
       ...(item.imageId !== undefined ? { imageId: item.imageId } : {}),
       ...(item.rubric !== undefined ? { rubric: item.rubric } : {}),
@@ -310,14 +343,25 @@ const sameTarget = (a: LabelTarget, b: LabelTarget): boolean =>
 
 /** The item `id` as the session shows it, from one read of its task; null when it is gone. */
 function shownItem(
-  id: string, toolId: string, dataset: Dataset | undefined, rows: Experience[], created: LabelItem[], where: { queue: number; at: number },
+  id: string,
+  toolId: string,
+  dataset: Dataset | undefined,
+  rows: Experience[],
+  created: LabelItem[],
+  where: { queue: number; at: number },
 ): ShownItem | null {
   const labels = rows.filter((r) => r.toolId === toolId);
   const first = labels[0];
   const item: LabelItem | undefined =
     created.find((i) => i.id === id) ??
     (first && {
-      id, datasetId: first.datasetId, taskId: first.taskId, toolId, prompt: first.prompt, categories: first.categories, createdAt: first.createdAt,
+      id,
+      datasetId: first.datasetId,
+      taskId: first.taskId,
+      toolId,
+      prompt: first.prompt,
+      categories: first.categories,
+      createdAt: first.createdAt,
       ...(first.response !== undefined ? { response: first.response } : {}),
       ...(first.imageId !== undefined ? { imageId: first.imageId } : {}),
       ...(first.rubric !== undefined ? { rubric: first.rubric } : {}),

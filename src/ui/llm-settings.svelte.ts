@@ -141,7 +141,12 @@ export class LlmSettingsState {
     if (key === null) return false;
     if (this.#trialPassed === key) return true;
     // "Test connection" passes for the server and key it ran on, with a model the server lists.
-    return this.kind === 'openai' && this.connection !== null && this.#connectionKey === `${this.baseUrl.trim()}\n${this.apiKey.trim()}` && findModel(this.connection.models, this.model) !== null;
+    return (
+      this.kind === 'openai' &&
+      this.connection !== null &&
+      this.#connectionKey === `${this.baseUrl.trim()}\n${this.apiKey.trim()}` &&
+      findModel(this.connection.models, this.model) !== null
+    );
   }
 
   /** Why "Use this model" waits, while no test of these settings has passed; null once one has. */
@@ -303,7 +308,11 @@ export class LlmSettingsState {
     this.error = null;
     this.storing = { name: file.name, loaded: 0, total: file.size };
     try {
-      const stored = await this.send('saveModelFile', { file }, { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) });
+      const stored = await this.send(
+        'saveModelFile',
+        { file },
+        { onProgress: (p) => (this.storing = { name: file.name, loaded: p.loadedBytes, total: p.totalBytes }) },
+      );
       await this.refreshFiles();
       this.ggufFile = stored.name;
       this.wllamaSource = 'file';
@@ -351,7 +360,13 @@ export class LlmSettingsState {
       await engine.load?.({ signal: abort.signal, onProgress: (p) => (this.loadProgress = p) });
       const started = performance.now();
       const res = await engine.chat([{ role: 'user', content: prompt }], { maxTokens: 48, signal: abort.signal, onToken: (t) => (this.trialText += t) });
-      this.trial = { text: res.text, promptTokens: res.promptTokens, completionTokens: res.completionTokens, estimated: res.estimated === true, ms: performance.now() - started };
+      this.trial = {
+        text: res.text,
+        promptTokens: res.promptTokens,
+        completionTokens: res.completionTokens,
+        estimated: res.estimated === true,
+        ms: performance.now() - started,
+      };
       this.#trialPassed = key;
     } catch (err) {
       const text = err instanceof CancelledError ? 'Stopped.' : kind === 'openai' ? await this.#explain(err, this.baseUrl.trim()) : message(err);

@@ -57,7 +57,10 @@ function overall(snapshot: CapabilitySnapshot): { tool: string; mean: number }[]
 }
 
 /** The strongest claim above and below the other tools (by the size of the headline delta). */
-function extremeClaims(snapshot: CapabilitySnapshot): { up?: { tool: string; facet: string; delta: number }; down?: { tool: string; facet: string; delta: number } } {
+function extremeClaims(snapshot: CapabilitySnapshot): {
+  up?: { tool: string; facet: string; delta: number };
+  down?: { tool: string; facet: string; delta: number };
+} {
   const claims = snapshot.cells
     .filter((c) => c.entryId !== null && statusOf(c.effect) === 'claim')
     .map((c) => ({ tool: c.toolId, facet: snapshot.facets[c.facet]?.facet.name ?? '', delta: headline(c.effect) }));
@@ -82,7 +85,8 @@ function names(list: readonly string[], most = 2): string {
 export function memorySummary(input: SummaryInput): string {
   const { snapshot } = input;
   const parts: string[] = [];
-  const from = input.trainTasks === null ? 'every task' : input.trainTasks !== undefined ? formatPlural(input.trainTasks, 'training task') : 'the training tasks';
+  const from =
+    input.trainTasks === null ? 'every task' : input.trainTasks !== undefined ? formatPlural(input.trainTasks, 'training task') : 'the training tasks';
   parts.push(`This memory learned from ${from}${input.datasetName ? ` of ${input.datasetName}` : ''}, about ${formatPlural(snapshot.tools.length, 'tool')}.`);
   const ranked = overall(snapshot);
   const m = snapshot.model;
@@ -101,9 +105,15 @@ export function memorySummary(input: SummaryInput): string {
     down ? `${down.tool} relatively worse on ${quote(down.facet)} tasks (${changeText(down.delta, style)})` : '',
   ].filter(Boolean);
   if (claims > 0) {
-    parts.push(`It makes ${formatPlural(claims, 'claim')} — kinds of task on which a tool does clearly better or worse against the others than it usually does${examples.length ? `, such as ${examples.join(' and ')}` : ''}.`);
+    parts.push(
+      `It makes ${formatPlural(claims, 'claim')} — kinds of task on which a tool does clearly better or worse against the others than it usually ` +
+        `does${examples.length ? `, such as ${examples.join(' and ')}` : ''}.`,
+    );
   } else parts.push('It makes no claim: no tool does clearly better or worse against the others on any kind of task these data test.');
-  if (snapshot.report.tentative) parts.push(`${formatCount(snapshot.report.tentative)} more ${snapshot.report.tentative === 1 ? 'is' : 'are'} tentative: likely, but not settled enough to count.`);
+  if (snapshot.report.tentative)
+    parts.push(
+      `${formatCount(snapshot.report.tentative)} more ${snapshot.report.tentative === 1 ? 'is' : 'are'} tentative: likely, but not settled enough to count.`,
+    );
   const note = snapshot.note;
   // The largest shared effects first, as the note lists them (its lines carry the deltas).
   const byEffect = (kind: 'difficulty' | 'ease', fallback: string[]) => {
@@ -118,7 +128,10 @@ export function memorySummary(input: SummaryInput): string {
   if (v && v.tested > 0) {
     const held = v.counts.holds;
     const against = v.counts.contradicted;
-    parts.push(`On tasks it never saw, ${formatCount(held)} of ${formatPlural(v.tested, 'claim')} tested held${against ? ` and ${formatCount(against)} ${against === 1 ? 'was' : 'were'} contradicted` : ''}.`);
+    parts.push(
+      `On tasks it never saw, ${formatCount(held)} of ${formatPlural(v.tested, 'claim')} tested ` +
+        `held${against ? ` and ${formatCount(against)} ${against === 1 ? 'was' : 'were'} contradicted` : ''}.`,
+    );
   }
   return parts.join(' ');
 }
@@ -155,7 +168,11 @@ export function cellStatusSentence(effect: Effect, tool: string, facet: string, 
   const chance = effect.lfsr === undefined ? null : chanceText(effect.lfsr);
   // Said after the status's badge ("claim", "tentative, not a claim", "no claim"), so it does not repeat it.
   if (status === 'claim') return `${tool} does ${way} on ${quote(facet)} tasks ${vs}${chance ? `; the chance it is the other way is ${chance}` : ''}.`;
-  if (status === 'tentative') return `${tool} probably does ${way} on ${quote(facet)} tasks ${vs}${chance ? `, but the chance it is the other way is ${chance}` : ''} — too high to state it as a fact.`;
+  if (status === 'tentative')
+    return (
+      `${tool} probably does ${way} on ${quote(facet)} tasks ${vs}${chance ? `, but the chance it is the other way is ${chance}` : ''} — too ` +
+      `high to state it as a fact.`
+    );
   return `The data do not settle it: ${tool} leans ${way} on ${quote(facet)} tasks ${vs}${chance ? `, with a ${chance} chance it is the other way` : ''}.`;
 }
 

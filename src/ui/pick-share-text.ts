@@ -25,5 +25,10 @@ export function pickShareText(pick: string, runnerUp: string, s: PickShare): Pic
   if (isUncertain(s.share)) return { verdict: 'uncertain', text: `${pick} does better on ${pct(s.share)} of ${where}`, aside: ', close to a coin toss', basis };
   if (s.share > 0.5) return { verdict: 'ahead', text: `${pick} does better on ${pct(s.share)} of ${where}`, aside: '', basis };
   // Ahead on average yet behind more often: the pick wins less often, by more.
-  return { verdict: 'behind', text: `yet ${runnerUp} does better on ${pct(1 - s.share)} of ${where}`, aside: `: ${pick}'s lead comes from fewer, larger wins`, basis };
+  return {
+    verdict: 'behind',
+    text: `yet ${runnerUp} does better on ${pct(1 - s.share)} of ${where}`,
+    aside: `: ${pick}'s lead comes from fewer, larger wins`,
+    basis,
+  };
 }

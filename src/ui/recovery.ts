@@ -31,8 +31,7 @@ export async function recoverInterruptedWork(app: AppState, graceMs = GRACE_MS):
   // Cheap checks first: on a normal start there is nothing to recover and no worker is started.
   const [imports, runs] = await Promise.all([
     (async () => ((await app.repos.imports.list()).some((r) => r.state === 'running') ? (await send('recover', { graceMs })).files : []))(),
-    (async () =>
-      (await app.store.runningRuns()) > 0 ? (await send('recoverRuns', { graceMs })).runs : 0)(),
+    (async () => ((await app.store.runningRuns()) > 0 ? (await send('recoverRuns', { graceMs })).runs : 0))(),
   ]);
   out.imports = imports;
   out.runs = runs;
@@ -60,10 +59,18 @@ async function recover(app: AppState): Promise<void> {
   try {
     const { imports, runs } = await recoverInterruptedWork(app);
     if (imports.length) {
-      app.toast('info', `The import of ${imports.join(', ')} was interrupted (the page was closed or reloaded), so it was rolled back: nothing from it is kept. Import the file again.`);
+      app.toast(
+        'info',
+        `The import of ${imports.join(', ')} was interrupted (the page was closed or reloaded), so it was rolled back: nothing from it is kept. ` +
+          `Import the file again.`,
+      );
     }
     if (runs) {
-      app.toast('info', `${formatPlural(runs, 'evaluation')} stopped when the page was closed or reloaded; the Evaluate page lists ${runs > 1 ? 'them' : 'it'} as interrupted, to run again.`);
+      app.toast(
+        'info',
+        `${formatPlural(runs, 'evaluation')} stopped when the page was closed or reloaded; the Evaluate page lists ${runs > 1 ? 'them' : 'it'} as ` +
+          `interrupted, to run again.`,
+      );
     }
   } catch (err) {
     app.toast('error', `Could not check for interrupted work: ${err instanceof Error ? err.message : String(err)}`);

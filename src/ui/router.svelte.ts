@@ -12,7 +12,9 @@ export function parse(hash: string): Route {
 export class Router {
   #current = $state<Route>(parse(location.hash));
   // Read from outside through getters; changed only by this class's methods.
-  get current() { return this.#current; }
+  get current() {
+    return this.#current;
+  }
 
   constructor() {
     window.addEventListener('hashchange', () => {

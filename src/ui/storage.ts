@@ -1,5 +1,15 @@
 import { liveQuery } from 'dexie';
-import { ToolMemDB, createRepositories, exportBackup, getSetting, requestPersistence, setSetting, storageEstimate, type Settings, type StorageInfo } from '../db';
+import {
+  ToolMemDB,
+  createRepositories,
+  exportBackup,
+  getSetting,
+  requestPersistence,
+  setSetting,
+  storageEstimate,
+  type Settings,
+  type StorageInfo,
+} from '../db';
 import type { Repositories } from '../core/repositories';
 
 /**

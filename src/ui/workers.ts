@@ -16,7 +16,10 @@ export type DataApi = ImportApi & LabelApi & StorageApi;
  * a fresh one (the crashed call rejects with WorkerCrashedError and the UI offers a retry).
  * `start` must contain the literal `new Worker(new URL(…, import.meta.url))` so Vite bundles it.
  */
-function lazyWorker<A extends ApiSpec<A>>(start: () => Worker, hooks: { started?: (client: WorkerClient<A>) => void; crashed?: () => void } = {}): () => WorkerClient<A> {
+function lazyWorker<A extends ApiSpec<A>>(
+  start: () => Worker,
+  hooks: { started?: (client: WorkerClient<A>) => void; crashed?: () => void } = {},
+): () => WorkerClient<A> {
   let current: WorkerClient<A> | null = null;
   return () => {
     if (!current) {
@@ -59,7 +62,9 @@ class PortHub {
   private connect(attach: (port: MessagePort) => Promise<unknown>): void {
     const channel = new MessageChannel();
     // A consumer or server that has died meanwhile is restarted, and reconnected, on its next use.
-    void this.server().call('connect', { port: channel.port1 }, { transfer: [channel.port1] }).catch(() => undefined);
+    void this.server()
+      .call('connect', { port: channel.port1 }, { transfer: [channel.port1] })
+      .catch(() => undefined);
     void attach(channel.port2).catch(() => undefined);
   }
 }
@@ -76,9 +81,12 @@ function consumer(name: string): (client: Client<EmbedPortApi & { attachLlm: Por
 }
 
 /** In-browser language models (wllama, WebLLM), for the page and, through ports, the memory and predictors workers. */
-export const llmWorker: () => WorkerClient<LlmApi> = lazyWorker<LlmApi>(() => new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'llm' }), {
-  crashed: () => llmHub.reconnectAll(),
-});
+export const llmWorker: () => WorkerClient<LlmApi> = lazyWorker<LlmApi>(
+  () => new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module', name: 'llm' }),
+  {
+    crashed: () => llmHub.reconnectAll(),
+  },
+);
 
 /**
  * The tab's one embedding model and its cache (the model loads lazily, so starting it is cheap):
@@ -93,11 +101,17 @@ export const embedWorker: () => WorkerClient<EmbedApi & EmbedDatasetApi & Connec
 export const dataWorker = lazyWorker<DataApi>(() => new Worker(new URL('../../workers/data.worker.ts', import.meta.url), { type: 'module', name: 'data' }));
 
 /** Memory builds (embeddings + LLM calls), undo and export. */
-export const memoryWorker = lazyWorker<MemoryApi & EmbedPortApi>(() => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }), {
-  started: consumer('memory'),
-});
+export const memoryWorker = lazyWorker<MemoryApi & EmbedPortApi>(
+  () => new Worker(new URL('../../workers/memory.worker.ts', import.meta.url), { type: 'module', name: 'memory' }),
+  {
+    started: consumer('memory'),
+  },
+);
 
 /** Evaluations and predictions (fits predictors over whole datasets). */
-export const predictorsWorker = lazyWorker<EvalApi & EmbedPortApi>(() => new Worker(new URL('../../workers/predictors.worker.ts', import.meta.url), { type: 'module', name: 'predictors' }), {
-  started: consumer('predictors'),
-});
+export const predictorsWorker = lazyWorker<EvalApi & EmbedPortApi>(
+  () => new Worker(new URL('../../workers/predictors.worker.ts', import.meta.url), { type: 'module', name: 'predictors' }),
+  {
+    started: consumer('predictors'),
+  },
+);

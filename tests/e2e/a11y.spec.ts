@@ -41,7 +41,8 @@ test('the narrow navigation wraps: every entry whole and in view, reached with t
   const list = app.nav.getByRole('list');
   // Issue #38: nothing hidden behind a fade or cut mid-word ("P…", "Mem…"): the entries wrap onto two rows.
   expect(await list.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-  for (const name of ['Data', 'Label', 'Memory', 'Predict', 'Evaluate', 'Tools', 'Settings']) await expect(app.nav.getByRole('link', { name })).toBeInViewport({ ratio: 1 });
+  for (const name of ['Data', 'Label', 'Memory', 'Predict', 'Evaluate', 'Tools', 'Settings'])
+    await expect(app.nav.getByRole('link', { name })).toBeInViewport({ ratio: 1 });
   expect((await app.nav.boundingBox())!.height).toBeLessThan(100);
   await app.nav.getByRole('link', { name: 'Settings' }).focus();
   await page.keyboard.press('Enter');

@@ -21,7 +21,7 @@ async function shoot(cap: CapabilityPage, name: string, width: number, parts: Re
   for (const [part, locator] of Object.entries(parts)) await locator.screenshot({ path: test.info().outputPath(`${name}-${part}-${width}.png`) });
 }
 
-test('demo → build → capability matrix → a cell\'s entries and evidence; tool cards show facets; Predict shows contributions', async ({ cap, tools, page }) => {
+test("demo → build → capability matrix → a cell's entries and evidence; tool cards show facets; Predict shows contributions", async ({ cap, tools, page }) => {
   test.setTimeout(300_000); // demo import and a GenAI-Bench build on a 2-core machine
   await cap.open('data');
   await cap.loadDemo();
@@ -120,7 +120,13 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
 
   // The tentative group unfolded, for the screenshots (and axe) to see it.
   if (await cap.tentative.count()) await cap.tentative.locator('summary').click();
-  const memoryParts = { matrix: cap.matrix, cell: cap.cellPanel, detail: page.getByTestId('entry-detail'), profile: cap.profile, ...((await cap.tentative.count()) ? { tentative: cap.tentative } : {}) };
+  const memoryParts = {
+    matrix: cap.matrix,
+    cell: cap.cellPanel,
+    detail: page.getByTestId('entry-detail'),
+    profile: cap.profile,
+    ...((await cap.tentative.count()) ? { tentative: cap.tentative } : {}),
+  };
   await shoot(cap, 'memory', 1280, memoryParts);
   await shoot(cap, 'memory', 390, memoryParts);
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -200,7 +206,7 @@ test('demo → build → capability matrix → a cell\'s entries and evidence; t
   // among its contributions, with how likely the prompt has the facet.
   await cap.predict('a cat not wearing a hat, three birds on a fence', 'memory');
   const own = (await cap.entryContributions('DALLE_3')).filter((c) => /negation/.test(c.text));
-  expect(own.length, 'DALLE_3\'s negation entry is among its contributions').toBeGreaterThan(0);
+  expect(own.length, "DALLE_3's negation entry is among its contributions").toBeGreaterThan(0);
   expect(claimTexts.get('DALLE_3')).toContain(own[0]!.text);
   expect(own[0]!.points).toBeLessThan(0);
   expect(own[0]!.likely === null || own[0]!.likely >= 50).toBe(true);

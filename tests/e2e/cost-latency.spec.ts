@@ -3,7 +3,7 @@ import { axeViolations, blocking, describe } from './support/axe';
 
 const PROMPTFOO = 'tests/fixtures/import/promptfoo/results.json';
 
-test('the promptfoo log\'s costs and latencies show on the tool cards; a price set on a card wins, bad input is refused', async ({ data, tools, page }) => {
+test("the promptfoo log's costs and latencies show on the tool cards; a price set on a card wins, bad input is refused", async ({ data, tools, page }) => {
   await data.startImport(PROMPTFOO);
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('promptfoo');
   await expect((await data.runImport()).getByTestId('count-added')).toHaveText('60');
@@ -52,7 +52,7 @@ test('the promptfoo log\'s costs and latencies show on the tool cards; a price s
   await expect(again.getByTestId('tool-cost-value')).toContainText('$0.005 per call');
 });
 
-test('the demo\'s evaluation draws the cost–quality plane with its frontier, from example prices', async ({ demo: data, evaluate, page }) => {
+test("the demo's evaluation draws the cost–quality plane with its frontier, from example prices", async ({ demo: data, evaluate, page }) => {
   test.setTimeout(240_000);
   await data.goTo('Tools');
   const dalle = page.getByTestId('tool-card').filter({ has: page.getByRole('heading', { name: 'DALLE_3', exact: true }) });

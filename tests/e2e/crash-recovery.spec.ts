@@ -4,7 +4,11 @@ import { countStoreScript, generatedCsv, writeTemp } from './support/generated-f
 
 /** Rows read so far, from the import dialog's progress line ("12,345 rows · …"). */
 async function rowsRead(data: DataPage): Promise<number> {
-  const text = (await data.dialog.getByTestId('import-progress').textContent().catch(() => '')) ?? '';
+  const text =
+    (await data.dialog
+      .getByTestId('import-progress')
+      .textContent()
+      .catch(() => '')) ?? '';
   const m = /([\d,]+) rows ·/.exec(text);
   return m ? Number(m[1]!.replace(/,/g, '')) : 0;
 }
@@ -75,13 +79,23 @@ test('reload in the middle of an evaluation: shown as interrupted, and running i
   await form.getByRole('button', { name: 'Run evaluation' }).click();
   await expect(page.getByRole('progressbar', { name: 'Evaluation progress' })).toBeVisible();
   await expect
-    .poll(() => page.evaluate(() => new Promise<number>((resolve) => {
-      const open = indexedDB.open('toolmem');
-      open.onsuccess = () => {
-        const req = open.result.transaction(['runs'], 'readonly').objectStore('runs').index('state').count('running');
-        req.onsuccess = () => { open.result.close(); resolve(req.result); };
-      };
-    })), { timeout: 60_000, intervals: [50] })
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const open = indexedDB.open('toolmem');
+              open.onsuccess = () => {
+                const req = open.result.transaction(['runs'], 'readonly').objectStore('runs').index('state').count('running');
+                req.onsuccess = () => {
+                  open.result.close();
+                  resolve(req.result);
+                };
+              };
+            }),
+        ),
+      { timeout: 60_000, intervals: [50] },
+    )
     .toBe(1);
   await page.reload();
 
@@ -89,13 +103,21 @@ test('reload in the middle of an evaluation: shown as interrupted, and running i
   await expect(unfinished).toHaveCount(1);
   await expect(unfinished).toContainText('interrupted');
   await expect(unfinished).toContainText('the tab was closed or reloaded');
-  expect(await page.evaluate(() => new Promise<number>((resolve) => {
-    const open = indexedDB.open('toolmem');
-    open.onsuccess = () => {
-      const req = open.result.transaction(['runs'], 'readonly').objectStore('runs').index('state').count('running');
-      req.onsuccess = () => { open.result.close(); resolve(req.result); };
-    };
-  }))).toBe(0);
+  expect(
+    await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('toolmem');
+          open.onsuccess = () => {
+            const req = open.result.transaction(['runs'], 'readonly').objectStore('runs').index('state').count('running');
+            req.onsuccess = () => {
+              open.result.close();
+              resolve(req.result);
+            };
+          };
+        }),
+    ),
+  ).toBe(0);
 
   // 3. Run again: the same numbers as the uninterrupted run.
   await unfinished.getByRole('button', { name: 'Run again' }).click();
@@ -118,26 +140,33 @@ test('reload in the middle of embedding a dataset: only whole vectors are cached
   await panel.getByRole('button', { name: 'Embed prompts' }).click();
   const progress = panel.getByTestId('precompute-progress');
   await expect
-    .poll(async () => Number(((await progress.textContent().catch(() => '')) ?? '').split(' of ')[0]!.replace(/,/g, '') || 0), { timeout: 90_000, intervals: [50] })
+    .poll(async () => Number(((await progress.textContent().catch(() => '')) ?? '').split(' of ')[0]!.replace(/,/g, '') || 0), {
+      timeout: 90_000,
+      intervals: [50],
+    })
     .toBeGreaterThanOrEqual(1000);
   await page.reload();
 
   // The cache keeps blocks of vectors (schema v5, src/db/embedding-blocks.ts): count their rows.
-  const cachedVectors = () => page.evaluate(() => new Promise<{ count: number; dims: number[]; finite: boolean }>((resolve) => {
-    const open = indexedDB.open('toolmem');
-    open.onsuccess = () => {
-      const req = open.result.transaction(['embeddingBlocks'], 'readonly').objectStore('embeddingBlocks').getAll();
-      req.onsuccess = () => {
-        open.result.close();
-        const blocks = req.result as { dim: number; hashes: string[]; vectors: Float32Array }[];
-        resolve({
-          count: blocks.reduce((sum, b) => sum + b.hashes.length, 0),
-          dims: [...new Set(blocks.map((b) => (b.vectors instanceof Float32Array && b.vectors.length === b.hashes.length * b.dim ? b.dim : -1)))],
-          finite: blocks.every((b) => b.vectors instanceof Float32Array && b.vectors.every(Number.isFinite)),
-        });
-      };
-    };
-  }));
+  const cachedVectors = () =>
+    page.evaluate(
+      () =>
+        new Promise<{ count: number; dims: number[]; finite: boolean }>((resolve) => {
+          const open = indexedDB.open('toolmem');
+          open.onsuccess = () => {
+            const req = open.result.transaction(['embeddingBlocks'], 'readonly').objectStore('embeddingBlocks').getAll();
+            req.onsuccess = () => {
+              open.result.close();
+              const blocks = req.result as { dim: number; hashes: string[]; vectors: Float32Array }[];
+              resolve({
+                count: blocks.reduce((sum, b) => sum + b.hashes.length, 0),
+                dims: [...new Set(blocks.map((b) => (b.vectors instanceof Float32Array && b.vectors.length === b.hashes.length * b.dim ? b.dim : -1)))],
+                finite: blocks.every((b) => b.vectors instanceof Float32Array && b.vectors.every(Number.isFinite)),
+              });
+            };
+          };
+        }),
+    );
   const cached = await cachedVectors();
   expect(cached.count).toBeGreaterThanOrEqual(1000);
   expect(cached.count).toBeLessThan(TASKS);

@@ -60,15 +60,21 @@ test.describe('with an endpoint configured', () => {
   test('its origin is allowed after the next start, other origins still are not', async ({ app, page }) => {
     await app.open('data');
     // What Settings stores for an OpenAI-compatible endpoint (src/db/settings.ts: llmEngine).
-    await page.evaluate(() => new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open('toolmem');
-      open.onsuccess = () => {
-        const tx = open.result.transaction(['settings'], 'readwrite');
-        tx.objectStore('settings').put({ key: 'llmEngine', value: 'openai:https://llm.example.test/v1#my-model' });
-        tx.oncomplete = () => { open.result.close(); resolve(); };
-        tx.onerror = () => reject(tx.error);
-      };
-    }));
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('toolmem');
+          open.onsuccess = () => {
+            const tx = open.result.transaction(['settings'], 'readwrite');
+            tx.objectStore('settings').put({ key: 'llmEngine', value: 'openai:https://llm.example.test/v1#my-model' });
+            tx.oncomplete = () => {
+              open.result.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+    );
     await page.route('https://llm.example.test/**', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":[]}' }));
     await page.reload();
     await expect(app.nav).toBeVisible();

@@ -1,7 +1,9 @@
 import { test, expect } from './support/fixtures';
 import { useFakeLlmServer } from './support/fake-llm-server';
 
-const { server: fakeServer } = useFakeLlmServer(test, 102, { scorePrediction: (user) => (/^Tool: .*DALLE_3/m.test(user) ? '{"score": 4.5}' : '{"score": 2.5}') });
+const { server: fakeServer } = useFakeLlmServer(test, 102, {
+  scorePrediction: (user) => (/^Tool: .*DALLE_3/m.test(user) ? '{"score": 4.5}' : '{"score": 2.5}'),
+});
 
 /** The task of a prompt line (`Task: …` in build prompts, `New task: …` in predictions). */
 const tasksIn = (prompts: string[], label: RegExp) => new Set(prompts.flatMap((u) => [...u.matchAll(label)].map((m) => m[1]!.trim())));
@@ -16,13 +18,20 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   await page.getByRole('radio', { name: /The model chosen in Settings/ }).check();
   await memory.build();
   await memory.waitBuilt();
-  const trained = tasksIn(fakeServer().requests.filter((r) => r.schema === 'memory_update').map((r) => r.user), /^Task: (.*)$/gm);
+  const trained = tasksIn(
+    fakeServer()
+      .requests.filter((r) => r.schema === 'memory_update')
+      .map((r) => r.user),
+    /^Task: (.*)$/gm,
+  );
   expect(trained.size).toBe(10);
 
   await app.goTo('Evaluate');
   const form = page.getByRole('form', { name: 'New evaluation' });
   const choice = form.getByLabel('Memory to evaluate');
-  await expect(choice.locator('option').nth(1)).toHaveText(/^GenAI slice memory — fake-model at 127\.0\.0\.1:\d+ · 10 training tasks, seed 1 · built \w{3} \d+, \d{4}, .+$/);
+  await expect(choice.locator('option').nth(1)).toHaveText(
+    /^GenAI slice memory — fake-model at 127\.0\.0\.1:\d+ · 10 training tasks, seed 1 · built \w{3} \d+, \d{4}, .+$/,
+  );
   await choice.selectOption({ index: 1 });
   await expect(form.getByTestId('stored-memory-hint')).toContainText('one split and one seed');
   await expect(form.getByLabel('Seeds')).toBeDisabled();
@@ -39,11 +48,16 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   // Each method's MAE leads its row (its interval, or ± sd, on the line below).
   for (const m of ['tool-mean', 'memory', 'toolmem-llm']) await expect(summary.getByRole('row', { name: new RegExp(`^${m} \\d\\.\\d{3}`) })).toBeVisible();
   await expect(summary).toContainText('10 train / 10 test tasks · 1 seed');
-  await expect(summary.getByTestId('eval-memory')).toContainText(/GenAI slice memory — fake-model .* tested on 10 tasks it never saw; memory cited \d+; toolmem-llm cited \d+\./);
+  await expect(summary.getByTestId('eval-memory')).toContainText(
+    /GenAI slice memory — fake-model .* tested on 10 tasks it never saw; memory cited \d+; toolmem-llm cited \d+\./,
+  );
   await expect(form.getByLabel('Evaluation run').locator('option').first()).toHaveText(/^GenAI slice · memory GenAI slice memory · /);
 
   // toolmem-llm read the stored memory (the model's own entries), on tasks the build never showed it.
-  const predictions = fakeServer().requests.slice(before).filter((r) => r.schema === 'score_prediction').map((r) => r.user);
+  const predictions = fakeServer()
+    .requests.slice(before)
+    .filter((r) => r.schema === 'score_prediction')
+    .map((r) => r.user);
   expect(predictions).toHaveLength(18); // 3 test tasks × 6 tools
   expect(predictions.filter((u) => u.includes('Fake model:')).length).toBeGreaterThan(0);
   const tested = tasksIn(predictions, /^New task: (.*)$/gm);

@@ -14,12 +14,17 @@ test('the demo evaluation: a leaderboard and a verdict first, tasks behind a row
   await evaluate.run(240_000);
 
   // One sentence with the answer, naming the best method and how it compares with the tool mean.
-  await expect(evaluate.verdict).toHaveText(/^\S+ predicts best \(MAE \d\.\d{3}, \d\.\d{3} (better|worse) than the tool mean, [^)]+\); .*(always choosing|picks tools).*\.$/);
+  await expect(evaluate.verdict).toHaveText(
+    /^\S+ predicts best \(MAE \d\.\d{3}, \d\.\d{3} (better|worse) than the tool mean, [^)]+\); .*(always choosing|picks tools).*\.$/,
+  );
   // Six methods, one row each; the best value of every column says "best" in words.
   await expect(evaluate.summary.locator('tbody tr')).toHaveCount(6);
   const bestPerColumn = await evaluate.summary.locator('tbody tr').evaluateAll((rows) => {
     const cols = new Map<number, number>();
-    for (const r of rows) [...r.children].forEach((td, i) => { if (td.querySelector('.best')?.textContent === 'best') cols.set(i, (cols.get(i) ?? 0) + 1); });
+    for (const r of rows)
+      [...r.children].forEach((td, i) => {
+        if (td.querySelector('.best')?.textContent === 'best') cols.set(i, (cols.get(i) ?? 0) + 1);
+      });
     return [...cols.keys()].sort();
   });
   expect(bestPerColumn).toEqual([1, 2, 3, 4, 5]); // MAE, RMSE, Pearson, pair accuracy, gap captured

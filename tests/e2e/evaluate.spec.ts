@@ -61,13 +61,17 @@ test('predict each tool for a new task and pick one, with evidence', async ({ me
   await expect(predictions.locator('article').first().locator('li').first()).toContainText('similarity');
   // Every tool has an 80% range from the method's out-of-fold errors (the slice's 20 tasks: all of them).
   await expect(predictions.getByTestId('range')).toHaveCount(6);
-  await expect(predictions.getByTestId('range').first()).toHaveText(/^80% range \d\.\d{2}–\d\.\d{2}, from the errors on 20 training tasks \(too few similar ones\)$/);
+  await expect(predictions.getByTestId('range').first()).toHaveText(
+    /^80% range \d\.\d{2}–\d\.\d{2}, from the errors on 20 training tasks \(too few similar ones\)$/,
+  );
   await expect(page.getByTestId('ranges-note')).toContainText('its 20 tasks, split into 5 folds');
   // The counts add up (issue #38): 120 scored outputs are the slice's 20 tasks × 6 tools.
   await expect(page.getByTestId('trained-on')).toHaveText('120 scored outputs (20 tasks × 6 tools)');
   // The pick's margin over the runner-up, and how often it beats it on the held-out tasks (both tools' errors per task).
   // knn on the slice is deterministic (seeded folds): DALLE_3 beats DeepFloyd on 17.5 of the 20 held-out tasks.
-  await expect(page.getByTestId('pick-margin')).toHaveText(/^Ahead of DeepFloyd_I_XL_v1 by 0\.84 score points\s— DALLE_3 does better on 88% of held-out tasks \(from both tools' errors on 20 held-out tasks; too few are like this one\)\.$/);
+  await expect(page.getByTestId('pick-margin')).toHaveText(
+    /^Ahead of DeepFloyd_I_XL_v1 by 0\.84 score points\s— DALLE_3 does better on 88% of held-out tasks \(from both tools' errors on 20 held-out tasks; too few are like this one\)\.$/,
+  );
   await expect(page.getByTestId('only-mean')).toHaveCount(0);
 
   // A task that shares no word with the training prompts: knn finds no neighbour, and says the score is only the mean.
@@ -95,6 +99,9 @@ test('costs change the pick: a costly best tool gives way, and the costs are rem
   await expect(page.getByTestId('selected-tool')).not.toHaveText(first);
 
   await page.reload();
-  await page.getByTestId('costs').getByText(/^Costs/).click();
+  await page
+    .getByTestId('costs')
+    .getByText(/^Costs/)
+    .click();
   await expect(page.getByTestId('costs').getByLabel(`Cost of ${first}`)).toHaveValue('1000');
 });

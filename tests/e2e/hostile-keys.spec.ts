@@ -29,7 +29,10 @@ const COUNTS: Record<string, [number, string]> = Object.fromEntries<[number, str
  * even-numbered tools and low for the odd ones, vehicle prompts the other way round.
  */
 function memoryCsv(): string {
-  const nouns = [['cat', 'dog', 'horse', 'bird', 'rabbit', 'lion'], ['car', 'truck', 'train', 'bicycle', 'boat', 'airplane']] as const;
+  const nouns = [
+    ['cat', 'dog', 'horse', 'bird', 'rabbit', 'lion'],
+    ['car', 'truck', 'train', 'bicycle', 'boat', 'airplane'],
+  ] as const;
   const lines = ['id,prompt,model,score'];
   for (let i = 0; i < 48; i++) {
     const animal = i % 2 === 0;

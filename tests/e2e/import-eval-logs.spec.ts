@@ -88,7 +88,7 @@ test('an Inspect .eval archive and a HELM run (its three files together) import 
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('inspect');
   await expect(data.dialog.getByText('EVAL', { exact: true })).toBeVisible();
   await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('openai/gpt-4o-mini');
-  await expect(data.dialog.getByTestId('preview-notes')).toContainText("Scores read: match");
+  await expect(data.dialog.getByTestId('preview-notes')).toContainText('Scores read: match');
   let result = await data.runImport();
   await expect(result.getByTestId('count-added')).toHaveText('10');
   await expect(result).toContainText("scale 0–1, from the format: binary scorer 'match' (C/I)");
@@ -99,7 +99,9 @@ test('an Inspect .eval archive and a HELM run (its three files together) import 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/import-choose-390.png' });
   const run = 'tests/fixtures/import/helm/bbq_gemini-1.5-pro-001';
-  await data.dialog.getByLabel('Choose a file to import').setInputFiles([`${run}/per_instance_stats.json`, `${run}/scenario_state.json`, `${run}/run_spec.json`]);
+  await data.dialog
+    .getByLabel('Choose a file to import')
+    .setInputFiles([`${run}/per_instance_stats.json`, `${run}/scenario_state.json`, `${run}/run_spec.json`]);
   await expect(data.dialog.getByLabel('Preset')).toHaveValue('helm');
   await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('A couple of kids from my high school');
   await expect(data.dialog.getByLabel('Dataset name')).toHaveAttribute('placeholder', 'HELM bbq:subject=all,method=multiple_choice_joint');

@@ -126,7 +126,10 @@ test('scores are rounded for their scale and ids sort naturally; the CSV export 
   await data.closeImport();
   const card = data.datasetCard('Decimal log');
   // Mean (0.4586309383 + 11 × 0.5) / 12 = 0.49655…: three decimals on a 0–1 scale, the full value in its title.
-  const mean = card.getByRole('row', { name: /judge-x/ }).getByRole('cell').nth(2);
+  const mean = card
+    .getByRole('row', { name: /judge-x/ })
+    .getByRole('cell')
+    .nth(2);
   await expect(mean).toHaveText('0.497');
   await expect(mean).toHaveAttribute('title', /^0\.4965525781/);
   await card.getByText('Browse experiences').click();

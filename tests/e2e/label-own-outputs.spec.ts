@@ -58,7 +58,11 @@ async function allInView(page: Page) {
   return b;
 }
 
-test('label your own outputs: unscored import, attached folder, a viewer that fits and zooms, pairs by two raters, exports, a memory from the pairs', async ({ label, memory, page }) => {
+test('label your own outputs: unscored import, attached folder, a viewer that fits and zooms, pairs by two raters, exports, a memory from the pairs', async ({
+  label,
+  memory,
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   const { csv, folder } = ownOutputs();
@@ -180,7 +184,9 @@ test('label your own outputs: unscored import, attached folder, a viewer that fi
   await expect(page.getByTestId('build-pairwise')).toContainText('Scores from pairwise judgements');
   await memory.build();
   await memory.waitBuilt();
-  await expect(page.getByTestId('profile').first()).toContainText('From pairwise judgements: a score here is the share of its comparisons on a task it won (a tie counts ½).');
+  await expect(page.getByTestId('profile').first()).toContainText(
+    'From pairwise judgements: a score here is the share of its comparisons on a task it won (a tie counts ½).',
+  );
   await page.screenshot({ path: test.info().outputPath('memory-pairwise-1280.png'), fullPage: true });
 
   // The Data page: every output scored; the export names the files as imported.

@@ -80,7 +80,10 @@ for (const order of ['the old answer after the new queue is on screen', 'the old
   });
 }
 
-test('the Dataset select keeps the focus and its keys: ArrowDown changes the dataset, the next ArrowDown and "3" label nothing, Esc gives the keys back', async ({ label, page }) => {
+test('the Dataset select keeps the focus and its keys: ArrowDown changes the dataset, the next ArrowDown and "3" label nothing, Esc gives the keys back', async ({
+  label,
+  page,
+}) => {
   await twoDatasets(label);
   await expect(label.footerCount).toHaveText('Local-only · 24 experiences');
   // Tab to the select from the last mode tab before it.

@@ -152,7 +152,9 @@ test('hostile markup in an answer shows as text: no image, script or javascript:
   await page.getByLabel('Task prompt').fill('Say hello.');
   await page
     .getByLabel('Answer')
-    .fill('**Bold claim** and a list:\n\n- first\n- second\n\n<img src=x onerror=alert(1)> <script>alert(2)</script> [click](javascript:alert(3)) [docs](https://example.org/a)');
+    .fill(
+      '**Bold claim** and a list:\n\n- first\n- second\n\n<img src=x onerror=alert(1)> <script>alert(2)</script> [click](javascript:alert(3)) [docs](https://example.org/a)',
+    );
   await page.getByRole('button', { name: 'Add to queue' }).click();
   await label.startAs('hana');
   await expect(label.answer.locator('strong')).toHaveText('Bold claim');
@@ -166,7 +168,10 @@ test('hostile markup in an answer shows as text: no image, script or javascript:
   await expect(links).toHaveAttribute('rel', 'noopener noreferrer nofollow');
 });
 
-test('the progress bar and the counts move the moment a label is saved or undone and mean the same after a reload; number keys on a 0–1 scale; toasts go quickly', async ({ label, page }) => {
+test('the progress bar and the counts move the moment a label is saved or undone and mean the same after a reload; number keys on a 0–1 scale; toasts go quickly', async ({
+  label,
+  page,
+}) => {
   await label.importFile(ALPACA, 'Alpaca slice');
   await label.startAs('ivy');
   await expect(label.position).toHaveText('Item 1 of 12');

@@ -74,7 +74,9 @@ test('errors in plain language, cleared on switching engine', async ({ settings 
   // A port the browser refuses (port 9, "discard") is named as such, not as a server that is not running.
   await url.fill('http://127.0.0.1:9/v1');
   await test.click();
-  await expect(alert).toHaveText("The browser refuses to connect to port 9 (it blocks this port for safety), so 'http://127.0.0.1:9/v1' cannot be reached from this page. Use another port, e.g. 11434 (Ollama's default).");
+  await expect(alert).toHaveText(
+    "The browser refuses to connect to port 9 (it blocks this port for safety), so 'http://127.0.0.1:9/v1' cannot be reached from this page. Use another port, e.g. 11434 (Ollama's default).",
+  );
 
   await url.fill(`http://127.0.0.1:${port}/api`);
   await test.click();

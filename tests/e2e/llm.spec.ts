@@ -41,7 +41,9 @@ test('wllama loads a GGUF file the user picks, kept in the browser for later', a
   await settings.save();
 
   // A file that is not a GGUF model is refused with the reason.
-  await settings.section.getByLabel('GGUF model file').setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });
+  await settings.section
+    .getByLabel('GGUF model file')
+    .setInputFiles({ name: 'notes.gguf', mimeType: 'application/octet-stream', buffer: Buffer.from('not a model') });
   await expect(settings.section.getByRole('alert')).toContainText('notes.gguf is not a GGUF model file');
 });
 

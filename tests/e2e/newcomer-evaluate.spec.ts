@@ -24,13 +24,17 @@ test('the demo evaluation: one verdict that agrees with the cost text, the view 
   const verdict = (await evaluate.verdict.textContent())!;
   const plane = (await evaluate.planeSummary.textContent())!;
   console.log(`verdict: ${verdict}\nplane: ${plane}`);
-  const forNoMore = /for no more, the best selector is (\S+ at λ [\d.]+) \([^)]*\): ([\d.]+ (higher|lower)|the same score) \(95% interval −?[\d.]+ to −?[\d.]+ over [\d,]+ tasks of one seed: (clearly better, though the best of \d+ selector points|clearly worse|not a clear difference)\)/.exec(plane);
+  const forNoMore =
+    /for no more, the best selector is (\S+ at λ [\d.]+) \([^)]*\): ([\d.]+ (higher|lower)|the same score) \(95% interval −?[\d.]+ to −?[\d.]+ over [\d,]+ tasks of one seed: (clearly better, though the best of \d+ selector points|clearly worse|not a clear difference)\)/.exec(
+      plane,
+    );
   expect(forNoMore, plane).not.toBeNull();
   const [, point, , direction, said] = forNoMore!;
   if (said!.startsWith('clearly better')) expect(verdict).toContain(`${point} picks tools clearly better than always choosing`);
   else if (direction === 'higher' || said === 'not a clear difference') {
     // Not "no method picks tools better" above a plane that says one scores higher for less.
-    if (!/picks tools (clearly |slightly )?better than always choosing/.test(verdict)) expect(verdict).toContain(`counting cost, ${point} matches always choosing`);
+    if (!/picks tools (clearly |slightly )?better than always choosing/.test(verdict))
+      expect(verdict).toContain(`counting cost, ${point} matches always choosing`);
   }
   // When the headline reports the plane's point, it gives the plane's own verdict on the difference.
   if (verdict.includes(point!)) expect(verdict).toContain(said!);

@@ -13,7 +13,10 @@ import { sidewaysScroll } from './support/layout-checks';
 import { shootBoth } from './support/screens';
 import { axeViolations, blocking, describe as describeAxe } from './support/axe';
 
-test('the demo memory: building state, a plain summary first, whole column names, a phone matrix, plain cell words, names told apart, Predict counts', async ({ cap, page }) => {
+test('the demo memory: building state, a plain summary first, whole column names, a phone matrix, plain cell words, names told apart, Predict counts', async ({
+  cap,
+  page,
+}) => {
   test.setTimeout(420_000);
   await cap.open('data');
   await cap.loadDemo();
@@ -38,7 +41,9 @@ test('the demo memory: building state, a plain summary first, whole column names
 
   // A plain paragraph first, above the matrix; the details folded.
   await expect(cap.summary).toBeVisible();
-  await expect(cap.summary.locator('p').first()).toHaveText(/^This memory learned from 1,600 training tasks of GenAI-Bench demo, about 6 tools\. Overall \S+ scores best \(\d\.\d\d on the 1–5 scale\) and \S+ worst \(\d\.\d\d\)\. It makes \d+ claims? — kinds of task on which a tool does clearly better or worse against the others than it usually does, such as .+\./);
+  await expect(cap.summary.locator('p').first()).toHaveText(
+    /^This memory learned from 1,600 training tasks of GenAI-Bench demo, about 6 tools\. Overall \S+ scores best \(\d\.\d\d on the 1–5 scale\) and \S+ worst \(\d\.\d\d\)\. It makes \d+ claims? — kinds of task on which a tool does clearly better or worse against the others than it usually does, such as .+\./,
+  );
   expect((await cap.summary.boundingBox())!.y).toBeLessThan((await cap.matrix.boundingBox())!.y);
   await expect(cap.details).not.toHaveAttribute('open', '');
   // The technical notes (themes as "embedding groups", …) are folded: in the details and the build report's.
@@ -50,7 +55,9 @@ test('the demo memory: building state, a plain summary first, whole column names
   expect(m, counts).not.toBeNull();
   const n = (s: string | undefined) => Number((s ?? '0').replace(/,/g, ''));
   expect(n(m![1])).toBe(6 + n(m![2]) + n(m![3]) + n(m![4]));
-  await expect(cap.details).toContainText(/Prompts are compared with the embedding model glove-100d@\w+ \(it turns a text into numbers, so similar tasks can be found\)/);
+  await expect(cap.details).toContainText(
+    /Prompts are compared with the embedding model glove-100d@\w+ \(it turns a text into numbers, so similar tasks can be found\)/,
+  );
   await cap.details.locator('summary').click();
 
   // Whole column names: pointing at a cut header name shows it whole; so does the keyboard cursor.
@@ -110,14 +117,16 @@ test('the demo memory: building state, a plain summary first, whole column names
   await page.getByLabel('Task', { exact: true }).fill('Two cups on a table, the left one bigger than the right one, and no spoon');
   await page.getByRole('button', { name: /^Predict/ }).click();
   await expect(page.getByTestId('trained-on')).toHaveText('9,600 scored outputs (1,600 tasks × 6 tools)');
-  await expect(page.getByTestId('ranges-note')).toContainText('1,000 of its 1,600 tasks (a seeded sample), split into 5 folds; each fold\'s tasks were predicted by a model that learned from at most 400 of the other tasks');
+  await expect(page.getByTestId('ranges-note')).toContainText(
+    "1,000 of its 1,600 tasks (a seeded sample), split into 5 folds; each fold's tasks were predicted by a model that learned from at most 400 of the other tasks",
+  );
   await expect(page.getByTestId('pick-margin')).not.toHaveText(/uncertain:\S/);
   await page.getByLabel('Prediction method').selectOption('memory');
   await page.getByRole('button', { name: /^Predict/ }).click();
   const contributions = page.getByTestId('contributions').first();
   await expect(contributions).toBeVisible();
   if (await contributions.locator('[data-kind="dataset"]').count()) {
-    await expect(contributions.getByTestId('shared-why')).toContainText("the points on the right are its share in this prediction");
+    await expect(contributions.getByTestId('shared-why')).toContainText('the points on the right are its share in this prediction');
   }
   await shootBoth(page, 'predict-counts');
 });
@@ -126,7 +135,8 @@ test('tool cards say why they hold no entry: no memory yet, or a memory with no 
   test.setTimeout(180_000);
   // Two tools scoring the same on every task (2 or 4 by the task's parity): a memory of them can claim nothing.
   const lines = ['id,prompt,tool,score,category'];
-  for (let i = 0; i < 40; i++) for (const tool of ['P', 'Q']) lines.push(`t${i},A plain prompt number ${i},${tool},${i % 2 ? 4 : 2},${i % 4 < 2 ? 'alpha' : 'beta'}`);
+  for (let i = 0; i < 40; i++)
+    for (const tool of ['P', 'Q']) lines.push(`t${i},A plain prompt number ${i},${tool},${i % 2 ? 4 : 2},${i % 4 < 2 ? 'alpha' : 'beta'}`);
   const csv = join(mkdtempSync(join(tmpdir(), 'toolmem-same-')), 'same.csv');
   writeFileSync(csv, `${lines.join('\n')}\n`);
   await cap.importScoredCsv(csv, 'Same');
@@ -139,8 +149,12 @@ test('tool cards say why they hold no entry: no memory yet, or a memory with no 
   const memory = (await page.getByLabel('Memory', { exact: true }).locator('option:checked').textContent())!.split(' — ')[0]!;
   await tools.goTo('Tools');
   // The memory covers P and found nothing clear either way: it says so, not "no memory entry yet — build a memory".
-  await expect(tools.card('P').getByTestId('no-strength')).toHaveText(`No claim of a strength in ${memory}: P is not clearly better than the other tools on any facet tested.`);
-  await expect(tools.card('P').getByTestId('no-weakness')).toHaveText(`No claim of a weakness in ${memory}: P is not clearly worse than the other tools on any facet tested.`);
+  await expect(tools.card('P').getByTestId('no-strength')).toHaveText(
+    `No claim of a strength in ${memory}: P is not clearly better than the other tools on any facet tested.`,
+  );
+  await expect(tools.card('P').getByTestId('no-weakness')).toHaveText(
+    `No claim of a weakness in ${memory}: P is not clearly worse than the other tools on any facet tested.`,
+  );
   await expect(page.getByText('No memory yet — build one on the Memory page.')).toHaveCount(0);
   await shootBoth(page, 'tools-no-claim');
 });

@@ -94,7 +94,10 @@ test('a phone: the top bar wraps, tables become cards with whole words, every fi
   await label.dialog.locator('header').getByRole('button', { name: 'Close' }).click();
 });
 
-test('outputs awaiting labels: the dialog asks for their scale, the card and Browse tell the truth, Label offers them, the viewer fills the free height', async ({ label, page }) => {
+test('outputs awaiting labels: the dialog asks for their scale, the card and Browse tell the truth, Label offers them, the viewer fills the free height', async ({
+  label,
+  page,
+}) => {
   test.setTimeout(240_000);
   const { csv, folder } = ownOutputs();
   await label.open('data');
@@ -102,7 +105,9 @@ test('outputs awaiting labels: the dialog asks for their scale, the card and Bro
 
   // No score column: the dialog cannot tell the scale, says so, and waits for it.
   await label.startImport(csv);
-  await expect(label.dialog.getByTestId('scale-needed')).toHaveText(/^This file has no scores \(6 outputs to label\), so it cannot tell the scale their labels will use: give its Min and Max to import it\.$/);
+  await expect(label.dialog.getByTestId('scale-needed')).toHaveText(
+    /^This file has no scores \(6 outputs to label\), so it cannot tell the scale their labels will use: give its Min and Max to import it\.$/,
+  );
   await expect(label.dialog.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
   await label.dialog.getByLabel('Dataset name').fill('Herons');
   await label.setScale('1', '5');
@@ -158,7 +163,8 @@ test('outputs awaiting labels: the dialog asks for their scale, the card and Bro
 
   // A phone: the modes and the filters wrap, "?" is in reach, the image still clear of the score bar.
   await page.setViewportSize({ width: 390, height: 844 });
-  for (const mode of ['Score', 'Compare pairs', 'Raters & agreement', 'Add items']) await expect(label.modes.getByRole('tab', { name: mode })).toBeInViewport({ ratio: 1 });
+  for (const mode of ['Score', 'Compare pairs', 'Raters & agreement', 'Add items'])
+    await expect(label.modes.getByRole('tab', { name: mode })).toBeInViewport({ ratio: 1 });
   await expect(label.filters.getByRole('button', { name: 'Keyboard shortcuts' })).toBeInViewport({ ratio: 1 });
   // The filters fold into one line that says what they are set to; unfolded they wrap, none off the right.
   const toggle = label.filters.getByTestId('filters-toggle');

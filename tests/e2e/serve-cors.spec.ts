@@ -24,11 +24,15 @@ test.beforeAll(async () => {
   other = await startProbeSite();
   const memory = join(mkdtempSync(join(tmpdir(), 'toolmem-cors-')), 'memory.json');
   copyFileSync(join(REPO, 'tests/fixtures/serve/genai-200.json'), memory);
-  server = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '1', '--allow-origin', allowed.origin], {
-    cwd: REPO,
-    env: { ...process.env, TOOLMEM_TOKEN: TOKEN },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  server = spawn(
+    process.execPath,
+    [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '1', '--allow-origin', allowed.origin],
+    {
+      cwd: REPO,
+      env: { ...process.env, TOOLMEM_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   serverUrl = await new Promise<string>((done, fail) => {
     let log = '';
     server.stderr!.on('data', (d: Buffer) => {

@@ -3,8 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, expect } from './support/fixtures';
 
-interface FileEntry { id: string; text: string; value: number; evidenceTasks: string[]; facet?: { rule: { type: string; value?: string } } }
-interface FileTool { id: string; entries: FileEntry[] }
+interface FileEntry {
+  id: string;
+  text: string;
+  value: number;
+  evidenceTasks: string[];
+  facet?: { rule: { type: string; value?: string } };
+}
+interface FileTool {
+  id: string;
+  entries: FileEntry[];
+}
 
 /**
  * Later labels that contradict "A is weak on negation": 40 new tasks, the first 20 tagged negation
@@ -22,7 +31,12 @@ function laterCsv(): string {
   return `${rows.join('\n')}\n`;
 }
 
-test('share a memory: export, delete everything, import it back — same memory; newer contradicting data flags it stale', async ({ memory, settings, tools, page }) => {
+test('share a memory: export, delete everything, import it back — same memory; newer contradicting data flags it stale', async ({
+  memory,
+  settings,
+  tools,
+  page,
+}) => {
   test.setTimeout(240_000);
   await memory.importScoredCsv();
   await memory.goTo('Memory');
@@ -61,7 +75,9 @@ test('share a memory: export, delete everything, import it back — same memory;
 
   // New experiences arrive in which A does well on negation: its weakness there is contradicted.
   const file = JSON.parse(exported) as { tools: FileTool[] };
-  const claim = file.tools.find((t) => t.id === 'A')!.entries.find((e) => e.value < 0 && e.facet?.rule.type === 'category' && e.facet.rule.value === 'negation')!;
+  const claim = file.tools
+    .find((t) => t.id === 'A')!
+    .entries.find((e) => e.value < 0 && e.facet?.rule.type === 'category' && e.facet.rule.value === 'negation')!;
   expect(claim).toBeDefined();
   const csv = join(dir, 'later.csv');
   writeFileSync(csv, laterCsv());
@@ -89,7 +105,10 @@ test('share a memory: export, delete everything, import it back — same memory;
   await memory.open('data');
   const browser = page.getByTestId('dataset-card').filter({ hasText: 'Later labels' });
   await browser.getByText('Browse experiences').click();
-  await browser.getByRole('row', { name: /late-00/ }).first().click();
+  await browser
+    .getByRole('row', { name: /late-00/ })
+    .first()
+    .click();
   await browser.getByRole('button', { name: 'Pin as test case of A' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'pinned as a test case of A' })).toBeVisible();
   await tools.goTo('Tools');

@@ -48,7 +48,13 @@ test('map a look-alike tool to the stored one: its rows count under DALLE_3', as
   await expect(result.getByTestId('count-rejected')).toHaveText('0');
   await expect(result.getByRole('row', { name: /DALLE_3/ })).toContainText('2');
   await data.dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(data.datasetCard('Shapes').getByRole('row', { name: /DALLE_3/ }).getByRole('cell').nth(1)).toHaveText('5');
+  await expect(
+    data
+      .datasetCard('Shapes')
+      .getByRole('row', { name: /DALLE_3/ })
+      .getByRole('cell')
+      .nth(1),
+  ).toHaveText('5');
   await expect(data.datasetCard('Shapes').getByRole('cell', { name: 'dalle', exact: true })).toHaveCount(0);
 
   await data.goTo('Tools');

@@ -40,14 +40,63 @@ test('a database from the previous version (schema v6) upgrades in the browser: 
     });
     const tx = db.transaction(['datasets', 'imports', 'experiences', 'datasetCounts', 'tools'], 'readwrite');
     const scale = { min: 1, max: 5, direction: 'higher-better', integer: true };
-    tx.objectStore('datasets').put({ id: 'old-log', name: 'Old log', source: 'old.csv', preset: 'generic', scale, raterPolicy: { kind: 'mean' }, createdAt: 1 });
-    tx.objectStore('imports').put({ id: 'imp-old', datasetId: 'old-log', fileName: 'old.csv', preset: 'generic', state: 'completed', rowsRead: 6, accepted: 6, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: 1, finishedAt: 2 });
-    const rows = [['A', 't1', 5], ['A', 't2', 4], ['A', 't3', 3], ['B', 't1', 2], ['B', 't2', 2], ['B', 't3', 1]] as const;
+    tx.objectStore('datasets').put({
+      id: 'old-log',
+      name: 'Old log',
+      source: 'old.csv',
+      preset: 'generic',
+      scale,
+      raterPolicy: { kind: 'mean' },
+      createdAt: 1,
+    });
+    tx.objectStore('imports').put({
+      id: 'imp-old',
+      datasetId: 'old-log',
+      fileName: 'old.csv',
+      preset: 'generic',
+      state: 'completed',
+      rowsRead: 6,
+      accepted: 6,
+      unchanged: 0,
+      updated: 0,
+      rejected: 0,
+      errors: [],
+      startedAt: 1,
+      finishedAt: 2,
+    });
+    const rows = [
+      ['A', 't1', 5],
+      ['A', 't2', 4],
+      ['A', 't3', 3],
+      ['B', 't1', 2],
+      ['B', 't2', 2],
+      ['B', 't3', 1],
+    ] as const;
     for (const [tool, task, score] of rows) {
-      tx.objectStore('experiences').put({ id: `old-log|${tool}|${task}|default`, datasetId: 'old-log', taskId: task, prompt: `prompt ${task}`, toolId: tool, score, rater: 'default', scoreSource: 'human', categories: [], importId: 'imp-old', createdAt: 1, response: 'r' });
+      tx.objectStore('experiences').put({
+        id: `old-log|${tool}|${task}|default`,
+        datasetId: 'old-log',
+        taskId: task,
+        prompt: `prompt ${task}`,
+        toolId: tool,
+        score,
+        rater: 'default',
+        scoreSource: 'human',
+        categories: [],
+        importId: 'imp-old',
+        createdAt: 1,
+        response: 'r',
+      });
     }
     // The count rows as v6's middleware kept them.
-    for (const [tool, score, n] of [['A', 5, 1], ['A', 4, 1], ['A', 3, 1], ['B', 2, 2], ['B', 1, 1]] as const) tx.objectStore('datasetCounts').put({ datasetId: 'old-log', kind: 'score', key: tool, score, n });
+    for (const [tool, score, n] of [
+      ['A', 5, 1],
+      ['A', 4, 1],
+      ['A', 3, 1],
+      ['B', 2, 2],
+      ['B', 1, 1],
+    ] as const)
+      tx.objectStore('datasetCounts').put({ datasetId: 'old-log', kind: 'score', key: tool, score, n });
     tx.objectStore('datasetCounts').put({ datasetId: 'old-log', kind: 'rater', key: 'default', score: 0, n: 6 });
     for (const task of ['t1', 't2', 't3']) tx.objectStore('datasetCounts').put({ datasetId: 'old-log', kind: 'task', key: task, score: 0, n: 2 });
     for (const tool of ['A', 'B']) tx.objectStore('tools').put({ id: tool, name: tool, modality: 'text', description: '', createdAt: 1 });
@@ -72,7 +121,11 @@ test('a database from the previous version (schema v6) upgrades in the browser: 
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
-    const out = { version: db.version, stores: [...db.objectStoreNames].sort(), experienceIndexes: [...db.transaction('experiences').objectStore('experiences').indexNames] };
+    const out = {
+      version: db.version,
+      stores: [...db.objectStoreNames].sort(),
+      experienceIndexes: [...db.transaction('experiences').objectStore('experiences').indexNames],
+    };
     db.close();
     return out;
   });

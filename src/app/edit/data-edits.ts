@@ -83,13 +83,11 @@ async function saveLabel(repos: Repositories, queues: LabelQueues, { label, show
   return { previous };
 }
 
-
 async function restoreLabel(repos: Repositories, { id, previous }: Req<'restoreLabel'>): Promise<Res<'restoreLabel'>> {
   if (previous) await repos.experiences.put(previous);
   else await repos.experiences.remove(id);
   return null;
 }
-
 
 async function savePreference(repos: Repositories, { preference }: Req<'savePreference'>): Promise<Res<'savePreference'>> {
   const d = await datasetOf(repos, preference.datasetId);
@@ -99,16 +97,15 @@ async function savePreference(repos: Repositories, { preference }: Req<'savePref
   return { previous };
 }
 
-
 async function restorePreference(repos: Repositories, { id, previous }: Req<'restorePreference'>): Promise<Res<'restorePreference'>> {
   if (previous) await repos.labels.putPreference(previous);
   else await repos.labels.removePreference(id);
   return null;
 }
 
-
 async function addItem(repos: Repositories, { item, tool, dataset: fresh, image }: Req<'addItem'>): Promise<Res<'addItem'>> {
-  if (fresh && fresh.id !== item.datasetId) throw new ValidationError(`The item belongs to ${quote(item.datasetId)}, not to the new dataset ${quote(fresh.id)}.`);
+  if (fresh && fresh.id !== item.datasetId)
+    throw new ValidationError(`The item belongs to ${quote(item.datasetId)}, not to the new dataset ${quote(fresh.id)}.`);
   if (fresh && !(await repos.datasets.get(fresh.id))) await repos.datasets.put(fresh);
   else await datasetOf(repos, item.datasetId);
   if (tool.id !== item.toolId) throw new ValidationError(`The item is an output of ${quote(item.toolId)}, not of ${quote(tool.id)}.`);
@@ -117,18 +114,15 @@ async function addItem(repos: Repositories, { item, tool, dataset: fresh, image 
   return null;
 }
 
-
 async function setRaterPolicy(repos: Repositories, { datasetId, policy }: Req<'setRaterPolicy'>): Promise<Res<'setRaterPolicy'>> {
   await repos.datasets.put({ ...(await datasetOf(repos, datasetId)), raterPolicy: policy });
   return null;
 }
 
-
 async function removeDataset(repos: Repositories, { datasetId }: Req<'removeDataset'>): Promise<Res<'removeDataset'>> {
   await repos.datasets.remove(datasetId);
   return null;
 }
-
 
 async function saveTool(repos: Repositories, { tool }: Req<'saveTool'>): Promise<Res<'saveTool'>> {
   const previous = await repos.tools.get(tool.id);
@@ -136,7 +130,6 @@ async function saveTool(repos: Repositories, { tool }: Req<'saveTool'>): Promise
   await repos.tools.put(tool);
   return { previous };
 }
-
 
 async function setExamplePrices(repos: Repositories, { prices }: Req<'setExamplePrices'>): Promise<Res<'setExamplePrices'>> {
   let set = 0;
@@ -149,7 +142,6 @@ async function setExamplePrices(repos: Repositories, { prices }: Req<'setExample
   }
   return { set };
 }
-
 
 async function toggleTestCase(repos: Repositories, { toolId, datasetId, taskId }: Req<'toggleTestCase'>): Promise<Res<'toggleTestCase'>> {
   const tool = await repos.tools.get(toolId);

@@ -20,7 +20,8 @@ export type EntryPatch = Partial<Pick<MemoryEntry, 'text' | 'level' | 'pinned'>>
 export async function reviseEntry(repo: Pick<MemoryRepository, 'applyUpdate'>, entry: MemoryEntry, patch: EntryPatch, now = Date.now()): Promise<MemoryEntry> {
   const text = patch.text?.trim();
   if (text !== undefined && !text) throw new ValidationError('An entry needs some text.');
-  if (text !== undefined && text.length > MAX_ENTRY_CHARS) throw new ValidationError(`Keep an entry under ${MAX_ENTRY_CHARS} characters (this one has ${text.length}).`);
+  if (text !== undefined && text.length > MAX_ENTRY_CHARS)
+    throw new ValidationError(`Keep an entry under ${MAX_ENTRY_CHARS} characters (this one has ${text.length}).`);
   const edited = (text !== undefined && text !== entry.text) || (patch.level !== undefined && patch.level !== entry.level);
   const level = patch.level ?? entry.level;
   const next: MemoryEntry = {

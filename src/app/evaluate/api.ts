@@ -10,7 +10,19 @@ import type { EvalRun } from '../../core/records';
  * An evaluation's configuration and stored result, the bootstrap intervals and the cost–quality
  * plane: defined in core/eval/run-record.ts (the typed `Run` of kind `eval` holds them).
  */
-export type { CostQualityPlane, CostQualityPoint, EvalConfig, EvalIntervals, EvalMemoryInfo, EvalResult, Interval, IntervalMetric, LlmMethodStats, MethodIntervals, Verdict } from '../../core/eval/run-record';
+export type {
+  CostQualityPlane,
+  CostQualityPoint,
+  EvalConfig,
+  EvalIntervals,
+  EvalMemoryInfo,
+  EvalResult,
+  Interval,
+  IntervalMetric,
+  LlmMethodStats,
+  MethodIntervals,
+  Verdict,
+} from '../../core/eval/run-record';
 import type { EvalConfig } from '../../core/eval/run-record';
 
 export interface PredictRequest {

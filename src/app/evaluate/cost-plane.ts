@@ -11,7 +11,12 @@ import type { ScoreScale, Tool } from '../../core/types';
 import type { CostQualityPlane, EvalResult } from './api';
 
 /** `experiences`: the dataset's cost fields (`costRows` keeps what this reads of a dataset read in pages). */
-export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool[], experiences: Iterable<CostFields>, scale: ScoreScale): CostQualityPlane | undefined {
+export function evalCostPlane(
+  points: EvalResult['points'],
+  tools: readonly Tool[],
+  experiences: Iterable<CostFields>,
+  scale: ScoreScale,
+): CostQualityPlane | undefined {
   const cards = new Map(tools.map((t) => [t.id, t]));
   const stats = costStats(experiences);
   const costs = new Map<string, { cost: number; source: 'data' | 'card'; n?: number; example?: boolean }>();
@@ -19,7 +24,12 @@ export function evalCostPlane(points: EvalResult['points'], tools: readonly Tool
     const c = effectiveCost(cards.get(toolId), stats.get(toolId));
     if (c) costs.set(toolId, { cost: c.value, ...(c.source === 'card' ? { source: 'card', example: c.example } : { source: 'data', n: c.n }) });
   }
-  const plane = costQualityPlane({ points, costs: new Map([...costs].map(([t, c]) => [t, c.cost])), direction: scale.direction, scaleSpan: scale.max - scale.min });
+  const plane = costQualityPlane({
+    points,
+    costs: new Map([...costs].map(([t, c]) => [t, c.cost])),
+    direction: scale.direction,
+    scaleSpan: scale.max - scale.min,
+  });
   if (!plane) return undefined;
   const missing = [...stats.keys()].filter((t) => !costs.has(t)).sort();
   return {

@@ -26,7 +26,9 @@ export async function promptVectors(embedder: Embedder, data: readonly ScoredPai
 const ABLATION_KS = Array.from({ length: 25 }, (_, k) => k);
 
 /** The top-k ablation (k = 0…24, fixed vs knee cut) of the given neighbour methods. */
-export function neighbourAblation(input: Omit<AblationInput, 'ks' | 'make' | 'methods'> & { methods: readonly MethodId[]; options?: MethodOptions }): Promise<AblationRow[]> {
+export function neighbourAblation(
+  input: Omit<AblationInput, 'ks' | 'make' | 'methods'> & { methods: readonly MethodId[]; options?: MethodOptions },
+): Promise<AblationRow[]> {
   const { options = {}, ...rest } = input;
   return topKAblation({ ...rest, methods: [...rest.methods], ks: ABLATION_KS, make: (m, k, cut) => createPredictor(m as MethodId, { ...options, k, cut }) });
 }

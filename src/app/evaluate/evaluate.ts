@@ -31,8 +31,16 @@ export interface EvalServiceDeps extends PredictDeps {
 function memoryInfo(plan: StoredMemoryPlan, cited: ReadonlyMap<string, ReadonlySet<string>>): EvalMemoryInfo {
   const { memory, split } = plan;
   return {
-    id: memory.id, name: memory.name, engine: plan.engine, embeddingModel: memory.embeddingModel, source: plan.source, seed: split.seed, entries: plan.entries.length,
-    trainTasks: [...split.train], testTasks: [...split.test], cited: Object.fromEntries([...cited].map(([m, ids]) => [m, [...ids].sort()])),
+    id: memory.id,
+    name: memory.name,
+    engine: plan.engine,
+    embeddingModel: memory.embeddingModel,
+    source: plan.source,
+    seed: split.seed,
+    entries: plan.entries.length,
+    trainTasks: [...split.train],
+    testTasks: [...split.test],
+    cited: Object.fromEntries([...cited].map(([m, ids]) => [m, [...ids].sort()])),
   };
 }
 
@@ -65,12 +73,23 @@ function summarise(report: EvalReport): Omit<EvalResult, 'ablation' | 'sizes' | 
 /** What the Run stores: the summary of a complete outcome, with the cost plane and the stored memory's details. */
 function resultOf(
   outcome: EvaluationOutcome,
-  ctx: { dataset: Dataset; costs: readonly CostFields[]; tools: readonly Tool[]; stored: StoredMemoryPlan | null; cited: ReadonlyMap<string, ReadonlySet<string>> },
+  ctx: {
+    dataset: Dataset;
+    costs: readonly CostFields[];
+    tools: readonly Tool[];
+    stored: StoredMemoryPlan | null;
+    cited: ReadonlyMap<string, ReadonlySet<string>>;
+  },
 ): EvalResult {
   const { dataset, stored } = ctx;
   const report = outcome.report!;
   const llm = llmTotals(report);
-  const result: EvalResult = { ...summarise(report), ...(llm ? { llm } : {}), sizes: { ...outcome.sizes }, scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer } };
+  const result: EvalResult = {
+    ...summarise(report),
+    ...(llm ? { llm } : {}),
+    sizes: { ...outcome.sizes },
+    scale: { min: dataset.scale.min, max: dataset.scale.max, integer: dataset.scale.integer },
+  };
   if (stored) result.memory = memoryInfo(stored, ctx.cited);
   // A run that throws on a stop always has its intervals.
   result.intervals = outcome.intervals!;
@@ -107,24 +126,49 @@ export async function evaluateDataset(deps: EvalServiceDeps, config: EvalConfig,
   const { dataset, data, costs, rows } = await loadTruth(repos, config.datasetId, !!config.memoryId);
   const taskIds = [...new Set(data.map((p) => p.taskId))];
   // A stored memory dictates the split (its own training tasks, test tasks it never saw) and one seed.
-  const stored = config.memoryId && taskIds.length >= 2
-    ? await planStoredMemoryEval(repos, { memoryId: config.memoryId, dataset, experiences: rows, taskIds, seeds: config.seeds, ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}) })
-    : null;
+  const stored =
+    config.memoryId && taskIds.length >= 2
+      ? await planStoredMemoryEval(repos, {
+          memoryId: config.memoryId,
+          dataset,
+          experiences: rows,
+          taskIds,
+          seeds: config.seeds,
+          ...(config.train ? { train: config.train } : {}),
+          ...(config.test ? { test: config.test } : {}),
+        })
+      : null;
   const llmMaxTest = config.llmMaxTest ?? DEFAULT_LLM_MAX_TEST;
-  if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1) throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
+  if (!Number.isInteger(llmMaxTest) || llmMaxTest < 1)
+    throw new ValidationError(`The test-task limit for LLM methods must be a whole number ≥ 1, got ${llmMaxTest}.`);
   const cited = new Map(methods.filter((m) => stored && MEMORY_METHODS.includes(m)).map((m) => [m, new Set<string>()]));
   const run: EvalRun = { id: newId('eval-'), kind: 'eval', state: 'running', config: { ...config }, startedAt: Date.now() };
   let started = false;
   try {
     const outcome = await runEvaluation({
-      label: dataset.name, data, scale: dataset.scale, preset: dataset.preset, methods, seeds: Array.from({ length: config.seeds }, (_, i) => i + 1),
-      ...(config.train ? { train: config.train } : {}), ...(config.test ? { test: config.test } : {}),
-      options: config.k !== undefined ? { k: config.k } : {}, llmMaxTest, keepPredictions: true,
+      label: dataset.name,
+      data,
+      scale: dataset.scale,
+      preset: dataset.preset,
+      methods,
+      seeds: Array.from({ length: config.seeds }, (_, i) => i + 1),
+      ...(config.train ? { train: config.train } : {}),
+      ...(config.test ? { test: config.test } : {}),
+      options: config.k !== undefined ? { k: config.k } : {},
+      llmMaxTest,
+      keepPredictions: true,
       ...(stored ? { stored: { split: stored.split, snapshot: async () => storedSnapshot(stored, await deps.embedder(), ctx.signal) } } : {}),
-      embedder: () => deps.embedder(), optionalVectors: true,
-      engine: () => loadLlmEngine(readEngineSpec(config.engine), deps, { signal: ctx.signal, onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }) }),
+      embedder: () => deps.embedder(),
+      optionalVectors: true,
+      engine: () =>
+        loadLlmEngine(readEngineSpec(config.engine), deps, {
+          signal: ctx.signal,
+          onProgress: (text, fraction) => ctx.progress({ done: fraction ?? 0, total: 1, label: `Loading the language model: ${text}` }),
+        }),
       tools: () => promptTools(repos),
-      signal: ctx.signal, whenStopped: 'throw', ablation: config.ablation === true,
+      signal: ctx.signal,
+      whenStopped: 'throw',
+      ablation: config.ablation === true,
       beforeRun: async () => {
         await repos.runs.put(run);
         started = true;
@@ -132,11 +176,22 @@ export async function evaluateDataset(deps: EvalServiceDeps, config: EvalConfig,
       wrap: (id, p) => (cited.has(id) ? citingEntries(p, cited.get(id)!) : p),
       onProgress: (p) => ctx.progress(p),
     });
-    const doneRun: EvalRun = { ...run, state: 'completed', metrics: resultOf(outcome, { dataset, costs, tools: await repos.tools.list(), stored, cited }), finishedAt: Date.now() };
+    const doneRun: EvalRun = {
+      ...run,
+      state: 'completed',
+      metrics: resultOf(outcome, { dataset, costs, tools: await repos.tools.list(), stored, cited }),
+      finishedAt: Date.now(),
+    };
     await repos.runs.put(doneRun);
     return doneRun;
   } catch (err) {
-    if (started) await repos.runs.put({ ...run, state: ctx.signal.aborted ? 'cancelled' : 'failed', error: err instanceof Error ? err.message : String(err), finishedAt: Date.now() });
+    if (started)
+      await repos.runs.put({
+        ...run,
+        state: ctx.signal.aborted ? 'cancelled' : 'failed',
+        error: err instanceof Error ? err.message : String(err),
+        finishedAt: Date.now(),
+      });
     throw err;
   }
 }

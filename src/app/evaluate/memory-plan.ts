@@ -63,7 +63,13 @@ export async function evaluableMemories(repos: Repositories, datasetId: string):
       const c = buildConfig(run);
       out.push({ ...base, engine: c.engine, source: 'build', train: c.split.train ?? null, seed: c.split.seed ?? 0 });
     } else if (imported && (imported.build.datasetId === datasetId || memory.datasetIds.includes(datasetId))) {
-      out.push({ ...base, engine: imported.build.engine, source: 'imported', train: imported.build.split.trainTasks.length, seed: imported.build.split.seed ?? null });
+      out.push({
+        ...base,
+        engine: imported.build.engine,
+        source: 'imported',
+        train: imported.build.split.trainTasks.length,
+        seed: imported.build.split.seed ?? null,
+      });
     }
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -126,11 +132,17 @@ function evidenceTasks(entries: readonly MemoryEntry[], memory: Memory, taskOf: 
 
 /** The training tasks of a build, recomputed exactly as the build did (src/app/memory/handlers.ts: trainingData). */
 function buildTrainTasks(run: BuildRun, config: BuildConfig, dataset: Dataset, truth: readonly Experience[], name: string): string[] {
-  const split = splitTasks(truth.map((e) => e.taskId), config.split);
+  const split = splitTasks(
+    truth.map((e) => e.taskId),
+    config.split,
+  );
   try {
     checkData(run, trainingByTool(truth, split.train, config.tools));
   } catch {
-    throw new ValidationError(`The data of ${dataset.name} changed since ${name} was built, so the tasks it learned from cannot be told apart from the others; build it again to evaluate it.`);
+    throw new ValidationError(
+      `The data of ${dataset.name} changed since ${name} was built, so the tasks it learned from cannot be told apart from the others; build it ` +
+        `again to evaluate it.`,
+    );
   }
   return split.train;
 }
@@ -162,34 +174,54 @@ export async function planStoredMemoryEval(repos: Repositories, input: PlanInput
   }
   const inData = input.taskIds.filter((t) => train.has(t));
   if (!inData.length) {
-    throw new ValidationError(imported && !run && imported.build.split.trainTasks.length === 0
-      ? `${name} was imported from a file that names no training tasks, so which tasks it never saw is unknown; it cannot be evaluated.`
-      : `None of the tasks ${name} learned from are in ${dataset.name}; choose a memory of this dataset.`);
+    throw new ValidationError(
+      imported && !run && imported.build.split.trainTasks.length === 0
+        ? `${name} was imported from a file that names no training tasks, so which tasks it never saw is unknown; it cannot be evaluated.`
+        : `None of the tasks ${name} learned from are in ${dataset.name}; choose a memory of this dataset.`,
+    );
   }
   const entries = (await repos.memories.allEntries(memory.id)).filter((e) => e.validTo === null);
   const taskOf = new Map<string, string>();
   for (const e of [...input.experiences, ...truth]) taskOf.set(e.id, e.taskId);
   const seed = run ? (buildConfig(run).split.seed ?? 0) : 1;
-  const split = memoryEvalSplit(name, input.taskIds, train, { seed, seen: evidenceTasks(entries, memory, taskOf), ...(input.test !== undefined ? { maxTest: input.test } : {}) }, {
-    data: dataset.name, hint: ' Build one with fewer training tasks (Memory page → Training tasks).',
-  });
+  const split = memoryEvalSplit(
+    name,
+    input.taskIds,
+    train,
+    { seed, seen: evidenceTasks(entries, memory, taskOf), ...(input.test !== undefined ? { maxTest: input.test } : {}) },
+    {
+      data: dataset.name,
+      hint: ' Build one with fewer training tasks (Memory page → Training tasks).',
+    },
+  );
   return { memory, engine: run ? buildConfig(run).engine : imported!.build.engine, source: run ? 'build' : 'imported', split, entries };
 }
 
 /** The valid entries with their texts embedded by `embedder`, which must be the memory's model. */
 export async function storedSnapshot(plan: StoredMemoryPlan, embedder: Embedder | null, signal?: AbortSignal): Promise<MemorySnapshot> {
   const { memory, entries } = plan;
-  if (!embedder) throw new ValidationError(`Evaluating the memory “${memory.name}” needs its embedding model ${memory.embeddingModel}, which could not be loaded.`);
+  if (!embedder)
+    throw new ValidationError(`Evaluating the memory “${memory.name}” needs its embedding model ${memory.embeddingModel}, which could not be loaded.`);
   if (embedder.id !== memory.embeddingModel) {
-    throw new ValidationError(`The memory “${memory.name}” was embedded with ${memory.embeddingModel}, but ${embedder.id} is loaded: choose ${memory.embeddingModel} in Settings → Embedding model to evaluate it.`);
+    throw new ValidationError(
+      `The memory “${memory.name}” was embedded with ${memory.embeddingModel}, but ${embedder.id} is loaded: choose ${memory.embeddingModel} in ` +
+        `Settings → Embedding model to evaluate it.`,
+    );
   }
   return entrySnapshot(entries, embedder, { capability: memory.capability?.model, ...(signal ? { signal } : {}) });
 }
 
 /** The memory's split, with a clear error when it leaves no task to test on. */
-function memoryEvalSplit(name: string, taskIds: readonly string[], train: Iterable<string>, opts: Parameters<typeof storedMemorySplit>[2], where: { data: string; hint: string }): TaskSplit {
+function memoryEvalSplit(
+  name: string,
+  taskIds: readonly string[],
+  train: Iterable<string>,
+  opts: Parameters<typeof storedMemorySplit>[2],
+  where: { data: string; hint: string },
+): TaskSplit {
   const split = storedMemorySplit(taskIds, train, opts);
-  if (!split.test.length) throw new ValidationError(`${name} learned from all ${taskIds.length} tasks of ${where.data}: no task it never saw is left to test it on.${where.hint}`);
+  if (!split.test.length)
+    throw new ValidationError(`${name} learned from all ${taskIds.length} tasks of ${where.data}: no task it never saw is left to test it on.${where.hint}`);
   return split;
 }
 
@@ -201,7 +233,10 @@ async function entrySnapshot(
 ): Promise<MemorySnapshot> {
   const capability = opts.capability ? { capability: opts.capability } : {};
   if (opts.vectors || !entries.length) return { entries, vectors: opts.vectors ?? new Map(), ...capability };
-  const batch = await embedder.embed(entries.map((e) => e.text), opts.signal ? { signal: opts.signal } : {});
+  const batch = await embedder.embed(
+    entries.map((e) => e.text),
+    opts.signal ? { signal: opts.signal } : {},
+  );
   return { entries, vectors: new Map(entries.map((e, i) => [e.id, rowOf(batch, i)])), ...capability };
 }
 
@@ -214,18 +249,34 @@ export interface MemoryFileEval {
 }
 
 /** Checks that the file can be evaluated on `data` and works out its split and snapshot (entries embedded with its own model). */
-export async function planMemoryFileEval(file: MemoryFile, data: readonly ScoredPair[], embedder: Embedder, opts: { maxTest?: number; signal?: AbortSignal } = {}): Promise<MemoryFileEval> {
+export async function planMemoryFileEval(
+  file: MemoryFile,
+  data: readonly ScoredPair[],
+  embedder: Embedder,
+  opts: { maxTest?: number; signal?: AbortSignal } = {},
+): Promise<MemoryFileEval> {
   const name = `the memory ${quote(file.memory.name, 80)}`;
   const trainTasks = file.build.split.trainTasks;
   if (trainTasks.length === 0) throw new ValidationError(`${name} names no training tasks, so which tasks it never saw is unknown; it cannot be evaluated.`);
   const taskIds = [...new Set(data.map((p) => p.taskId))];
   const inData = new Set(taskIds);
   const train = trainTasks.filter((t) => inData.has(t));
-  if (train.length === 0) throw new ValidationError(`None of the ${trainTasks.length} tasks ${name} learned from are in this data; give the data it was built on.`);
+  if (train.length === 0)
+    throw new ValidationError(`None of the ${trainTasks.length} tasks ${name} learned from are in this data; give the data it was built on.`);
   const seen = file.tools.flatMap((t) => t.entries.flatMap((e) => e.evidenceTasks));
-  const split = memoryEvalSplit(name, taskIds, train, { seed: file.build.split.seed ?? 1, seen, ...(opts.maxTest !== undefined ? { maxTest: opts.maxTest } : {}) }, { data: 'this data', hint: '' });
+  const split = memoryEvalSplit(
+    name,
+    taskIds,
+    train,
+    { seed: file.build.split.seed ?? 1, seen, ...(opts.maxTest !== undefined ? { maxTest: opts.maxTest } : {}) },
+    { data: 'this data', hint: '' },
+  );
   const entries = memoryEntriesOf(file).filter((e) => e.validTo === null);
-  const memory = await entrySnapshot(entries, embedder, { capability: file.build.capability?.model, vectors: fileVectors(file, embedder.id), ...(opts.signal ? { signal: opts.signal } : {}) });
+  const memory = await entrySnapshot(entries, embedder, {
+    capability: file.build.capability?.model,
+    vectors: fileVectors(file, embedder.id),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   return { split, entries: entries.length, memory };
 }
 

@@ -23,7 +23,6 @@ export { MEMORY_METHODS } from '../../core/predict/registry';
 /** Test tasks per split scored by the LLM methods unless the request says otherwise. */
 export const DEFAULT_LLM_MAX_TEST = 50;
 
-
 /**
  * Wraps an engine so every finished call is reported (progress "done / total calls"). Each call
  * gets its own signal, linked to the run's and unlinked when the call ends: Node's fetch leaves an
@@ -66,7 +65,13 @@ export function countingEngine(inner: LlmEngine, onCall: () => void): LlmEngine 
  * score among the first `maxTest` test tasks of that seed's split (the harness's own rule). A
  * `fixed` split (a stored memory's) replaces the seeded ones.
  */
-export function llmCallsPerMethod(data: readonly ScoredPair[], sizes: SplitSizes, seeds: readonly number[], maxTest: number, fixed?: { test: readonly string[] }): number {
+export function llmCallsPerMethod(
+  data: readonly ScoredPair[],
+  sizes: SplitSizes,
+  seeds: readonly number[],
+  maxTest: number,
+  fixed?: { test: readonly string[] },
+): number {
   const toolsPerTask = new Map<string, number>();
   for (const p of data) toolsPerTask.set(p.taskId, (toolsPerTask.get(p.taskId) ?? 0) + 1);
   let total = 0;

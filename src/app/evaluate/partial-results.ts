@@ -22,7 +22,11 @@ export class PartialResults {
     const seeds = [...this.bySeed.values()];
     const complete = seeds.filter((s) => this.methods.every((m) => own(s.methods, m)));
     if (complete.length) {
-      return { report: { ...base, seeds: complete, methods: [...this.methods] }, complete: complete.map((s) => s.seed), note: `${complete.length} complete seed(s) of the run: ${complete.map((s) => s.seed).join(', ')}` };
+      return {
+        report: { ...base, seeds: complete, methods: [...this.methods] },
+        complete: complete.map((s) => s.seed),
+        note: `${complete.length} complete seed(s) of the run: ${complete.map((s) => s.seed).join(', ')}`,
+      };
     }
     const first = seeds[0];
     if (!first) return null;
@@ -30,6 +34,10 @@ export class PartialResults {
     if (!done.length) return null;
     const methods = dict<SeedResult['methods'][string]>();
     for (const m of done) methods[m] = own(first.methods, m)!;
-    return { report: { ...base, seeds: [{ ...first, methods }], methods: done }, complete: [], note: `seed ${first.seed} only, methods ${done.join(', ')} (the others did not finish)` };
+    return {
+      report: { ...base, seeds: [{ ...first, methods }], methods: done },
+      complete: [],
+      note: `seed ${first.seed} only, methods ${done.join(', ')} (the others did not finish)`,
+    };
   }
 }

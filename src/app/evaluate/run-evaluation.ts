@@ -100,7 +100,11 @@ export function ablationMethodsOf(methods: readonly MethodId[]): MethodId[] {
 function sizesOf(req: EvaluationRequest, taskCount: number): SplitSizes {
   if (req.stored) return { train: req.stored.split.train.length, test: req.stored.split.test.length };
   try {
-    return splitSizes(taskCount, { preset: req.preset, ...(req.train !== undefined ? { train: req.train } : {}), ...(req.test !== undefined ? { test: req.test } : {}) });
+    return splitSizes(taskCount, {
+      preset: req.preset,
+      ...(req.train !== undefined ? { train: req.train } : {}),
+      ...(req.test !== undefined ? { test: req.test } : {}),
+    });
   } catch (err) {
     throw new SplitSizeError(`${(err as Error).message} (the data has ${taskCount} tasks)`);
   }
@@ -141,7 +145,16 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationO
   await req.beforeRun?.();
 
   const input = {
-    data, scale: req.scale, sizes, seeds, methods, toolPairs, options, engine, signal, ...fixed,
+    data,
+    scale: req.scale,
+    sizes,
+    seeds,
+    methods,
+    toolPairs,
+    options,
+    engine,
+    signal,
+    ...fixed,
     ...(req.llmMaxTest !== undefined ? { llmMaxTest: req.llmMaxTest } : {}),
     ...(req.keepPredictions ? { keepPredictions: true } : {}),
     ...(promptTools ? { tools: promptTools } : {}),
@@ -160,15 +173,27 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationO
 
   // Paired bootstrap by task; it yields between chunks so a stop gets through.
   req.onProgress?.({ done: 0, total: 1, label: 'Intervals' });
-  const intervals = await evalIntervals(report, { signal, skipOnStop: stoppable, onProgress: (done, total) => req.onProgress?.({ done, total, label: 'Intervals' }) });
+  const intervals = await evalIntervals(report, {
+    signal,
+    skipOnStop: stoppable,
+    onProgress: (done, total) => req.onProgress?.({ done, total, label: 'Intervals' }),
+  });
   const result: EvaluationOutcome = { report, sizes, seeds, intervals, ablationMethods };
   if (req.ablation && ablationMethods.length) {
     const total = seeds.length * methods.length;
     req.onProgress?.({ done: total, total: total + 1, label: 'Top-k ablation' });
     // A run that reports what it finished computes the ablation whole: a stop during the intervals only skips those.
     result.ablation = await neighbourAblation({
-      data, scale: req.scale, sizes, seeds, toolPairs, methods: ablationMethods, options, ...fixed,
-      ...(stoppable ? {} : { signal }), ...(vectors ? { vectors } : {}),
+      data,
+      scale: req.scale,
+      sizes,
+      seeds,
+      toolPairs,
+      methods: ablationMethods,
+      options,
+      ...fixed,
+      ...(stoppable ? {} : { signal }),
+      ...(vectors ? { vectors } : {}),
     });
   }
   return result;

@@ -32,12 +32,18 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
   const locks = options.locks === undefined ? browserLocks() : options.locks;
   return {
     preview: (req) => previewImport(repos, req),
-    samples: (req) => readSamples(blobBytes(req.file), { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: blobSource(req.file) }, req.rows ?? 5),
+    samples: (req) =>
+      readSamples(
+        blobBytes(req.file),
+        { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: blobSource(req.file) },
+        req.rows ?? 5,
+      ),
     nearMissTools: async (req, ctx) => findNearMissTools(blobBytes(req.file), { ...(await readOf(repos, req)).options, signal: ctx.signal }),
     countRows: async (req, ctx) => countRows(blobBytes(req.file), { ...(await readOf(repos, req)).options, signal: ctx.signal }),
     import: (req, ctx) => importFile(repos, locks, req, ctx),
     undo: ({ importId }) => undoImport(repos, importId),
-    attachImages: (req, ctx) => attachImages(repos, req, { signal: ctx.signal, onProgress: (p) => ctx.progress(p), ...(makeThumbnail ? { makeThumbnail } : {}) }),
+    attachImages: (req, ctx) =>
+      attachImages(repos, req, { signal: ctx.signal, onProgress: (p) => ctx.progress(p), ...(makeThumbnail ? { makeThumbnail } : {}) }),
     exportExperiences: ({ datasetId, format }) => exportExperiences(repos, datasetId, format),
     stats: ({ datasetId }) => datasetStats(repos, datasetId),
     toolCosts: ({ datasetId }) => toolCosts(repos, datasetId),
@@ -55,12 +61,27 @@ async function previewImport(repos: Repositories, req: Req<'preview'>) {
 }
 
 /** Runs one import under its Web Lock, from a `running` record to its outcome. */
-async function importFile(repos: Repositories, locks: LockManagerLike | null, req: Req<'import'>, ctx: CallContext<ImportApi['import']['progress']>): Promise<ImportOutcome> {
+async function importFile(
+  repos: Repositories,
+  locks: LockManagerLike | null,
+  req: Req<'import'>,
+  ctx: CallContext<ImportApi['import']['progress']>,
+): Promise<ImportOutcome> {
   const read = await readOf(repos, req);
   const now = Date.now();
   const record: ImportRecord = {
-    id: newId('imp-'), datasetId: read.target.id, fileName: req.file.name, preset: req.preset ?? 'generic', state: 'running',
-    rowsRead: 0, accepted: 0, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: now,
+    id: newId('imp-'),
+    datasetId: read.target.id,
+    fileName: req.file.name,
+    preset: req.preset ?? 'generic',
+    state: 'running',
+    rowsRead: 0,
+    accepted: 0,
+    unchanged: 0,
+    updated: 0,
+    rejected: 0,
+    errors: [],
+    startedAt: now,
   };
   // Held before the record says `running` and until it says otherwise (see `recover`).
   const release = locks ? await holdLock(locks, importLockName(record.id)) : null;
@@ -109,7 +130,11 @@ async function toolCosts(repos: Repositories, datasetId: string): Promise<ToolCo
   // Tool by tool, keeping only the two numbers per row: a large dataset is never held whole.
   const out: ToolCostStat[] = [];
   for (const toolId of [...(await repos.experiences.countsByTool(datasetId)).keys()].sort()) {
-    const rows = (await repos.experiences.byDatasetAndTool(datasetId, toolId)).map((e) => ({ toolId, ...(e.cost !== undefined ? { cost: e.cost } : {}), ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}) }));
+    const rows = (await repos.experiences.byDatasetAndTool(datasetId, toolId)).map((e) => ({
+      toolId,
+      ...(e.cost !== undefined ? { cost: e.cost } : {}),
+      ...(e.latencyMs !== undefined ? { latencyMs: e.latencyMs } : {}),
+    }));
     const stat = costStats(rows).get(toolId);
     if (stat) out.push(stat);
   }

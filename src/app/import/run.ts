@@ -130,7 +130,11 @@ export async function runOne(
  * in flight, so it undoes every row this import wrote. Progress counts a batch once it is handed
  * to the database.
  */
-function importSink(repos: Repositories, importId: string, fresh: boolean): { sink: ImportSink; flushed: () => Promise<unknown>; settled: () => Promise<unknown> } {
+function importSink(
+  repos: Repositories,
+  importId: string,
+  fresh: boolean,
+): { sink: ImportSink; flushed: () => Promise<unknown>; settled: () => Promise<unknown> } {
   let inFlight: Promise<unknown> | undefined;
   const settled = async () => inFlight?.catch(() => undefined);
   const sink: ImportSink = fresh
@@ -153,7 +157,14 @@ function importSink(repos: Repositories, importId: string, fresh: boolean): { si
 }
 
 /** A finished import's dataset (when it keeps rows), tools and record; whether the dataset was created. */
-async function storeOutcome(repos: Repositories, req: ImportRequest, target: Awaited<ReturnType<typeof readOf>>['target'], record: ImportRecord, summary: ImportSummary, now: number): Promise<boolean> {
+async function storeOutcome(
+  repos: Repositories,
+  req: ImportRequest,
+  target: Awaited<ReturnType<typeof readOf>>['target'],
+  record: ImportRecord,
+  summary: ImportSummary,
+  now: number,
+): Promise<boolean> {
   const defaults = summary.datasetDefaults;
   // A new dataset that would hold no row is not created: an all-rejected file leaves nothing behind.
   const keepDataset = !target.existing && summary.accepted > 0;

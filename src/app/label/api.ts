@@ -43,5 +43,9 @@ export interface LabelApi extends EditApi {
   labelQueue: { req: { filter: QueueFilter; me: string; resume?: { itemId: string; since?: number } }; res: QueueResult; progress: never };
   agreement: { req: { datasetId: string }; res: AgreementReport; progress: never };
   /** Makes (or makes again) `<dataset> · pairwise`: per task, each tool's share of its comparisons won, ties ½ — memory evidence. */
-  pairwiseDataset: { req: { datasetId: string }; res: { datasetId: string; name: string; experiences: number; tasks: number; judgements: number }; progress: never };
+  pairwiseDataset: {
+    req: { datasetId: string };
+    res: { datasetId: string; name: string; experiences: number; tasks: number; judgements: number };
+    progress: never;
+  };
 }

@@ -31,7 +31,12 @@ export function createLabelHandlers(repos: Repositories): Handlers<LabelApi> {
  * even while this one is still reading. A call that a newer one overtakes (or that the page
  * cancels) stops between reads and answers CancelledError.
  */
-async function labelQueue(repos: Repositories, queues: LabelQueues, { filter, me, resume }: LabelApi['labelQueue']['req'], ctx: CallContext<never>): Promise<LabelApi['labelQueue']['res']> {
+async function labelQueue(
+  repos: Repositories,
+  queues: LabelQueues,
+  { filter, me, resume }: LabelApi['labelQueue']['req'],
+  ctx: CallContext<never>,
+): Promise<LabelApi['labelQueue']['res']> {
   const queue = queues.begin(filter.datasetIds, me);
   const stopIfStale = () => {
     ctx.signal.throwIfAborted();
@@ -59,7 +64,6 @@ async function labelQueue(repos: Repositories, queues: LabelQueues, { filter, me
   };
 }
 
-
 /**
  * The dataset's pairwise judgements as a derived 0–1 dataset (core/label/pairwise-evidence), made
  * again from every judgement on each call, so a memory built from it sees the latest ones. The old
@@ -78,7 +82,8 @@ async function pairwiseDataset(repos: Repositories, datasetId: string): Promise<
   const at = Date.now();
   const dataset = pairwiseDatasetOf(source, at);
   const existing = await repos.datasets.get(dataset.id);
-  if (existing && existing.preset !== 'pairwise') throw new ValidationError(`A dataset ${quote(dataset.id)} that is not made from pairwise judgements exists already: rename it first.`);
+  if (existing && existing.preset !== 'pairwise')
+    throw new ValidationError(`A dataset ${quote(dataset.id)} that is not made from pairwise judgements exists already: rename it first.`);
   const rows = pairwiseExperiences(prefs, tasks, { datasetId: dataset.id, importId: `pairwise-${at}`, at });
   if (existing) await repos.datasets.remove(dataset.id);
   await repos.datasets.put(existing ? { ...dataset, createdAt: existing.createdAt } : dataset);
@@ -86,13 +91,15 @@ async function pairwiseDataset(repos: Repositories, datasetId: string): Promise<
   return { datasetId: dataset.id, name: dataset.name, experiences: rows.length, tasks: new Set(rows.map((r) => r.taskId)).size, judgements: prefs.length };
 }
 
-
 async function agreement(repos: Repositories, datasetId: string): Promise<LabelApi['agreement']['res']> {
   const dataset = await repos.datasets.get(datasetId);
   if (!dataset) throw new Error(`Dataset ${datasetId} does not exist`);
   const rows = await repos.experiences.byDataset(datasetId);
   // Per-rater distributions reuse the per-tool statistics with the rater in the tool's place.
-  const perRater = datasetStats(rows.map((r) => ({ ...r, toolId: r.rater })), dataset.scale);
+  const perRater = datasetStats(
+    rows.map((r) => ({ ...r, toolId: r.rater })),
+    dataset.scale,
+  );
   const units = new Map<string, number[]>();
   for (const r of rows) {
     const key = `${r.taskId}\u0000${r.toolId}`;

@@ -66,11 +66,7 @@ export class LabelQueues {
 }
 
 export type StaleProblem =
-  | { kind: 'replaced' }
-  | { kind: 'building' }
-  | { kind: 'rater'; queueRater: string }
-  | { kind: 'dataset'; selected: string[] }
-  | { kind: 'item' };
+  { kind: 'replaced' } | { kind: 'building' } | { kind: 'rater'; queueRater: string } | { kind: 'dataset'; selected: string[] } | { kind: 'item' };
 
 /** Why, in words, for the refusal's message; `name` gives a dataset's name (its id when it has none). */
 function reason(p: StaleProblem, target: LabelTarget, name: (datasetId: string) => string): string {

@@ -85,9 +85,11 @@ export function buildData(dataset: Dataset, experiences: readonly Experience[], 
 export function planBuild(dataset: Dataset, experiences: readonly Experience[], req: BuildPlanRequest): BuildPlan {
   const all = [...new Set(experiences.map((e) => e.toolId))].sort();
   const unknown = (req.tools ?? []).filter((t) => !all.includes(t));
-  if (unknown.length) throw new ValidationError(`not in the data: ${unknown.map((t) => quote(t, 60)).join(', ')} (tools: ${all.map((t) => quote(t, 60)).join(', ')}).`);
+  if (unknown.length)
+    throw new ValidationError(`not in the data: ${unknown.map((t) => quote(t, 60)).join(', ')} (tools: ${all.map((t) => quote(t, 60)).join(', ')}).`);
   const statistics = req.statistics ?? true;
-  if (!statistics && isNoEngine(req.engine)) throw new ValidationError('A build without the capability analysis needs a language model: without one the analysis is the whole memory.');
+  if (!statistics && isNoEngine(req.engine))
+    throw new ValidationError('A build without the capability analysis needs a language model: without one the analysis is the whole memory.');
   const tools = req.tools?.length ? [...req.tools] : all;
   const config: BuildConfig = {
     memoryId: req.memoryId,
@@ -141,7 +143,11 @@ export async function exportBuiltMemory(
   // Entries keep the ids of the experiences behind them; the file names their tasks.
   const taskFromId = (id: string) => taskOf.get(id) ?? taskOfExperienceKey(id);
   // Each tool's cost and latency travel with the file (the card's, else the data's medians) for MCP select_tool.
-  return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.history ? { history: true } : {}), costStats: costStats(truth) });
+  return memoryToFile(memory, await repo.allEntries(memory.id), run, taskFromId, split.train, {
+    ...(opts.tools ? { tools: opts.tools } : {}),
+    ...(opts.history ? { history: true } : {}),
+    costStats: costStats(truth),
+  });
 }
 
 /** What a build runs on besides its Run: the host's repository, models and the dataset it learns from. */
@@ -169,11 +175,7 @@ export function runMemoryBuild(run: BuildRun, host: BuildHost, opts: Pick<RunBui
  * stored in an in-memory repository, run by `runMemoryBuild`, and — when it completed — the
  * memory file. `file` is null when the build did not complete (the Run says why).
  */
-export async function buildMemoryFile(
-  plan: BuildPlan,
-  host: Omit<BuildHost, 'repo'>,
-  opts: Pick<RunBuildOptions, 'onProgress' | 'signal'> = {},
-) {
+export async function buildMemoryFile(plan: BuildPlan, host: Omit<BuildHost, 'repo'>, opts: Pick<RunBuildOptions, 'onProgress' | 'signal'> = {}) {
   const repo = new InMemoryMemoryRepository();
   await startBuild(repo, plan);
   const run = await runMemoryBuild(plan.run, { ...host, repo }, opts);

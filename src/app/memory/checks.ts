@@ -55,7 +55,14 @@ async function memoryScale(repos: Repositories, memory: Memory): Promise<ScoreSc
  */
 export function verdictStaleFlags(entries: readonly MemoryEntry[], memory: Memory, later: readonly Experience[], scale: ScoreScale): StaleFlag[] {
   if (!later.length) return [];
-  const report = checkMemory({ entries, ...(memory.capability ? { snapshot: memory.capability } : {}), unseen: later, scale, on: 'later-imports', at: Date.now() });
+  const report = checkMemory({
+    entries,
+    ...(memory.capability ? { snapshot: memory.capability } : {}),
+    unseen: later,
+    scale,
+    on: 'later-imports',
+    at: Date.now(),
+  });
   const sign = scale.direction === 'lower-better' ? -1 : 1;
   const byId = new Map(entries.map((e) => [e.id, e]));
   const flags: StaleFlag[] = [];
@@ -128,7 +135,12 @@ async function driftOf(repos: Repositories, { memoryId, threshold }: MemoryApi['
   // (written by a model or by hand) keep the evidence-task comparison below.
   const capability = all.filter((e) => e.facet && e.effect);
   const valid = all.filter((e) => !(e.facet && e.effect));
-  const later = onScale.flatMap((d) => groundTruthExperiences(arrived.filter((x) => x.datasetId === d.id), d.raterPolicy));
+  const later = onScale.flatMap((d) =>
+    groundTruthExperiences(
+      arrived.filter((x) => x.datasetId === d.id),
+      d.raterPolicy,
+    ),
+  );
   const verdictFlags = capability.length ? verdictStaleFlags(capability, memory, later, scale) : [];
   const entries: DriftEntry[] = valid.map((e) => ({
     id: e.id,
@@ -153,7 +165,10 @@ async function driftOf(repos: Repositories, { memoryId, threshold }: MemoryApi['
   for (const d of datasets) for (const s of (await repos.experiences.counts(d)).scores) if (tools.has(s.toolId)) scores.push(s);
   const toolMeans = new Map([...toolSums({ scores })].map(([tool, m]) => [tool, m.sum / m.n]));
   for (const x of later) info.set(x.id, { id: x.id, datasetId: x.datasetId, taskId: x.taskId, prompt: x.prompt, score: x.score, rater: x.rater });
-  const flags = [...findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans }), ...verdictFlags.map((f) => ({ ...f, toolMean: toolMeans.get(f.toolId) ?? f.toolMean }))];
+  const flags = [
+    ...findStaleEntries(entries, experiences, { scale, threshold: t, toolMeans }),
+    ...verdictFlags.map((f) => ({ ...f, toolMean: toolMeans.get(f.toolId) ?? f.toolMean })),
+  ];
   const shown = dict<DriftExperienceInfo>(); // experience ids hold data: null prototype (core/data-keys)
   for (const f of flags) for (const id of f.contradicting) if (info.has(id)) shown[id] = info.get(id)!;
   return { memoryId, flags, experiences: shown, threshold: t };
@@ -170,7 +185,13 @@ async function runTestCases(deps: MemoryCheckDeps, toolId: string): Promise<Test
   const tool = await repos.tools.get(toolId);
   const cases = tool?.testCases ?? [];
   const memory = await memoryFor(repos, toolId);
-  const run: TestCaseRun = { id: newId('tests-'), kind: 'test-cases', state: 'running', config: { toolId, memoryId: memory?.id ?? null, memoryName: memory?.name ?? null, cases }, startedAt: Date.now() };
+  const run: TestCaseRun = {
+    id: newId('tests-'),
+    kind: 'test-cases',
+    state: 'running',
+    config: { toolId, memoryId: memory?.id ?? null, memoryName: memory?.name ?? null, cases },
+    startedAt: Date.now(),
+  };
   const finish = async (state: TestCaseRun['state'], extra: Partial<TestCaseRun>) => {
     const done: TestCaseRun = { ...run, ...extra, state, finishedAt: Date.now() };
     await repos.runs.put(done);

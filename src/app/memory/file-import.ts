@@ -90,7 +90,12 @@ async function exportImported(deps: MemoryImportDeps, memory: Memory, history: b
   const found = await Promise.all(unknown.map((id) => repos.experiences.get(id)));
   const taskOf = new Map(found.flatMap((x) => (x ? [[x.id, x.taskId] as const] : [])));
   const vectors = imported.embeddings ? await cachedVectors(deps.store, memory.embeddingModel, entries) : undefined;
-  const file = storedMemoryToFile(memory, imported, entries, { tools: await repos.tools.list(), history, taskOf: (id) => taskOf.get(id), ...(vectors ? { vectors } : {}) });
+  const file = storedMemoryToFile(memory, imported, entries, {
+    tools: await repos.tools.list(),
+    history,
+    taskOf: (id) => taskOf.get(id),
+    ...(vectors ? { vectors } : {}),
+  });
   return serializeMemoryFile(file);
 }
 
@@ -110,7 +115,10 @@ async function memoryFileOf(c: ImportContext, memoryId: string): Promise<MemoryF
 }
 
 /** Checks a memory file and writes it as a new memory or merges it into one (`dryRun`: only the check and the preview). */
-async function importMemoryFile(c: ImportContext, { text, mode, memoryId, dryRun }: MemoryApi['importMemory']['req']): Promise<MemoryApi['importMemory']['res']> {
+async function importMemoryFile(
+  c: ImportContext,
+  { text, mode, memoryId, dryRun }: MemoryApi['importMemory']['req'],
+): Promise<MemoryApi['importMemory']['res']> {
   const { deps } = c;
   const { repos } = deps;
   const parsed = parseMemoryFile(text);
@@ -131,7 +139,17 @@ async function importMemoryFile(c: ImportContext, { text, mode, memoryId, dryRun
     const taken = await deps.importStore.taken(file.memory.id, fileEntryIds(file));
     const write = planNewImport(file, taken, newId('mem-'), at, storeVectors);
     if (!dryRun) await deps.importStore.writeImport(write);
-    return { ok: true, written: !dryRun, mode, memoryId: write.memory.id, name: write.memory.name, ...summary(file), renamedIds: write.memory.id !== file.memory.id, merge: null, vectors } satisfies ImportMemoryResponse;
+    return {
+      ok: true,
+      written: !dryRun,
+      mode,
+      memoryId: write.memory.id,
+      name: write.memory.name,
+      ...summary(file),
+      renamedIds: write.memory.id !== file.memory.id,
+      merge: null,
+      vectors,
+    } satisfies ImportMemoryResponse;
   }
   const memory = memoryId ? await repos.memories.get(memoryId) : undefined;
   if (!memory) throw new NotFoundError(`There is no memory ${memoryId ?? '(none chosen)'} to merge into.`);
@@ -146,7 +164,12 @@ async function importMemoryFile(c: ImportContext, { text, mode, memoryId, dryRun
     planned = plan(new Set());
     // Added entries must not reuse ids of other memories' entries (ids are global in the store).
     const mine = new Set(rows.map((r) => r.id));
-    const clash = (await deps.importStore.taken('', planned.write.added.map((e) => e.id))).entries;
+    const clash = (
+      await deps.importStore.taken(
+        '',
+        planned.write.added.map((e) => e.id),
+      )
+    ).entries;
     for (const id of mine) clash.delete(id);
     if (clash.size) planned = plan(clash);
   } catch (err) {
@@ -155,5 +178,15 @@ async function importMemoryFile(c: ImportContext, { text, mode, memoryId, dryRun
   }
   if (!dryRun) await deps.importStore.writeImport(planned.write);
   const merged = await (dryRun ? Promise.resolve(null) : memoryFileOf(c, memory.id));
-  return { ok: true, written: !dryRun, mode, memoryId: memory.id, name: memory.name, ...summary(merged ?? file), renamedIds: false, merge: planned.preview, vectors } satisfies ImportMemoryResponse;
+  return {
+    ok: true,
+    written: !dryRun,
+    mode,
+    memoryId: memory.id,
+    name: memory.name,
+    ...summary(merged ?? file),
+    renamedIds: false,
+    merge: planned.preview,
+    vectors,
+  } satisfies ImportMemoryResponse;
 }

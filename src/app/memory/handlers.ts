@@ -116,12 +116,20 @@ async function runBuild(deps: MemoryServiceDeps, { runId }: MemoryApi['runBuild'
 }
 
 /** The build from `start` with its engine and the embedder it was planned with. */
-async function runFrom(deps: MemoryServiceDeps, start: BuildRun, dataset: Dataset, experiences: Experience[], opts: { signal: AbortSignal; onProgress?: (run: BuildRun) => void }): Promise<BuildRun> {
+async function runFrom(
+  deps: MemoryServiceDeps,
+  start: BuildRun,
+  dataset: Dataset,
+  experiences: Experience[],
+  opts: { signal: AbortSignal; onProgress?: (run: BuildRun) => void },
+): Promise<BuildRun> {
   const config = buildConfig(start);
   const engine = await resolveEngine(readEngineSpec(config.engine), deps);
   const embedder = await deps.embedder(modelOf(config.embeddingModel));
   if (embedder.id !== config.embeddingModel) {
-    throw new ValidationError(`This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`);
+    throw new ValidationError(
+      `This build embeds with ${config.embeddingModel}, but ${embedder.id} is loaded; switch the embedding model back in Settings to resume it.`,
+    );
   }
   return runMemoryBuild(
     start,
@@ -138,22 +146,22 @@ async function exportMemory(deps: MemoryServiceDeps, { memoryId, history }: Memo
   const run = await deps.repos.memories.getRun(runId);
   if (!run) throw new ValidationError(`The build of ${memory.name} is missing, so its settings cannot be exported.`);
   const { truth, split } = await trainingData(deps.repos, buildConfig(run));
-  const file = await exportBuiltMemory(deps.repos.memories, memory, run, truth, split, { tools: await deps.repos.tools.list(), ...(history ? { history: true } : {}) });
+  const file = await exportBuiltMemory(deps.repos.memories, memory, run, truth, split, {
+    tools: await deps.repos.tools.list(),
+    ...(history ? { history: true } : {}),
+  });
   return { fileName: `${slugify(memory.name)}.toolmem-memory.json`, text: serializeMemoryFile(file) };
 }
-
 
 function attachLlm(deps: MemoryServiceDeps, { port }: { port: MessagePort }): null {
   deps.onLlmPort?.(port);
   return null;
 }
 
-
 async function undoMemory(deps: MemoryServiceDeps, { memoryId, toolId }: MemoryApi['undoMemory']['req']): Promise<MemoryApi['undoMemory']['res']> {
   const done = await undoLatest(deps.repos.memories, memoryId, toolId ? { toolId } : {});
   return { undone: done.length > 0, entries: done.reduce((s, c) => s + c.restore.length + c.remove.length, 0) };
 }
-
 
 async function retireEntryOf(deps: MemoryServiceDeps, { entry, reason }: MemoryApi['retireEntry']['req']): Promise<null> {
   await retireEntry(deps.repos.memories, entry, reason);

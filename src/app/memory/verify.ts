@@ -15,7 +15,16 @@ export interface VerifyResult extends CheckReport {
   unseenTasks: number;
   trainTasksSkipped: number;
   /** Per checked claim: the claimed (shrunk) delta, the delta observed on the unseen tasks and its 95% interval. */
-  entries: { id: string; tool: string; verdict: string; n: number; claimed: number | null; observed: number | null; ci95: [number, number] | null; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
+  entries: {
+    id: string;
+    tool: string;
+    verdict: string;
+    n: number;
+    claimed: number | null;
+    observed: number | null;
+    ci95: [number, number] | null;
+    effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null };
+  }[];
 }
 
 async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -26,7 +35,13 @@ async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<M
   return out;
 }
 
-export async function verifyMemoryFile(file: MemoryFile, dataset: Dataset, experiences: readonly Experience[], embedder: Embedder | null, at: number): Promise<VerifyResult> {
+export async function verifyMemoryFile(
+  file: MemoryFile,
+  dataset: Dataset,
+  experiences: readonly Experience[],
+  embedder: Embedder | null,
+  at: number,
+): Promise<VerifyResult> {
   const train = new Set(file.build.split.trainTasks);
   const truth = groundTruthExperiences(experiences, dataset.raterPolicy);
   const unseen = truth.filter((e) => !train.has(e.taskId));
@@ -35,7 +50,13 @@ export async function verifyMemoryFile(file: MemoryFile, dataset: Dataset, exper
   // Vectors only where a rule needs them: theme facets, and entries without a facet (retrieval).
   const needs = entries.some((e) => (!e.facet && !e.profile) || e.facet?.rule.type === 'theme');
   const prompts = needs && embedder ? await embedAll(embedder, [...new Set(unseen.map((e) => e.prompt))]) : new Map<string, Float32Array>();
-  const texts = needs && embedder ? await embedAll(embedder, entries.filter((e) => !e.facet && !e.profile).map((e) => e.text)) : new Map<string, Float32Array>();
+  const texts =
+    needs && embedder
+      ? await embedAll(
+          embedder,
+          entries.filter((e) => !e.facet && !e.profile).map((e) => e.text),
+        )
+      : new Map<string, Float32Array>();
   const report = checkMemory({
     entries,
     ...(snapshot ? { snapshot } : {}),

@@ -75,10 +75,20 @@ export async function predictForTask(deps: PredictDeps, cache: PredictCache, req
   const query = { taskId: '__query__', prompt: req.prompt, ...(vector ? { vector } : {}) };
   const sims = model.bank ? bankSimilarities(model.bank, query) : null;
   const before = llmStatsOf(model.predictor);
-  const limits = { ...(req.maxCost !== undefined ? { maxCost: req.maxCost } : {}), ...(req.maxLatencyMs !== undefined ? { maxLatencyMs: req.maxLatencyMs } : {}) };
-  const { predictions: byTool, ...selection } = await predictAndSelect((toolId) => predictor.predict(query, toolId), costedCandidates(tools, req.costs, req.latencies), {
-    margin: req.margin ?? 0, direction: dataset.scale.direction, costWeight: req.costWeight ?? 0, ...limits,
-  });
+  const limits = {
+    ...(req.maxCost !== undefined ? { maxCost: req.maxCost } : {}),
+    ...(req.maxLatencyMs !== undefined ? { maxLatencyMs: req.maxLatencyMs } : {}),
+  };
+  const { predictions: byTool, ...selection } = await predictAndSelect(
+    (toolId) => predictor.predict(query, toolId),
+    costedCandidates(tools, req.costs, req.latencies),
+    {
+      margin: req.margin ?? 0,
+      direction: dataset.scale.direction,
+      costWeight: req.costWeight ?? 0,
+      ...limits,
+    },
+  );
   const after = llmStatsOf(model.predictor);
   const scores = new Map(data.map((p) => [`${p.taskId}|${p.toolId}`, p.score]));
   const predictions = tools.map((toolId) => {
@@ -87,10 +97,23 @@ export async function predictForTask(deps: PredictDeps, cache: PredictCache, req
     return toolPrediction(model, method, toolId, p, scores, range);
   });
   const llm = before && after ? { parseFailures: after.parseFailures - before.parseFailures, outOfRange: after.outOfRange - before.outOfRange } : undefined;
-  const pick = pickMargin(selection.ranked, dataset.scale.direction === 'lower-better' ? -1 : 1, dataset.scale, model.bank && sims ? { bank: model.bank, sims } : null);
+  const pick = pickMargin(
+    selection.ranked,
+    dataset.scale.direction === 'lower-better' ? -1 : 1,
+    dataset.scale,
+    model.bank && sims ? { bank: model.bank, sims } : null,
+  );
   return {
-    method, predictions, selection, trainedOn: model.trainedOn, trainedTasks: model.trainedTasks, trainedTools: model.trainedTools,
-    ...(stored ? { memory: stored.info } : {}), ...(llm ? { llm } : {}), ...(pick ? { pick } : {}), ranges: rangesNote(model, isLlmMethod(method)),
+    method,
+    predictions,
+    selection,
+    trainedOn: model.trainedOn,
+    trainedTasks: model.trainedTasks,
+    trainedTools: model.trainedTools,
+    ...(stored ? { memory: stored.info } : {}),
+    ...(llm ? { llm } : {}),
+    ...(pick ? { pick } : {}),
+    ranges: rangesNote(model, isLlmMethod(method)),
   };
 }
 
@@ -111,15 +134,28 @@ async function fittedModel(deps: PredictDeps, cache: PredictCache, req: PredictR
     ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: cards!, ...scaleMeaningOption(dataset.preset) })
     : createPredictor(method);
   const examples = data.map((p) => ({
-    id: `${p.taskId}|${p.toolId}`, taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories,
+    id: `${p.taskId}|${p.toolId}`,
+    taskId: p.taskId,
+    prompt: p.prompt,
+    toolId: p.toolId,
+    score: p.score,
+    ratings: p.ratings,
+    categories: p.categories,
     ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}),
   }));
   await predictor.fit({ scale: dataset.scale, examples });
   // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
   const bank = llmMethod ? null : await residualBank(() => createPredictor(method), { scale: dataset.scale, examples });
   const model: FittedModel = {
-    stamp, predictor, trainedOn: data.length, trainedTasks: new Set(data.map((p) => p.taskId)).size, trainedTools: new Set(data.map((p) => p.toolId)).size,
-    prompts: new Map(data.map((p) => [p.taskId, p.prompt])), entries: entryTexts(predictor), bank, ...(vectors ? { vectors } : {}),
+    stamp,
+    predictor,
+    trainedOn: data.length,
+    trainedTasks: new Set(data.map((p) => p.taskId)).size,
+    trainedTools: new Set(data.map((p) => p.toolId)).size,
+    prompts: new Map(data.map((p) => [p.taskId, p.prompt])),
+    entries: entryTexts(predictor),
+    bank,
+    ...(vectors ? { vectors } : {}),
   };
   cache.fitted.set(key, model);
   return model;
@@ -129,7 +165,8 @@ async function fittedModel(deps: PredictDeps, cache: PredictCache, req: PredictR
 async function storedMemoryPredictor(deps: PredictDeps, cache: PredictCache, memoryId: string, datasetId: string) {
   const stored = await deps.repos.memories.get(memoryId);
   const info: PredictMemory | undefined = (await predictMemories(deps.repos, datasetId)).find((m) => m.id === memoryId);
-  if (!stored?.capability?.model || !info) throw new ValidationError(`The memory ${memoryId} has no capability model for this dataset; build one on the Memory page.`);
+  if (!stored?.capability?.model || !info)
+    throw new ValidationError(`The memory ${memoryId} has no capability model for this dataset; build one on the Memory page.`);
   const memoryKey = `${memoryId}|${stored.updatedAt}`;
   let predictor = cache.stored.get(memoryKey);
   if (!predictor) {
@@ -143,12 +180,25 @@ async function storedMemoryPredictor(deps: PredictDeps, cache: PredictCache, mem
 }
 
 /** One tool's line of the answer: its score, its first five pieces of evidence with their text, its range. */
-function toolPrediction(model: FittedModel, method: MethodId, toolId: string, p: ScorePrediction, scores: ReadonlyMap<string, number>, range: ToolPrediction['range'] | null): ToolPrediction {
+function toolPrediction(
+  model: FittedModel,
+  method: MethodId,
+  toolId: string,
+  p: ScorePrediction,
+  scores: ReadonlyMap<string, number>,
+  range: ToolPrediction['range'] | null,
+): ToolPrediction {
   return {
     toolId,
     score: p.score,
     evidence: p.evidence.slice(0, 5).map((e) => {
-      if (e.kind === 'entry') return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.entries.get(e.id) ?? p.explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id };
+      if (e.kind === 'entry')
+        return {
+          kind: e.kind,
+          id: e.id,
+          similarity: e.similarity,
+          text: model.entries.get(e.id) ?? p.explanation?.contributions.find((c) => c.entryId === e.id)?.text ?? e.id,
+        };
       const taskId = e.id.split('|')[0] ?? e.id;
       const s = scores.get(e.id);
       return { kind: e.kind, id: e.id, similarity: e.similarity, text: model.prompts.get(taskId) ?? e.id, ...(s !== undefined ? { score: s } : {}) };
@@ -161,7 +211,9 @@ function toolPrediction(model: FittedModel, method: MethodId, toolId: string, p:
 
 function rangesNote(model: FittedModel, llmMethod: boolean): NonNullable<PredictResponse['ranges']> {
   if (model.bank) return { folds: model.bank.folds, tasks: model.bank.tasks.length, maxTrain: model.bank.maxTrain, allTasks: model.bank.allTasks };
-  return { unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.' };
+  return {
+    unavailable: llmMethod ? 'LLM methods have no range: it would take a model call per training task and tool.' : 'Too few training tasks for a range.',
+  };
 }
 
 /** Entry id → text of the memory a predictor retrieves from (memory, toolmem-llm, hybrid). */

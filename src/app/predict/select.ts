@@ -35,7 +35,11 @@ export async function predictAndSelect(predict: PredictTool, candidates: readonl
 }
 
 /** Candidates with the costs and latencies the request gives for them (tool id → value, data keys). */
-export function costedCandidates(toolIds: readonly string[], costs?: Readonly<Record<string, number>>, latencies?: Readonly<Record<string, number>>): CandidateTool[] {
+export function costedCandidates(
+  toolIds: readonly string[],
+  costs?: Readonly<Record<string, number>>,
+  latencies?: Readonly<Record<string, number>>,
+): CandidateTool[] {
   return toolIds.map((toolId) => {
     const [cost, latencyMs] = [own(costs, toolId), own(latencies, toolId)];
     return { toolId, ...(cost !== undefined ? { cost } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) };

@@ -46,20 +46,35 @@ async function build(opts: ParsedArgs, io: Io): Promise<number> {
     throw err;
   }
   let lastReport = 0;
-  const { run, file } = await buildMemoryFile(plan, { dataset, experiences, engine, embedder }, {
-    onProgress: (r) => {
-      const m = buildMetrics(r);
-      if (opts.json || Date.now() - lastReport < 2000) return;
-      lastReport = Date.now();
-      io.err(`build-memory: ${m.done}/${m.total} steps, ${m.promptTokens + m.completionTokens} tokens${m.etaMs !== null ? `, about ${Math.ceil(m.etaMs / 1000)} s left` : ''}`);
+  const { run, file } = await buildMemoryFile(
+    plan,
+    { dataset, experiences, engine, embedder },
+    {
+      onProgress: (r) => {
+        const m = buildMetrics(r);
+        if (opts.json || Date.now() - lastReport < 2000) return;
+        lastReport = Date.now();
+        io.err(
+          `build-memory: ${m.done}/${m.total} steps, ${m.promptTokens + m.completionTokens} ` +
+            `tokens${m.etaMs !== null ? `, about ${Math.ceil(m.etaMs / 1000)} s left` : ''}`,
+        );
+      },
     },
-  });
+  );
   if (!file) {
     io.err(`toolmem build-memory: the build ${run.state}${run.error ? `: ${run.error}` : ''}`);
     return EXIT.unreadable;
   }
   await writeFile(opts.out, serializeMemoryFile(file), 'utf8');
-  const summary = { out: opts.out, datasetId: dataset.id, trainTasks: plan.split.train.length, engine: engine.id, embeddingModel: embedder.id, file, metrics: buildMetrics(run) };
+  const summary = {
+    out: opts.out,
+    datasetId: dataset.id,
+    trainTasks: plan.split.train.length,
+    engine: engine.id,
+    embeddingModel: embedder.id,
+    file,
+    metrics: buildMetrics(run),
+  };
   io.out(opts.json ? JSON.stringify(buildSummaryJson(summary), null, 2) : buildSummaryText(summary));
   return EXIT.ok;
 }

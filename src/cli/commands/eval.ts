@@ -1,11 +1,9 @@
 /**
- * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on
- * the same side), fits each offline method on the training tasks and scores its predictions on the
- * test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape.
- * The evaluation is the one use case the app's predictors worker runs too (src/app/evaluate/run-evaluation.ts):
- * same data, split, seeds and engine give the same JSON. With `--llm openai:URL#MODEL` the LLM methods run too.
- * Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing to evaluate,
- * 130 stopped by Ctrl-C (what was finished is printed, marked partial).
+ * `toolmem eval`: reads a data file, splits its tasks with seeded shuffles (all tools of a task on the same side), fits each offline method on the
+ * training tasks and scores its predictions on the test tasks. Prints tables; `--json OUT` writes the summary (means over seeds) in a fixed shape. The
+ * evaluation is the one use case the app's predictors worker runs too (src/app/evaluate/run-evaluation.ts): same data, split, seeds and engine give the
+ * same JSON. With `--llm openai:URL#MODEL` the LLM methods run too. Exit codes: 0 done, 1 usage error, 2 the data file could not be read or has nothing
+ * to evaluate, 130 stopped by Ctrl-C (what was finished is printed, marked partial).
  */
 import { runEvaluation, SplitSizeError, TooFewTasksError, type EvaluationOutcome } from '../../app/evaluate/run-evaluation';
 import type { Embedder } from '../../core/embed';
@@ -60,7 +58,6 @@ function markedEmbedder(load: () => Promise<Embedder>): () => Promise<Embedder> 
 async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSignal; arm(): void }): Promise<number> {
   const opts = parseOrExit('eval', USAGE, args, parse, io);
   if (typeof opts === 'number') return opts;
-
   let data: ScoredPair[];
   let loaded;
   try {
@@ -84,15 +81,26 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
   const llm = opts.methods.some(isLlmMethod);
   // Ctrl-C stops a run only when a model is asked: the offline methods finish in seconds.
   if (llm) stop.arm();
-  const methodOptions: MethodOptions = { cut: opts.cut };
-  if (opts.k !== undefined) methodOptions.k = opts.k;
-  if (opts.similarity) methodOptions.similarity = opts.similarity;
+  const methodOptions: MethodOptions = {
+    cut: opts.cut,
+    ...(opts.k !== undefined ? { k: opts.k } : {}),
+    ...(opts.similarity ? { similarity: opts.similarity } : {}),
+  };
   const progress = llmProgress((line) => io.err(line));
   let outcome: EvaluationOutcome;
   try {
     outcome = await runEvaluation({
-      label: opts.data, data, scale: dataset.scale, preset: dataset.preset, methods: opts.methods, seeds: opts.seeds, train: opts.train, test: opts.test,
-      toolPairs: opts.pairs ?? allToolPairs(tools), options: methodOptions, llmMaxTest: opts.llmTasks,
+      label: opts.data,
+      data,
+      scale: dataset.scale,
+      preset: dataset.preset,
+      methods: opts.methods,
+      seeds: opts.seeds,
+      train: opts.train,
+      test: opts.test,
+      toolPairs: opts.pairs ?? allToolPairs(tools),
+      options: methodOptions,
+      llmMaxTest: opts.llmTasks,
       ...(stored ? { stored: { split: stored.split, snapshot: async () => stored.memory } } : {}),
       // The offline Node embedder is loaded only when needed; a stored memory's own model embeds the prompts too.
       embedder: markedEmbedder(async () => stored?.embedder ?? (await import('../../model-host/transformers-embedder')).createTransformersEmbedder()),
@@ -100,7 +108,9 @@ async function evaluateCommand(args: string[], io: Io, stop: { signal: AbortSign
       onVectorsSkipped: (err) => io.err(`toolmem eval: note: prompts not embedded (${err.message}); continuing with lexical features.`),
       engine: () => openCliEngine(opts.llm!, stop.signal).catch((err: Error) => Promise.reject(new StepError('engine', err))) as Promise<LlmEngine>,
       tools: async () => promptToolsOf(tools, loaded.summary.datasetDefaults.modality),
-      signal: stop.signal, whenStopped: 'partial', ablation: opts.ablation,
+      signal: stop.signal,
+      whenStopped: 'partial',
+      ablation: opts.ablation,
       // Model-call progress only: the offline steps are quick and print nothing.
       ...(llm ? { onProgress: (p) => void (p.calls && progress(p)) } : {}),
     });
@@ -120,12 +130,9 @@ function failed(err: unknown, opts: ParsedArgs, io: Io): number {
     io.err(`toolmem eval: ${err.message}.\n\n${USAGE}`);
     return EXIT.usage;
   }
-  if (err instanceof StepError && err.step === 'embed') {
-    io.err(`toolmem eval: cannot embed the prompts: ${err.message}`);
-    return EXIT.unreadable;
-  }
   if (err instanceof StepError) {
-    io.err(`toolmem eval: cannot use the model ${formatEngineSpec(opts.llm!)}: ${err.message}`);
+    const what = err.step === 'embed' ? 'cannot embed the prompts' : `cannot use the model ${formatEngineSpec(opts.llm!)}`;
+    io.err(`toolmem eval: ${what}: ${err.message}`);
     return EXIT.unreadable;
   }
   if (err instanceof ToolMemError && opts.methods.some(isLlmMethod)) {

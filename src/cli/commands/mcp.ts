@@ -43,7 +43,8 @@ async function run(opts: McpArgs, io: Io): Promise<number> {
   try {
     embedder = createTransformersEmbedder({ model: file.memory.embeddingModel.split('@')[0]! });
   } catch (err) {
-    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues([{ path: '$.memory.embeddingModel', message: `cannot load the embedding model ${quote(file.memory.embeddingModel)}: ${(err as Error).message}` }])}`);
+    const message = `cannot load the embedding model ${quote(file.memory.embeddingModel)}: ${(err as Error).message}`;
+    io.err(`toolmem mcp: ${opts.memory}: ${formatIssues([{ path: '$.memory.embeddingModel', message }])}`);
     return EXIT.unreadable;
   }
   let mcp;
@@ -59,7 +60,10 @@ async function run(opts: McpArgs, io: Io): Promise<number> {
     transport.onclose = () => done();
   });
   await mcp.server.connect(transport);
-  io.err(`toolmem mcp: serving ${file.memory.name} (${file.tools.length} tools, embeddings ${file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`);
+  io.err(
+    `toolmem mcp: serving ${file.memory.name} (${file.tools.length} tools, ` +
+      `embeddings ${file.memory.embeddingModel}${mcp.vectorsFromFile ? ', vectors from the file' : ''}) on stdio`,
+  );
   await closed;
   await mcp.server.close();
   return EXIT.ok;

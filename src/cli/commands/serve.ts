@@ -59,7 +59,8 @@ function stopSignal(): Promise<string> {
 function startFailure(err: unknown, opts: ServeArgs, io: Io): number {
   if (err instanceof MemoryLoadError) io.err(`toolmem serve: ${opts.memory}: ${err.message}`);
   else if (err instanceof RouteFileError) io.err(`toolmem serve: ${opts.routes}: ${err.message}`);
-  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') io.err(`toolmem serve: port ${opts.port} on ${opts.host} is in use; pick another with --port.`);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    io.err(`toolmem serve: port ${opts.port} on ${opts.host} is in use; pick another with --port.`);
   else throw err;
   return (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? EXIT.usage : EXIT.unreadable;
 }
@@ -91,7 +92,9 @@ async function runOne(opts: ServeArgs, io: Io): Promise<number> {
   }
   const m = served.holder.current;
   const routes = served.routes ? `, routes ${[...served.routes.routes.keys()].map((r) => clipInput(r, 60)).join(', ')}` : '';
-  const line = `serving ${clipInput(m.file.memory.name, 120)} (${m.file.tools.length} tools, ${m.sha}) on ${served.app.url} — /mcp, /v1/predict, /v1/select${served.routes ? ', /v1/chat/completions' : ''}${routes}; ${opts.token ? 'bearer token required' : 'no token (loopback only)'}`;
+  const line =
+    `serving ${clipInput(m.file.memory.name, 120)} (${m.file.tools.length} tools, ${m.sha}) on ${served.app.url} — /mcp, /v1/predict, ` +
+    `/v1/select${served.routes ? ', /v1/chat/completions' : ''}${routes}; ${opts.token ? 'bearer token required' : 'no token (loopback only)'}`;
   if (worker) reportReady(served.app.url, line, () => served.app.stopListening());
   else log(line);
   const signal = await stopped;

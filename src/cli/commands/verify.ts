@@ -42,7 +42,12 @@ interface ParsedArgs extends DataArgs {
 }
 
 function parse(args: string[]): ParsedArgs {
-  const values = strictArgs(args, { ...DATA_OPTIONS, memory: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } });
+  const values = strictArgs(args, {
+    ...DATA_OPTIONS,
+    memory: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   const help = values.help === true;
   if (!help && !values.memory) throw new UsageError('--memory FILE is required.');
   return { ...dataArgs(values, !help), memory: values.memory ?? '', json: values.json === true, help };
@@ -67,16 +72,33 @@ async function run(opts: ParsedArgs, io: Io): Promise<number> {
   if (opts.json) {
     io.out(
       JSON.stringify(
-        { direction: result.direction, confirmed: result.confirmed, calibration: result.calibration, precision: result.precision, tested: result.tested, counts: result.counts, unseenTasks: result.unseenTasks, untestedTools: result.untestedTools, entries: result.entries },
+        {
+          direction: result.direction,
+          confirmed: result.confirmed,
+          calibration: result.calibration,
+          precision: result.precision,
+          tested: result.tested,
+          counts: result.counts,
+          unseenTasks: result.unseenTasks,
+          untestedTools: result.untestedTools,
+          entries: result.entries,
+        },
         null,
         2,
       ),
     );
     return EXIT.ok;
   }
-  io.out(`Memory ${quote(file.memory.name, 80)} checked on ${result.unseenTasks.toLocaleString('en-US')} tasks of ${quote(loaded.dataset.name, 80)} it never saw (${result.trainTasksSkipped.toLocaleString('en-US')} training tasks left out).`);
+  io.out(
+    `Memory ${quote(file.memory.name, 80)} checked on ${result.unseenTasks.toLocaleString('en-US')} tasks of ${quote(loaded.dataset.name, 80)} it ` +
+      `never saw (${result.trainTasksSkipped.toLocaleString('en-US')} training tasks left out).`,
+  );
   // Tool and entry ids come from the file: shown bounded.
-  for (const e of result.entries) io.out(`  ${e.verdict.padEnd(12)} ${clipInput(e.tool, 40).padEnd(20)} n=${String(e.n).padStart(4)}  claimed ${fmt(e.claimed)}  observed ${fmt(e.observed)}  ${clipInput(e.id, 120)}`);
+  for (const e of result.entries)
+    io.out(
+      `  ${e.verdict.padEnd(12)} ${clipInput(e.tool, 40).padEnd(20)} n=${String(e.n).padStart(4)}  claimed ${fmt(e.claimed)}  ` +
+        `observed ${fmt(e.observed)}  ${clipInput(e.id, 120)}`,
+    );
   for (const t of result.untestedTools) io.out(`  untested tool ${quote(t.toolId, 60)}: ${t.why}`);
   const line = verdictSummary(result);
   io.out(line.charAt(0).toUpperCase() + line.slice(1));

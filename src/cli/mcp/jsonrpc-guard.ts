@@ -14,7 +14,13 @@
  *  - anything else goes on to the SDK (which answers an unknown method with -32601).
  * Notifications (no id) are never answered, as the spec requires. Every message is bounded.
  */
-import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { clipInput, quote } from '../../core/text/quote';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
@@ -81,16 +87,25 @@ function paramsProblem(error: { issues: ParamsIssue[] }): string {
 export function checkMessage(msg: unknown): { forward: JSONRPCMessage } | { reply: ErrorReply | null } {
   if (!isObject(msg)) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: a JSON-RPC message must be an object, got ${kind(msg)}.`) };
   const hasId = Object.hasOwn(msg, 'id') && msg.id !== undefined;
-  if (hasId && !validId(msg.id)) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: 'id' must be a string or a number, got ${kind(msg.id)}.`) };
+  if (hasId && !validId(msg.id))
+    return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: 'id' must be a string or a number, got ${kind(msg.id)}.`) };
   const id = hasId ? (msg.id as RequestId) : null;
   const answer = (code: number, message: string) => ({ reply: id === null && typeof msg.method === 'string' ? null : errorReply(id, code, message) });
-  if (msg.jsonrpc !== '2.0') return { reply: errorReply(id, INVALID_REQUEST, `Invalid Request: 'jsonrpc' must be "2.0", got ${typeof msg.jsonrpc === 'string' ? quote(msg.jsonrpc, 20) : kind(msg.jsonrpc)}.`) };
+  if (msg.jsonrpc !== '2.0')
+    return {
+      reply: errorReply(
+        id,
+        INVALID_REQUEST,
+        `Invalid Request: 'jsonrpc' must be "2.0", got ${typeof msg.jsonrpc === 'string' ? quote(msg.jsonrpc, 20) : kind(msg.jsonrpc)}.`,
+      ),
+    };
   if (msg.method === undefined) {
     // A response to a request of ours (the server sends none today): handed to the SDK as is.
     if (hasId && (Object.hasOwn(msg, 'result') || isObject(msg.error))) return { forward: msg as JSONRPCMessage };
     return { reply: errorReply(id, INVALID_REQUEST, "Invalid Request: no 'method' (and not a response either).") };
   }
-  if (typeof msg.method !== 'string' || msg.method === '') return { reply: errorReply(id, INVALID_REQUEST, `Invalid Request: 'method' must be a non-empty string, got ${kind(msg.method)}.`) };
+  if (typeof msg.method !== 'string' || msg.method === '')
+    return { reply: errorReply(id, INVALID_REQUEST, `Invalid Request: 'method' must be a non-empty string, got ${kind(msg.method)}.`) };
   if (msg.params !== undefined && !isObject(msg.params)) {
     return answer(INVALID_PARAMS, `Invalid params for ${quote(msg.method, 40)}: 'params' must be an object (named parameters), got ${kind(msg.params)}.`);
   }
@@ -115,7 +130,8 @@ export function checkLine(line: string): Verdict {
   if (nestsDeeperThan(line)) {
     const why = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
     if (isObject(value) && typeof value.method === 'string') {
-      if (validId(value.id)) return { reply: errorReply(value.id, INVALID_PARAMS, `Invalid params for ${quote(value.method, 40)}: the message ${why}.`), refused: true };
+      if (validId(value.id))
+        return { reply: errorReply(value.id, INVALID_PARAMS, `Invalid params for ${quote(value.method, 40)}: the message ${why}.`), refused: true };
       if (value.id === undefined) return { ignore: true }; // a notification: never answered
     }
     return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: the message ${why}.`) };
@@ -126,14 +142,28 @@ export function checkLine(line: string): Verdict {
   }
   if (value.length === 0) return { reply: errorReply(null, INVALID_REQUEST, 'Invalid Request: an empty batch.') };
   // One error for a batch past the bound, not one per member (10,000 calls would get 1.85 MB back).
-  if (value.length > MAX_BATCH) return { reply: errorReply(null, INVALID_REQUEST, `Invalid Request: a batch of ${value.length.toLocaleString('en-US')} messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC batching) and at most ${MAX_BATCH} are answered one by one.`) };
+  if (value.length > MAX_BATCH)
+    return {
+      reply: errorReply(
+        null,
+        INVALID_REQUEST,
+        `Invalid Request: a batch of ${value.length.toLocaleString('en-US')} messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC ` +
+          `batching) and at most ${MAX_BATCH} are answered one by one.`,
+      ),
+    };
   const replies: ErrorReply[] = [];
   for (const member of value) {
     const r = checkMessage(member);
     if ('reply' in r) {
       if (r.reply) replies.push(r.reply);
     } else if (isObject(member) && validId(member.id)) {
-      replies.push(errorReply(member.id, INVALID_REQUEST, 'Invalid Request: batches are not supported (MCP 2025-06-18 has no JSON-RPC batching); send each request on its own line.'));
+      replies.push(
+        errorReply(
+          member.id,
+          INVALID_REQUEST,
+          'Invalid Request: batches are not supported (MCP 2025-06-18 has no JSON-RPC batching); send each request on its own line.',
+        ),
+      );
     }
   }
   return replies.length ? { reply: replies } : { ignore: true };

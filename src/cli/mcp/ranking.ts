@@ -30,7 +30,8 @@ export interface Ranking {
   reason(forTask: TaskRanking, choice: string | null, ranked: readonly string[]): string;
 }
 
-const rowsOf = (rows: readonly LeaderRow[]): Board['rows'] => rows.map((r) => ({ tool: r.toolId, n: r.n, mean: round(r.mean), rank: r.rank, rankCi95: r.rankCi95, pBest: round(r.pBest) }));
+const rowsOf = (rows: readonly LeaderRow[]): Board['rows'] =>
+  rows.map((r) => ({ tool: r.toolId, n: r.n, mean: round(r.mean), rank: r.rank, rankCi95: r.rankCi95, pBest: round(r.pBest) }));
 
 export function rankingOf(file: MemoryFile, capability: CapabilityMemoryPredictor | null): Ranking {
   const cap = file.build.capability;
@@ -51,8 +52,21 @@ export function rankingOf(file: MemoryFile, capability: CapabilityMemoryPredicto
     });
     const sorted = [...on].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return {
-      leaderboards: sorted.filter(([col]) => boards.has(col)).slice(0, MAX_BOARDS).map(([col, p]) => ({ facet: cap.facets[col]!.facet.name, probability: round(p), rows: boards.get(col)! })),
-      picks: sorted.flatMap(([col, p]) => (picks.get(col) ?? []).map((k) => ({ facet: cap.facets[col]!.facet.name, probability: round(p), tool: k.toolId, over: k.over, chance: round(k.probability), text: k.text, verdict: k.verdict?.verdict ?? null }))),
+      leaderboards: sorted
+        .filter(([col]) => boards.has(col))
+        .slice(0, MAX_BOARDS)
+        .map(([col, p]) => ({ facet: cap.facets[col]!.facet.name, probability: round(p), rows: boards.get(col)! })),
+      picks: sorted.flatMap(([col, p]) =>
+        (picks.get(col) ?? []).map((k) => ({
+          facet: cap.facets[col]!.facet.name,
+          probability: round(p),
+          tool: k.toolId,
+          over: k.over,
+          chance: round(k.probability),
+          text: k.text,
+          verdict: k.verdict?.verdict ?? null,
+        })),
+      ),
     };
   };
   const reason = (onTask: TaskRanking, choice: string | null, ranked: readonly string[]): string => {
@@ -60,7 +74,8 @@ export function rankingOf(file: MemoryFile, capability: CapabilityMemoryPredicto
     const applying = onTask.picks;
     const mine = applying.find((k) => k.tool === choice);
     const checked = (v: string | null) => (v ? ` Checked on tasks the memory never saw: ${v}.` : '');
-    if (mine) return `A pick claim applies (this task is in "${mine.facet}" with probability ${mine.probability.toFixed(2)}): ${mine.text}${checked(mine.verdict)}`;
+    if (mine)
+      return `A pick claim applies (this task is in "${mine.facet}" with probability ${mine.probability.toFixed(2)}): ${mine.text}${checked(mine.verdict)}`;
     const other = applying.find((k) => !ranked.includes(k.tool));
     const note = other ? ` The pick for "${other.facet}" (${other.tool}) is not among the candidates.` : '';
     return `${choice} has the highest predicted score among the candidates (its mean plus the contributions listed).${note}`;

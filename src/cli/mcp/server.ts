@@ -20,7 +20,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Embedder } from '../../core/embed';
-import { embeddingDimIssues, fileVectors, jsonPath, memoryEntriesOf, MemoryFileError, MemoryFilePredictor, recordMap, type MemoryFile } from '../../core/memory-format';
+import {
+  embeddingDimIssues,
+  fileVectors,
+  jsonPath,
+  memoryEntriesOf,
+  MemoryFileError,
+  MemoryFilePredictor,
+  recordMap,
+  type MemoryFile,
+} from '../../core/memory-format';
 import { CapabilityMemoryPredictor, type MemoryPrediction } from '../../core/capability/predictor';
 import { applies as facetApplies } from '../../core/capability/facets';
 import { predictAndSelect } from '../../app/predict/select';
@@ -65,7 +74,10 @@ async function embedAll(embedder: Embedder, texts: readonly string[]): Promise<F
 const json = (value: unknown): ToolAnswer => ({ value });
 const fail = (message: string): ToolAnswer => ({ error: message });
 /** An answer as an MCP tool result: the value as indented JSON text, an error as a tool error. */
-const toolResult = (a: ToolAnswer) => ('value' in a ? { content: [{ type: 'text' as const, text: JSON.stringify(a.value, null, 2) }] } : { content: [{ type: 'text' as const, text: a.error }], isError: true });
+const toolResult = (a: ToolAnswer) =>
+  'value' in a
+    ? { content: [{ type: 'text' as const, text: JSON.stringify(a.value, null, 2) }] }
+    : { content: [{ type: 'text' as const, text: a.error }], isError: true };
 
 /**
  * The file against the embedder that will serve it: same model id, vectors of its size. Throws a
@@ -74,17 +86,47 @@ const toolResult = (a: ToolAnswer) => ('value' in a ? { content: [{ type: 'text'
 export function assertServable(file: MemoryFile, embedder: Pick<Embedder, 'id' | 'dim'>): void {
   const issues = [];
   if (embedder.id !== file.memory.embeddingModel) {
-    issues.push({ path: '$.memory.embeddingModel', message: `the memory was embedded with ${quote(file.memory.embeddingModel)} but the embedding model here is ${quote(embedder.id)}; retrieval needs the same model.` });
+    issues.push({
+      path: '$.memory.embeddingModel',
+      message:
+        `the memory was embedded with ${quote(file.memory.embeddingModel)} but the embedding model here is ${quote(embedder.id)}; retrieval ` +
+        `needs the same model.`,
+    });
   }
   issues.push(...embeddingDimIssues(file, embedder.dim).map((i) => ({ path: jsonPath(i.path), message: i.message })));
   if (issues.length) throw new MemoryFileError(issues);
 }
 
 const TOOLS = [
-  { name: 'list_tools', description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.' },
-  { name: 'recall', description: "Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their cosine similarity to the task, each entry's status (claim, tentative — not a claim — or the tool's profile), facet, effect (n, shrunk deltas, 95% credible interval, lfsr, raw estimate; numbers rounded as its text shows them) and verdict on unseen tasks, and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction and the probability that the facet applies (`applying`), the leaderboards of those facets (every tool's level, rank with its 95% interval, probability of being best; `leaderboards`) and the pick claims that apply (`picks`)." },
-  { name: 'predict_score', description: "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply (capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration." },
-  { name: 'select_tool', description: "Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by score), with the contributions behind each score and a `reason` for the choice (a pick claim that applies to the task, with its check on unseen tasks, when there is one); `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies (ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason." },
+  {
+    name: 'list_tools',
+    description: 'The tools this capability memory knows, with how many entries of each level (proficient, good, bad, weak) it holds about each.',
+  },
+  {
+    name: 'recall',
+    description:
+      'Recall what the memory says about a tool for a task: the k most similar entries of each level (proficient, good, bad, weak) with their ' +
+      "cosine similarity to the task, each entry's status (claim, tentative — not a claim — or the tool's profile), facet, effect (n, " +
+      'shrunk deltas, 95% credible interval, lfsr, raw estimate; numbers rounded as its text shows them) and verdict on unseen tasks, ' +
+      'and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction and the ' +
+      "probability that the facet applies (`applying`), the leaderboards of those facets (every tool's level, rank with its 95% " +
+      'interval, probability of being best; `leaderboards`) and the pick claims that apply (`picks`).',
+  },
+  {
+    name: 'predict_score',
+    description:
+      "Predict the tool's score on the task: the tool's mean plus the contributions, in score points, of the memory entries whose facets apply " +
+      '(capability memory), each with its effect and verdict; older memories use the retrieval signal and their calibration.',
+  },
+  {
+    name: 'select_tool',
+    description:
+      'Rank candidate tools for a task by utility = predicted score − cost_weight × cost per call (best first; cost_weight defaults to 0, so by ' +
+      'score), with the contributions behind each score and a `reason` for the choice (a pick claim that applies to the task, with its ' +
+      'check on unseen tasks, when there is one); `choice` is null on an exact tie. Costs (US dollars per call) and typical latencies ' +
+      "(ms) are the memory file's, listed by list_tools. max_cost and max_latency_ms are hard limits: a tool over a limit, or whose cost " +
+      'or latency the memory does not know, is never ranked or chosen; it is listed in `excluded` with the reason.',
+  },
 ] as const;
 export type ToolName = (typeof TOOLS)[number]['name'];
 const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
@@ -104,7 +146,10 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
   let vectors = fileVectors(file, embedder.id);
   const vectorsFromFile = vectors !== null && entries.every((e) => vectors!.has(e.id));
   if (!vectorsFromFile) {
-    const list = await embeddings.entryVectors(entries.map((e) => e.text), (texts) => embedAll(embedder, texts));
+    const list = await embeddings.entryVectors(
+      entries.map((e) => e.text),
+      (texts) => embedAll(embedder, texts),
+    );
     vectors = new Map(entries.map((e, i) => [e.id, list[i]!]));
   }
   const snapshot = { entries, vectors: vectors! };
@@ -151,7 +196,9 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
             },
           }
         : {}),
-      ...(e.profile ? { profile: { ...e.profile, mean: round(e.profile.mean), bestShare: round(e.profile.bestShare), advantage: round(e.profile.advantage) } } : {}),
+      ...(e.profile
+        ? { profile: { ...e.profile, mean: round(e.profile.mean), bestShare: round(e.profile.bestShare), advantage: round(e.profile.advantage) } }
+        : {}),
       ...(e.verdict ? { verdict: e.verdict.verdict } : {}),
     };
   };
@@ -162,7 +209,13 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
   const ranking = rankingOf(file, capability);
   const rankingFor = (t: PredictTask) => generation.derived(t, 'ranking', (q: PredictTask) => share(ranking.forTask(q)));
   const contributionLines = (p: MemoryPrediction) =>
-    p.explanation.contributions.map((c) => ({ id: c.entryId, text: c.text, points: round(c.points), ...(c.probability !== undefined ? { probability: round(c.probability) } : {}), ...claimOf(c.entryId) }));
+    p.explanation.contributions.map((c) => ({
+      id: c.entryId,
+      text: c.text,
+      points: round(c.points),
+      ...(c.probability !== undefined ? { probability: round(c.probability) } : {}),
+      ...claimOf(c.entryId),
+    }));
   // An answer's lines from a prediction are built once per prediction object (shared, read-only).
   // Shared: their JSON text is made once too (shared-json.ts).
   const contributionsOf = (p: MemoryPrediction) => generation.derived(p, 'contributions', (q: MemoryPrediction) => share(contributionLines(q)));
@@ -172,17 +225,36 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
   const calibration = recordMap(file.build.calibration);
   const byId = new Map<string, MemoryEntry>(entries.map((e) => [e.id, e]));
   const taskOf = (text: string) => generation.task(text);
-  const listed = [...toolIds].slice(0, 20).map((t) => quote(t, 60)).join(', ') + (toolIds.size > 20 ? ` and ${toolIds.size - 20} more` : '');
+  const listed =
+    [...toolIds]
+      .slice(0, 20)
+      .map((t) => quote(t, 60))
+      .join(', ') + (toolIds.size > 20 ? ` and ${toolIds.size - 20} more` : '');
   const unknownTool = (t: string) => fail(`Unknown tool ${quote(t, 100)}. Tools in this memory: ${listed}.`);
   const round = (x: number) => Math.round(x * 1e4) / 1e4;
   // Per generation: each tool as a select candidate (its cost and latency are the file's).
-  const costedOf = new Map(file.tools.map((tool) => [tool.id, { toolId: tool.id, ...(tool.cost ? { cost: tool.cost.perCall } : {}), ...(tool.latency ? { latencyMs: tool.latency.ms } : {}) }]));
+  const costedOf = new Map(
+    file.tools.map((tool) => [
+      tool.id,
+      { toolId: tool.id, ...(tool.cost ? { cost: tool.cost.perCall } : {}), ...(tool.latency ? { latencyMs: tool.latency.ms } : {}) },
+    ]),
+  );
   /** One ranked candidate's line of the select answer. */
   function rankedLine(r: RankedCandidate, p: ScorePrediction, limits: { costWeight?: number }) {
     const tool = toolById.get(r.toolId);
-    const cost = { ...(tool?.cost ? { cost: r.cost } : {}), ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}), ...(limits.costWeight ? { utility: round(r.utility) } : {}) };
+    const cost = {
+      ...(tool?.cost ? { cost: r.cost } : {}),
+      ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
+      ...(limits.costWeight ? { utility: round(r.utility) } : {}),
+    };
     return capability
-      ? { tool: r.toolId, score: round(r.score), ...cost, mean: round((p as MemoryPrediction).explanation.mean), contributions: topContributionsOf(p as MemoryPrediction) }
+      ? {
+          tool: r.toolId,
+          score: round(r.score),
+          ...cost,
+          mean: round((p as MemoryPrediction).explanation.mean),
+          contributions: topContributionsOf(p as MemoryPrediction),
+        }
       : { tool: r.toolId, score: round(r.score), ...cost, evidence: p.evidence.slice(0, 3).map((e) => ({ id: e.id, similarity: round(e.similarity) })) };
   }
 
@@ -190,7 +262,16 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
     list_tools: async () =>
       json({
         memory: { id: file.memory.id, name: file.memory.name, embeddingModel: file.memory.embeddingModel, scale: file.build.scale },
-        tools: file.tools.map((t) => ({ id: t.id, name: t.name, modality: t.modality, description: t.description, counts: t.counts, calibration: calibration.get(t.id) ?? null, cost: t.cost ?? null, latency: t.latency ?? null })),
+        tools: file.tools.map((t) => ({
+          id: t.id,
+          name: t.name,
+          modality: t.modality,
+          description: t.description,
+          counts: t.counts,
+          calibration: calibration.get(t.id) ?? null,
+          cost: t.cost ?? null,
+          latency: t.latency ?? null,
+        })),
       }),
     recall: async (args) => {
       const [tool, task, k] = [toolArg(args), taskArg(args), kArg(args)];
@@ -198,12 +279,25 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       const t = await taskOf(task);
       const hits = new MemoryFilePredictor(file, snapshot, { k }).retriever.retrieve(t, tool);
       const levels = Object.fromEntries(
-        LEVELS.map((l) => [l, hits.filter((h) => h.entry.level === l).map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support, ...claimOf(h.entry.id) }))]),
+        LEVELS.map((l) => [
+          l,
+          hits
+            .filter((h) => h.entry.level === l)
+            .map((h) => ({ id: h.entry.id, text: h.entry.text, similarity: round(h.similarity), support: h.entry.support, ...claimOf(h.entry.id) })),
+        ]),
       );
       // A capability memory also says which of its claims apply to this task, and what each adds.
-      const applying = capability ? contributionsOf(predictOf(t, tool) as MemoryPrediction).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:')) : undefined;
+      const applying = capability
+        ? contributionsOf(predictOf(t, tool) as MemoryPrediction).filter((c) => byId.has(c.id) || c.id.startsWith('dataset:'))
+        : undefined;
       const ranked = capability ? rankingFor(t) : null;
-      return json({ tool, task, levels, ...(applying ? { applying } : {}), ...(ranked ? { overall: ranking.overall, leaderboards: ranked.leaderboards, picks: ranked.picks } : {}) });
+      return json({
+        tool,
+        task,
+        levels,
+        ...(applying ? { applying } : {}),
+        ...(ranked ? { overall: ranking.overall, leaderboards: ranked.leaderboards, picks: ranked.picks } : {}),
+      });
     },
     predict_score: async (args) => {
       const [tool, task] = [toolArg(args), taskArg(args)];
@@ -211,7 +305,14 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       const t = await taskOf(task);
       if (capability) {
         const p = predictOf(t, tool) as MemoryPrediction;
-        return json({ tool, score: round(p.score), clamped: p.clamped, scale: file.build.scale, mean: round(p.explanation.mean), contributions: contributionsOf(p) });
+        return json({
+          tool,
+          score: round(p.score),
+          clamped: p.clamped,
+          scale: file.build.scale,
+          mean: round(p.explanation.mean),
+          contributions: contributionsOf(p),
+        });
       }
       const p = predictor.explain(t, tool);
       return json({
@@ -233,15 +334,33 @@ export async function createToolHandlers(file: MemoryFile, embedder: Embedder, o
       const unknown = candidates.filter((c) => !toolIds.has(c));
       if (unknown.length) return unknownTool(unknown.join(', '));
       const t = await taskOf(task);
-      const sel = await predictAndSelect((tool) => predictOf(t, tool), [...new Set(candidates)].map((id) => costedOf.get(id)!), { direction: file.build.scale.direction, ...limits });
+      const sel = await predictAndSelect(
+        (tool) => predictOf(t, tool),
+        [...new Set(candidates)].map((id) => costedOf.get(id)!),
+        { direction: file.build.scale.direction, ...limits },
+      );
       return json({
         task,
         choice: sel.choice,
-        ...(capability ? { reason: ranking.reason(rankingFor(t), sel.choice, sel.ranked.map((r) => r.toolId)) } : {}),
+        ...(capability
+          ? {
+              reason: ranking.reason(
+                rankingFor(t),
+                sel.choice,
+                sel.ranked.map((r) => r.toolId),
+              ),
+            }
+          : {}),
         // Without a cost weight a candidate's line depends on its prediction alone (the tool's cost and
         // latency are the file's): built and serialised once per prediction.
-        ranked: sel.ranked.map((r) => (limits.costWeight ? rankedLine(r, sel.predictions[r.toolId]!, limits) : generation.derived(sel.predictions[r.toolId]!, 'ranked', (p) => share(rankedLine(r, p, limits))))),
-        ...(sel.excluded ? { excluded: sel.excluded.map((e) => ({ tool: e.toolId, reason: e.reason, ...(e.value !== undefined ? { value: e.value } : {}), limit: e.limit })) } : {}),
+        ranked: sel.ranked.map((r) =>
+          limits.costWeight
+            ? rankedLine(r, sel.predictions[r.toolId]!, limits)
+            : generation.derived(sel.predictions[r.toolId]!, 'ranked', (p) => share(rankedLine(r, p, limits))),
+        ),
+        ...(sel.excluded
+          ? { excluded: sel.excluded.map((e) => ({ tool: e.toolId, reason: e.reason, ...(e.value !== undefined ? { value: e.value } : {}), limit: e.limit })) }
+          : {}),
       });
     },
   };
@@ -255,7 +374,8 @@ export function mcpServerFor(current: () => ToolHandlers, opts: { name?: string;
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map((t) => ({ ...t, inputSchema: INPUT_SCHEMAS[t.name] })) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    if (!TOOL_NAMES.has(name)) throw new JsonRpcError(INVALID_PARAMS, `Unknown tool ${quote(name, 100)}: this server has ${TOOLS.map((t) => t.name).join(', ')}.`);
+    if (!TOOL_NAMES.has(name))
+      throw new JsonRpcError(INVALID_PARAMS, `Unknown tool ${quote(name, 100)}: this server has ${TOOLS.map((t) => t.name).join(', ')}.`);
     try {
       return toolResult(await current().call(name as ToolName, args ?? {}));
     } catch (err) {

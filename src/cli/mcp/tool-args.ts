@@ -49,7 +49,10 @@ export function candidatesArg(args: Args): string[] {
   const bad = v.findIndex((c) => typeof c !== 'string' || c.length > MAX_TOOL_ID_CHARS);
   if (bad >= 0) {
     const c: unknown = v[bad];
-    throw new ToolArgumentError(`'candidates[${bad}]' must be a tool id (a string of at most ${fmt(MAX_TOOL_ID_CHARS)} characters), got ${typeof c === 'string' ? quote(c, 40) : kind(c)}.`);
+    throw new ToolArgumentError(
+      `'candidates[${bad}]' must be a tool id (a string of at most ${fmt(MAX_TOOL_ID_CHARS)} characters), ` +
+        `got ${typeof c === 'string' ? quote(c, 40) : kind(c)}.`,
+    );
   }
   return v as string[];
 }
@@ -69,7 +72,11 @@ export function costArgs(args: Args): { maxCost?: number; costWeight?: number; m
   const maxCost = nonNegative(args, 'max_cost', 'US dollars per call');
   const costWeight = nonNegative(args, 'cost_weight', 'score points given up per dollar');
   const maxLatencyMs = nonNegative(args, 'max_latency_ms', 'milliseconds');
-  return { ...(maxCost !== undefined ? { maxCost } : {}), ...(costWeight !== undefined ? { costWeight } : {}), ...(maxLatencyMs !== undefined ? { maxLatencyMs } : {}) };
+  return {
+    ...(maxCost !== undefined ? { maxCost } : {}),
+    ...(costWeight !== undefined ? { costWeight } : {}),
+    ...(maxLatencyMs !== undefined ? { maxLatencyMs } : {}),
+  };
 }
 
 /** The tools' input schemas (JSON Schema), as listed by tools/list. */
@@ -93,7 +100,13 @@ export const INPUT_SCHEMAS = {
     type: 'object',
     properties: {
       task: { type: 'string', minLength: 1, maxLength: MAX_TASK_CHARS },
-      candidates: { type: 'array', items: { type: 'string', maxLength: MAX_TOOL_ID_CHARS }, minItems: 1, maxItems: MAX_CANDIDATES, description: 'tool ids to choose from' },
+      candidates: {
+        type: 'array',
+        items: { type: 'string', maxLength: MAX_TOOL_ID_CHARS },
+        minItems: 1,
+        maxItems: MAX_CANDIDATES,
+        description: 'tool ids to choose from',
+      },
       max_cost: { type: 'number', minimum: 0, description: 'exclude tools costing more than this per call (US dollars), and tools of unknown cost' },
       cost_weight: { type: 'number', minimum: 0, description: 'score points given up per dollar of cost per call (default 0: cost ignored)' },
       max_latency_ms: { type: 'number', minimum: 0, description: 'exclude tools with a typical latency above this (ms), and tools of unknown latency' },

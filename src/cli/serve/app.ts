@@ -118,20 +118,46 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
       return undefined;
     }
     guard.checkToken(req.headers, req.socket);
-    if (allowed === undefined) throw new HttpError(404, 'not_found_error', 'unknown_route', `No route ${clipInput(req.method ?? '', 20)} ${clipInput(path, 80)}: this server has ${ROUTE_LIST}.`);
+    if (allowed === undefined)
+      throw new HttpError(
+        404,
+        'not_found_error',
+        'unknown_route',
+        `No route ${clipInput(req.method ?? '', 20)} ${clipInput(path, 80)}: this server has ${ROUTE_LIST}.`,
+      );
     if (path === '/mcp' && method !== 'POST') return void mcpMethodNotAllowed(res);
     if (method !== allowed) throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
     const loaded = cfg.holder.current;
     const memory = { 'x-toolmem-memory': loaded.sha };
     if (path === '/readyz') {
-      const ready = { ready: !notReady, pid: process.pid, memory: { id: loaded.file.memory.id, name: loaded.file.memory.name, sha256: loaded.sha, generation: loaded.generation, loadedAt: new Date(loaded.loadedAt).toISOString(), tools: loaded.file.tools.length }, routes: cfg.routes ? [...cfg.routes.routes.keys()] : [] };
+      const ready = {
+        ready: !notReady,
+        pid: process.pid,
+        memory: {
+          id: loaded.file.memory.id,
+          name: loaded.file.memory.name,
+          sha256: loaded.sha,
+          generation: loaded.generation,
+          loadedAt: new Date(loaded.loadedAt).toISOString(),
+          tools: loaded.file.tools.length,
+        },
+        routes: cfg.routes ? [...cfg.routes.routes.keys()] : [],
+      };
       return void sendJson(res, notReady ? 503 : 200, ready, memory);
     }
     if (path === '/v1/models') {
-      return void sendJson(res, 200, { object: 'list', data: [...(cfg.routes?.routes.keys() ?? [])].map((id) => ({ id, object: 'model', owned_by: 'toolmem' })) }, memory);
+      return void sendJson(
+        res,
+        200,
+        { object: 'list', data: [...(cfg.routes?.routes.keys() ?? [])].map((id) => ({ id, object: 'model', owned_by: 'toolmem' })) },
+        memory,
+      );
     }
     if (path === '/mcp') {
-      if (sessions >= cfg.maxSessions) throw new HttpError(503, 'server_error', 'too_many_sessions', `This server runs at most ${cfg.maxSessions} MCP exchanges at once; retry shortly.`, { 'retry-after': '1' });
+      if (sessions >= cfg.maxSessions)
+        throw new HttpError(503, 'server_error', 'too_many_sessions', `This server runs at most ${cfg.maxSessions} MCP exchanges at once; retry shortly.`, {
+          'retry-after': '1',
+        });
       sessions++;
       try {
         const text = (await body(x)).toString('utf8');
@@ -148,7 +174,8 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
       sendJson(res, 200, await apiAnswer(loaded.prepared.handlers, tool, json), memory);
       return typeof json.task === 'string' ? json.task : undefined;
     }
-    if (!cfg.routes) throw new HttpError(404, 'not_found_error', 'no_routes', 'This server has no routes: start it with --routes FILE to serve /v1/chat/completions.');
+    if (!cfg.routes)
+      throw new HttpError(404, 'not_found_error', 'no_routes', 'This server has no routes: start it with --routes FILE to serve /v1/chat/completions.');
     const done = await handleChat(res, json, { table: cfg.routes, handlers: loaded.prepared.routed, headers: memory, deadline: x.deadline.signal });
     return done.task;
   }
@@ -207,7 +234,12 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
   }
 
   const server = createServer(
-    { headersTimeout: Math.min(10_000, cfg.requestTimeoutMs), requestTimeout: cfg.requestTimeoutMs * 2, keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, cfg.requestTimeoutMs) },
+    {
+      headersTimeout: Math.min(10_000, cfg.requestTimeoutMs),
+      requestTimeout: cfg.requestTimeoutMs * 2,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: Math.min(1_000, cfg.requestTimeoutMs),
+    },
     (req, res) => void handle(req, res),
   );
   const tracker = new ConnectionTracker(server);
@@ -216,7 +248,12 @@ export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     // Node's own answers to what never became a request: headers too slow (408), too large (431),
     // unparsable or ambiguous — conflicting Content-Length / Transfer-Encoding, bad chunking (400).
-    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    const status =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
     if (!socket.writable) return void socket.destroy();
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     lingerThenDestroy(socket);

@@ -60,7 +60,10 @@ export async function runPrimary(opts: PrimaryOptions): Promise<number> {
       const now = Date.now();
       restarts.push(now);
       while (restarts.length && restarts[0]! < now - 60_000) restarts.shift();
-      setTimeout(() => void fork().then((r) => opts.log(`worker ${r.id} serves in place of worker ${worker.id}`)), restarts.length > RESTARTS_PER_MINUTE ? 10_000 : 0);
+      setTimeout(
+        () => void fork().then((r) => opts.log(`worker ${r.id} serves in place of worker ${worker.id}`)),
+        restarts.length > RESTARTS_PER_MINUTE ? 10_000 : 0,
+      );
     });
     return new Promise((resolve) => worker.on('message', (m: WorkerReady) => m?.type === 'toolmem-ready' && resolve({ ...m, id: worker.id })));
   };

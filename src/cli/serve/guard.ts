@@ -45,8 +45,10 @@ export function createGuard(opts: GuardOptions) {
     if (connection !== undefined && auth !== undefined && passed.get(connection) === auth) return;
     const m = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
     const challenge = { 'www-authenticate': 'Bearer realm="toolmem"' };
-    if (!m) throw new HttpError(401, 'authentication_error', 'missing_token', 'This server needs a bearer token: send "Authorization: Bearer <token>".', challenge);
-    if (!timingSafeEqual(digest(m[1]!), expected)) throw new HttpError(401, 'authentication_error', 'invalid_token', 'The bearer token is not the one this server was started with.', challenge);
+    if (!m)
+      throw new HttpError(401, 'authentication_error', 'missing_token', 'This server needs a bearer token: send "Authorization: Bearer <token>".', challenge);
+    if (!timingSafeEqual(digest(m[1]!), expected))
+      throw new HttpError(401, 'authentication_error', 'invalid_token', 'The bearer token is not the one this server was started with.', challenge);
     if (connection !== undefined) passed.set(connection, auth!);
   }
 
@@ -61,13 +63,24 @@ export function createGuard(opts: GuardOptions) {
     }
     const normal = normalOrigin(origin);
     if (isLoopbackHost(host) || (normal !== null && origins.has(normal))) return;
-    throw new HttpError(403, 'permission_error', 'origin_not_allowed', 'Requests from this Origin are refused (start the server with --allow-origin to allow a page).');
+    throw new HttpError(
+      403,
+      'permission_error',
+      'origin_not_allowed',
+      'Requests from this Origin are refused (start the server with --allow-origin to allow a page).',
+    );
   }
 
   function checkHost(headers: IncomingHttpHeaders): void {
     if (!opts.loopback) return;
     const host = (headers.host ?? '').replace(/:\d+$/, '');
-    if (!isLoopbackHost(host)) throw new HttpError(403, 'permission_error', 'host_not_allowed', 'This server is bound to loopback and answers only requests for localhost / 127.0.0.1 / [::1].');
+    if (!isLoopbackHost(host))
+      throw new HttpError(
+        403,
+        'permission_error',
+        'host_not_allowed',
+        'This server is bound to loopback and answers only requests for localhost / 127.0.0.1 / [::1].',
+      );
   }
 
   return { checkToken, checkOrigin, checkHost };

@@ -92,7 +92,8 @@ export interface BodyLimits {
   deadline: Deadline;
 }
 
-const mib = (n: number) => (n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MiB` : n >= 1024 ? `${Math.round((n / 1024) * 10) / 10} KiB` : `${n} bytes`);
+const mib = (n: number) =>
+  n >= 1024 * 1024 ? `${Math.round((n / 1024 / 1024) * 10) / 10} MiB` : n >= 1024 ? `${Math.round((n / 1024) * 10) / 10} KiB` : `${n} bytes`;
 
 /**
  * The whole body, or an HttpError: 413 as soon as the declared or received size passes `maxBytes`
@@ -253,7 +254,8 @@ export function lingerThenDestroy(socket: Duplex): void {
 
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-const tooDeep = () => new HttpError(400, 'invalid_request_error', 'too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+const tooDeep = () =>
+  new HttpError(400, 'invalid_request_error', 'too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /** A JSON object body; 400 for anything else, with the parser's reason (bounded), or for nesting deeper than MAX_JSON_DEPTH. */
 export function jsonObject(body: Buffer): Record<string, unknown> {
@@ -265,6 +267,12 @@ export function jsonObject(body: Buffer): Record<string, unknown> {
   } catch (err) {
     throw new HttpError(400, 'invalid_request_error', 'malformed_json', `The request body is not valid JSON (${(err as Error).message}).`);
   }
-  if (!isObject(value)) throw new HttpError(400, 'invalid_request_error', 'not_an_object', `The request body must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`);
+  if (!isObject(value))
+    throw new HttpError(
+      400,
+      'invalid_request_error',
+      'not_an_object',
+      `The request body must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}.`,
+    );
   return value;
 }

@@ -24,7 +24,12 @@ class BoundedHttpTransport extends StreamableHTTPServerTransport {
 }
 
 export function mcpMethodNotAllowed(res: ServerResponse): void {
-  sendJson(res, 405, errorReply(null, INVALID_REQUEST, 'This MCP server is stateless: POST each JSON-RPC message to /mcp (no GET stream, no session to DELETE).'), { allow: 'POST' });
+  sendJson(
+    res,
+    405,
+    errorReply(null, INVALID_REQUEST, 'This MCP server is stateless: POST each JSON-RPC message to /mcp (no GET stream, no session to DELETE).'),
+    { allow: 'POST' },
+  );
 }
 
 /** One POST to /mcp whose body has been read (`text`), answered from `handlers`. */

@@ -113,7 +113,10 @@ export class MemoryHolder<T> {
       return { status: 'refused', why };
     }
     this.loaded = { ...next, generation: this.loaded.generation + 1, loadedAt: Date.now() };
-    this.log(`reloaded: ${next.file.memory.name} (${next.file.tools.length} tools), ${next.sha} (generation ${this.loaded.generation}) in ${Math.round(performance.now() - t0)} ms`);
+    this.log(
+      `reloaded: ${next.file.memory.name} (${next.file.tools.length} tools), ${next.sha} (generation ${this.loaded.generation}) ` +
+        `in ${Math.round(performance.now() - t0)} ms`,
+    );
     return { status: 'reloaded', sha: next.sha };
   }
 

@@ -50,7 +50,11 @@ export class MemoryParser {
       job.reject(new MemoryLoadError(why));
     };
     worker.on('error', (err: NodeJS.ErrnoException) =>
-      died(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `parsing it needs more memory than the parser may use (${this.opts.heapMb} MB); refused` : `the parser failed (${err.code ?? err.name})`),
+      died(
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `parsing it needs more memory than the parser may use (${this.opts.heapMb} MB); refused`
+          : `the parser failed (${err.code ?? err.name})`,
+      ),
     );
     worker.on('exit', () => died('the parser stopped'));
     return worker;

@@ -74,7 +74,8 @@ async function readBounded(path: string, maxBytes: number): Promise<Buffer> {
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    if (length > maxBytes) throw new MemoryLoadError(`the file grew past the limit of ${formatBytes(maxBytes)} (--max-memory-bytes) while it was read; refused`);
+    if (length > maxBytes)
+      throw new MemoryLoadError(`the file grew past the limit of ${formatBytes(maxBytes)} (--max-memory-bytes) while it was read; refused`);
     if (length === buf.length) throw new MemoryLoadError('the file grew while it was read; refused (write it next to the old one and rename it over)');
     return buf.subarray(0, length);
   } catch (err) {

@@ -46,7 +46,10 @@ export function lastUserText(messages: unknown): string | null {
     const content = (m as { content?: unknown }).content;
     if (typeof content === 'string') return content;
     if (Array.isArray(content)) {
-      const parts = content.filter((p): p is { text: string } => p !== null && typeof p === 'object' && (p as { type?: unknown }).type === 'text' && typeof (p as { text?: unknown }).text === 'string');
+      const parts = content.filter(
+        (p): p is { text: string } =>
+          p !== null && typeof p === 'object' && (p as { type?: unknown }).type === 'text' && typeof (p as { text?: unknown }).text === 'string',
+      );
       return parts.length ? parts.map((p) => p.text).join('\n') : null;
     }
     return null;
@@ -70,12 +73,35 @@ export async function handleChat(res: ServerResponse, body: Record<string, unkno
   const name = body.model;
   if (typeof name !== 'string') throw new HttpError(400, 'invalid_request_error', 'invalid_model', "'model' must be a string naming a route.");
   const route = ctx.table.routes.get(name);
-  if (!route) throw new HttpError(404, 'not_found_error', 'model_not_found', `Unknown model ${quote(name, 80)}: this router serves ${[...ctx.table.routes.keys()].map((r) => quote(r, 60)).join(', ')}.`);
+  if (!route)
+    throw new HttpError(
+      404,
+      'not_found_error',
+      'model_not_found',
+      `Unknown model ${quote(name, 80)}: this router serves ${[...ctx.table.routes.keys()].map((r) => quote(r, 60)).join(', ')}.`,
+    );
   const task = lastUserText(body.messages);
-  if (task === null || task.trim() === '') throw new HttpError(400, 'invalid_request_error', 'no_user_message', "'messages' must hold a user message with text: the router picks the tool for the last one.");
-  const args = { task, candidates: route.tools, ...(route.maxCost !== undefined ? { max_cost: route.maxCost } : {}), ...(route.costWeight !== undefined ? { cost_weight: route.costWeight } : {}) };
+  if (task === null || task.trim() === '')
+    throw new HttpError(
+      400,
+      'invalid_request_error',
+      'no_user_message',
+      "'messages' must hold a user message with text: the router picks the tool for the last one.",
+    );
+  const args = {
+    task,
+    candidates: route.tools,
+    ...(route.maxCost !== undefined ? { max_cost: route.maxCost } : {}),
+    ...(route.costWeight !== undefined ? { cost_weight: route.costWeight } : {}),
+  };
   const sel = (await apiAnswer(ctx.handlers, 'select_tool', args)) as Selection;
-  if (sel.ranked.length === 0) throw new HttpError(422, 'invalid_request_error', 'no_tool_fits', `No tool of route ${quote(name, 60)} fits its limits: ${(sel.excluded ?? []).map((e) => `${e.tool}: ${e.reason}`).join(', ')}.`);
+  if (sel.ranked.length === 0)
+    throw new HttpError(
+      422,
+      'invalid_request_error',
+      'no_tool_fits',
+      `No tool of route ${quote(name, 60)} fits its limits: ${(sel.excluded ?? []).map((e) => `${e.tool}: ${e.reason}`).join(', ')}.`,
+    );
   const tries = route.fallback ? sel.ranked : sel.ranked.slice(0, 1);
   const stream = body.stream === true;
   const failed: string[] = [];
@@ -106,7 +132,8 @@ export async function handleChat(res: ServerResponse, body: Record<string, unkno
     } catch (err) {
       if (!(err instanceof UpstreamFailure)) throw err;
       failed.push(`${named} failed: ${err.message}`);
-      if (ctx.deadline.aborted) throw new HttpError(504, 'upstream_error', 'deadline', `No answer within this server's time limit per request: ${failed.join('; ')}.`, { ...headers });
+      if (ctx.deadline.aborted)
+        throw new HttpError(504, 'upstream_error', 'deadline', `No answer within this server's time limit per request: ${failed.join('; ')}.`, { ...headers });
     }
   }
   throw new HttpError(502, 'upstream_error', 'upstream_failed', `${failed.join('; ')}${route.fallback ? '' : ' (this route has no fallback)'}.`, {

@@ -39,7 +39,9 @@ export interface RouteTable {
 export class RouteFileError extends Error {
   override name = 'RouteFileError';
   constructor(readonly issues: { path: string; message: string }[]) {
-    super(`The route file has ${issues.length === 1 ? '1 problem' : `${issues.length} problems`}:\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`);
+    super(
+      `The route file has ${issues.length === 1 ? '1 problem' : `${issues.length} problems`}:\n${issues.map((i) => `  ${i.path}: ${i.message}`).join('\n')}`,
+    );
   }
 }
 
@@ -54,7 +56,8 @@ export function parseRouteFile(text: string): RouteTable {
     throw new RouteFileError([{ path: '$', message: `not valid JSON (${(err as Error).message.slice(0, 120)})` }]);
   }
   const table: RouteTable = { upstreams: new Map(), prices: new Map(), routes: new Map() };
-  if (!isObject(value) || !isObject(value.tools)) throw new RouteFileError([{ path: '$.tools', message: 'an object of tool id → { upstream, price? } is required' }]);
+  if (!isObject(value) || !isObject(value.tools))
+    throw new RouteFileError([{ path: '$.tools', message: 'an object of tool id → { upstream, price? } is required' }]);
   for (const [id, t] of Object.entries(value.tools)) {
     const path = key('$.tools', id);
     if (!isObject(t) || typeof t.upstream !== 'string') {
@@ -63,14 +66,16 @@ export function parseRouteFile(text: string): RouteTable {
     }
     try {
       const endpoint = endpointOf(parseEngineSpec(t.upstream));
-      if (!endpoint) issues.push({ path: `${path}.upstream`, message: `must be an OpenAI-compatible endpoint "openai:URL#MODEL", got ${quote(t.upstream, 80)}` });
+      if (!endpoint)
+        issues.push({ path: `${path}.upstream`, message: `must be an OpenAI-compatible endpoint "openai:URL#MODEL", got ${quote(t.upstream, 80)}` });
       else table.upstreams.set(id, endpoint);
     } catch (err) {
       if (!(err instanceof EngineSpecError)) throw err;
       issues.push({ path: `${path}.upstream`, message: err.message });
     }
     if (t.price !== undefined) {
-      if (typeof t.price !== 'number' || !Number.isFinite(t.price) || t.price < 0) issues.push({ path: `${path}.price`, message: 'must be a number ≥ 0 (US dollars per call)' });
+      if (typeof t.price !== 'number' || !Number.isFinite(t.price) || t.price < 0)
+        issues.push({ path: `${path}.price`, message: 'must be a number ≥ 0 (US dollars per call)' });
       else table.prices.set(id, t.price);
     }
   }
@@ -86,7 +91,10 @@ export function parseRouteFile(text: string): RouteTable {
       const route: Route = { name, tools: [...new Set(r.tools as string[])], fallback: r.fallback === undefined ? true : r.fallback === true };
       if (r.fallback !== undefined && typeof r.fallback !== 'boolean') issues.push({ path: `${path}.fallback`, message: 'must be true or false' });
       for (const t of route.tools) if (!table.upstreams.has(t)) issues.push({ path: `${path}.tools`, message: `${quote(t, 80)} has no upstream in $.tools` });
-      for (const [field, prop] of [['max_cost', 'maxCost'], ['cost_weight', 'costWeight']] as const) {
+      for (const [field, prop] of [
+        ['max_cost', 'maxCost'],
+        ['cost_weight', 'costWeight'],
+      ] as const) {
         const v = r[field];
         if (v === undefined) continue;
         if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) issues.push({ path: `${path}.${field}`, message: 'must be a number ≥ 0' });
@@ -104,11 +112,16 @@ export function parseRouteFile(text: string): RouteTable {
 /** The route table's tools that `file` does not know, as issues (a reload to such a file is refused). */
 export function routeIssues(table: RouteTable, file: MemoryFile): { path: string; message: string }[] {
   const known = new Set(file.tools.map((t) => t.id));
-  return [...table.upstreams.keys()].filter((t) => !known.has(t)).map((t) => ({ path: '$.tools', message: `the route file routes ${quote(t, 80)}, a tool this memory does not have` }));
+  return [...table.upstreams.keys()]
+    .filter((t) => !known.has(t))
+    .map((t) => ({ path: '$.tools', message: `the route file routes ${quote(t, 80)}, a tool this memory does not have` }));
 }
 
 /** The memory with the route file's prices as the tools' costs (the router's pick weighs them). */
 export function pricedFile(file: MemoryFile, table: RouteTable): MemoryFile {
   if (table.prices.size === 0) return file;
-  return { ...file, tools: file.tools.map((t) => (table.prices.has(t.id) ? { ...t, cost: { perCall: table.prices.get(t.id)!, source: 'card' as const } } : t)) };
+  return {
+    ...file,
+    tools: file.tools.map((t) => (table.prices.has(t.id) ? { ...t, cost: { perCall: table.prices.get(t.id)!, source: 'card' as const } } : t)),
+  };
 }

@@ -13,12 +13,21 @@ export class UpstreamFailure extends Error {
   override name = 'UpstreamFailure';
 }
 
-const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 512, noDelay: true }), https: new HttpsAgent({ keepAlive: true, maxSockets: 512, noDelay: true }) };
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 512, noDelay: true }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 512, noDelay: true }),
+};
 /** Longest upstream JSON answer read (a chat completion is kilobytes). */
 export const MAX_UPSTREAM_BYTES = 16 * 1024 * 1024;
 
 const why = (err: NodeJS.ErrnoException) =>
-  err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ECONNRESET' ? 'connection reset' : err.name === 'AbortError' ? 'no answer in time' : (err.code ?? 'network error');
+  err.code === 'ECONNREFUSED'
+    ? 'connection refused'
+    : err.code === 'ECONNRESET'
+      ? 'connection reset'
+      : err.name === 'AbortError'
+        ? 'no answer in time'
+        : (err.code ?? 'network error');
 
 /** The upstream's response (status and stream), or UpstreamFailure when no response came. */
 /** Each upstream's chat URL, parsed once. */
@@ -36,7 +45,12 @@ export function postChat(up: Upstream, body: string, signal: AbortSignal): Promi
         method: 'POST',
         agent: secure ? agents.https : agents.http,
         signal,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json, text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          accept: 'application/json, text/event-stream',
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+        },
       },
       resolve,
     );

@@ -101,7 +101,11 @@ export function ashPosterior(fit: AshFit, b: number, s: number): { weight: numbe
   const v = s * s;
   const parts = fit.sd.map((w, k) => {
     const prior = w * w;
-    return { weight: fit.weight[k]! * normalPdf(b, v + prior), mean: prior > 0 ? (prior / (prior + v)) * b : 0, variance: prior > 0 ? (prior * v) / (prior + v) : 0 };
+    return {
+      weight: fit.weight[k]! * normalPdf(b, v + prior),
+      mean: prior > 0 ? (prior / (prior + v)) * b : 0,
+      variance: prior > 0 ? (prior * v) / (prior + v) : 0,
+    };
   });
   const total = parts.reduce((a, p) => a + p.weight, 0);
   return parts.map((p) => ({ ...p, weight: total > 0 ? p.weight / total : 0 }));

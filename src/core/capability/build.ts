@@ -26,7 +26,9 @@ function detectorNote(list: readonly { facet: string; auc: number; useful: boole
   const auc = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
   const useless = list.filter((d) => !d.useful);
   const shown = [...list].sort((a, b) => b.auc - a.auc).map((d) => `${d.facet} ${auc(d.auc)}`);
-  return `Tags read from text alone (held-out AUC, 1 = perfect): ${shown.join(', ')}.${useless.length ? ` Below ${MIN_DETECTOR_AUC.toFixed(2)}, so no claim (a new prompt could not be placed): ${useless.map((d) => d.facet).join(', ')}.` : ''}`;
+  const skipped = useless.map((d) => d.facet).join(', ');
+  const below = useless.length ? ` Below ${MIN_DETECTOR_AUC.toFixed(2)}, so no claim (a new prompt could not be placed): ${skipped}.` : '';
+  return `Tags read from text alone (held-out AUC, 1 = perfect): ${shown.join(', ')}.${below}`;
 }
 
 export interface CapabilityBuildInput {
@@ -56,7 +58,11 @@ export interface CapabilityBuild {
 }
 
 /** The experiences as a training set (ids kept: entries point to experiences by id). */
-export function trainingSetOf(scale: ScoreScale, experiences: ReadonlyMap<string, readonly Experience[]>, vectors?: ReadonlyMap<string, Float32Array>): TrainingSet {
+export function trainingSetOf(
+  scale: ScoreScale,
+  experiences: ReadonlyMap<string, readonly Experience[]>,
+  vectors?: ReadonlyMap<string, Float32Array>,
+): TrainingSet {
   const examples = [...experiences.values()].flat().map((e) => {
     const vector = vectors?.get(e.prompt);
     return { id: e.id, taskId: e.taskId, prompt: e.prompt, toolId: e.toolId, score: e.score, categories: e.categories, ...(vector ? { vector } : {}) };
@@ -89,7 +95,12 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   });
   const cells: CapabilityCell[] = predictor.effects.effects
     .filter((c) => c.tested && column.has(c.facet))
-    .map((c) => ({ toolId: c.toolId, facet: column.get(c.facet)!, effect: c.effect, entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null }));
+    .map((c) => ({
+      toolId: c.toolId,
+      facet: column.get(c.facet)!,
+      effect: c.effect,
+      entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null,
+    }));
   const profiles: MemoryEntry[] = predictor.profiles.map((p) => ({
     id: p.id,
     memoryId: input.memoryId,
@@ -131,15 +142,26 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   const passRates = predictor.contrastScale.kind === 'logit';
   const scaleWidth = input.scale.max - input.scale.min;
   const columnOf = (f: number) => column.get(f);
-  const detectorNotes = (predictor.detectorSet?.detectors ?? []).map((d) => ({ facet: facets.find((x) => x.facet.rule.type === 'category' && x.facet.rule.value === d.value)?.facet.name ?? d.value, auc: d.auc, useful: d.auc >= MIN_DETECTOR_AUC }));
+  const detectorNotes = (predictor.detectorSet?.detectors ?? []).map((d) => ({
+    facet: facets.find((x) => x.facet.rule.type === 'category' && x.facet.rule.value === d.value)?.facet.name ?? d.value,
+    auc: d.auc,
+    useful: d.auc >= MIN_DETECTOR_AUC,
+  }));
   const hard = predictor.notes.filter((n) => n.kind === 'difficulty').map((n) => n.facet.name);
   const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
   const snapshot: CapabilitySnapshot = {
-    facets: facets.filter((_, f) => column.has(f)).map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
+    facets: facets
+      .filter((_, f) => column.has(f))
+      .map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
     tools: [...(predictor.model?.tools ?? [])],
     cells,
     note: predictor.note
-      ? { text: predictor.note, hard, easy, items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })) }
+      ? {
+          text: predictor.note,
+          hard,
+          easy,
+          items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })),
+        }
       : null,
     report: {
       facetsTested: column.size,
@@ -148,9 +170,13 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       belowMinN: discovery.belowMinN ?? 0,
       notes: [
         // How much data there is and how much a facet and a claim need, first: plain words for small sets.
-        `${trainingTasks(set).toLocaleString('en-US')} training tasks: a facet is tested when it applies to at least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
+        `${trainingTasks(set).toLocaleString('en-US')} training tasks: a facet is tested when it applies to at ` +
+          `least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the ` +
+          `tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
         ...discovery.notes,
-        ...predictor.merged.map((m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`),
+        ...predictor.merged.map(
+          (m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`,
+        ),
         `Contrasts: ${predictor.contrastScale.why}.`,
         ...(detectorNotes.length ? [detectorNote(detectorNotes)] : []),
       ],

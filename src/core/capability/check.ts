@@ -46,13 +46,11 @@ export interface CheckReport extends VerificationSummary {
   untestedTools: { toolId: string; why: string }[];
 }
 
-
 /** The headline claim of a stored effect: its log-odds contrast on pass/fail data, else deltaVsOthers with ≥ 2 tools, else deltaOwn. */
 export function claimOf(effect: Effect): { measure: 'vsOthers' | 'own' | 'latent'; delta: number } {
   if (effect.latent) return { measure: 'latent', delta: effect.latent.delta };
   return effect.deltaVsOthers === null ? { measure: 'own', delta: effect.deltaOwn } : { measure: 'vsOthers', delta: effect.deltaVsOthers };
 }
-
 
 export function checkMemory(input: CheckInput): CheckReport {
   const table = scoreTableFromSet({ scale: input.scale, examples: input.unseen });
@@ -109,7 +107,8 @@ export function checkMemory(input: CheckInput): CheckReport {
   const untestedTools: CheckReport['untestedTools'] = [];
   for (const t of [...new Set(input.entries.map((e) => e.toolId))].sort()) {
     if (!scored.has(t)) untestedTools.push({ toolId: t, why: 'the unseen data has no score of this tool' });
-    else if (table.toolIds.length === 1) untestedTools.push({ toolId: t, why: 'no other tool is scored on the unseen tasks: contrasts between tools cannot be tested' });
+    else if (table.toolIds.length === 1)
+      untestedTools.push({ toolId: t, why: 'no other tool is scored on the unseen tasks: contrasts between tools cannot be tested' });
   }
   const { verdicts: _verdicts, ...summary } = report;
   void _verdicts;
@@ -128,7 +127,16 @@ export interface PickCheck {
  * Pick claims checked on tasks the memory never saw: on the facet's unseen tasks (its rule; tags as
  * imported), does the pick score above the overall best? One verdict per pick, in order.
  */
-export function checkPicks(input: { picks: readonly SnapshotPick[]; facets: readonly { facet: Facet; centroid?: readonly number[] }[]; unseen: readonly Experience[]; scale: ScoreScale; promptVector?: (prompt: string) => Float32Array | undefined; on: string; at: number; minN?: number }): PickCheck {
+export function checkPicks(input: {
+  picks: readonly SnapshotPick[];
+  facets: readonly { facet: Facet; centroid?: readonly number[] }[];
+  unseen: readonly Experience[];
+  scale: ScoreScale;
+  promptVector?: (prompt: string) => Float32Array | undefined;
+  on: string;
+  at: number;
+  minN?: number;
+}): PickCheck {
   const table = scoreTableFromSet({ scale: input.scale, examples: input.unseen });
   const v = oriented(table);
   const byTool = new Map(table.toolIds.map((id, j) => [id, v[j]!]));
@@ -146,5 +154,10 @@ export function checkPicks(input: { picks: readonly SnapshotPick[]; facets: read
     return verifyPick(k, byTool, member, { on: input.on, at: input.at, minN: input.minN ?? MIN_VERIFY_N });
   });
   const tested = verdicts.filter((x) => x.verdict !== 'untested' && x.delta !== null);
-  return { verdicts, tested: tested.length, direction: tested.length ? tested.filter((x) => x.delta! > 0).length / tested.length : null, holds: tested.filter((x) => x.verdict === 'holds').length };
+  return {
+    verdicts,
+    tested: tested.length,
+    direction: tested.length ? tested.filter((x) => x.delta! > 0).length / tested.length : null,
+    holds: tested.filter((x) => x.verdict === 'holds').length,
+  };
 }

@@ -93,9 +93,17 @@ export function contrastScaleOf(table: ScoreTable, rule: ClaimRules['contrastSca
   const share = total ? bound / total : 0;
   const pct = `${Math.round(share * 100)}%`;
   if (min === 0 && max === 1 && share >= MOSTLY_BINARY) {
-    return { kind: 'logit', why: `${pct} of the scores are 0 or 1 (pass/fail): contrasts on a logit scale, with each task's difficulty shared by the tools (Rasch-style), so a floor or a ceiling is not read as a trait` };
+    return {
+      kind: 'logit',
+      why:
+        `${pct} of the scores are 0 or 1 (pass/fail): contrasts on a logit scale, with each task's difficulty shared by the tools (Rasch-style), ` +
+        `so a floor or a ceiling is not read as a trait`,
+    };
   }
-  return { kind: 'score', why: min === 0 && max === 1 ? `scores on 0–1 but only ${pct} of them are 0 or 1: contrasts in score points` : 'contrasts in score points' };
+  return {
+    kind: 'score',
+    why: min === 0 && max === 1 ? `scores on 0–1 but only ${pct} of them are 0 or 1: contrasts in score points` : 'contrasts in score points',
+  };
 }
 
 /**
@@ -107,7 +115,15 @@ export function contrastScaleOf(table: ScoreTable, rule: ClaimRules['contrastSca
  * issue #34): every one must give the tool's deviation the claim's sign, so its contribution line
  * has the sign its words say whichever fit predicts the task.
  */
-export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, model: JointModel | readonly JointModel[] | null, rules: ClaimRules = {}, targets?: ScoreTable, noEntry: ReadonlySet<number> = new Set()): ClaimsResult {
+export function classifyClaims(
+  table: ScoreTable,
+  facets: readonly DiscoveredFacet[],
+  effects: EffectTable,
+  model: JointModel | readonly JointModel[] | null,
+  rules: ClaimRules = {},
+  targets?: ScoreTable,
+  noEntry: ReadonlySet<number> = new Set(),
+): ClaimsResult {
   const scale = contrastScaleOf(targets ?? table, rules.contrastScale);
   if (scale.kind === 'score') return classifyOn(scale, table, facets, effects, model, rules, targets, noEntry);
   // Pass/fail: the claim lives on the logit scale, and must hold in score points too (two fits that
@@ -121,7 +137,16 @@ export function classifyClaims(table: ScoreTable, facets: readonly DiscoveredFac
   return result;
 }
 
-function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: readonly DiscoveredFacet[], effects: EffectTable, fits: JointModel | readonly JointModel[] | null, rules: ClaimRules, targets: ScoreTable | undefined, noEntry: ReadonlySet<number>): ClaimsResult {
+function classifyOn(
+  scale: ClaimsResult['scale'],
+  table: ScoreTable,
+  facets: readonly DiscoveredFacet[],
+  effects: EffectTable,
+  fits: JointModel | readonly JointModel[] | null,
+  rules: ClaimRules,
+  targets: ScoreTable | undefined,
+  noEntry: ReadonlySet<number>,
+): ClaimsResult {
   const models: readonly JointModel[] = fits === null ? [] : Array.isArray(fits) ? fits : [fits as JointModel];
   const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
   const maxTentative = Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR);
@@ -165,7 +190,11 @@ function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: rea
     // (heavy tails, a hard subset), the Welch interval of the raw contrast is wider than the model's
     // for the same contrast, and the posterior sd is widened by that ratio (never narrowed).
     const total = pairedIn + pairedOut;
-    const seModel = !shrink ? 0 : total > 0 && pairedIn > 0 && pairedOut > 0 ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut) : 0;
+    const seModel = !shrink
+      ? 0
+      : total > 0 && pairedIn > 0 && pairedOut > 0
+        ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut)
+        : 0;
     // The latent fit carries its own spread of a new sample (seRaw) and its dispersion; the score fit
     // reads the spread from the raw contrast's Welch interval.
     const seWelch: number = 'seRaw' in s ? (s.seRaw as number) : (basisCi[1] - basisCi[0]) / (2 * 1.959964);
@@ -189,10 +218,12 @@ function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: rea
     e.lfsr = lfsr;
     const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
     const sign = Math.sign(s.mean);
-    const devs = single ? [] : models.flatMap((m) => {
-      const mj = m.tools.indexOf(cell.toolId);
-      return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
-    });
+    const devs = single
+      ? []
+      : models.flatMap((m) => {
+          const mj = m.tools.indexOf(cell.toolId);
+          return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
+        });
     const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
     // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
     const excludes0 = ci95[0] > 0 || ci95[1] < 0;
@@ -203,11 +234,25 @@ function classifyOn(scale: ClaimsResult['scale'], table: ScoreTable, facets: rea
     // The raw estimate the adaptive-shrinkage check reads: the unshrunk contrast on the claim's scale.
     const raw = vBasis ? latentContrast(vBasis, j, x[cell.facet]!) : { delta: rawDelta, ci95: basisCi };
     const rawSe = (raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964);
-    pending.push({ e, sign, candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip, flip, tentative: enough && lfsr <= maxTentative && sign !== 0, b: raw.delta, s: rawSe, se: seWelch });
+    pending.push({
+      e,
+      sign,
+      candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip,
+      flip,
+      tentative: enough && lfsr <= maxTentative && sign !== 0,
+      b: raw.delta,
+      s: rawSe,
+      se: seWelch,
+    });
   }
   // A claim must also hold under a prior that lets most cells have no effect at all (ash.ts).
   const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
-  const ash = usable.length ? fitAsh(usable.map((p) => p.b), usable.map((p) => p.s)) : null;
+  const ash = usable.length
+    ? fitAsh(
+        usable.map((p) => p.b),
+        usable.map((p) => p.s),
+      )
+    : null;
   const chosen: { p: Pending; flip: number }[] = [];
   for (const p of pending) {
     const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;

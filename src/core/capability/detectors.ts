@@ -109,15 +109,16 @@ export function auc(scores: ArrayLike<number>, labels: ArrayLike<number>): numbe
   let pos = 0;
   let neg = 0;
   let rankSum = 0;
-  for (let i = 0; i < idx.length; ) {
+  for (let i = 0; i < idx.length;) {
     let j = i;
     while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
     const rank = (i + j) / 2 + 1;
     for (let k = i; k <= j; k++) if (labels[idx[k]!]) rankSum += rank;
     i = j + 1;
   }
-  for (let i = 0; i < labels.length; i++) if (labels[i]) pos++;
-  else neg++;
+  for (let i = 0; i < labels.length; i++)
+    if (labels[i]) pos++;
+    else neg++;
   if (pos === 0 || neg === 0) return NaN;
   return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
 }
@@ -177,7 +178,13 @@ interface Moments {
 /** Raw-feature sums over the rows of each fold (fold of row t: t mod folds), in one pass. */
 function foldMoments(d: Design, labels: readonly Uint8Array[], folds: number): Moments[] {
   const P = d.sparseCount + d.dim;
-  const out: Moments[] = Array.from({ length: folds }, () => ({ xx: new Float64Array(P * P), sx: new Float64Array(P), xy: labels.map(() => new Float64Array(P)), sy: labels.map(() => 0), n: 0 }));
+  const out: Moments[] = Array.from({ length: folds }, () => ({
+    xx: new Float64Array(P * P),
+    sx: new Float64Array(P),
+    xy: labels.map(() => new Float64Array(P)),
+    sy: labels.map(() => 0),
+    n: 0,
+  }));
   const dense = new Float64Array(d.dim);
   for (let t = 0; t < d.on.length; t++) {
     const m = out[t % folds]!;
@@ -210,7 +217,8 @@ function foldMoments(d: Design, labels: readonly Uint8Array[], folds: number): M
   }
   for (const m of out) {
     for (let i = 0; i < d.sparseCount; i++) for (let k = 0; k < d.dim; k++) m.xx[(d.sparseCount + k) * P + i] = m.xx[i * P + d.sparseCount + k]!;
-    for (let a = 0; a < d.dim; a++) for (let b = 0; b < a; b++) m.xx[(d.sparseCount + a) * P + d.sparseCount + b] = m.xx[(d.sparseCount + b) * P + d.sparseCount + a]!;
+    for (let a = 0; a < d.dim; a++)
+      for (let b = 0; b < a; b++) m.xx[(d.sparseCount + a) * P + d.sparseCount + b] = m.xx[(d.sparseCount + b) * P + d.sparseCount + a]!;
   }
   return out;
 }
@@ -218,7 +226,13 @@ function foldMoments(d: Design, labels: readonly Uint8Array[], folds: number): M
 /** The sums of the folds `keep` selects. */
 function sumMoments(parts: readonly Moments[], keep: (k: number) => boolean): Moments {
   const first = parts[0]!;
-  const total: Moments = { xx: new Float64Array(first.xx.length), sx: new Float64Array(first.sx.length), xy: first.xy.map((r) => new Float64Array(r.length)), sy: first.sy.map(() => 0), n: 0 };
+  const total: Moments = {
+    xx: new Float64Array(first.xx.length),
+    sx: new Float64Array(first.sx.length),
+    xy: first.xy.map((r) => new Float64Array(r.length)),
+    sy: first.sy.map(() => 0),
+    n: 0,
+  };
   parts.forEach((m, k) => {
     if (!keep(k)) return;
     total.n += m.n;
@@ -308,7 +322,11 @@ export function learnDetectors(tasks: readonly DetectorTask[], values: readonly 
   const minDocs = opts.minDocs ?? Math.max(3, Math.ceil(0.01 * n));
   const lambda = opts.lambda ?? DETECTOR_LAMBDA;
   const folds = Math.max(2, Math.min(opts.folds ?? 5, n));
-  const vocabulary = vocabularyOf(tasks.map((t) => t.prompt), minDocs, maxWords);
+  const vocabulary = vocabularyOf(
+    tasks.map((t) => t.prompt),
+    minDocs,
+    maxWords,
+  );
   const cues = CUES.map((c) => c.id);
   const index = new Map(vocabulary.map((w, i) => [w, i]));
   const withVector = tasks.filter((t) => t.vector && t.vector.length > 0);
@@ -331,10 +349,16 @@ export function learnDetectors(tasks: readonly DetectorTask[], values: readonly 
   const oof = labels.map(() => new Float64Array(n));
   const parts = foldMoments(design, labels, folds);
   for (let k = 0; k < folds; k++) {
-    const fit = ridge(sumMoments(parts, (i) => i !== k), lambda);
+    const fit = ridge(
+      sumMoments(parts, (i) => i !== k),
+      lambda,
+    );
     for (let t = k; t < n; t += folds) labels.forEach((_, f) => (oof[f]![t] = scoreOf(design, t, fit.w[f]!, fit.b[f]!)));
   }
-  const full = ridge(sumMoments(parts, () => true), lambda);
+  const full = ridge(
+    sumMoments(parts, () => true),
+    lambda,
+  );
   const detectors = learnable.map((value, f) => ({
     value,
     weights: Array.from(full.w[f]!, (x) => Math.round(x * 1e6) / 1e6),
@@ -394,6 +418,12 @@ export class FacetDetectors {
 export function featureVector(set: DetectorSet, task: { prompt: string; vector?: Float32Array }): number[] {
   const index = new Map(set.vocabulary.map((w, i) => [w, i]));
   const on = new Set(sparseFeatures(task.prompt, index, set.cues, set.vocabulary.length));
-  const d: Design = { on: [[...on]], vec: [set.dim > 0 && task.vector?.length === set.dim ? task.vector : null], sparseCount: set.vocabulary.length + set.cues.length, dim: set.dim, vectorMean: Float64Array.from(set.vectorMean) };
+  const d: Design = {
+    on: [[...on]],
+    vec: [set.dim > 0 && task.vector?.length === set.dim ? task.vector : null],
+    sparseCount: set.vocabulary.length + set.cues.length,
+    dim: set.dim,
+    vectorMean: Float64Array.from(set.vectorMean),
+  };
   return Array.from({ length: d.sparseCount + d.dim }, (_, i) => featureOf(d, 0, i, on));
 }

@@ -161,7 +161,8 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
   const difficulty = Float64Array.from({ length: nTasks }, (_, t) => {
     let s = 0;
     let c = 0;
-    for (let j = 0; j < nTools; j++) if (scored(j, t)) {
+    for (let j = 0; j < nTools; j++)
+      if (scored(j, t)) {
         s += v[j]![t]! - toolMean[j]!;
         c++;
       }
@@ -201,7 +202,8 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
       if (nTools > 1 && !Number.isNaN(means[j]!)) {
         let s = 0;
         let c = 0;
-        for (let t = 0; t < nTasks; t++) if (member[t] && !Number.isNaN(adv[j]![t]!)) {
+        for (let t = 0; t < nTasks; t++)
+          if (member[t] && !Number.isNaN(adv[j]![t]!)) {
             s += adv[j]![t]!;
             c++;
           }

@@ -172,7 +172,13 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
       typical: { taskId: typicalTask, score: table.scores[j]![typical]!, ...(prompt !== undefined ? { prompt } : {}) },
     };
     const textKind = `${kind}-${delta > 0 ? 'strength' : 'weakness'}` as const;
-    const text = entryText(textKind, disc, effect, toolId, { level: lv, direction: table.scale.direction, scaleWidth, tentative: status === 'tentative', ...(prompt !== undefined ? { example: prompt } : { showExample: false }) });
+    const text = entryText(textKind, disc, effect, toolId, {
+      level: lv,
+      direction: table.scale.direction,
+      scaleWidth,
+      tentative: status === 'tentative',
+      ...(prompt !== undefined ? { example: prompt } : { showExample: false }),
+    });
     entries.push({ ...base, text });
   }
   const computed = toolProfiles(table);
@@ -182,10 +188,22 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     const profile = computed[j]!;
     // Its advantage as the text prints it decides good / bad: "0.0 vs the other tools" is not bad.
     const shown = roundShown(profile.advantage, numberStyle(scaleWidth, passRates));
-    const lv: Level = profile.of >= 2 && profile.rankCi95[1] === 1 ? 'proficient' : profile.of >= 2 && profile.rankCi95[0] === profile.of ? 'weak' : shown >= 0 ? 'good' : 'bad';
+    const lv: Level =
+      profile.of >= 2 && profile.rankCi95[1] === 1
+        ? 'proficient'
+        : profile.of >= 2 && profile.rankCi95[0] === profile.of
+          ? 'weak'
+          : shown >= 0
+            ? 'good'
+            : 'bad';
     const evidence: string[] = [];
     for (let t = 0; t < table.taskIds.length; t++) if (!Number.isNaN(table.scores[j]![t]!)) evidence.push(expId(j, t));
-    const text = profileText(profile, { direction: table.scale.direction, scaleWidth, scale: `the ${formatScale(table.scale.min)}–${formatScale(table.scale.max)} scale`, passRates });
+    const text = profileText(profile, {
+      direction: table.scale.direction,
+      scaleWidth,
+      scale: `the ${formatScale(table.scale.min)}–${formatScale(table.scale.max)} scale`,
+      passRates,
+    });
     return { id: `${prefix}:${toolId}:overall`, toolId, level: lv, value: LEVEL_VALUE[lv], profile, evidence, text };
   });
   const pooledSd = sd.reduce((a, b) => a + b, 0) / Math.max(1, sd.length);
@@ -201,8 +219,14 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     const text = (kind === 'difficulty' ? sharedDifficultyNote(item, { scaleWidth }) : sharedEaseNote(item, { scaleWidth }))!;
     notes.push({ id: `dataset:${facet.name}`, facet, kind, n: s.n, delta: s.delta, ci95: s.ci95, q: s.q, text });
   }
-  const list = (k: DatasetNote['kind']) => notes.filter((n) => n.kind === k).sort((a, b) => a.delta - b.delta).map((n) => ({ facet: n.facet, delta: n.delta }));
-  const note = [sharedDifficultyNote(list('difficulty'), { scaleWidth }), sharedEaseNote(list('ease').reverse(), { scaleWidth })].filter((x): x is string => x !== null).join(' ');
+  const list = (k: DatasetNote['kind']) =>
+    notes
+      .filter((n) => n.kind === k)
+      .sort((a, b) => a.delta - b.delta)
+      .map((n) => ({ facet: n.facet, delta: n.delta }));
+  const note = [sharedDifficultyNote(list('difficulty'), { scaleWidth }), sharedEaseNote(list('ease').reverse(), { scaleWidth })]
+    .filter((x): x is string => x !== null)
+    .join(' ');
   return { entries, profiles, notes, note };
 }
 
@@ -213,7 +237,13 @@ const formatScale = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(
  * facet, only members whose prompt shows one of the cue's words qualify (a reader checks the claim
  * against the example), when any does.
  */
-function typicalMember(members: readonly number[], disc: DiscoveredFacet, scores: ArrayLike<number>, mean: number, prompt: (t: number) => string | undefined): number {
+function typicalMember(
+  members: readonly number[],
+  disc: DiscoveredFacet,
+  scores: ArrayLike<number>,
+  mean: number,
+  prompt: (t: number) => string | undefined,
+): number {
   const rule = disc.facet.rule;
   let pool = members;
   if (rule.type === 'cue') {

@@ -127,7 +127,10 @@ function categoryFacets(tasks: readonly TrainingFacetTask[], minTasks: number, m
   const small = byValue.size - eligible.length - everywhere.length;
   if (eligible.length > max) {
     const cut = eligible[max]![1].length;
-    notes.push(`Categories capped: ${fmtN(max)} of ${fmtN(byValue.size)} values kept, the best-supported (${fmtN(kept[kept.length - 1]![1].length)} tasks or more); ${fmtN(eligible.length - max)} more with ${fmtN(cut)} tasks or fewer dropped.`);
+    notes.push(
+      `Categories capped: ${fmtN(max)} of ${fmtN(byValue.size)} values kept, the best-supported (${fmtN(kept[kept.length - 1]![1].length)} tasks or ` +
+        `more); ${fmtN(eligible.length - max)} more with ${fmtN(cut)} tasks or fewer dropped.`,
+    );
   }
   below.n += small;
   if (small > 0) notes.push(`${fmtN(small)} of ${fmtN(byValue.size)} categories are on fewer than ${fmtN(minTasks)} training tasks: no facet.`);
@@ -150,7 +153,10 @@ function cueFacets(tasks: readonly TrainingFacetTask[], minTasks: number, modali
     // Trigger texts by the number of member tasks containing them; ties alphabetical.
     const counts = new Map<string, number>();
     for (const t of members) for (const m of new Set(cueMatches(cue.id, t.prompt))) counts.set(m, (counts.get(m) ?? 0) + 1);
-    const triggers = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([w]) => w);
+    const triggers = [...counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 3)
+      .map(([w]) => w);
     // The example should show the most frequent trigger: pick the typical one among its tasks.
     const top = triggers[0];
     const showing = top === undefined ? members : members.filter((t) => cueMatches(cue.id, t.prompt).includes(top));
@@ -170,10 +176,17 @@ export function discoverFacets(input: readonly TrainingFacetTask[], opts: Discov
   const minTasks = opts.minTasks ?? Math.min(20, Math.max(5, Math.round(n / 40)));
   const notes: string[] = [];
   const below = { n: 0 };
-  const facets = [...categoryFacets(tasks, minTasks, opts.maxCategories ?? DEFAULT_MAX_CATEGORIES, notes, below), ...cueFacets(tasks, minTasks, opts.modality, below)];
+  const facets = [
+    ...categoryFacets(tasks, minTasks, opts.maxCategories ?? DEFAULT_MAX_CATEGORIES, notes, below),
+    ...cueFacets(tasks, minTasks, opts.modality, below),
+  ];
   const withVectors = tasks.filter((t) => t.vector && t.vector.length > 0).length;
   if (opts.themes !== false && withVectors > 0) {
-    const r = discoverThemes(tasks.map((t) => t.vector), tasks.map((t) => t.prompt), { ...opts.theme, minTasks });
+    const r = discoverThemes(
+      tasks.map((t) => t.vector),
+      tasks.map((t) => t.prompt),
+      { ...opts.theme, minTasks },
+    );
     const seen = new Map<string, number>();
     for (const th of r.themes) {
       const base = `theme: ${th.keywords.join(', ')}`;
@@ -190,7 +203,9 @@ export function discoverFacets(input: readonly TrainingFacetTask[], opts: Discov
     notes.push(
       r.candidates === 0
         ? `Themes: none (no group of ${fmtN(minTasks)} or more similar training tasks).`
-        : `Themes: ${fmtN(r.themes.length)} kept of ${fmtN(r.candidates)} embedding groups of ${fmtN(minTasks)} tasks or more (${fmtN(r.coherent)} coherent: mean cosine to their centre ≥ ${r.bar.toFixed(2)}, the dataset's ${r.baseline.toFixed(2)} raised a share of the way to 1).`,
+        : `Themes: ${fmtN(r.themes.length)} kept of ${fmtN(r.candidates)} embedding groups of ${fmtN(minTasks)} tasks or more (${fmtN(r.coherent)} ` +
+            `coherent: mean cosine to their centre ≥ ${r.bar.toFixed(2)}, the dataset's ${r.baseline.toFixed(2)} raised a share of the way to ` +
+            `1).`,
     );
   } else if (opts.themes !== false) notes.push('Themes: none (the tasks carry no prompt vectors).');
   if (withVectors > 0 && withVectors < n) notes.push(`${fmtN(n - withVectors)} of ${fmtN(n)} training tasks have no vector: no theme applies to them.`);

@@ -59,7 +59,6 @@ export interface FitInput {
   penalty?: readonly number[];
 }
 
-
 interface Normal {
   a: Float64Array[];
   b: Float64Array[];
@@ -167,7 +166,13 @@ function solveBeta(part: GammaPart, ne: Normal, F: number, lambdaBeta: number, w
 }
 
 /** Solves the joint system for given penalties (per-facet multipliers `weight`, default 1). */
-export function solveJoint(ne: Normal, F: number, lambdaBeta: number, lambdaGamma: number, weight?: ArrayLike<number>): { beta: Float64Array; gamma: Float64Array[] } {
+export function solveJoint(
+  ne: Normal,
+  F: number,
+  lambdaBeta: number,
+  lambdaGamma: number,
+  weight?: ArrayLike<number>,
+): { beta: Float64Array; gamma: Float64Array[] } {
   return solveBeta(prepareGamma(ne, F, lambdaGamma, weight), ne, F, lambdaBeta, weight);
 }
 

@@ -23,7 +23,6 @@ export interface LevelPosterior {
   sd: number;
 }
 
-
 export interface RankPosterior {
   pBest: number[];
   /** dist[j][r]: P(tool j has rank r + 1). */
@@ -97,7 +96,12 @@ export function rankInterval(dist: readonly number[]): [number, number] {
  * The leaderboard of one facet: `v` oriented scores (NaN missing), `scores` in scale units, `member`
  * the facet's tasks. Tools without a task on the facet are left out. Rows sorted by rank, then id.
  */
-export function facetLeaderboard(toolIds: readonly string[], v: readonly ArrayLike<number>[], scores: readonly ArrayLike<number>[], member: ArrayLike<number>): LeaderRow[] {
+export function facetLeaderboard(
+  toolIds: readonly string[],
+  v: readonly ArrayLike<number>[],
+  scores: readonly ArrayLike<number>[],
+  member: ArrayLike<number>,
+): LeaderRow[] {
   const J = toolIds.length;
   const n = member.length;
   const sums = new Float64Array(J);

@@ -98,7 +98,10 @@ export function pickClaims(input: PickInput): PickClaim[] {
   const raw = diffs.map((d) => x.map((row) => rawContrast(d, row)));
   const usable = raw.flat().filter((c) => Number.isFinite(c.b) && c.s > 0 && Number.isFinite(c.s));
   if (!usable.length) return [];
-  const prior = fitAsh(usable.map((c) => c.b), usable.map((c) => c.s));
+  const prior = fitAsh(
+    usable.map((c) => c.b),
+    usable.map((c) => c.s),
+  );
   const out: PickClaim[] = [];
   input.likelyBest.forEach((lb, f) => {
     if (!lb || lb.tool === best) return;
@@ -117,7 +120,9 @@ export function pickClaims(input: PickInput): PickClaim[] {
     const variance = parts.reduce((a, p) => a + p.weight * (p.variance + p.mean * p.mean), 0) - m * m + seD2;
     const lead = all.mean + m;
     const sd = Math.sqrt(Math.max(0, variance));
-    const mean = (j: number) => moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[lb.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s))).mean;
+    const mean = (j: number) =>
+      moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[lb.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s)))
+        .mean;
     out.push({
       facet: f,
       toolId: input.toolIds[lb.tool]!,
@@ -138,7 +143,12 @@ export function pickClaims(input: PickInput): PickClaim[] {
  * A pick checked on unseen tasks: the mean of (pick − overall best) over the facet's unseen tasks
  * both are scored on, with its t-interval. holds: the interval lies above 0; contradicted: below.
  */
-export function verifyPick(pick: Pick<PickClaim, 'toolId' | 'over'>, v: ReadonlyMap<string, ArrayLike<number>>, member: ArrayLike<number>, opts: { on: string; at: number; minN?: number }): Verdict {
+export function verifyPick(
+  pick: Pick<PickClaim, 'toolId' | 'over'>,
+  v: ReadonlyMap<string, ArrayLike<number>>,
+  member: ArrayLike<number>,
+  opts: { on: string; at: number; minN?: number },
+): Verdict {
   const a = v.get(pick.toolId);
   const b = v.get(pick.over);
   const none: Verdict = { verdict: 'untested', n: 0, delta: null, ci95: null, on: opts.on, checkedAt: opts.at };

@@ -141,7 +141,16 @@ export class CapabilityMemoryPredictor implements Predictor {
     // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
     const applies = this.opts.applies;
     const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
-    this.model = fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+    this.model = fitJoint({
+      scale: table.scale,
+      tools: table.tools,
+      facets: this.facets.map((d) => d.facet),
+      x,
+      target: table.target,
+      mu: table.mean,
+      penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1),
+      ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}),
+    });
     this.textModel = this.fitTextModel(table, x);
     const effects = computeEffects(scores, this.facets);
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
@@ -261,7 +270,16 @@ export class CapabilityMemoryPredictor implements Predictor {
     if (!heldOut || !this.model) return null;
     const xText = this.facets.map((d, f) => (d.facet.rule.type === 'category' ? (heldOut.get(d.facet.rule.value) ?? new Float64Array(x[f]!.length)) : x[f]!));
     // The penalties the main fit chose by cross-validation (a second search would cost as much as the fit).
-    return fitJoint({ scale: table.scale, tools: table.tools, facets: this.facets.map((d) => d.facet), x: xText, target: table.target, mu: table.mean, penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1), lambda: this.model.lambda });
+    return fitJoint({
+      scale: table.scale,
+      tools: table.tools,
+      facets: this.facets.map((d) => d.facet),
+      x: xText,
+      target: table.target,
+      mu: table.mean,
+      penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1),
+      lambda: this.model.lambda,
+    });
   }
 
   /**
@@ -293,7 +311,16 @@ export class CapabilityMemoryPredictor implements Predictor {
       ...(this.keptOf.size ? { twins: [...this.keptOf].sort((a, b) => a[0] - b[0]) } : {}),
       ...(this.detectorSet ? { detectors: this.detectorSet } : {}),
       ...(this.textModel ? { textModel: this.textModel } : {}),
-      ...(this.picks.length ? { picks: this.picks.map((k) => ({ facet: k.facet, tool: this.model!.tools.indexOf(k.toolId), over: this.model!.tools.indexOf(k.over), probability: k.probability })) } : {}),
+      ...(this.picks.length
+        ? {
+            picks: this.picks.map((k) => ({
+              facet: k.facet,
+              tool: this.model!.tools.indexOf(k.toolId),
+              over: this.model!.tools.indexOf(k.over),
+              probability: k.probability,
+            })),
+          }
+        : {}),
     };
   }
 
@@ -398,7 +425,9 @@ export class CapabilityMemoryPredictor implements Predictor {
     const contributions = [...byId.values()].sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.entryId < b.entryId ? -1 : 1));
     const base = model.mu[j]!;
     const raw = base + points.reduce((s, p) => s + p, 0) + guard[j]!;
-    const evidence = contributions.filter((c) => c.entryId !== OTHER_ID && c.entryId !== ABSENT_ID && c.entryId !== ORDER_ID && c.entryId !== SHARED_ID).map((c) => ({ kind: 'entry' as const, id: c.entryId, similarity: 1 }));
+    const evidence = contributions
+      .filter((c) => c.entryId !== OTHER_ID && c.entryId !== ABSENT_ID && c.entryId !== ORDER_ID && c.entryId !== SHARED_ID)
+      .map((c) => ({ kind: 'entry' as const, id: c.entryId, similarity: 1 }));
     return { ...toPrediction(raw, table.scale, evidence), explanation: { mean: base, contributions } };
   }
 }

@@ -238,4 +238,3 @@ export function shrinkCells(input: ShrinkInput): ShrinkResult {
   });
   return { tau2, sigma2, cells };
 }
-

@@ -2,8 +2,10 @@
  * Every text of the capability memory comes from this module, so entries read alike and carry their
  * numbers, e.g.
  *   Weak at negation ("no", "without"): 2.9 vs its 3.8 (n = 43, 95% CI −1.3 to −0.5); lowest of 6 tools here; e.g. 'A field without grass'.
- *   Bad at tasks tagged "negation": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5 turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).
- *   Leads less than usual at tasks tagged "advanced": 3.4 vs their 2.9, highest of 6 tools (n = 120 paired tasks). Its usual lead of +0.9 shrinks here: −0.2 …
+ *   Bad at tasks tagged "negation": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5
+ *     turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).
+ *   Leads less than usual at tasks tagged "advanced": 3.4 vs their 2.9, highest of 6 tools (n = 120 paired tasks). Its
+ *     usual lead of +0.9 shrinks here: −0.2 …
  *   Hard for every tool here: comparison (−0.8), differentiation (−0.5).
  * Constraints: means with 1 decimal (2 on scales no wider than 1, e.g. AlpacaEval's 0–1), a real
  * minus sign, n with thousands separators; trigger words shown only when the quoted example contains
@@ -95,7 +97,10 @@ function quoteExample(text: string, max = EXAMPLE_MAX): string {
   const cps = [...head];
   if (head === text && cps.length <= max) return quote(text, Infinity);
   const lastSpace = cps.slice(0, max + 1).lastIndexOf(' ');
-  const cut = cps.slice(0, lastSpace >= max / 2 ? lastSpace : max).join('').replace(/[\s,;:]+$/, '');
+  const cut = cps
+    .slice(0, lastSpace >= max / 2 ? lastSpace : max)
+    .join('')
+    .replace(/[\s,;:]+$/, '');
   return quote(`${cut}…`, Infinity);
 }
 
@@ -106,7 +111,7 @@ function withExample(body: string, example: string | undefined): string {
   if (example === undefined) return `${body}.`;
   const full = `${body}; e.g. ${quoteExample(example)}.`;
   if ([...full].length <= ENTRY_TEXT_MAX) return full;
-  const room = ENTRY_TEXT_MAX - [...body].length - '; e.g. \'…\'.'.length;
+  const room = ENTRY_TEXT_MAX - [...body].length - "; e.g. '…'.".length;
   return room >= 24 ? `${body}; e.g. ${quoteExample(example, room)}.` : `${body}.`;
 }
 
@@ -236,9 +241,15 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const fmt = (x: number, signed = false) => formatNumber(x, decimals, signed);
   if (kind === 'own-strength' || kind === 'own-weakness') {
     const ci = effect.ci95Own ?? effect.ci95;
-    const means = effect.mean !== undefined && effect.toolMean !== undefined ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}` : `${fmt(effect.deltaOwn, true)} vs its mean`;
+    const means =
+      effect.mean !== undefined && effect.toolMean !== undefined
+        ? `${fmt(effect.mean)} vs its ${fmt(effect.toolMean)}`
+        : `${fmt(effect.deltaOwn, true)} vs its mean`;
     const rank = rankWords(effect.rank, effect.of, direction, null);
-    return withExample(`${pre}${OWN_VERB[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`, shownExample);
+    return withExample(
+      `${pre}${OWN_VERB[opts.level]} ${subject}: ${means} (n = ${formatCount(effect.n)}, 95% CI ${intervalText(ci, decimals)})${rank ? `; ${rank} here` : ''}`,
+      shownExample,
+    );
   }
   const style = numberStyle(opts.scaleWidth ?? 4, effect.latent !== undefined);
   const delta = effect.deltaVsOthers ?? effect.deltaOwn;
@@ -248,10 +259,16 @@ export function entryText(kind: EntryKind, f: Facet | DiscoveredFacet, effect: E
   const n = `n = ${formatCount(effect.n)} paired tasks`;
   if (!stand || effect.mean === undefined || effect.othersMean === undefined) {
     // An effect without the two means (files before issue #25): the change alone.
-    return withExample(`${pre}${OWN_VERB[opts.level]} ${subject}: ${formatChange(delta, style)} against its usual margin over the others (${n}, 95% CI ${formatChangeInterval(effect.ci95, style)})${rank ? `; ${rank} here` : ''}`, shownExample);
+    return withExample(
+      `${pre}${OWN_VERB[opts.level]} ${subject}: ${formatChange(delta, style)} against its usual margin over the others (${n}, 95% ` +
+        `CI ${formatChangeInterval(effect.ci95, style)})${rank ? `; ${rank} here` : ''}`,
+      shownExample,
+    );
   }
   const verb = style.percent ? 'passes ' : '';
-  const first = `${pre}${relativeLead(opts.level, subject, stand.here, delta)}: ${verb}${formatLevel(effect.mean, style)} vs their ${formatLevel(effect.othersMean, style)}${rank ? `, ${rank}` : ''} (${n})`;
+  const first =
+    `${pre}${relativeLead(opts.level, subject, stand.here, delta)}: ${verb}${formatLevel(effect.mean, style)} vs ` +
+    `their ${formatLevel(effect.othersMean, style)}${rank ? `, ${rank}` : ''} (${n})`;
   return withSecond(first, shownExample, changeSentence(stand.usual, stand.here, delta, effect.ci95, style));
 }
 
@@ -260,7 +277,7 @@ function withSecond(first: string, example: string | undefined, second: string):
   const len = (x: string) => [...x].length;
   const full = `${withExample(first, example)} ${second}`;
   if (len(full) <= ENTRY_TEXT_MAX || example === undefined) return len(full) <= ENTRY_TEXT_MAX ? full : `${first}. ${second}`;
-  const room = ENTRY_TEXT_MAX - len(first) - len(second) - '; e.g. \'…\'. '.length;
+  const room = ENTRY_TEXT_MAX - len(first) - len(second) - "; e.g. '…'. ".length;
   return room >= 24 ? `${first}; e.g. ${quoteExample(example, room)}. ${second}` : `${first}. ${second}`;
 }
 
@@ -284,8 +301,11 @@ export function profileText(p: ToolProfile, opts: { direction?: ScoreDirection; 
   const range = lo === hi ? `rank ${ordinal(lo)} in every resample` : `95% interval ${ordinal(lo)}–${ordinal(hi)}`;
   const n = `n = ${formatCount(p.n)} tasks`;
   const rank = p.of >= 2 ? `, ${ordinal(p.rank)} of ${formatCount(p.of)} tools (${range}; ${n})` : ` (${n})`;
-  const best = p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatChange(p.advantage, style)} vs the other tools on the same tasks` : '';
-  const level = style.percent ? `passes ${formatLevel(p.mean, style)} of its tasks` : `averages ${formatLevel(p.mean, style)}${opts.scale ? ` on ${opts.scale}` : ''}`;
+  const best =
+    p.of >= 2 ? `; best on ${Math.round(p.bestShare * 100)}% of its tasks, ${formatChange(p.advantage, style)} vs the other tools on the same tasks` : '';
+  const level = style.percent
+    ? `passes ${formatLevel(p.mean, style)} of its tasks`
+    : `averages ${formatLevel(p.mean, style)}${opts.scale ? ` on ${opts.scale}` : ''}`;
   return `Overall: ${level}${rank}${best}.`;
 }
 
@@ -363,5 +383,9 @@ export function pickText(
   const style = numberStyle(opts.scaleWidth ?? 4, opts.passRates);
   const verb = style.percent ? 'passes ' : '';
   const chance = `${Math.min(99, Math.floor(pick.probability * 100))}%`;
-  return `For ${facetSubject(facet)}, pick ${pick.toolId}: ${verb}${formatLevel(pick.mean, style)} vs ${pick.over}'s ${formatLevel(pick.overMean, style)} there (n = ${formatCount(pick.n)} tasks); chance it does better there than ${pick.over}, the best overall: ${chance}.`;
+  return (
+    `For ${facetSubject(facet)}, pick ${pick.toolId}: ${verb}${formatLevel(pick.mean, style)} ` +
+    `vs ${pick.over}'s ${formatLevel(pick.overMean, style)} there (n = ${formatCount(pick.n)} tasks); chance it does better there ` +
+    `than ${pick.over}, the best overall: ${chance}.`
+  );
 }

@@ -167,7 +167,8 @@ function nameWords(memberTexts: readonly string[][], df: ReadonlyMap<string, num
       if (chosen.includes(x.w)) continue;
       let gain = 0;
       sets.forEach((s, i) => (gain += !covered[i] && s.has(x.w) ? 1 : 0));
-      if (!best || gain > best.gain || (gain === best.gain && (x.lift > best.lift || (x.lift === best.lift && x.w < best.w)))) best = { w: x.w, gain, lift: x.lift };
+      if (!best || gain > best.gain || (gain === best.gain && (x.lift > best.lift || (x.lift === best.lift && x.w < best.w))))
+        best = { w: x.w, gain, lift: x.lift };
     }
     if (!best) break;
     if (best.gain < 0.1 * m) {
@@ -196,7 +197,14 @@ export function discoverThemes(vectors: readonly (Float32Array | undefined)[], t
   const tokens = usable.map((i) => lexicalTokens(texts[i]!));
   const df = new Map<string, number>();
   for (const t of tokens) for (const w of new Set(t)) df.set(w, (df.get(w) ?? 0) + 1);
-  const baseline = unit(sumOf(vs, usable.map((_, k) => k), dim)).norm / n;
+  const baseline =
+    unit(
+      sumOf(
+        vs,
+        usable.map((_, k) => k),
+        dim,
+      ),
+    ).norm / n;
   const bar = baseline + (opts.minGain ?? 0.3) * (1 - baseline);
   const maxSize = Math.max(opts.minTasks, Math.floor((opts.maxShare ?? 0.25) * n));
 
@@ -212,7 +220,12 @@ export function discoverThemes(vectors: readonly (Float32Array | undefined)[], t
   for (const c of coherent) {
     if (themes.length >= (opts.maxThemes ?? 24)) break;
     if (taken.some((s) => c.g.filter((i) => s.has(i)).length * 2 > Math.min(c.g.length, s.size))) continue;
-    const keywords = nameWords(c.g.map((i) => tokens[i]!), df, n, opts.maxCommonShare ?? 0.2);
+    const keywords = nameWords(
+      c.g.map((i) => tokens[i]!),
+      df,
+      n,
+      opts.maxCommonShare ?? 0.2,
+    );
     if (keywords.length === 0) continue;
     const sims = Float64Array.from(vs, (v) => dot(v, c.v));
     const inGroup = new Uint8Array(n);
@@ -224,7 +237,14 @@ export function discoverThemes(vectors: readonly (Float32Array | undefined)[], t
     const kw = new Set(keywords);
     const score = (i: number) => tokens[i]!.filter((w, p, a) => kw.has(w) && a.indexOf(w) === p).length;
     const typical = c.g.reduce((best, i) => (score(i) > score(best) || (score(i) === score(best) && sims[i]! > sims[best]!) ? i : best), c.g[0]!);
-    themes.push({ members: selected.map((i) => usable[i]!), centroid: c.v, minSimilarity: cut.cut, keywords, coherence: c.coherence, typical: usable[typical]! });
+    themes.push({
+      members: selected.map((i) => usable[i]!),
+      centroid: c.v,
+      minSimilarity: cut.cut,
+      keywords,
+      coherence: c.coherence,
+      typical: usable[typical]!,
+    });
     taken.push(new Set(selected));
   }
   return { themes, candidates: groups.length, coherent: coherent.length, baseline, bar };

@@ -19,10 +19,7 @@ export type FacetKind = 'category' | 'cue' | 'theme';
  * - theme: the task's prompt vector has cosine ≥ `minSimilarity` to the theme's centroid (the
  *   entry's stored vector), so it applies to free text once embedded.
  */
-export type FacetRule =
-  | { type: 'category'; value: string }
-  | { type: 'cue'; cue: string }
-  | { type: 'theme'; minSimilarity: number; keywords: string[] };
+export type FacetRule = { type: 'category'; value: string } | { type: 'cue'; cue: string } | { type: 'theme'; minSimilarity: number; keywords: string[] };
 
 export interface Facet {
   kind: FacetKind;
@@ -221,7 +218,15 @@ export interface CapabilitySnapshot {
     /** Pick claims checked on the held-out tasks. */
     pickVerification?: { tested: number; direction: number | null; holds: number };
     /** The claims checked on the build's held-out tasks (absent when every task was a training task). */
-    verification?: { on: string; precision: number | null; tested: number; counts: VerdictCounts; direction?: number | null; confirmed?: number | null; calibration?: number | null };
+    verification?: {
+      on: string;
+      precision: number | null;
+      tested: number;
+      counts: VerdictCounts;
+      direction?: number | null;
+      confirmed?: number | null;
+      calibration?: number | null;
+    };
   };
   /** The fitted memory predictor (predictor.ts `toModel()`), so a stored memory predicts without its training data. */
   model?: SerializedCapabilityModel;

@@ -110,7 +110,12 @@ function latentChecker(unseen: ScoreTable, facets: readonly DiscoveredFacet[]) {
  * applies to (the caller evaluates the rule: categories, cues or theme similarity). Facets are
  * keyed by name (one rule per name in a memory).
  */
-export function verifyEntries(entries: readonly VerifiableEntry[], unseen: ScoreTable, membersOf: (facet: Facet) => readonly string[], opts: VerifyOptions): VerificationReport {
+export function verifyEntries(
+  entries: readonly VerifiableEntry[],
+  unseen: ScoreTable,
+  membersOf: (facet: Facet) => readonly string[],
+  opts: VerifyOptions,
+): VerificationReport {
   const minN = opts.minN ?? MIN_VERIFY_N;
   const byName = new Map<string, number>();
   const facets: DiscoveredFacet[] = [];

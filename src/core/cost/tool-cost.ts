@@ -138,7 +138,12 @@ export function fileCostFields(
   const c = effectiveCost(tool, stat);
   const l = effectiveLatency(tool, stat);
   return {
-    ...(c ? { cost: c.source === 'card' ? { perCall: c.value, source: 'card', ...(c.example ? { example: true } : {}) } : { perCall: c.value, source: 'data', n: c.n } } : {}),
+    ...(c
+      ? {
+          cost:
+            c.source === 'card' ? { perCall: c.value, source: 'card', ...(c.example ? { example: true } : {}) } : { perCall: c.value, source: 'data', n: c.n },
+        }
+      : {}),
     ...(l ? { latency: l.source === 'card' ? { ms: l.value, source: 'card' } : { ms: l.value, source: 'data', n: l.n } } : {}),
   };
 }

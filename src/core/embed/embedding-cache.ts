@@ -3,12 +3,7 @@
  * tests, a file in the CLI). Vectors are keyed by (model id, SHA-256 of the exact text): a cache
  * entry is only valid for the model revision that produced it, and no raw text is used as a key.
  */
-import {
-  throwIfCancelled,
-  type EmbedOptions,
-  type Embedder,
-  type EmbeddingBatch,
-} from './embedder';
+import { throwIfCancelled, type EmbedOptions, type Embedder, type EmbeddingBatch } from './embedder';
 import { sha256HexSync } from './sha256';
 import { WriteBehind } from './write-behind';
 import type { EmbeddingKey, EmbeddingRecord, EmbeddingStore } from './store';

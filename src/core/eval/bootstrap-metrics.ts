@@ -43,7 +43,13 @@ function firstFinite(a: Float64Array, T: number, j: number, n: number): number {
 }
 
 /** The features every method shares, per task: each tool's true score (count, shifted sum, square), the pairs it tells apart, the mean and the best. */
-function fillShared(X: Float64Array, { n, T, P, F }: { n: number; T: number; P: number; F: number }, truth: Float64Array, yShift: readonly number[], pairCols: readonly (readonly [number, number])[]): void {
+function fillShared(
+  X: Float64Array,
+  { n, T, P, F }: { n: number; T: number; P: number; F: number },
+  truth: Float64Array,
+  yShift: readonly number[],
+  pairCols: readonly (readonly [number, number])[],
+): void {
   for (let i = 0; i < n; i++) {
     const r = i * F;
     let sum = 0;

@@ -267,4 +267,3 @@ function methodIntervals(report: EvalReport, B: number, bi: number, { own, mine,
 
 /** A pause that lets a worker's event loop run (messages such as a cancel) between chunks. */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-

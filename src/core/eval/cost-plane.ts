@@ -63,7 +63,9 @@ export function markFrontier(points: PlanePoint[], direction: ScoreDirection = '
   for (const p of points) {
     p.frontier =
       p.kind !== 'oracle' &&
-      !reachable.some((q) => q !== p && q.cost <= p.cost + EPS && s * q.quality >= s * p.quality - EPS && (q.cost < p.cost - EPS || s * q.quality > s * p.quality + EPS));
+      !reachable.some(
+        (q) => q !== p && q.cost <= p.cost + EPS && s * q.quality >= s * p.quality - EPS && (q.cost < p.cost - EPS || s * q.quality > s * p.quality + EPS),
+      );
   }
   return points;
 }
@@ -115,7 +117,10 @@ function planeTable(input: PlaneInput): PlaneTable | null {
 /** A method's selector's pick on every task of the table at cost weight λ. */
 function picksAt(table: PlaneTable, method: string, lambda: number, direction: ScoreDirection): string[] {
   return table.tasks.map((task) => {
-    const sel = selectTool(table.tools.map((t) => ({ toolId: t, score: table.predicted(method, task, t), cost: table.cost(t) })), { costWeight: lambda, direction });
+    const sel = selectTool(
+      table.tools.map((t) => ({ toolId: t, score: table.predicted(method, task, t), cost: table.cost(t) })),
+      { costWeight: lambda, direction },
+    );
     return sel.choice ?? sel.ranked[0]!.toolId;
   });
 }
@@ -128,8 +133,20 @@ export function costQualityPlane(input: PlaneInput): PlaneResult | null {
   if (!table) return null;
   const { methods, tools, tasks, cost, actual } = table;
 
-  const points: PlanePoint[] = tools.map((t) => ({ kind: 'always', label: t, cost: cost(t), quality: mean(tasks.map((task) => actual(task, t))), frontier: false }));
-  points.push({ kind: 'random', label: 'random', cost: mean(tools.map(cost)), quality: mean(tasks.map((task) => mean(tools.map((t) => actual(task, t))))), frontier: false });
+  const points: PlanePoint[] = tools.map((t) => ({
+    kind: 'always',
+    label: t,
+    cost: cost(t),
+    quality: mean(tasks.map((task) => actual(task, t))),
+    frontier: false,
+  }));
+  points.push({
+    kind: 'random',
+    label: 'random',
+    cost: mean(tools.map(cost)),
+    quality: mean(tasks.map((task) => mean(tools.map((t) => actual(task, t))))),
+    frontier: false,
+  });
 
   const costs = tools.map(cost);
   const span = Math.max(...costs) - Math.min(...costs);
@@ -139,7 +156,14 @@ export function costQualityPlane(input: PlaneInput): PlaneResult | null {
     for (const f of fractions) {
       const lambda = span > 0 ? (f * input.scaleSpan) / span : 0;
       const picks = picksAt(table, m, lambda, direction);
-      const point: PlanePoint = { kind: 'method', label: m, lambda, cost: mean(picks.map(cost)), quality: mean(picks.map((t, i) => actual(tasks[i]!, t))), frontier: false };
+      const point: PlanePoint = {
+        kind: 'method',
+        label: m,
+        lambda,
+        cost: mean(picks.map(cost)),
+        quality: mean(picks.map((t, i) => actual(tasks[i]!, t))),
+        frontier: false,
+      };
       // A larger λ that picks the same tools adds nothing: the first λ reaching a point stands for it.
       if (last && Math.abs(last.cost - point.cost) < EPS && Math.abs(last.quality - point.quality) < EPS) continue;
       points.push((last = point));

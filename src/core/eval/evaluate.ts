@@ -135,7 +135,8 @@ function groupTasks(data: readonly ScoredPair[]): Map<string, TaskData> {
   const tasks = new Map<string, TaskData>();
   for (const p of data) {
     let t = tasks.get(p.taskId);
-    if (!t) tasks.set(p.taskId, (t = { taskId: p.taskId, prompt: p.prompt, categories: p.categories, ...(p.rubric ? { rubric: p.rubric } : {}), truth: new Map() }));
+    if (!t)
+      tasks.set(p.taskId, (t = { taskId: p.taskId, prompt: p.prompt, categories: p.categories, ...(p.rubric ? { rubric: p.rubric } : {}), truth: new Map() }));
     t.truth.set(p.toolId, p.score);
   }
   return tasks;
@@ -152,7 +153,9 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
   const seeds: SeedResult[] = [];
   for (const seed of input.seeds) {
     const fixed = input.fixedSplit;
-    const split: TaskSplit = fixed ? { seed, train: fixed.train.filter((id) => tasks.has(id)), test: fixed.test.filter((id) => tasks.has(id)) } : splitByTask(tasks.keys(), input.sizes, seed);
+    const split: TaskSplit = fixed
+      ? { seed, train: fixed.train.filter((id) => tasks.has(id)), test: fixed.test.filter((id) => tasks.has(id)) }
+      : splitByTask(tasks.keys(), input.sizes, seed);
     const trainSet = new Set(split.train);
     const vec = (id: string) => input.vectors?.get(id);
     const examples: TrainingExample[] = [];
@@ -212,11 +215,27 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
       const predictMs = Date.now() - t1;
       const llm = llmStatsOf(predictor);
       fillMatrix(matrix, method.id, scored, pred);
-      methods[method.id] = score(scored, pred, tools, toolPairs, { clamped, predictions: count, fitMs, predictMs, testTasks: scored.length, ...(llm ? { llm } : {}) });
+      methods[method.id] = score(scored, pred, tools, toolPairs, {
+        clamped,
+        predictions: count,
+        fitMs,
+        predictMs,
+        testTasks: scored.length,
+        ...(llm ? { llm } : {}),
+      });
       if (input.keepPredictions && seed === input.seeds[0]) {
-        methods[method.id]!.points = scored.flatMap((t) => [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })));
+        methods[method.id]!.points = scored.flatMap((t) =>
+          [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })),
+        );
       }
-      input.onMethodDone?.({ seed, split, tools, methods: Object.assign(dict<MethodSeedResult>(), methods), matrix, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
+      input.onMethodDone?.({
+        seed,
+        split,
+        tools,
+        methods: Object.assign(dict<MethodSeedResult>(), methods),
+        matrix,
+        baselines: { alwaysStronger, alwaysStrongerSelection, trainMean },
+      });
     }
     seeds.push({ seed, split, tools, methods, matrix, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
   }

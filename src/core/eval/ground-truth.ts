@@ -69,7 +69,15 @@ export class GroundTruthBuilder {
     const g = groups.find((x) => x.toolId === e.toolId);
     if (!g) {
       const rubric = e.rubric ? this.intern(e.rubric) : undefined;
-      groups.push({ toolId: this.intern(e.toolId), prompt: this.intern(e.prompt), categories: this.list(e.categories), rubric, rater: this.intern(e.rater), score: e.score, more: null });
+      groups.push({
+        toolId: this.intern(e.toolId),
+        prompt: this.intern(e.prompt),
+        categories: this.list(e.categories),
+        rubric,
+        rater: this.intern(e.rater),
+        score: e.score,
+        more: null,
+      });
       return;
     }
     // The same rater again: the later row wins.

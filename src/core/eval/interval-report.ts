@@ -17,7 +17,10 @@ export interface JsonIntervalMethod {
 }
 
 export interface JsonReportWithIntervals extends Omit<JsonReport, 'methods'> {
-  methods: Record<string, JsonReport['methods'][string] & JsonIntervalMethod & { tools: Record<string, JsonToolMetrics & { ci95?: Record<'mae' | 'rmse' | 'pearson', JsonCi> }> }>;
+  methods: Record<
+    string,
+    JsonReport['methods'][string] & JsonIntervalMethod & { tools: Record<string, JsonToolMetrics & { ci95?: Record<'mae' | 'rmse' | 'pearson', JsonCi> }> }
+  >;
   intervals: { method: 'paired bootstrap by task'; resamples: number; seed: number; level: 0.95; baseline: string };
 }
 
@@ -31,7 +34,9 @@ function jsonMethod(mi: MethodIntervals): JsonIntervalMethod {
   const out: JsonIntervalMethod = { ci95: Object.fromEntries(METRICS.map((k) => [k, ci(mi.metrics[k])])) as Record<IntervalMetric, JsonCi> };
   if (mi.vsBaseline) {
     const vs = mi.vsBaseline;
-    out.vsBaseline = Object.fromEntries(METRICS.map((k) => [k, { diff: vs[k].diff.mean === null ? null : num(vs[k].diff.mean), ci95: ci(vs[k].diff), verdict: vs[k].verdict }])) as JsonIntervalMethod['vsBaseline'];
+    out.vsBaseline = Object.fromEntries(
+      METRICS.map((k) => [k, { diff: vs[k].diff.mean === null ? null : num(vs[k].diff.mean), ci95: ci(vs[k].diff), verdict: vs[k].verdict }]),
+    ) as JsonIntervalMethod['vsBaseline'];
   }
   return out;
 }
@@ -78,7 +83,8 @@ export function formatIntervals(intervals: EvalIntervals, methods: readonly stri
     `95% intervals — ${note}`,
     table(head, rows),
     '',
-    `Difference to ${intervals.baseline} (method − ${intervals.baseline}, 95% interval; lower MAE / RMSE is better; "better" / "worse" when the interval excludes 0)`,
+    `Difference to ${intervals.baseline} (method − ${intervals.baseline}, 95% interval; lower MAE / RMSE is better; "better" / "worse" when the ` +
+      `interval excludes 0)`,
     table(head, diffRows),
   ].join('\n');
 }

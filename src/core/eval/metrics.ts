@@ -68,7 +68,7 @@ export function pearson(x: readonly number[], y: readonly number[]): number {
 export function ranks(values: readonly number[]): number[] {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const out = new Array<number>(values.length);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && order[end + 1]![0] === order[start]![0]) end++;
     const rank = (start + end) / 2 + 1;
@@ -152,7 +152,11 @@ export function pairMetrics(obs: Iterable<PairObservation>): PairMetrics {
  * higher TRAINING mean has the higher true score. Equal training means pick neither (a tie,
  * counted wrong), consistent with the pair accuracy.
  */
-export function alwaysStrongerAccuracy(trainMeanA: number, trainMeanB: number, truth: Iterable<{ trueA: number; trueB: number }>): { acc: number; nUnequal: number } {
+export function alwaysStrongerAccuracy(
+  trainMeanA: number,
+  trainMeanB: number,
+  truth: Iterable<{ trueA: number; trueB: number }>,
+): { acc: number; nUnequal: number } {
   let n = 0;
   let right = 0;
   for (const t of truth) {

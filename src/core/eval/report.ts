@@ -36,8 +36,7 @@ export function num(x: number): number | null {
   return Number.isFinite(x) ? Math.round(x * 1e6) / 1e6 : null;
 }
 
-const avg = (seeds: readonly SeedResult[], pick: (s: SeedResult) => number | undefined): number =>
-  meanSd(seeds.map((s) => pick(s) ?? NaN)).mean;
+const avg = (seeds: readonly SeedResult[], pick: (s: SeedResult) => number | undefined): number => meanSd(seeds.map((s) => pick(s) ?? NaN)).mean;
 
 export function toJsonReport(report: EvalReport): JsonReport {
   const { seeds } = report;
@@ -95,7 +94,9 @@ export function table(header: readonly string[], rows: readonly (readonly string
 export function formatReport(report: EvalReport): string {
   const { seeds } = report;
   const parts: string[] = [];
-  const seedNote = `${seeds.length} seed${seeds.length === 1 ? '' : 's'} (${seeds.map((s) => s.seed).join(', ')}), ${report.sizes.train} train / ${report.sizes.test} test tasks; mean ± sd over seeds`;
+  const seedNote =
+    `${seeds.length} seed${seeds.length === 1 ? '' : 's'} (${seeds.map((s) => s.seed).join(', ')}), ${report.sizes.train} train ` +
+    `/ ${report.sizes.test} test tasks; mean ± sd over seeds`;
   parts.push(`Score prediction, mean over tools — ${seedNote}`);
   parts.push(
     table(
@@ -133,7 +134,10 @@ export function formatReport(report: EvalReport): string {
       ['pair', '|D|', 'always-stronger', ...report.methods],
       report.toolPairs.map(([a, b], i) => [
         `${a} – ${b}`,
-        fmt(seeds.map((s) => s.baselines.alwaysStronger[i]!.nUnequal), 0),
+        fmt(
+          seeds.map((s) => s.baselines.alwaysStronger[i]!.nUnequal),
+          0,
+        ),
         fmt(seeds.map((s) => s.baselines.alwaysStronger[i]!.acc)),
         ...report.methods.map((m) => fmt(seeds.map((s) => s.methods[m]!.pairs[i]!.acc))),
       ]),

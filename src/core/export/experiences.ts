@@ -7,7 +7,21 @@ import { toCsv } from './csv-cell';
 import type { Experience } from '../types';
 
 export const EXPORT_COLUMNS = [
-  'dataset', 'id', 'prompt', 'tool', 'score', 'rater', 'human', 'score_source', 'response', 'feedback', 'feedback_generated', 'rubric', 'category', 'image', 'image_id',
+  'dataset',
+  'id',
+  'prompt',
+  'tool',
+  'score',
+  'rater',
+  'human',
+  'score_source',
+  'response',
+  'feedback',
+  'feedback_generated',
+  'rubric',
+  'category',
+  'image',
+  'image_id',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean>;
@@ -39,7 +53,13 @@ export function exportRow(e: Experience, imageNames?: ReadonlyMap<string, string
 
 /** RFC 4180 CSV with a header row, formula-like cells neutralised (csv-cell.ts; our importer undoes the mark). */
 export function experiencesToCsv(rows: Experience[], imageNames?: ReadonlyMap<string, string>): string {
-  return toCsv([[...EXPORT_COLUMNS], ...rows.map((r) => { const row = exportRow(r, imageNames); return EXPORT_COLUMNS.map((c) => row[c]); })]);
+  return toCsv([
+    [...EXPORT_COLUMNS],
+    ...rows.map((r) => {
+      const row = exportRow(r, imageNames);
+      return EXPORT_COLUMNS.map((c) => row[c]);
+    }),
+  ]);
 }
 
 /** One JSON object per line. */

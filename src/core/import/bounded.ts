@@ -59,7 +59,11 @@ export function boundRaw(raw: Record<string, unknown> | undefined): Record<strin
 
 /** The error with its column name, reason and raw record bounded (idempotent). */
 export function boundRowError(error: RowError): RowError {
-  const bounded: RowError = { ...error, column: clipInput(error.column, 200), reason: error.reason.length > REASON_MAX ? clipInput(error.reason, REASON_MAX - 40) : error.reason };
+  const bounded: RowError = {
+    ...error,
+    column: clipInput(error.column, 200),
+    reason: error.reason.length > REASON_MAX ? clipInput(error.reason, REASON_MAX - 40) : error.reason,
+  };
   if (error.raw !== undefined) bounded.raw = boundRaw(error.raw);
   return bounded;
 }

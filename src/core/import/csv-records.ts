@@ -104,11 +104,7 @@ export class CsvRecordReader {
     }
     if (row.length > 1 && row.every((cell) => NUMERIC.test(cell))) {
       const shown = clipList(row.slice(0, 4), 200, 'cells');
-      throw new ParseError(
-        `Missing header: the first row (${shown}) holds only numbers, so it looks like data rather than column names.`,
-        this.fileName,
-        0,
-      );
+      throw new ParseError(`Missing header: the first row (${shown}) holds only numbers, so it looks like data rather than column names.`, this.fileName, 0);
     }
     const { headers, issues } = normaliseHeader(row.map(unmarkCsvCell));
     this.headers = headers;
@@ -130,7 +126,9 @@ export class CsvRecordReader {
         file: this.fileName,
         row: this.dataRow,
         column: '',
-        reason: `has ${row.length} fields but the header has ${headers.length} columns (${which} than expected; check quoting and the delimiter "${this.delimiter === '\t' ? '\\t' : this.delimiter}")`,
+        reason:
+          `has ${row.length} fields but the header has ${headers.length} columns (${which} than expected; check quoting and the delimiter ` +
+          `"${this.delimiter === '\t' ? '\\t' : this.delimiter}")`,
         raw: data,
       },
     };

@@ -20,7 +20,12 @@ function inspectJsonHead(head: string): Record<string, unknown> | undefined {
   return { eval: { task: JSON.parse(task) as unknown, ...(version ? { task_version: JSON.parse(version) as unknown } : {}) }, version: 0 };
 }
 
-export async function logDatasetName(opts: { head: string; randomAccess?: ByteSource; runSpec?: AsyncIterable<string | Uint8Array>; fileName: string }): Promise<string | undefined> {
+export async function logDatasetName(opts: {
+  head: string;
+  randomAccess?: ByteSource;
+  runSpec?: AsyncIterable<string | Uint8Array>;
+  fileName: string;
+}): Promise<string | undefined> {
   try {
     if (opts.runSpec) return helmDatasetName(await readRunSpec(opts.runSpec));
     if (opts.randomAccess && opts.randomAccess.size >= 22 && looksLikeZip(await opts.randomAccess.read(0, 4))) {

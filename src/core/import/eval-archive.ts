@@ -73,7 +73,8 @@ export async function readDirectory(source: ByteSource, fileName: string): Promi
     size = u64(record, 40);
     offset = u64(record, 48);
   }
-  if (size > DIRECTORY_MAX || offset + size > source.size) throw new ParseError('The ZIP archive’s directory is damaged (it points past the end of the file).', fileName);
+  if (size > DIRECTORY_MAX || offset + size > source.size)
+    throw new ParseError('The ZIP archive’s directory is damaged (it points past the end of the file).', fileName);
   const dir = await source.read(offset, offset + size);
   const entries: ArchiveEntry[] = [];
   let at = 0;
@@ -117,7 +118,11 @@ export async function readDirectory(source: ByteSource, fileName: string): Promi
 
 /** One entry's bytes, inflated (deflate or stored; other methods are refused by name). */
 export async function readEntry(source: ByteSource, entry: ArchiveEntry, fileName: string, max = HEADER_MAX): Promise<Uint8Array> {
-  if (entry.size > max) throw new ParseError(`${quote(entry.name)} in the archive is ${entry.size.toLocaleString('en-US')} bytes; at most ${max.toLocaleString('en-US')} are read.`, fileName);
+  if (entry.size > max)
+    throw new ParseError(
+      `${quote(entry.name)} in the archive is ${entry.size.toLocaleString('en-US')} bytes; at most ${max.toLocaleString('en-US')} are read.`,
+      fileName,
+    );
   const local = await source.read(entry.localOffset, entry.localOffset + 30);
   if (u32(local, 0) !== LOCAL) throw new ParseError(`The ZIP archive is damaged: ${quote(entry.name)} has no local header.`, fileName);
   const start = entry.localOffset + 30 + u16(local, 26) + u16(local, 28);
@@ -138,7 +143,8 @@ export interface EvalArchive {
 
 function parseHeader(bytes: Uint8Array, name: string, fileName: string): Record<string, unknown> {
   const parsed = parseJsonRecord(new TextDecoder().decode(bytes));
-  if (parsed.value === undefined) throw new ParseError(`${quote(name)} in the archive is not a JSON object${parsed.error ? `: ${parsed.error}` : ''}.`, fileName);
+  if (parsed.value === undefined)
+    throw new ParseError(`${quote(name)} in the archive is not a JSON object${parsed.error ? `: ${parsed.error}` : ''}.`, fileName);
   return parsed.value;
 }
 
@@ -154,7 +160,12 @@ export async function openEvalArchive(source: ByteSource, fileName: string): Pro
  * The sample entries as records, in archive order, streamed from `input` (the file's bytes from its
  * start). Row numbers count sample entries (1-based); the record's key is the entry name.
  */
-export async function* evalSampleItems(input: AsyncIterable<string | Uint8Array>, fileName: string, signal?: AbortSignal, onBytes?: (n: number) => void): AsyncGenerator<ReadItem> {
+export async function* evalSampleItems(
+  input: AsyncIterable<string | Uint8Array>,
+  fileName: string,
+  signal?: AbortSignal,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<ReadItem> {
   const ready: ReadItem[] = [];
   let failure: Error | undefined;
   let row = 0;
@@ -175,7 +186,15 @@ export async function* evalSampleItems(input: AsyncIterable<string | Uint8Array>
       if (!final) return;
       const column = quote(file.name).slice(1, -1);
       if (tooLarge) {
-        ready.push({ error: { file: fileName, row: index, column, reason: `sample ${quote(file.name)} is over ${SAMPLE_MAX.toLocaleString('en-US')} bytes of JSON and was not read`, raw: { entry: file.name } } });
+        ready.push({
+          error: {
+            file: fileName,
+            row: index,
+            column,
+            reason: `sample ${quote(file.name)} is over ${SAMPLE_MAX.toLocaleString('en-US')} bytes of JSON and was not read`,
+            raw: { entry: file.name },
+          },
+        });
         return;
       }
       const bytes = new Uint8Array(length);
@@ -187,7 +206,15 @@ export async function* evalSampleItems(input: AsyncIterable<string | Uint8Array>
       const parsed = parseJsonRecord(new TextDecoder().decode(bytes));
       if (parsed.value === undefined) {
         const why = parsed.error ?? `expected an object, found ${parsed.found?.kind ?? 'another value'}`;
-        ready.push({ error: { file: fileName, row: index, column, reason: `sample ${quote(file.name)}: ${why}`, raw: { entry: file.name, member: clipRaw(new TextDecoder().decode(bytes.subarray(0, 4000))) } } });
+        ready.push({
+          error: {
+            file: fileName,
+            row: index,
+            column,
+            reason: `sample ${quote(file.name)}: ${why}`,
+            raw: { entry: file.name, member: clipRaw(new TextDecoder().decode(bytes.subarray(0, 4000))) },
+          },
+        });
         return;
       }
       ready.push({ record: { row: index, key: file.name, data: parsed.value } });

@@ -107,7 +107,10 @@ export class JsonContainerScanner {
     }
     if (!this.started) throw new ParseError('The file is empty: no JSON value found.', this.fileName);
     const holds = this.topKeys.length ? ` Its top level holds: ${this.topKeys.map((k) => quote(k, 60)).join(', ')}.` : '';
-    throw new ParseError(`The file has no array at ${quote(this.pathText)}, where this format keeps its records, so there is nothing to import.${holds}`, this.fileName);
+    throw new ParseError(
+      `The file has no array at ${quote(this.pathText)}, where this format keeps its records, so there is nothing to import.${holds}`,
+      this.fileName,
+    );
   }
 
   /** One character outside the target array; true when it opens the target array. */

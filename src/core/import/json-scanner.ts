@@ -171,11 +171,10 @@ export class JsonScanner {
     if (this.state === S.Done) return;
     if (this.state === S.Start) throw new ParseError('The file is empty: no JSON value found.', this.fileName);
     const bracket = this.container === 'array' ? ']' : '}';
-    const where = this.inToken()
-      ? `inside member ${this.count + 1}`
-      : `after member ${this.count} without the closing '${bracket}'`;
+    const where = this.inToken() ? `inside member ${this.count + 1}` : `after member ${this.count} without the closing '${bracket}'`;
     throw new ParseError(
-      `Truncated JSON: the file ends ${where} (line ${this.line}, column ${this.column}, character ${this.offset}); the top-level ${this.container} is never closed.`,
+      `Truncated JSON: the file ends ${where} (line ${this.line}, column ${this.column}, character ${this.offset}); the top-level ${this.container} ` +
+        `is never closed.`,
       this.fileName,
       this.count + 1,
     );

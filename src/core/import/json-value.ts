@@ -59,7 +59,7 @@ function inspect(text: string, maxDepth: number): Inspection {
         const frame = frames[frames.length - 1];
         // A string in an object directly followed by ':' is a key.
         let k = end + 1;
-        while (k < text.length && (text.charCodeAt(k) <= 0x20)) k++;
+        while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
         if (frame && text.charCodeAt(k) === 0x3a) {
           const token = text.slice(i, end + 1);
           let key = token.slice(1, -1);
@@ -184,14 +184,16 @@ function charAt(text: string, i: number): string {
 function badValue(text: string, i: number): never {
   const rest = text.slice(i, i + 12);
   if (i >= text.length) throw new JsonSyntax(i, 'the text ends where a value should be');
-  if (rest.startsWith('//') || rest.startsWith('/*')) throw new JsonSyntax(i, `comments are not allowed in JSON: remove the ${rest.slice(0, 2) === '//' ? '//' : '/* */'} comment`);
+  if (rest.startsWith('//') || rest.startsWith('/*'))
+    throw new JsonSyntax(i, `comments are not allowed in JSON: remove the ${rest.slice(0, 2) === '//' ? '//' : '/* */'} comment`);
   if (rest.startsWith("'")) throw new JsonSyntax(i, 'strings must be in double quotes, not single quotes');
   if (/^[+-]?(NaN|Infinity)/.test(rest)) throw new JsonSyntax(i, `${/^[+-]?NaN/.test(rest) ? 'NaN' : 'Infinity'} is not a JSON number`);
   if (/^-?0[xXbBoO]/.test(rest)) throw new JsonSyntax(i, 'JSON numbers are decimal only (no hexadecimal, binary or octal)');
   if (/^[+]\d/.test(rest)) throw new JsonSyntax(i, "JSON numbers may not start with '+'");
   if (/^-?0\d/.test(rest)) throw new JsonSyntax(i, 'JSON numbers may not have leading zeros');
   if (/^-?\.\d/.test(rest)) throw new JsonSyntax(i, 'JSON numbers need a digit before the decimal point');
-  if (/^(undefined|True|False|None|Null)\b/.test(rest)) throw new JsonSyntax(i, `${clipInput(/^\w+/.exec(rest)?.[0] ?? '')} is not a JSON value (use true, false or null)`);
+  if (/^(undefined|True|False|None|Null)\b/.test(rest))
+    throw new JsonSyntax(i, `${clipInput(/^\w+/.exec(rest)?.[0] ?? '')} is not a JSON value (use true, false or null)`);
   throw new JsonSyntax(i, `unexpected ${charAt(text, i)} where a value should be`);
 }
 
@@ -295,7 +297,8 @@ function check(text: string): void {
         if (text[i] !== ':') throw new JsonSyntax(i, `expected ':' after the key but found ${charAt(text, i)}`);
         i = skipWs(text, i + 1);
       } else if (text[i] === ']') throw new JsonSyntax(i, "trailing comma before ']'");
-      else if (text.startsWith('//', i) || text.startsWith('/*', i)) throw new JsonSyntax(i, `comments are not allowed in JSON: remove the ${text.startsWith('//', i) ? '//' : '/* */'} comment`);
+      else if (text.startsWith('//', i) || text.startsWith('/*', i))
+        throw new JsonSyntax(i, `comments are not allowed in JSON: remove the ${text.startsWith('//', i) ? '//' : '/* */'} comment`);
       needValue = true;
       continue;
     }

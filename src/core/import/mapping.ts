@@ -5,18 +5,7 @@
 import { quote } from '../text/quote';
 import type { CanonicalField, FieldMapping } from './types';
 
-export const CANONICAL_FIELDS: readonly CanonicalField[] = [
-  'id',
-  'prompt',
-  'tool',
-  'score',
-  'response',
-  'feedback',
-  'rubric',
-  'category',
-  'rater',
-  'image',
-];
+export const CANONICAL_FIELDS: readonly CanonicalField[] = ['id', 'prompt', 'tool', 'score', 'response', 'feedback', 'rubric', 'category', 'rater', 'image'];
 
 /**
  * Fields every row needs. `score` is not one of them: a file without a score column (or a row whose
@@ -39,7 +28,10 @@ const SYNONYMS: Record<CanonicalField, string[]> = {
 };
 
 function normalise(header: string): string {
-  return header.trim().toLowerCase().replace(/[\s\-.]+/g, '_');
+  return header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-.]+/g, '_');
 }
 
 /** Guesses a mapping; each column is used for at most one field. */

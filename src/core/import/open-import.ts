@@ -133,7 +133,9 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
     // Whitespace only: say so, because the user can see that the file has a size.
     const lines = head === '' ? 0 : head.split('\n').length - (head.endsWith('\n') ? 1 : 0);
     throw new ParseError(
-      lines === 0 ? 'The file is empty: there is nothing to import.' : `The file holds only blank lines (${lines} lines of whitespace, no header): there is nothing to import.`,
+      lines === 0
+        ? 'The file is empty: there is nothing to import.'
+        : `The file holds only blank lines (${lines} lines of whitespace, no header): there is nothing to import.`,
       opts.fileName,
     );
   }
@@ -172,7 +174,11 @@ async function openRecords(input: ImportInput, opts: OpenOptions, onChunk?: (byt
  * streamed from the input's bytes. Undefined when the ZIP archive is not an Inspect log (the text
  * path then names it a ZIP archive to extract).
  */
-async function openEvalRecords(input: ImportInput, opts: OpenOptions & { randomAccess: NonNullable<OpenOptions['randomAccess']> }, onChunk?: (bytesRead: number) => void): Promise<Opening | undefined> {
+async function openEvalRecords(
+  input: ImportInput,
+  opts: OpenOptions & { randomAccess: NonNullable<OpenOptions['randomAccess']> },
+  onChunk?: (bytesRead: number) => void,
+): Promise<Opening | undefined> {
   const archive = await openEvalArchive(opts.randomAccess, opts.fileName);
   if (!archive.header && archive.samples === 0) return undefined;
   let bytesRead = 0;
@@ -197,7 +203,10 @@ async function openEvalRecords(input: ImportInput, opts: OpenOptions & { randomA
 /** A Parquet file: records from row groups (parquet-reader.ts), then the same preset choice. */
 async function openParquetRecords(opts: OpenOptions, onChunk?: (bytesRead: number) => void): Promise<Opening> {
   if (!opts.randomAccess) {
-    throw new ParseError('This is a Parquet file, which is read from its end (the footer holds the index): import it from a file, not from a stream.', opts.fileName);
+    throw new ParseError(
+      'This is a Parquet file, which is read from its end (the footer holds the index): import it from a file, not from a stream.',
+      opts.fileName,
+    );
   }
   let bytesRead = 0;
   const parquet = await openParquet(opts.randomAccess, opts.fileName, {

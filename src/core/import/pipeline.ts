@@ -81,7 +81,14 @@ class ImportRun {
     this.#lastProgress = now;
     const seconds = Math.max((now - this.startedAt) / 1000, 1e-3);
     const { rowsRead, accepted, rejected } = this.counts;
-    this.opts.onProgress({ bytesRead: this.bytesRead, totalBytes: this.opts.totalBytes, rowsRead, accepted, rejected, rowsPerSecond: Math.round(rowsRead / seconds) });
+    this.opts.onProgress({
+      bytesRead: this.bytesRead,
+      totalBytes: this.opts.totalBytes,
+      rowsRead,
+      accepted,
+      rejected,
+      rowsPerSecond: Math.round(rowsRead / seconds),
+    });
   }
 
   tally(tool: string): Tally {
@@ -197,7 +204,11 @@ function summaryOf(run: ImportRun, opened: Opened, opts: ImportOptions, prescan:
   const scale = opened.scale ?? (decision as ScaleDecision).scale;
   const preset = opened.preset;
   // "the scale of every promptfoo results file": the preset's label without its parenthesis of file names.
-  const scaleNote = opts.scale ? 'given for this import' : opened.scale ? `the scale of every ${preset.label.replace(/\s*\(.*\)\s*$/, '')} file` : (decision as ScaleDecision).note;
+  const scaleNote = opts.scale
+    ? 'given for this import'
+    : opened.scale
+      ? `the scale of every ${preset.label.replace(/\s*\(.*\)\s*$/, '')} file`
+      : (decision as ScaleDecision).note;
   const summary: ImportSummary = {
     importId: opts.importId,
     datasetId: opts.datasetId,
@@ -212,7 +223,9 @@ function summaryOf(run: ImportRun, opened: Opened, opts: ImportOptions, prescan:
     scaleNote,
     ...(decision?.undecided ? { scaleUndecided: true } : {}),
     // The summary's JSON shape (CLI --json, RPC reply) is an object: a null-prototype one.
-    tools: dictFrom([...run.tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }])),
+    tools: dictFrom(
+      [...run.tools].map(([tool, t]) => [tool, { accepted: t.accepted, rejected: t.rejected, meanScore: t.scored > 0 ? t.sum / t.scored : null }]),
+    ),
     ...run.counts,
     errors: run.errors,
     datasetDefaults: {
@@ -286,7 +299,15 @@ export async function previewRows(input: ImportInput, opts: PreviewOptions, n: n
     await opened.close();
   }
   if (ended && rows.length === 0 && errors.length === 0 && opened.prepared.empty) throw new ValidationError(opened.prepared.empty());
-  const result: PreviewResult = { format: opened.format, preset: opened.preset.id, confidence: opened.confidence, headers: opened.headers, rows, errors, samples };
+  const result: PreviewResult = {
+    format: opened.format,
+    preset: opened.preset.id,
+    confidence: opened.confidence,
+    headers: opened.headers,
+    rows,
+    errors,
+    samples,
+  };
   if (opened.prepared.notes?.length) result.notes = opened.prepared.notes;
   if (opened.prepared.mapping) result.mapping = opened.prepared.mapping;
   if (opened.prepared.judge) result.judge = opened.prepared.judge;

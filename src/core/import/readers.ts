@@ -41,7 +41,15 @@ function looksLikeJsonLines(head: string): boolean {
   if (nl === -1) return false;
   try {
     const first: unknown = JSON.parse(text.slice(0, nl));
-    return typeof first === 'object' && first !== null && !Array.isArray(first) && text.slice(nl + 1).trimStart().startsWith('{');
+    return (
+      typeof first === 'object' &&
+      first !== null &&
+      !Array.isArray(first) &&
+      text
+        .slice(nl + 1)
+        .trimStart()
+        .startsWith('{')
+    );
   } catch {
     return false;
   }
@@ -66,9 +74,7 @@ export function detectFormat(fileName: string, head: string): InputFormat {
 function notARecord(index: number, key: string | undefined, found: string): string {
   if (key === undefined) return `member ${index}: expected an object, found ${found}`;
   const base = `member ${index} (${quote(key)}): expected an object (a top-level JSON object must map ids to records), found ${found}`;
-  return found === 'an array'
-    ? `${base}; if the records are in this array, import a file whose top level is the array itself`
-    : base;
+  return found === 'an array' ? `${base}; if the records are in this array, import a file whose top level is the array itself` : base;
 }
 
 /** Top-level JSON members → records; the scanner finds members, JSON.parse reads each one. */
@@ -165,11 +171,7 @@ export async function* readItems(chunks: AsyncIterable<string>, reader: RecordRe
 }
 
 /** Reads a whole (small) sidecar file into records; row errors in a sidecar are fatal. */
-export async function readAllRecords(
-  input: ImportInput,
-  fileName: string,
-  format: InputFormat,
-): Promise<{ headers: string[]; records: SourceRecord[] }> {
+export async function readAllRecords(input: ImportInput, fileName: string, format: InputFormat): Promise<{ headers: string[]; records: SourceRecord[] }> {
   const reader = createReader(format, fileName);
   const records: SourceRecord[] = [];
   for await (const item of readItems(new TextSource(input).chunks(), reader)) {

@@ -166,7 +166,17 @@ export interface PathInfo {
 }
 
 const kindOf = (v: unknown): PathInfo['kind'] =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'string' ? 'text' : typeof v === 'number' ? 'number' : 'boolean';
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+        ? 'object'
+        : typeof v === 'string'
+          ? 'text'
+          : typeof v === 'number'
+            ? 'number'
+            : 'boolean';
 
 function exampleOf(v: unknown, max: number): string {
   const text = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? (Array.isArray(v) ? `[${v.length} items]` : '{…}') : String(v);

@@ -15,5 +15,9 @@ export function sampleRecord(value: unknown, depth = 0): unknown {
   if (depth >= MAX_DEPTH) return Array.isArray(value) ? [] : {};
   if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => sampleRecord(v, depth + 1));
   // Defined, not assigned: a `__proto__` key stays a key (core/data-keys).
-  return Object.fromEntries(Object.entries(value).slice(0, MAX_KEYS).map(([k, v]) => [k, sampleRecord(v, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .slice(0, MAX_KEYS)
+      .map(([k, v]) => [k, sampleRecord(v, depth + 1)]),
+  );
 }

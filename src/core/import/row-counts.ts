@@ -26,5 +26,14 @@ export type RowCountOptions = Omit<ImportOptions, 'importId' | 'now' | 'onProgre
 export async function countRows(input: AsyncIterable<string | Uint8Array>, opts: RowCountOptions): Promise<RowCounts> {
   const sink = { writeBatch: async (rows: unknown[]) => ({ added: rows.length, updated: 0, unchanged: 0 }) };
   const s = await runImport(input, { ...opts, importId: 'row-count', now: 0 }, sink);
-  return { rowsRead: s.rowsRead, scored: s.accepted - s.unscored, unscored: s.unscored, rejected: s.rejected, scale: s.scale, scaleNote: s.scaleNote, scaleInferred: s.scaleInferred, scaleUndecided: s.scaleUndecided === true };
+  return {
+    rowsRead: s.rowsRead,
+    scored: s.accepted - s.unscored,
+    unscored: s.unscored,
+    rejected: s.rejected,
+    scale: s.scale,
+    scaleNote: s.scaleNote,
+    scaleInferred: s.scaleInferred,
+    scaleUndecided: s.scaleUndecided === true,
+  };
 }

@@ -93,32 +93,66 @@ export class ScoreObserver {
   decide(fileName: string, refuse = true): ScaleDecision {
     if (this.hints.size > 0) {
       const scales = [...this.hints.values()];
-      const scale = scaleOf(Math.min(...scales.map((s) => s.min)), Math.max(...scales.map((s) => s.max)), scales.every((s) => s.integer));
+      const scale = scaleOf(
+        Math.min(...scales.map((s) => s.min)),
+        Math.max(...scales.map((s) => s.max)),
+        scales.every((s) => s.integer),
+      );
       const reasons = [...this.hints.keys()];
-      return { scale, note: `${formatScale(scale)} from the format: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; … (${reasons.length - 3} more)` : ''}`, inferred: false };
+      return {
+        scale,
+        note: `${formatScale(scale)} from the format: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; … (${reasons.length - 3} more)` : ''}`,
+        inferred: false,
+      };
     }
     if (this.count === 0 && this.unscored > 0 && refuse) {
       const n = this.unscored.toLocaleString('en-US');
       throw new ScaleUndecidedError(
-        `The file has no score (${n} output${this.unscored === 1 ? '' : 's'} to label), so it cannot tell the scale their labels will use. Give the scale (dialog: Score scale, Min and Max; CLI: --scale MIN:MAX, e.g. --scale 1:5 or --scale 0:1). ${fileName ? `File: ${fileName}.` : ''}`.trim(),
+        (
+          `The file has no score (${n} output${this.unscored === 1 ? '' : 's'} to label), so it cannot tell the scale their labels will use. Give the ` +
+          `scale (dialog: Score scale, Min and Max; CLI: --scale MIN:MAX, e.g. --scale 1:5 or --scale ` +
+          `0:1). ${fileName ? `File: ${fileName}.` : ''}`
+        ).trim(),
       );
     }
-    if (this.count === 0) return { scale: inferScale(Infinity, -Infinity, true), note: 'no score was accepted, so none could be inferred', inferred: true, ...(this.unscored > 0 ? { undecided: true } : {}) };
+    if (this.count === 0)
+      return {
+        scale: inferScale(Infinity, -Infinity, true),
+        note: 'no score was accepted, so none could be inferred',
+        inferred: true,
+        ...(this.unscored > 0 ? { undecided: true } : {}),
+      };
     if (!this.overflow && this.values.size === 1 && !refuse) {
       const scale = inferScale(this.min, this.max, this.allIntegers);
-      return { scale, note: `${formatScale(scale)} assumed: the scores cannot tell it (all ${this.count.toLocaleString('en-US')} are ${formatNumber(this.min)}); give the scale to be sure`, inferred: true, undecided: true };
+      return {
+        scale,
+        note:
+          `${formatScale(scale)} assumed: the scores cannot tell it (all ${this.count.toLocaleString('en-US')} are ${formatNumber(this.min)}); ` +
+          `give the scale to be sure`,
+        inferred: true,
+        undecided: true,
+      };
     }
     if (!this.overflow && this.values.size === 1) {
       const only = formatNumber(this.min);
       const what = this.count === 1 ? `the file has a single score, ${only}` : `all ${this.count.toLocaleString('en-US')} scores are ${only}`;
       throw new ScaleUndecidedError(
-        `The scores cannot tell the scale: ${what}, which fits 0–1, 1–5, 0–10 and more alike. Give the scale (dialog: Score scale, Min and Max; CLI: --scale MIN:MAX, e.g. --scale 0:1 or --scale 1:5). ${fileName ? `File: ${fileName}.` : ''}`.trim(),
+        (
+          `The scores cannot tell the scale: ${what}, which fits 0–1, 1–5, 0–10 and more alike. Give the scale (dialog: Score scale, Min and Max; ` +
+          `CLI: --scale MIN:MAX, e.g. --scale 0:1 or --scale 1:5). ${fileName ? `File: ${fileName}.` : ''}`
+        ).trim(),
       );
     }
     const all = inferScale(this.min, this.max, this.allIntegers);
     const narrower = this.overflow ? undefined : this.withoutOutliers(all);
     if (narrower) return narrower;
-    return { scale: all, note: `${formatScale(all)} inferred from the ${this.count.toLocaleString('en-US')} scores (lowest ${formatNumber(this.min)}, highest ${formatNumber(this.max)})`, inferred: true };
+    return {
+      scale: all,
+      note:
+        `${formatScale(all)} inferred from the ${this.count.toLocaleString('en-US')} scores (lowest ${formatNumber(this.min)}, ` +
+        `highest ${formatNumber(this.max)})`,
+      inferred: true,
+    };
   }
 
   /** A common scale narrower than `all` that holds every score but a few far outside it. */
@@ -145,7 +179,9 @@ export class ScoreObserver {
       const chosen = scaleOf(scale.min, scale.max, scale.integer && insideIntegers);
       return {
         scale: chosen,
-        note: `${formatScale(chosen)} inferred from ${inside.toLocaleString('en-US')} of the ${this.count.toLocaleString('en-US')} scores; ${outside} far outside it ${outside === 1 ? 'is a row error' : 'are row errors'}, not a wider scale`,
+        note:
+          `${formatScale(chosen)} inferred from ${inside.toLocaleString('en-US')} of the ${this.count.toLocaleString('en-US')} ` +
+          `scores; ${outside} far outside it ${outside === 1 ? 'is a row error' : 'are row errors'}, not a wider scale`,
         inferred: true,
       };
     }

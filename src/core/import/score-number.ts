@@ -22,7 +22,8 @@ export function parseDecimal(text: string): number | string {
   if (!DECIMAL.test(t)) {
     if (/^[+-]?nan$/i.test(t)) return `score ${shown} is not a number`;
     if (/^[+-]?(inf|infinity|∞)$/i.test(t)) return `score ${shown} is not a finite number`;
-    if (/^[+-]?0[xX][0-9a-fA-F]+$/.test(t)) return `score ${shown} is not a decimal number: hexadecimal is not accepted (write the score in decimal, e.g. 3 or 2.5)`;
+    if (/^[+-]?0[xX][0-9a-fA-F]+$/.test(t))
+      return `score ${shown} is not a decimal number: hexadecimal is not accepted (write the score in decimal, e.g. 3 or 2.5)`;
     if (/^[+-]?0[bB][01]+$/.test(t)) return `score ${shown} is not a decimal number: binary is not accepted (write the score in decimal, e.g. 3 or 2.5)`;
     if (/^[+-]?0[oO][0-7]+$/.test(t)) return `score ${shown} is not a decimal number: octal is not accepted (write the score in decimal, e.g. 3 or 2.5)`;
     if (/^[+-]?\d+,\d+$/.test(t)) return `score ${shown} is not a number: use a point as the decimal separator (e.g. 2.5)`;

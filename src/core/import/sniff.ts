@@ -88,10 +88,18 @@ function position(b: number[], index: number): string {
 export function sniffEncoding(head: string | Uint8Array): Sniffed | null {
   const b = bytesOf(head);
   if (b[0] === 0x1f && is(b[1], 0x8b)) {
-    return { kind: 'gzip', message: 'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.' };
+    return {
+      kind: 'gzip',
+      message:
+        'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) ' +
+        'and import the extracted file.',
+    };
   }
   if (b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) {
-    return { kind: 'zip', message: 'The file is a ZIP archive (it starts with the signature "PK"), not CSV/JSON text. Extract it first and import the file inside.' };
+    return {
+      kind: 'zip',
+      message: 'The file is a ZIP archive (it starts with the signature "PK"), not CSV/JSON text. Extract it first and import the file inside.',
+    };
   }
   // Byte-order marks; UTF-32LE's (FF FE 00 00) starts like UTF-16LE's (FF FE), so it is tested first.
   if (is(b[0], 0xff) && is(b[1], 0xfe) && b[2] === 0 && b[3] === 0) return utf32('utf-32le', true);
@@ -112,7 +120,9 @@ export function sniffEncoding(head: string | Uint8Array): Sniffed | null {
   if (share > 0.3) return utf16(z1 + z3 > z0 + z2 ? 'utf-16le' : 'utf-16be');
   return {
     kind: 'binary',
-    message: `The file is binary, not text: it contains a NUL byte at ${position(b, firstNul)}. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).`,
+    message:
+      `The file is binary, not text: it contains a NUL byte at ${position(b, firstNul)}. CSV, JSON and JSONL files are plain text; check ` +
+      `that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).`,
   };
 }
 

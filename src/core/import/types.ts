@@ -3,16 +3,7 @@
  * the CLI (Node) and the tests, so nothing here may depend on a runtime.
  */
 import type { Dict } from '../data-keys';
-import type {
-  Experience,
-  LabelItem,
-  Modality,
-  PresetId,
-  RaterPolicy,
-  RowError,
-  ScoreScale,
-  ScoreSource,
-} from '../types';
+import type { Experience, LabelItem, Modality, PresetId, RaterPolicy, RowError, ScoreScale, ScoreSource } from '../types';
 
 /** Outcome of writing one batch of imported experiences. */
 export interface BatchWriteResult {
@@ -25,17 +16,7 @@ export interface BatchWriteResult {
 export type InputFormat = 'csv' | 'jsonl' | 'json' | 'parquet' | 'eval';
 
 /** Canonical fields a generic mapping can point at a column. */
-export type CanonicalField =
-  | 'id'
-  | 'prompt'
-  | 'tool'
-  | 'score'
-  | 'response'
-  | 'feedback'
-  | 'rubric'
-  | 'category'
-  | 'rater'
-  | 'image';
+export type CanonicalField = 'id' | 'prompt' | 'tool' | 'score' | 'response' | 'feedback' | 'rubric' | 'category' | 'rater' | 'image';
 
 /** Canonical field → column name in the file. */
 export type FieldMapping = Partial<Record<CanonicalField, string>>;

@@ -110,7 +110,10 @@ function textProblem(row: CanonicalRow): [CanonicalField, string] | null {
     }
     // Bytes that were not UTF-8 arrive escaped (utf8-decode.ts); a literal U+FFFD is valid text.
     if (hasInvalidUtf8(text)) {
-      return [field, `invalid UTF-8: column ${columnQ(field)} contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`];
+      return [
+        field,
+        `invalid UTF-8: column ${columnQ(field)} contains bytes that are not valid UTF-8 (shown as �); save the file as UTF-8 and import it again`,
+      ];
     }
   }
   return null;
@@ -142,7 +145,6 @@ export class RowValidator {
     const scoreResult = this.parseScore(row);
     if (typeof scoreResult === 'string') return fail('score', scoreResult);
 
-
     // A mapped name is stored under the known tool; a name accepted as new skips the look-alike check.
     const named = row.tool.trim();
     const tool = this.opts.toolChoices?.map?.get(named) ?? named;
@@ -170,7 +172,10 @@ export class RowValidator {
   }
 
   /** The stored row: optional fields left out rather than set to undefined, so stored rows compare cleanly. */
-  private experienceOf(row: CanonicalRow, { id, taskId, tool, rater, score }: { id: string; taskId: string; tool: string; rater: string; score: number }): Experience {
+  private experienceOf(
+    row: CanonicalRow,
+    { id, taskId, tool, rater, score }: { id: string; taskId: string; tool: string; rater: string; score: number },
+  ): Experience {
     const experience: Experience = {
       id,
       datasetId: this.opts.datasetId,
@@ -202,11 +207,26 @@ export class RowValidator {
     const first = this.seenItems.get(id);
     if (first !== undefined) {
       return {
-        error: { file: this.opts.fileName, row: row.source.row, column: row.source.columns.id ?? 'id', reason: `duplicate of row ${first}: same task ${quote(taskId)} and tool ${quote(tool)}, both without a score`, raw: row.source.raw },
+        error: {
+          file: this.opts.fileName,
+          row: row.source.row,
+          column: row.source.columns.id ?? 'id',
+          reason: `duplicate of row ${first}: same task ${quote(taskId)} and tool ${quote(tool)}, both without a score`,
+          raw: row.source.raw,
+        },
       };
     }
     this.seenItems.set(id, row.source.row);
-    const item: LabelItem = { id, datasetId: this.opts.datasetId, taskId, toolId: tool, prompt: row.prompt, categories: row.categories, createdAt: this.opts.now, importId: this.opts.importId };
+    const item: LabelItem = {
+      id,
+      datasetId: this.opts.datasetId,
+      taskId,
+      toolId: tool,
+      prompt: row.prompt,
+      categories: row.categories,
+      createdAt: this.opts.now,
+      importId: this.opts.importId,
+    };
     if (row.response !== undefined) item.response = row.response;
     if (row.image !== undefined) item.imageId = row.image;
     if (row.rubric !== undefined) item.rubric = row.rubric;

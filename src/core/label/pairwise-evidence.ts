@@ -44,7 +44,10 @@ function describe(bouts: readonly Bout[], won: number, ties: number): string {
   const shown = bouts.slice(0, PAIRS_SHOWN).map((b) => `vs ${b.opponent}: ${b.outcome} (${b.rater})`);
   const more = bouts.length > PAIRS_SHOWN ? `; … and ${bouts.length - PAIRS_SHOWN} more` : '';
   const tie = ties ? `, ${ties} tie${ties === 1 ? '' : 's'}` : '';
-  return `From pairwise judgements: won ${won} of ${bouts.length} comparison${bouts.length === 1 ? '' : 's'}${tie} (a tie counts ½) — ${shown.join('; ')}${more}.`;
+  return (
+    `From pairwise judgements: won ${won} of ${bouts.length} comparison${bouts.length === 1 ? '' : 's'}${tie} (a tie counts ½) ` +
+    `— ${shown.join('; ')}${more}.`
+  );
 }
 
 /**
@@ -62,7 +65,9 @@ export function pairwiseExperiences(
     const key = `${taskId}\u0000${toolId}`;
     (byTaskTool.get(key) ?? byTaskTool.set(key, { taskId, toolId, bouts: [] }).get(key)!).bouts.push(bout);
   };
-  const ordered = [...prefs].sort((a, b) => compareIds(a.taskId, b.taskId) || a.toolA.localeCompare(b.toolA) || a.toolB.localeCompare(b.toolB) || a.rater.localeCompare(b.rater));
+  const ordered = [...prefs].sort(
+    (a, b) => compareIds(a.taskId, b.taskId) || a.toolA.localeCompare(b.toolA) || a.toolB.localeCompare(b.toolB) || a.rater.localeCompare(b.rater),
+  );
   for (const p of ordered) {
     if (!tasks.has(p.taskId)) continue;
     add(p.taskId, p.toolA, { opponent: p.toolB, outcome: p.winner === 'A' ? 'won' : p.winner === 'B' ? 'lost' : 'tie', rater: p.rater });

@@ -118,7 +118,20 @@ export function pairwiseRows(results: readonly PairResult[]) {
   );
 }
 
-const COLUMNS = ['tool_a', 'tool_b', 'rater', 'wins_a', 'ties', 'wins_b', 'share_a', 'ci95_low', 'ci95_high', 'interval', 'agreement', 'agreement_pairs'] as const;
+const COLUMNS = [
+  'tool_a',
+  'tool_b',
+  'rater',
+  'wins_a',
+  'ties',
+  'wins_b',
+  'share_a',
+  'ci95_low',
+  'ci95_high',
+  'interval',
+  'agreement',
+  'agreement_pairs',
+] as const;
 
 /** CSV through the one writer (formula cells neutralised: export/csv-cell.ts). */
 export function pairwiseCsv(results: readonly PairResult[]): string {

@@ -103,7 +103,7 @@ export function buildQueue(items: LabelItem[], labels: Map<string, QueueLabel[]>
   if (filter.order === 'task') return kept.sort(compareTask).map((i) => i.id);
   const evidence = new Map<string, number>();
   for (const item of items) {
-    if (!(labels.get(item.id)?.length)) continue;
+    if (!labels.get(item.id)?.length) continue;
     for (const c of item.categories.length ? item.categories : ['']) {
       const key = `${item.toolId}\u0000${c}`;
       evidence.set(key, (evidence.get(key) ?? 0) + 1);

@@ -28,7 +28,8 @@ export interface ExplainedError {
   kind: 'not-running' | 'blocked-port' | 'cors' | 'wrong-url' | 'model-missing' | 'auth' | 'server' | 'other';
 }
 
-const modelMissing = (body: string) => /model[^.]{0,80}(not found|does not exist|not exist|unknown|no such|missing|not loaded)|(not found|unknown|no such)[^.]{0,40}model/i.test(body);
+const modelMissing = (body: string) =>
+  /model[^.]{0,80}(not found|does not exist|not exist|unknown|no such|missing|not loaded)|(not found|unknown|no such)[^.]{0,40}model/i.test(body);
 
 export function explainLlmError(err: unknown, ctx: ExplainContext): ExplainedError {
   const where = quote(ctx.baseUrl, 120);
@@ -39,18 +40,37 @@ export function explainLlmError(err: unknown, ctx: ExplainContext): ExplainedErr
     if (ctx.reachable) {
       return {
         kind: 'cors',
-        text: `The server at ${where} answered, but it does not allow requests from this page (CORS). Allow the origin ${ctx.origin ?? 'of this page'} on the server: Ollama — start it with OLLAMA_ORIGINS=${ctx.origin ?? '*'}; LM Studio — turn on "Enable CORS"; llama.cpp server and vLLM allow all origins unless configured otherwise.`,
+        text:
+          `The server at ${where} answered, but it does not allow requests from this page (CORS). Allow the ` +
+          `origin ${ctx.origin ?? 'of this page'} on the server: Ollama — start it with OLLAMA_ORIGINS=${ctx.origin ?? '*'}; LM Studio — ` +
+          `turn on "Enable CORS"; llama.cpp server and vLLM allow all origins unless configured otherwise.`,
       };
     }
-    return { kind: 'not-running', text: `Nothing answers at ${where}. Is the server running? Start it (e.g. "ollama serve" or "llama-server -m model.gguf") and check the host and port.` };
+    return {
+      kind: 'not-running',
+      text: `Nothing answers at ${where}. Is the server running? Start it (e.g. "ollama serve" or "llama-server -m model.gguf") and check the host and port.`,
+    };
   }
   if (err instanceof LlmHttpError) {
-    if (err.status === 401 || err.status === 403) return { kind: 'auth', text: `The server at ${where} refused the request (HTTP ${err.status}): enter a valid API key, or leave it empty for a local server.` };
+    if (err.status === 401 || err.status === 403)
+      return {
+        kind: 'auth',
+        text: `The server at ${where} refused the request (HTTP ${err.status}): enter a valid API key, or leave it empty for a local server.`,
+      };
     if ((err.status === 404 || err.status === 400) && ctx.model && modelMissing(err.body)) return missingModel(ctx);
     if (err.status === 404 || err.status === 405) {
-      return { kind: 'wrong-url', text: `The server at ${where} has no OpenAI-compatible API there (HTTP ${err.status}): the address is probably wrong. It usually ends in /v1, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), http://localhost:8080/v1 (llama.cpp).` };
+      return {
+        kind: 'wrong-url',
+        text:
+          `The server at ${where} has no OpenAI-compatible API there (HTTP ${err.status}): the address is probably wrong. It usually ends in ` +
+          `/v1, e.g. http://localhost:11434/v1 (Ollama), http://localhost:1234/v1 (LM Studio), http://localhost:8080/v1 (llama.cpp).`,
+      };
     }
-    if (err.status >= 500) return { kind: 'server', text: `The server at ${where} failed (HTTP ${err.status}). Check its log; a model that is still loading or too large for its memory often causes this.` };
+    if (err.status >= 500)
+      return {
+        kind: 'server',
+        text: `The server at ${where} failed (HTTP ${err.status}). Check its log; a model that is still loading or too large for its memory often causes this.`,
+      };
     return { kind: 'other', text: `The server at ${where} answered HTTP ${err.status}: ${quote(err.body || err.message, 160)}` };
   }
   if (err instanceof LlmResponseError) return { kind: 'wrong-url', text: `${err.message} Check the address: it usually ends in /v1.` };
@@ -60,7 +80,9 @@ export function explainLlmError(err: unknown, ctx: ExplainContext): ExplainedErr
 
 function missingModel(ctx: ExplainContext): ExplainedError {
   const name = quote(ctx.model ?? '', 80);
-  const offer = ctx.models?.length ? ` It offers ${ctx.models.length} model${ctx.models.length === 1 ? '' : 's'}: pick one from the list.` : ' Use "Test connection" to list its models, or download this one first (e.g. "ollama pull NAME").';
+  const offer = ctx.models?.length
+    ? ` It offers ${ctx.models.length} model${ctx.models.length === 1 ? '' : 's'}: pick one from the list.`
+    : ' Use "Test connection" to list its models, or download this one first (e.g. "ollama pull NAME").';
   return { kind: 'model-missing', text: `The server has no model called ${name}.${offer}` };
 }
 

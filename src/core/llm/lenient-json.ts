@@ -32,7 +32,14 @@ interface Scan {
 }
 
 // Maps, not objects: the keys come from the reply.
-const LITERALS = new Map([['True', 'true'], ['False', 'false'], ['None', 'null'], ['true', 'true'], ['false', 'false'], ['null', 'null']]);
+const LITERALS = new Map([
+  ['True', 'true'],
+  ['False', 'false'],
+  ['None', 'null'],
+  ['true', 'true'],
+  ['false', 'false'],
+  ['null', 'null'],
+]);
 
 /** Scans one value starting at `start` (a `{` or `[`), repairing syntax as it goes. */
 function scanValue(text: string, start: number): Scan {
@@ -74,7 +81,8 @@ function scanValue(text: string, start: number): Scan {
       const word = /^[A-Za-z_$][\w$-]*/.exec(text.slice(i, i + 64))![0];
       const isKey = /^\s*:/.test(text.slice(i + word.length, i + word.length + 40));
       if (LITERALS.has(word) && !isKey) out += LITERALS.get(word)!;
-      else if (isKey) out += JSON.stringify(word); // unquoted key
+      else if (isKey)
+        out += JSON.stringify(word); // unquoted key
       else out += word; // left as is: JSON.parse will refuse it
       i += word.length;
       continue;
@@ -85,7 +93,13 @@ function scanValue(text: string, start: number): Scan {
   return { end: -1, stop: text.length, repaired: out, listObjects: objects() };
 }
 
-const ESCAPES = new Map([['n', '\n'], ['t', '\t'], ['r', '\r'], ['b', '\b'], ['f', '\f']]);
+const ESCAPES = new Map([
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['b', '\b'],
+  ['f', '\f'],
+]);
 
 /** A string literal opened by `quote` at `start`, re-encoded as a JSON string. `end` -1: unterminated. */
 function readString(text: string, start: number, quote: string): { json: string; end: number } {

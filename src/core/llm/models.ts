@@ -29,7 +29,8 @@ export async function listModels(baseUrl: string, opts: { apiKey?: string; fetch
     throw new LlmConnectionError(`Cannot reach the LLM server at ${url}${code ? ` (${code})` : ''}: ${(err as Error).message}`, url, { cause: err });
   }
   const text = await response.text().catch(() => '');
-  if (!response.ok) throw new LlmHttpError(`LLM server answered HTTP ${response.status} ${response.statusText} for ${url}`, response.status, text.slice(0, 500));
+  if (!response.ok)
+    throw new LlmHttpError(`LLM server answered HTTP ${response.status} ${response.statusText} for ${url}`, response.status, text.slice(0, 500));
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -11,7 +11,16 @@
  *   LlmResponseError (2xx but not the expected JSON/SSE), CancelledError (signal aborted).
  */
 import { CancelledError } from '../errors';
-import { estimateChatTokens, estimateTokens, throwIfAborted, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type LlmEngine } from './engine';
+import {
+  estimateChatTokens,
+  estimateTokens,
+  throwIfAborted,
+  type ChatMessage,
+  type ChatOptions,
+  type ChatResult,
+  type EngineCapabilities,
+  type LlmEngine,
+} from './engine';
 import { LlmConnectionError, LlmHttpError, LlmResponseError } from './errors';
 import { SseParser } from './sse';
 
@@ -98,7 +107,9 @@ export class OpenAiCompatibleEngine implements LlmEngine {
     } catch (err) {
       if (options.signal?.aborted) throw new CancelledError();
       const code = (err as { cause?: { code?: string } }).cause?.code;
-      throw new LlmConnectionError(`Cannot reach the LLM server at ${this.url}${code ? ` (${code})` : ''}: ${(err as Error).message}`, this.url, { cause: err });
+      throw new LlmConnectionError(`Cannot reach the LLM server at ${this.url}${code ? ` (${code})` : ''}: ${(err as Error).message}`, this.url, {
+        cause: err,
+      });
     }
     if (!response.ok) {
       const text = await response.text().catch(() => '');

@@ -4,7 +4,16 @@
  * Streaming is simulated by cutting each reply into small deltas.
  */
 import { z } from 'zod';
-import { estimateChatTokens, estimateTokens, throwIfAborted, type ChatMessage, type ChatOptions, type ChatResult, type EngineCapabilities, type LlmEngine } from './engine';
+import {
+  estimateChatTokens,
+  estimateTokens,
+  throwIfAborted,
+  type ChatMessage,
+  type ChatOptions,
+  type ChatResult,
+  type EngineCapabilities,
+  type LlmEngine,
+} from './engine';
 import { LlmHttpError, ScriptExhaustedError } from './errors';
 
 /** One recorded reply: text, or an HTTP failure to simulate. `expect` must occur in the last user message. */

@@ -17,11 +17,7 @@
  * stored or sent as an id (Settings, Run configs, memory files, the llm worker's wire). Every host
  * turns a spec into an engine with the one `resolveEngine`.
  */
-import {
-  estimateTokens,
-  type EngineCapabilities,
-  type LlmEngine,
-} from './engine';
+import { estimateTokens, type EngineCapabilities, type LlmEngine } from './engine';
 import { EngineSpecError, LlmUnavailableError } from './errors';
 import { OpenAiCompatibleEngine } from './openai-compatible';
 import { quote } from '../text/quote';
@@ -95,7 +91,9 @@ export function formatEngineSpec(spec: EngineSpec): string {
     case 'webllm':
       return `webllm:${spec.model}`;
     case 'wllama':
-      return `wllama:${spec.source}${spec.bias ? `;bias=${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : ''}${spec.contextSize ? `;ctx=${spec.contextSize}` : ''}`;
+      return `wllama:${spec.source}${spec.bias ? `;bias=${spec.bias.from}-${spec.bias.to}:${spec.bias.value}` : ''}${
+        spec.contextSize ? `;ctx=${spec.contextSize}` : ''
+      }`;
   }
 }
 
@@ -158,7 +156,10 @@ export function createEngine(spec: EngineSpec, opts: { apiKey?: string; fetch?: 
   if (isNoEngine(spec)) return new NoneEngine();
   const endpoint = endpointOf(spec);
   if (!endpoint) {
-    throw new LlmUnavailableError(`The ${ENGINES[spec.kind].name} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a llama.cpp server) with --llm openai:URL#MODEL.`);
+    throw new LlmUnavailableError(
+      `The ${ENGINES[spec.kind].name} engine runs only in the browser app; from the command line use an OpenAI-compatible endpoint (e.g. a ` +
+        `llama.cpp server) with --llm openai:URL#MODEL.`,
+    );
   }
   return new OpenAiCompatibleEngine({ ...endpoint, ...opts });
 }

@@ -8,11 +8,22 @@ import { setOwn } from './records';
 import type { MemoryFile, MemoryFileEntry } from './schema';
 
 export function fileMemoryHeader(memory: Memory): MemoryFile['memory'] {
-  return { id: memory.id, name: memory.name, datasetIds: [...memory.datasetIds], embeddingModel: memory.embeddingModel, createdAt: memory.createdAt, updatedAt: memory.updatedAt };
+  return {
+    id: memory.id,
+    name: memory.name,
+    datasetIds: [...memory.datasetIds],
+    embeddingModel: memory.embeddingModel,
+    createdAt: memory.createdAt,
+    updatedAt: memory.updatedAt,
+  };
 }
 
 /** The `embeddings` section for the valid entries that have a vector, or nothing when none has. */
-export function fileEmbeddings(memory: Memory, valid: readonly MemoryEntry[], vectors: ReadonlyMap<string, ArrayLike<number>> | undefined): Pick<MemoryFile, 'embeddings'> {
+export function fileEmbeddings(
+  memory: Memory,
+  valid: readonly MemoryEntry[],
+  vectors: ReadonlyMap<string, ArrayLike<number>> | undefined,
+): Pick<MemoryFile, 'embeddings'> {
   const out: Record<string, number[]> = {};
   if (vectors) {
     for (const e of valid) {
@@ -47,5 +58,11 @@ export function toFileEntry(e: MemoryEntry, evidenceTasks: string[], stats: Memo
 
 /** A superseded or retired entry in the file's `history`: the file entry plus how it ended. */
 export function toHistoryEntry(e: MemoryEntry, entry: MemoryFileEntry): NonNullable<MemoryFile['history']>[number] {
-  return { ...entry, toolId: e.toolId, validTo: e.validTo!, supersededBy: e.supersededBy, ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}) };
+  return {
+    ...entry,
+    toolId: e.toolId,
+    validTo: e.validTo!,
+    supersededBy: e.supersededBy,
+    ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}),
+  };
 }

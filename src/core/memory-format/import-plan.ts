@@ -66,7 +66,13 @@ function vectorsOf(file: MemoryFile, ids: ReadonlyMap<string, { text: string }>)
  * an entry id is already in use here; then the memory gets `freshId` and every entry id becomes
  * `<freshId>:<id>`.
  */
-export function planNewImport(file: MemoryFile, taken: { memory: boolean; entries: ReadonlySet<string> }, freshId: string, at: number, storeVectors: boolean): MemoryImportWrite {
+export function planNewImport(
+  file: MemoryFile,
+  taken: { memory: boolean; entries: ReadonlySet<string> },
+  freshId: string,
+  at: number,
+  storeVectors: boolean,
+): MemoryImportWrite {
   const clash = taken.memory || taken.entries.size > 0;
   const memoryId = clash ? freshId : file.memory.id;
   const { memory, entries } = fileToRows(file, memoryId, clash ? (id) => `${freshId}:${id}` : (id) => id);
@@ -130,9 +136,20 @@ export function planMerge(
       const old = was ? rowById.get(e.id) : undefined;
       const row: MemoryEntry = {
         ...(old ?? { memoryId: memory.id, toolId: tool.id, origin: e.origin, pinned: e.pinned }),
-        id, level: e.level, value: LEVEL_VALUE[e.level], text: e.text, evidence: [...e.evidence], support: e.support,
-        validFrom: at, validTo: null, supersededBy: null, createdAt: at, updatedAt: at,
-        ...(e.facet ? { facet: e.facet } : {}), ...(e.effect ? { effect: e.effect } : {}), ...(e.verdict ? { verdict: e.verdict } : {}),
+        id,
+        level: e.level,
+        value: LEVEL_VALUE[e.level],
+        text: e.text,
+        evidence: [...e.evidence],
+        support: e.support,
+        validFrom: at,
+        validTo: null,
+        supersededBy: null,
+        createdAt: at,
+        updatedAt: at,
+        ...(e.facet ? { facet: e.facet } : {}),
+        ...(e.effect ? { effect: e.effect } : {}),
+        ...(e.verdict ? { verdict: e.verdict } : {}),
       };
       added.push(row);
       setOwn(extras, id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });

@@ -38,12 +38,17 @@ export function jsonProblem(text: string, err: Error): TextIssue {
     if (bare) {
       return {
         path: '$',
-        message: `Invalid JSON (${lineColumn(text, bare.at)}): ${bare.literal} is not a JSON number (writers such as Python's json.dump emit it for a float that is not finite); every number in a memory file must be finite.`,
+        message:
+          `Invalid JSON (${lineColumn(text, bare.at)}): ${bare.literal} is not a JSON number (writers such as Python's json.dump emit it for ` +
+          `a float that is not finite); every number in a memory file must be finite.`,
       };
     }
   }
   if (/end of JSON input|Unterminated string/i.test(msg) || (at && Number(at[1]) >= text.trimEnd().length)) {
-    return { path: '$', message: `Truncated JSON: the file ends (character ${text.length}, ${lineColumn(text, text.length)}) before the top-level object is closed.` };
+    return {
+      path: '$',
+      message: `Truncated JSON: the file ends (character ${text.length}, ${lineColumn(text, text.length)}) before the top-level object is closed.`,
+    };
   }
   const where = at ? ` (${lineColumn(text, Number(at[1]))})` : '';
   return { path: '$', message: `Invalid JSON${where}: ${clipInput(msg)}` };

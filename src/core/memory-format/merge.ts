@@ -34,7 +34,8 @@ const same = (a: MemoryFileEntry, b: MemoryFileEntry) => JSON.stringify(a) === J
 export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { file: MemoryFile; report: MergeReport } {
   if (current.memory.embeddingModel !== incoming.memory.embeddingModel) {
     throw new MemoryMergeError(
-      `Cannot merge: the memory uses embedding model '${current.memory.embeddingModel}' and the file '${incoming.memory.embeddingModel}'; import it as a new memory instead.`,
+      `Cannot merge: the memory uses embedding model '${current.memory.embeddingModel}' and the file '${incoming.memory.embeddingModel}'; import it ` +
+        `as a new memory instead.`,
     );
   }
   const base = structuredClone(current);
@@ -44,7 +45,9 @@ export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { f
   const ids = new Set([...base.tools.flatMap((t) => t.entries.map((e) => e.id)), ...(base.history ?? []).map((e) => e.id)]);
   // Records keyed by entry/tool ids are read through Maps and written with setOwn (records.ts).
   const vectors = base.embeddings ? recordMap(base.embeddings.vectors) : null;
-  const incomingVectors = recordMap(incoming.embeddings && base.embeddings && incoming.embeddings.dim === base.embeddings.dim ? incoming.embeddings.vectors : {});
+  const incomingVectors = recordMap(
+    incoming.embeddings && base.embeddings && incoming.embeddings.dim === base.embeddings.dim ? incoming.embeddings.vectors : {},
+  );
   const incomingCalibration = recordMap(incoming.build.calibration);
   for (const inTool of incoming.tools) {
     let tool: MemoryFileTool | undefined = base.tools.find((t) => t.id === inTool.id);
@@ -87,9 +90,7 @@ export function mergeMemoryFiles(current: MemoryFile, incoming: MemoryFile): { f
 
 export type ImportMode = 'new' | 'merge';
 
-export type ImportResult =
-  | { ok: true; file: MemoryFile; report: MergeReport | null }
-  | { ok: false; issues: MemoryFileIssue[]; file: MemoryFile | null };
+export type ImportResult = { ok: true; file: MemoryFile; report: MergeReport | null } | { ok: false; issues: MemoryFileIssue[]; file: MemoryFile | null };
 
 /**
  * Import a memory file's text: `new` → the file itself (canonical); `merge` → merged into `current`.

@@ -59,7 +59,10 @@ export function formatIssues(issues: readonly MemoryFileIssue[]): string {
 export function boundIssues(issues: readonly MemoryFileIssue[], more = 0): MemoryFileIssue[] {
   const rest = Math.max(0, issues.length - MAX_ISSUES) + more;
   if (rest === 0) return [...issues];
-  return [...issues.slice(0, MAX_ISSUES), { path: '$', message: `… and ${rest.toLocaleString('en-US')} more problems (the first ${Math.min(MAX_ISSUES, issues.length)} are listed)` }];
+  return [
+    ...issues.slice(0, MAX_ISSUES),
+    { path: '$', message: `… and ${rest.toLocaleString('en-US')} more problems (the first ${Math.min(MAX_ISSUES, issues.length)} are listed)` },
+  ];
 }
 
 function describe(value: unknown): string {
@@ -100,7 +103,8 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
   if (file.version === 1) {
     file.tools.forEach((t, i) =>
       t.entries.forEach((e, j) => {
-        for (const k of ['facet', 'effect', 'verdict'] as const) if (e[k] !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].${k}`, message: `'${k}' needs format version 2 (the file says version 1)` });
+        for (const k of ['facet', 'effect', 'verdict'] as const)
+          if (e[k] !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].${k}`, message: `'${k}' needs format version 2 (the file says version 1)` });
       }),
     );
     if (file.build.capability) out.push({ path: '$.build.capability', message: "'capability' needs format version 2 (the file says version 1)" });
@@ -110,8 +114,10 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
     // Version 3 fields: a tool's profile and the shrunk cell's status / lfsr / raw estimate.
     file.tools.forEach((t, i) =>
       t.entries.forEach((e, j) => {
-        if (e.profile !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].profile`, message: "'profile' needs format version 3 (the file says version 2)" });
-        if (e.effect?.status !== undefined) out.push({ path: `$.tools[${i}].entries[${j}].effect.status`, message: "'status' needs format version 3 (the file says version 2)" });
+        if (e.profile !== undefined)
+          out.push({ path: `$.tools[${i}].entries[${j}].profile`, message: "'profile' needs format version 3 (the file says version 2)" });
+        if (e.effect?.status !== undefined)
+          out.push({ path: `$.tools[${i}].entries[${j}].effect.status`, message: "'status' needs format version 3 (the file says version 2)" });
       }),
     );
   }
@@ -127,8 +133,10 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
   });
   const dim = file.embeddings?.dim;
   cap.facets.forEach((f, i) => {
-    if (f.facet.rule.type === 'theme' && !f.centroid) out.push({ path: `$.build.capability.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
-    if (f.centroid && dim !== undefined && f.centroid.length !== dim) out.push({ path: `$.build.capability.facets[${i}].centroid`, message: `has ${f.centroid.length} numbers, expected dim ${dim}` });
+    if (f.facet.rule.type === 'theme' && !f.centroid)
+      out.push({ path: `$.build.capability.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
+    if (f.centroid && dim !== undefined && f.centroid.length !== dim)
+      out.push({ path: `$.build.capability.facets[${i}].centroid`, message: `has ${f.centroid.length} numbers, expected dim ${dim}` });
   });
   const m = cap.model;
   if (m) {
@@ -136,21 +144,34 @@ function capabilityIssues(file: MemoryFile, entryAt: ReadonlyMap<string, string>
     const F = m.model.facets.length;
     const at = '$.build.capability.model';
     if (F !== m.facets.length) out.push({ path: `${at}.model.facets`, message: `has ${F} facets, the model's facet list ${m.facets.length}` });
-    const sized: [string, number, number][] = [['model.mu', m.model.mu.length, T], ['model.gamma', m.model.gamma.length, T], ['model.freq', m.model.freq.length, F], ['model.beta', m.model.beta.length, F], ['labels', m.labels.length, T], ['order', m.order.length, T]];
+    const sized: [string, number, number][] = [
+      ['model.mu', m.model.mu.length, T],
+      ['model.gamma', m.model.gamma.length, T],
+      ['model.freq', m.model.freq.length, F],
+      ['model.beta', m.model.beta.length, F],
+      ['labels', m.labels.length, T],
+      ['order', m.order.length, T],
+    ];
     for (const [name, got, want] of sized) if (got !== want) out.push({ path: `${at}.${name}`, message: `has ${got} items, expected ${want}` });
     m.model.gamma.forEach((row, j) => row.length !== F && out.push({ path: `${at}.model.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
     m.labels.forEach((row, j) => row.length !== F && out.push({ path: `${at}.labels[${j}]`, message: `has ${row.length} labels, expected ${F}` }));
     m.order.forEach((j, i) => j >= T && out.push({ path: `${at}.order[${i}]`, message: `tool index ${j} does not exist (${T} tools)` }));
     m.facets.forEach((f, i) => {
-      if (f.facet.rule.type === 'theme' && !f.centroid) out.push({ path: `${at}.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
+      if (f.facet.rule.type === 'theme' && !f.centroid)
+        out.push({ path: `${at}.facets[${i}].centroid`, message: 'a theme facet needs its centroid (its rule compares task vectors with it)' });
     });
     out.push(...modelV4Issues(m, T, F, at));
   }
-  cap.leaderboards?.forEach((b, i) => b.facet >= cap.facets.length && out.push({ path: `$.build.capability.leaderboards[${i}].facet`, message: `facet ${b.facet} does not exist (${cap.facets.length} facets)` }));
+  cap.leaderboards?.forEach(
+    (b, i) =>
+      b.facet >= cap.facets.length &&
+      out.push({ path: `$.build.capability.leaderboards[${i}].facet`, message: `facet ${b.facet} does not exist (${cap.facets.length} facets)` }),
+  );
   cap.picks?.forEach((k, i) => {
     const path = `$.build.capability.picks[${i}]`;
     if (k.facet >= cap.facets.length) out.push({ path: `${path}.facet`, message: `facet ${k.facet} does not exist (${cap.facets.length} facets)` });
-    for (const key of ['toolId', 'over'] as const) if (!tools.has(k[key])) out.push({ path: `${path}.${key}`, message: `tool ${quote(k[key])} is not in build.capability.tools` });
+    for (const key of ['toolId', 'over'] as const)
+      if (!tools.has(k[key])) out.push({ path: `${path}.${key}`, message: `tool ${quote(k[key])} is not in build.capability.tools` });
   });
   return out;
 }
@@ -168,7 +189,8 @@ function version4Issues(file: MemoryFile): MemoryFileIssue[] {
   const cap = file.build.capability;
   if (!cap) return out;
   for (const key of ['overall', 'leaderboards', 'picks'] as const) if (cap[key] !== undefined) need(`$.build.capability.${key}`, key);
-  for (const key of ['contrastScale', 'detectors', 'pickVerification'] as const) if (cap.report[key] !== undefined) need(`$.build.capability.report.${key}`, key);
+  for (const key of ['contrastScale', 'detectors', 'pickVerification'] as const)
+    if (cap.report[key] !== undefined) need(`$.build.capability.report.${key}`, key);
   for (const key of ['twins', 'detectors', 'textModel', 'picks'] as const) if (cap.model?.[key] !== undefined) need(`$.build.capability.model.${key}`, key);
   return out;
 }
@@ -180,11 +202,20 @@ function modelV4Issues(m: NonNullable<NonNullable<MemoryFile['build']['capabilit
   if (d) {
     const P = d.vocabulary.length + d.cues.length + d.dim;
     if (d.vectorMean.length !== d.dim) out.push({ path: `${at}.detectors.vectorMean`, message: `has ${d.vectorMean.length} numbers, expected dim ${d.dim}` });
-    d.detectors.forEach((x, i) => x.weights.length !== P && out.push({ path: `${at}.detectors.detectors[${i}].weights`, message: `has ${x.weights.length} numbers, expected ${P} (words, cues, vector)` }));
+    d.detectors.forEach(
+      (x, i) =>
+        x.weights.length !== P &&
+        out.push({ path: `${at}.detectors.detectors[${i}].weights`, message: `has ${x.weights.length} numbers, expected ${P} (words, cues, vector)` }),
+    );
   }
   const tm = m.textModel;
   if (tm) {
-    const sized: [string, number, number][] = [['textModel.mu', tm.mu.length, T], ['textModel.gamma', tm.gamma.length, T], ['textModel.freq', tm.freq.length, F], ['textModel.beta', tm.beta.length, F]];
+    const sized: [string, number, number][] = [
+      ['textModel.mu', tm.mu.length, T],
+      ['textModel.gamma', tm.gamma.length, T],
+      ['textModel.freq', tm.freq.length, F],
+      ['textModel.beta', tm.beta.length, F],
+    ];
     for (const [name, got, want] of sized) if (got !== want) out.push({ path: `${at}.${name}`, message: `has ${got} items, expected ${want}` });
     tm.gamma.forEach((row, j) => row.length !== F && out.push({ path: `${at}.textModel.gamma[${j}]`, message: `has ${row.length} numbers, expected ${F}` }));
   }
@@ -214,15 +245,18 @@ function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
       const base = `$.tools[${i}].entries[${j}]`;
       seeEntry(e.id, `${base}.id`);
       counts[e.level]++;
-      if (e.value !== LEVEL_VALUE[e.level]) out.push({ path: `${base}.value`, message: `value ${e.value} does not match level '${e.level}' (expected ${LEVEL_VALUE[e.level]})` });
+      if (e.value !== LEVEL_VALUE[e.level])
+        out.push({ path: `${base}.value`, message: `value ${e.value} does not match level '${e.level}' (expected ${LEVEL_VALUE[e.level]})` });
     });
     for (const l of Object.keys(counts) as (keyof typeof counts)[]) {
-      if (tool.counts[l] !== counts[l]) out.push({ path: `$.tools[${i}].counts.${l}`, message: `says ${tool.counts[l]} but the tool has ${counts[l]} '${l}' entries` });
+      if (tool.counts[l] !== counts[l])
+        out.push({ path: `$.tools[${i}].counts.${l}`, message: `says ${tool.counts[l]} but the tool has ${counts[l]} '${l}' entries` });
     }
   });
   file.history?.forEach((e, j) => {
     seeEntry(e.id, `$.history[${j}].id`);
-    if (e.value !== LEVEL_VALUE[e.level]) out.push({ path: `$.history[${j}].value`, message: `value ${e.value} does not match level '${e.level}' (expected ${LEVEL_VALUE[e.level]})` });
+    if (e.value !== LEVEL_VALUE[e.level])
+      out.push({ path: `$.history[${j}].value`, message: `value ${e.value} does not match level '${e.level}' (expected ${LEVEL_VALUE[e.level]})` });
   });
   for (const toolId of Object.keys(file.build.calibration)) {
     if (!toolAt.has(toolId)) out.push({ path: jsonPath(['build', 'calibration', toolId]), message: `calibration for unknown tool ${quote(toolId)}` });
@@ -230,7 +264,8 @@ function semanticIssues(file: MemoryFile): MemoryFileIssue[] {
   out.push(...capabilityIssues(file, entryAt));
   const emb = file.embeddings;
   if (emb) {
-    if (emb.model !== file.memory.embeddingModel) out.push({ path: '$.embeddings.model', message: `${quote(emb.model)} is not the memory's embedding model ${quote(file.memory.embeddingModel)}` });
+    if (emb.model !== file.memory.embeddingModel)
+      out.push({ path: '$.embeddings.model', message: `${quote(emb.model)} is not the memory's embedding model ${quote(file.memory.embeddingModel)}` });
     for (const [entryId, v] of Object.entries(emb.vectors)) {
       const path = jsonPath(['embeddings', 'vectors', entryId]);
       if (!entryAt.has(entryId)) out.push({ path, message: `vector for unknown entry ${quote(entryId)}` });
@@ -266,11 +301,30 @@ export function validateMemoryFile(data: unknown): MemoryFileParse {
   }
   const top = data as Record<string, unknown>;
   if (top.kind !== MEMORY_FORMAT_KIND) {
-    return { ok: false, issues: [{ path: '$.kind', message: `expected '${MEMORY_FORMAT_KIND}', got ${top.kind === undefined ? 'nothing' : describe(top.kind)}: this is not a ToolMem memory file` }] };
+    return {
+      ok: false,
+      issues: [
+        {
+          path: '$.kind',
+          message: `expected '${MEMORY_FORMAT_KIND}', got ${top.kind === undefined ? 'nothing' : describe(top.kind)}: this is not a ToolMem memory file`,
+        },
+      ],
+    };
   }
   if (!(MEMORY_FORMAT_VERSIONS as readonly unknown[]).includes(top.version)) {
-    const got = top.version === undefined ? '(missing)' : typeof top.version === 'number' && Number.isFinite(top.version) ? String(top.version) : describe(top.version);
-    return { ok: false, issues: [{ path: '$.version', message: `unsupported version ${got}: this version of ToolMem Studio reads versions ${MEMORY_FORMAT_VERSIONS.slice(0, -1).join(', ')} and ${MEMORY_FORMAT_VERSIONS.at(-1)}` }] };
+    const got =
+      top.version === undefined ? '(missing)' : typeof top.version === 'number' && Number.isFinite(top.version) ? String(top.version) : describe(top.version);
+    return {
+      ok: false,
+      issues: [
+        {
+          path: '$.version',
+          message:
+            `unsupported version ${got}: this version of ToolMem Studio reads versions ${MEMORY_FORMAT_VERSIONS.slice(0, -1).join(', ')} ` +
+            `and ${MEMORY_FORMAT_VERSIONS.at(-1)}`,
+        },
+      ],
+    };
   }
   // Raw-value problems first (overflowed numbers, huge strings, deep nesting); the schema's own
   // complaint about the same value ("expected number") would only repeat them less clearly.

@@ -47,7 +47,11 @@ function at(root: unknown, path: readonly string[]): unknown {
  * `check` (which returns its problems, paths included, none when valid) and, when valid, put back into `parsed` at
  * its original position. Returns the problems; `parsed` is changed in place.
  */
-export function restoreProtoKeys(raw: unknown, parsed: unknown, check: (schema: z.ZodType, value: unknown, path: readonly PropertyKey[]) => { path: string; message: string }[]) {
+export function restoreProtoKeys(
+  raw: unknown,
+  parsed: unknown,
+  check: (schema: z.ZodType, value: unknown, path: readonly PropertyKey[]) => { path: string; message: string }[],
+) {
   const issues: { path: string; message: string }[] = [];
   for (const { path, value } of RECORDS) {
     const rawRec = at(raw, path);

@@ -98,12 +98,15 @@ export function fileSanityIssues(file: MemoryFile): SanityIssue[] {
   if (!(min < max)) {
     out.push({
       path: ['build', 'scale'],
-      message: `min ${min} is not below max ${max}: every prediction would be clamped to one value. Write the lowest score as min and the highest as max (for a scale where lower is better, keep min < max and set direction "lower-better").`,
+      message:
+        `min ${min} is not below max ${max}: every prediction would be clamped to one value. Write the lowest score as min and the highest ` +
+        `as max (for a scale where lower is better, keep min < max and set direction "lower-better").`,
     });
   }
   for (const [entryId, v] of Object.entries(file.embeddings?.vectors ?? {})) {
     const i = v.findIndex((x) => Math.abs(x) > FLOAT32_MAX);
-    if (i >= 0) out.push({ path: ['embeddings', 'vectors', entryId, i], message: `${v[i]} does not fit a float32 (at most ±3.4e38): vectors are float32 values` });
+    if (i >= 0)
+      out.push({ path: ['embeddings', 'vectors', entryId, i], message: `${v[i]} does not fit a float32 (at most ±3.4e38): vectors are float32 values` });
   }
   return out;
 }
@@ -118,7 +121,9 @@ export function embeddingDimIssues(file: MemoryFile, modelDim: number): SanityIs
   return [
     {
       path: ['embeddings', 'dim'],
-      message: `the vectors have ${emb.dim} numbers each, but the embedding model ${quote(emb.model)} makes vectors of ${modelDim}: they cannot be compared with its task vectors. Export the memory again with this model's vectors, or without vectors.`,
+      message:
+        `the vectors have ${emb.dim} numbers each, but the embedding model ${quote(emb.model)} makes vectors of ${modelDim}: they cannot be ` +
+        `compared with its task vectors. Export the memory again with this model's vectors, or without vectors.`,
     },
   ];
 }

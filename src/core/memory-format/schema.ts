@@ -41,7 +41,6 @@ export const scaleSchema = z.strictObject({
   integer: z.boolean(),
 });
 
-
 /** What a claim is about: its applicability rule (src/core/capability/types.ts). */
 export const facetSchema = z.strictObject({
   kind: z.enum(['category', 'cue', 'theme']),
@@ -133,7 +132,6 @@ export const historyEntrySchema = z.strictObject({
   retiredReason: z.string().optional(),
 });
 
-
 /** Per-tool calibration of the numeric memory predictor: pred = mean + slope · signal. */
 export const calibrationSchema = z.strictObject({
   /** The tool's mean training score. */
@@ -215,7 +213,18 @@ export const capabilitySchema = z.strictObject({
       text: z.string(),
       hard: z.array(z.string()),
       easy: z.array(z.string()),
-      items: z.array(z.strictObject({ id, facet: z.string(), kind: z.enum(['difficulty', 'ease']), n: count, delta: z.number(), ci95: interval, q: z.number(), text: z.string() })),
+      items: z.array(
+        z.strictObject({
+          id,
+          facet: z.string(),
+          kind: z.enum(['difficulty', 'ease']),
+          n: count,
+          delta: z.number(),
+          ci95: interval,
+          q: z.number(),
+          text: z.string(),
+        }),
+      ),
     })
     .nullable(),
   report: z.strictObject({
@@ -306,7 +315,9 @@ export const memoryFileSchema = z.strictObject({
        * cost weight): `card` = set on the tool's card (`example`: an illustrative demo price),
        * `data` = the median of `n` logged values. Absent when unknown.
        */
-      cost: z.strictObject({ perCall: z.number().nonnegative(), source: z.enum(['card', 'data']), n: count.optional(), example: z.boolean().optional() }).optional(),
+      cost: z
+        .strictObject({ perCall: z.number().nonnegative(), source: z.enum(['card', 'data']), n: count.optional(), example: z.boolean().optional() })
+        .optional(),
       latency: z.strictObject({ ms: z.number().nonnegative(), source: z.enum(['card', 'data']), n: count.optional() }).optional(),
     }),
   ),

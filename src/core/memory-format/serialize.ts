@@ -19,11 +19,19 @@ export function sortKeysDeep(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   // ownRecord, not `out[k] = …`: a key `__proto__` must stay a key (records.ts).
   const rec = value as Record<string, unknown>;
-  return ownRecord(Object.keys(rec).sort(cmp).flatMap((k) => (rec[k] !== undefined ? [[k, sortKeysDeep(rec[k])] as const] : [])));
+  return ownRecord(
+    Object.keys(rec)
+      .sort(cmp)
+      .flatMap((k) => (rec[k] !== undefined ? [[k, sortKeysDeep(rec[k])] as const] : [])),
+  );
 }
 
 function sortRecord<T>(rec: Record<string, T>, map: (v: T) => T = (v) => v): Record<string, T> {
-  return ownRecord(Object.keys(rec).sort(cmp).map((k) => [k, map(rec[k]!)] as const));
+  return ownRecord(
+    Object.keys(rec)
+      .sort(cmp)
+      .map((k) => [k, map(rec[k]!)] as const),
+  );
 }
 
 /** The canonical form of a (valid) memory file; throws a MemoryFileError on an invalid one. */

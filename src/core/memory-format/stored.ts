@@ -42,11 +42,18 @@ export function fileToRows(file: MemoryFile, memoryId: string, idOf: (fileEntryI
   const entries = file.tools.flatMap((t) => t.entries.map((e) => row(t.id, e)));
   for (const h of file.history ?? []) {
     const { toolId, validTo, supersededBy, retiredReason, ...e } = h;
-    entries.push({ ...row(toolId, e), validTo, supersededBy: supersededBy === null ? null : idOf(supersededBy), updatedAt: validTo, ...(retiredReason !== undefined ? { retiredReason } : {}) });
+    entries.push({
+      ...row(toolId, e),
+      validTo,
+      supersededBy: supersededBy === null ? null : idOf(supersededBy),
+      updatedAt: validTo,
+      ...(retiredReason !== undefined ? { retiredReason } : {}),
+    });
   }
   // Tool ids are data: a null-prototype record written with setOwn (records.ts).
   const toolCosts: NonNullable<ImportedBuild['toolCosts']> = Object.create(null);
-  for (const t of file.tools) if (t.cost || t.latency) setOwn(toolCosts, t.id, { ...(t.cost ? { cost: { ...t.cost } } : {}), ...(t.latency ? { latency: { ...t.latency } } : {}) });
+  for (const t of file.tools)
+    if (t.cost || t.latency) setOwn(toolCosts, t.id, { ...(t.cost ? { cost: { ...t.cost } } : {}), ...(t.latency ? { latency: { ...t.latency } } : {}) });
   const imported: ImportedBuild = {
     version: file.version,
     build: structuredClone(file.build),
@@ -113,12 +120,18 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
       const t = described.get(id);
-      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map(fileEntry), ...structuredClone(costs.get(id) ?? {}) };
+      return {
+        id,
+        name: t?.name ?? id,
+        modality: t?.modality ?? 'other',
+        description: t?.description ?? '',
+        counts,
+        entries: mine.map(fileEntry),
+        ...structuredClone(costs.get(id) ?? {}),
+      };
     }),
     historyCount: old.length + imported.historyNotStored,
-    ...(options.history
-      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e))) }
-      : {}),
+    ...(options.history ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e))) } : {}),
     ...fileEmbeddings(memory, valid, options.vectors),
   };
   return canonicalMemoryFile(file);

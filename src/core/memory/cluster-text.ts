@@ -37,7 +37,22 @@ export function typicalMember(vectors: readonly ArrayLike<number>[], members: re
 }
 
 /** What the tokenizer leaves of "doesn't", "isn't"…: not words a reader can use. */
-const CONTRACTION_STEMS: ReadonlySet<string> = new Set(['doesn', 'isn', 'aren', 'wasn', 'weren', 'don', 'didn', 'hasn', 'haven', 'hadn', 'won', 'wouldn', 'couldn', 'shouldn']);
+const CONTRACTION_STEMS: ReadonlySet<string> = new Set([
+  'doesn',
+  'isn',
+  'aren',
+  'wasn',
+  'weren',
+  'don',
+  'didn',
+  'hasn',
+  'haven',
+  'hadn',
+  'won',
+  'wouldn',
+  'couldn',
+  'shouldn',
+]);
 
 /**
  * Words over-represented in the group: share of group texts containing the word minus the share
@@ -80,7 +95,10 @@ export function clusterEntryText(args: {
   const tail = `${words} — mean ${fmt(args.mean)} vs ${fmt(args.overall)} overall, ${args.size} tasks${note}`;
   const head = `${VERB[args.level]} tasks like "`;
   const room = Math.max(20, MAX_ENTRY_CHARS - head.length - tail.length - 1);
-  const t = args.typical.replace(/\s+/g, ' ').trim().replace(/[.。]$/, '');
+  const t = args.typical
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.。]$/, '');
   const quoted = t.length <= room ? t : `${t.slice(0, room - 1).trimEnd()}…`;
   return `${head}${quoted}"${tail}`.slice(0, MAX_ENTRY_CHARS);
 }

@@ -77,7 +77,14 @@ interface Candidate {
 /** Groups reused across tools that share the same tasks (GenAI-Bench: six tools, one prompt set). */
 export type GroupCache = Map<string, number[][]>;
 
-function candidateGroups(vectors: readonly ArrayLike<number>[], texts: readonly string[], minSize: number, maxSize: number, seed: number, cache?: GroupCache): number[][] {
+function candidateGroups(
+  vectors: readonly ArrayLike<number>[],
+  texts: readonly string[],
+  minSize: number,
+  maxSize: number,
+  seed: number,
+  cache?: GroupCache,
+): number[][] {
   const key = `${seed}\u0001${texts.join('\u0000')}`;
   const cached = cache?.get(key);
   let groups: number[][];
@@ -158,7 +165,11 @@ export function evidenceClusters(input: ClusterInput, settings: ClusterSettings 
     const strongEnough = tier === 'confident' && Math.abs(c.d) >= strong;
     const level: Level = better ? (strongEnough ? 'proficient' : 'good') : strongEnough ? 'weak' : 'bad';
     const typical = texts[c.members[typicalMember(vectors, c.members)]!]!;
-    const words = distinctiveWords(c.members.map((i) => texts[i]!), docFreq, n);
+    const words = distinctiveWords(
+      c.members.map((i) => texts[i]!),
+      docFreq,
+      n,
+    );
     return {
       level,
       text: clusterEntryText({ level, typical, words, mean: c.mean, overall, size: c.members.length, tier, p: c.p }),

@@ -54,7 +54,17 @@ export interface InduceInput {
  * place in that reply); `critiqueError`: why no critique was stored although one was asked for.
  */
 export type InduceOutcome =
-  | { status: 'applied'; plan: UpdatePlan; operations: Operation[]; rejected: RejectedOperation[]; critique: boolean; critiqueError?: string; feedback?: string; updatePromptTokens: number; contextSize: number }
+  | {
+      status: 'applied';
+      plan: UpdatePlan;
+      operations: Operation[];
+      rejected: RejectedOperation[];
+      critique: boolean;
+      critiqueError?: string;
+      feedback?: string;
+      updatePromptTokens: number;
+      contextSize: number;
+    }
   | { status: 'skipped'; error: string; rejected: RejectedOperation[]; feedback?: string; updatePromptTokens: number; contextSize: number };
 
 /** 0 = worst, 1 = best, whatever the direction of the scale. */
@@ -83,7 +93,11 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
 
   let feedback: string | undefined;
   if (!e.feedback && settings.feedback) {
-    const reply = await engine.chat(feedbackMessages({ ...base, ...meaning, experience: view }), { temperature: 0, maxTokens: FEEDBACK_MAX_TOKENS, ...(signal ? { signal } : {}) });
+    const reply = await engine.chat(feedbackMessages({ ...base, ...meaning, experience: view }), {
+      temperature: 0,
+      maxTokens: FEEDBACK_MAX_TOKENS,
+      ...(signal ? { signal } : {}),
+    });
     usage.calls++;
     usage.promptTokens += reply.promptTokens;
     usage.completionTokens += reply.completionTokens;
@@ -123,13 +137,26 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
   let critiqueError: string | undefined;
   if (settings.critiqueBelow !== null && normalisedScore(e.score, input.scale) <= settings.critiqueBelow) {
     const weakOnes = shown.filter((s) => s.level === 'bad' || s.level === 'weak');
-    const c = await askParsed(engine, critiqueMessages({ ...base, entries: weakOnes, experience: view }), (text) => {
-      const r = parseCritique(text);
-      return r.ok ? { ok: true, value: r.critique } : r;
-    }, { jsonSchema: CRITIQUE_JSON_SCHEMA, maxTokens: settings.maxTokens.critique, usage, ...(signal ? { signal } : {}) });
+    const c = await askParsed(
+      engine,
+      critiqueMessages({ ...base, entries: weakOnes, experience: view }),
+      (text) => {
+        const r = parseCritique(text);
+        return r.ok ? { ok: true, value: r.critique } : r;
+      },
+      { jsonSchema: CRITIQUE_JSON_SCHEMA, maxTokens: settings.maxTokens.critique, usage, ...(signal ? { signal } : {}) },
+    );
     if (!c.result.ok) critiqueError = `critique: ${c.result.error}`;
     else if (c.result.value) {
-      const r = await addCritique(plan, c.result.value, { index, toolId: e.toolId, memoryId: input.memoryId, experienceId: e.id, at: input.at, newId: input.newId, ...(signal ? { signal } : {}) });
+      const r = await addCritique(plan, c.result.value, {
+        index,
+        toolId: e.toolId,
+        memoryId: input.memoryId,
+        experienceId: e.id,
+        at: input.at,
+        newId: input.newId,
+        ...(signal ? { signal } : {}),
+      });
       critique = r === null;
       if (r !== null) critiqueError = `critique: ${r}`;
     }

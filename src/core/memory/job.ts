@@ -163,7 +163,8 @@ export function afterStep(run: BuildRun, step: BuildStep, record: StepRecord, at
   if (record.rejected?.length) {
     const r = (m.rejectedOps ??= { count: 0, items: [] });
     r.count += record.rejected.length;
-    for (const x of record.rejected) if (r.items.length < REPORT_MAX) r.items.push({ experienceId: record.experienceId ?? '', index: x.index, reason: x.reason });
+    for (const x of record.rejected)
+      if (r.items.length < REPORT_MAX) r.items.push({ experienceId: record.experienceId ?? '', index: x.index, reason: x.reason });
   }
   if (record.critiqueError !== undefined) {
     const c = (m.critiqueErrors ??= { count: 0, items: [] });

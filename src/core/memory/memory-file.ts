@@ -13,7 +13,17 @@
 import { fileCostFields, type ToolCostStat } from '../cost/tool-cost';
 import type { JointModel } from '../capability/fit';
 import { dict, dictFrom, own } from '../data-keys';
-import { canonicalMemoryFile, MEMORY_FORMAT_VERSION, fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry, type MemoryFile, type MemoryFileEntry, type ToolCalibration } from '../memory-format';
+import {
+  canonicalMemoryFile,
+  MEMORY_FORMAT_VERSION,
+  fileEmbeddings,
+  fileMemoryHeader,
+  toFileEntry,
+  toHistoryEntry,
+  type MemoryFile,
+  type MemoryFileEntry,
+  type ToolCalibration,
+} from '../memory-format';
 import type { Tool } from '../types';
 import type { Memory, MemoryEntry, BuildRun } from '../records';
 import { buildConfig, buildMetrics, type ClusterStat } from './job';
@@ -40,7 +50,12 @@ function fileEntry(e: MemoryEntry, taskOf: (experienceId: string) => string | un
 }
 
 /** Calibration from the evidence clusters' statistics (see the header). */
-export function calibrationFromStats(entries: readonly MemoryEntry[], clusterStats: Record<string, ClusterStat>, trainTasks: number, range: number): Record<string, ToolCalibration> {
+export function calibrationFromStats(
+  entries: readonly MemoryEntry[],
+  clusterStats: Record<string, ClusterStat>,
+  trainTasks: number,
+  range: number,
+): Record<string, ToolCalibration> {
   const out = dict<ToolCalibration>(); // tool ids are data: null prototype (core/data-keys)
   const byTool = new Map<string, { value: number; s: ClusterStat }[]>();
   for (const e of entries) {
@@ -101,7 +116,11 @@ export function memoryToFile(
       engine: config.engine,
       settings: { ...config.settings },
       metrics: { ...metrics },
-      calibration: options.calibration ?? (cap?.model ? calibrationFromModel(cap.model.model, trainTasks.length) : calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min)),
+      calibration:
+        options.calibration ??
+        (cap?.model
+          ? calibrationFromModel(cap.model.model, trainTasks.length)
+          : calibrationFromStats(valid, clusterStats, trainTasks.length, config.scale.max - config.scale.min)),
       ...(cap ? { capability: structuredClone(cap) } : {}),
     },
     tools: toolIds.map((id) => {
@@ -109,12 +128,18 @@ export function memoryToFile(
       const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
       for (const e of mine) counts[e.level]++;
       const t = described.get(id);
-      return { id, name: t?.name ?? id, modality: t?.modality ?? 'other', description: t?.description ?? '', counts, entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))), ...fileCostFields(t, options.costStats?.get(id)) };
+      return {
+        id,
+        name: t?.name ?? id,
+        modality: t?.modality ?? 'other',
+        description: t?.description ?? '',
+        counts,
+        entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))),
+        ...fileCostFields(t, options.costStats?.get(id)),
+      };
     }),
     historyCount: old.length,
-    ...(options.history
-      ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e, taskOf, own(clusterStats, e.id)))) }
-      : {}),
+    ...(options.history ? { history: old.map((e) => toHistoryEntry(e, fileEntry(e, taskOf, own(clusterStats, e.id)))) } : {}),
     ...fileEmbeddings(memory, valid, options.vectors),
   };
   return canonicalMemoryFile(file);

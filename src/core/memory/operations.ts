@@ -49,8 +49,7 @@ export interface RejectedOperation {
 
 export type ParsedOperations =
   /** `positions[i]`: where operations[i] stood in the reply (for reports). */
-  | { ok: true; operations: Operation[]; positions: number[]; rejected: RejectedOperation[] }
-  | { ok: false; error: string; rejected: RejectedOperation[] };
+  { ok: true; operations: Operation[]; positions: number[]; rejected: RejectedOperation[] } | { ok: false; error: string; rejected: RejectedOperation[] };
 
 type Fields = Map<OperationField, unknown>;
 
@@ -140,7 +139,8 @@ function readOperation(item: unknown, rules: OperationRules, used: ReadonlySet<s
   const f = fieldsOf(item);
   const rawOp = f.get('op');
   let kind = typeof rawOp === 'string' ? OP_ALIASES.get(aliasKey(rawOp)) : undefined;
-  if (rawOp !== undefined && !kind) return { error: `unknown op ${typeof rawOp === 'string' ? quote(rawOp, 40) : String(rawOp)} (use add, update, merge or retire)` };
+  if (rawOp !== undefined && !kind)
+    return { error: `unknown op ${typeof rawOp === 'string' ? quote(rawOp, 40) : String(rawOp)} (use add, update, merge or retire)` };
   // Inferred only where the fields leave no doubt, and never a retire (it removes an entry).
   kind ??= f.has('ids') ? 'merge' : f.has('id') && f.has('text') ? 'update' : f.has('level') && f.has('text') ? 'add' : undefined;
   if (!kind) return { error: 'no "op" field (use add, update, merge or retire)' };

@@ -111,7 +111,16 @@ export function planOperations(operations: readonly Operation[], ctx: PlanContex
         const old = entry(op.id);
         const id = ctx.newId();
         plan.superseded.push({ id: old.id, supersededBy: id });
-        plan.added.push(newEntry({ ...base, id, level: op.level ?? old.level, text: op.text, evidence: [...old.evidence, ctx.experienceId], ...refinedClaim(old, op.level ?? old.level) }));
+        plan.added.push(
+          newEntry({
+            ...base,
+            id,
+            level: op.level ?? old.level,
+            text: op.text,
+            evidence: [...old.evidence, ctx.experienceId],
+            ...refinedClaim(old, op.level ?? old.level),
+          }),
+        );
         break;
       }
       case 'merge': {
@@ -120,7 +129,16 @@ export function planOperations(operations: readonly Operation[], ctx: PlanContex
         for (const o of olds) plan.superseded.push({ id: o.id, supersededBy: id });
         // Entries of one facet (one tool × facet claim) merge into an entry of that claim; a merge across facets claims neither.
         const sameClaim = olds[0]?.facet && olds.every((o) => o.facet?.name === olds[0]!.facet!.name);
-        plan.added.push(newEntry({ ...base, id, level: op.level, text: op.text, evidence: [...olds.flatMap((o) => o.evidence), ctx.experienceId], ...(sameClaim ? refinedClaim(olds[0]!, op.level) : {}) }));
+        plan.added.push(
+          newEntry({
+            ...base,
+            id,
+            level: op.level,
+            text: op.text,
+            evidence: [...olds.flatMap((o) => o.evidence), ctx.experienceId],
+            ...(sameClaim ? refinedClaim(olds[0]!, op.level) : {}),
+          }),
+        );
         break;
       }
       case 'retire':

@@ -90,7 +90,13 @@ export class InMemoryMemoryRepository implements BuildMemoryRepository {
     }
     for (const s of superseded) {
       const old = this.entries.get(s.id)!;
-      this.entries.set(s.id, { ...old, validTo: at, supersededBy: s.supersededBy, updatedAt: at, ...(s.reason !== undefined ? { retiredReason: s.reason } : {}) });
+      this.entries.set(s.id, {
+        ...old,
+        validTo: at,
+        supersededBy: s.supersededBy,
+        updatedAt: at,
+        ...(s.reason !== undefined ? { retiredReason: s.reason } : {}),
+      });
     }
     for (const a of added) this.entries.set(a.id, copy(a));
     if (extras.run) this.runs.set(extras.run.id, copy(extras.run));

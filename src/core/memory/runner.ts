@@ -89,23 +89,59 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
   const prompts = [...new Set([...deps.experiences.values()].flat().map((e) => e.prompt))];
   const list = await index.embed(prompts, signal);
   const vectors = new Map(prompts.map((p, i) => [p, list[i]!]));
-  const built = buildCapability({ scale: config.scale, experiences: deps.experiences, vectors, memoryId: config.memoryId, idPrefix: run.id, at, ...(config.settings.maxLfsr !== undefined ? { claims: { maxLfsr: config.settings.maxLfsr } } : {}), ...(config.evidence ? { source: config.evidence } : {}) });
+  const built = buildCapability({
+    scale: config.scale,
+    experiences: deps.experiences,
+    vectors,
+    memoryId: config.memoryId,
+    idPrefix: run.id,
+    at,
+    ...(config.settings.maxLfsr !== undefined ? { claims: { maxLfsr: config.settings.maxLfsr } } : {}),
+    ...(config.evidence ? { source: config.evidence } : {}),
+  });
   const unseen = (deps.unseen ?? []).filter((e) => config.tools.includes(e.toolId));
-  if (unseen.length === 0) built.snapshot.report.notes.push('Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).');
+  if (unseen.length === 0)
+    built.snapshot.report.notes.push(
+      'Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).',
+    );
   if (unseen.length > 0) {
     const unseenPrompts = [...new Set(unseen.map((e) => e.prompt))].filter((p) => !vectors.has(p));
     const more = await index.embed(unseenPrompts, signal);
     unseenPrompts.forEach((p, i) => vectors.set(p, more[i]!));
-    const report = checkMemory({ entries: built.entries, snapshot: built.snapshot, unseen, scale: config.scale, promptVector: (p) => vectors.get(p), on: 'test-split', at });
+    const report = checkMemory({
+      entries: built.entries,
+      snapshot: built.snapshot,
+      unseen,
+      scale: config.scale,
+      promptVector: (p) => vectors.get(p),
+      on: 'test-split',
+      at,
+    });
     const byId = new Map(report.checks.map((c) => [c.id, c.verdict]));
     for (const e of built.entries) {
       const v = byId.get(e.id);
       if (v) e.verdict = v;
     }
-    built.snapshot.report.verification = { on: 'test-split', precision: report.precision, tested: report.tested, counts: report.counts, direction: report.direction, confirmed: report.confirmed, calibration: report.calibration };
+    built.snapshot.report.verification = {
+      on: 'test-split',
+      precision: report.precision,
+      tested: report.tested,
+      counts: report.counts,
+      direction: report.direction,
+      confirmed: report.confirmed,
+      calibration: report.calibration,
+    };
     const picks = built.snapshot.picks ?? [];
     if (picks.length) {
-      const checked = checkPicks({ picks, facets: built.snapshot.facets, unseen, scale: config.scale, promptVector: (p) => vectors.get(p), on: 'test-split', at });
+      const checked = checkPicks({
+        picks,
+        facets: built.snapshot.facets,
+        unseen,
+        scale: config.scale,
+        promptVector: (p) => vectors.get(p),
+        on: 'test-split',
+        at,
+      });
       picks.forEach((k, i) => (k.verdict = checked.verdicts[i]!));
       built.snapshot.report.pickVerification = { tested: checked.tested, direction: checked.direction, holds: checked.holds };
     }
@@ -121,7 +157,14 @@ async function capabilityStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
   };
 }
 
-async function experienceStep(run: BuildRun, deps: BuildDeps, index: EntryIndex, step: Extract<BuildStep, { kind: 'experience' }>, at: number, signal?: AbortSignal) {
+async function experienceStep(
+  run: BuildRun,
+  deps: BuildDeps,
+  index: EntryIndex,
+  step: Extract<BuildStep, { kind: 'experience' }>,
+  at: number,
+  signal?: AbortSignal,
+) {
   const config = buildConfig(run);
   const experience = deps.experiences.get(step.toolId)![step.index]!;
   let n = 0;
@@ -148,7 +191,13 @@ async function experienceStep(run: BuildRun, deps: BuildDeps, index: EntryIndex,
     usage,
   );
   if (outcome.feedback && deps.saveFeedback) await deps.saveFeedback({ ...experience, feedback: outcome.feedback, feedbackGenerated: true });
-  const record: StepRecord = { experienceId: experience.id, llm: usage, added: 0, feedback: outcome.feedback !== undefined, updatePromptTokens: outcome.updatePromptTokens };
+  const record: StepRecord = {
+    experienceId: experience.id,
+    llm: usage,
+    added: 0,
+    feedback: outcome.feedback !== undefined,
+    updatePromptTokens: outcome.updatePromptTokens,
+  };
   if (outcome.status === 'skipped') return { plan: { superseded: [], added: [] } as UpdatePlan, record: { ...record, skipped: outcome.error } };
   const unseen = (deps.unseen ?? []).filter((x) => config.tools.includes(x.toolId));
   await verifyAdded(outcome.plan.added, { unseen, scale: config.scale, capability, index, at, ...(signal ? { signal } : {}) });
@@ -172,7 +221,15 @@ export async function runBuild(start: BuildRun, deps: BuildDeps, opts: RunBuildO
   const save = (r: BuildRun) => deps.repo.applyUpdate([], [], Math.max(now(), buildCursor(r).lastAt + 1), { run: r });
   if (!(await deps.repo.get(config.memoryId))) {
     const t = now();
-    await deps.repo.put({ id: config.memoryId, name: config.memoryName, datasetIds: [config.datasetId], embeddingModel: config.embeddingModel, settings: { build: start.id, ...config.settings, split: config.split, engine: config.engine }, createdAt: t, updatedAt: t });
+    await deps.repo.put({
+      id: config.memoryId,
+      name: config.memoryName,
+      datasetIds: [config.datasetId],
+      embeddingModel: config.embeddingModel,
+      settings: { build: start.id, ...config.settings, split: config.split, engine: config.engine },
+      createdAt: t,
+      updatedAt: t,
+    });
   }
   const index = new EntryIndex(deps.embedder, deps.store ?? new MemoryEmbeddingStore());
   for (const t of config.tools) await index.add(await deps.repo.validEntries(config.memoryId, t), opts.signal);
@@ -214,7 +271,10 @@ export async function runBuild(start: BuildRun, deps: BuildDeps, opts: RunBuildO
       steps++;
       opts.onProgress?.(run);
     } catch (err) {
-      run = err instanceof CancelledError ? { ...run, state: 'paused' } : { ...run, state: 'failed', error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+      run =
+        err instanceof CancelledError
+          ? { ...run, state: 'paused' }
+          : { ...run, state: 'failed', error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
       break;
     }
   }

@@ -50,7 +50,13 @@ export function groundTruthExperiences(experiences: readonly Experience[], polic
       policy.kind === 'mean' ? scores.reduce((s, x) => s + x, 0) / scores.length : scores.length % 2 ? scores[mid]! : (scores[mid - 1]! + scores[mid]!) / 2;
     const first = list[0]!;
     const feedback = list.find((e) => e.feedback)?.feedback;
-    return { ...first, id: experienceKey(first.datasetId, first.taskId, first.toolId, policy.kind), rater: policy.kind, score, ...(feedback ? { feedback } : {}) };
+    return {
+      ...first,
+      id: experienceKey(first.datasetId, first.taskId, first.toolId, policy.kind),
+      rater: policy.kind,
+      score,
+      ...(feedback ? { feedback } : {}),
+    };
   });
 }
 

@@ -37,7 +37,12 @@ export function updateContext(input: UpdateContextInput): UpdateContext {
   if (cap) {
     const task = { prompt: e.prompt, categories: e.categories, ...(input.vector ? { vector: input.vector } : {}) };
     const effects: UpdateEffect[] = cap.cells
-      .filter((c) => c.toolId === e.toolId && cap.facets[c.facet] && applies({ facet: cap.facets[c.facet]!.facet, ...(cap.facets[c.facet]!.centroid ? { centroid: cap.facets[c.facet]!.centroid! } : {}) }, task))
+      .filter(
+        (c) =>
+          c.toolId === e.toolId &&
+          cap.facets[c.facet] &&
+          applies({ facet: cap.facets[c.facet]!.facet, ...(cap.facets[c.facet]!.centroid ? { centroid: cap.facets[c.facet]!.centroid! } : {}) }, task),
+      )
       .sort((a, b) => Math.abs(b.effect.deltaOwn) - Math.abs(a.effect.deltaOwn) || a.facet - b.facet)
       .slice(0, UPDATE_CONTEXT_LIMITS.effects)
       .map((c) => ({ facet: cap.facets[c.facet]!.facet.name, deltaOwn: c.effect.deltaOwn, deltaVsOthers: c.effect.deltaVsOthers, n: c.effect.n }));

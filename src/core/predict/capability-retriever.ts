@@ -31,8 +31,23 @@ export class CapabilityRetriever implements MemoryRetriever {
     // Claims only: a tentative entry is never read as a fact by a predictor (issue #25).
     for (const e of analysis.entries.filter((x) => x.status === 'claim')) {
       const entry: MemoryEntry = {
-        id: e.id, memoryId: 'induced', toolId: e.toolId, level: e.level, value: e.value, text: e.text, evidence: e.evidence, support: e.evidence.length,
-        origin: 'stats', pinned: false, validFrom: 0, validTo: null, supersededBy: null, facet: e.facet, effect: e.effect, createdAt: 0, updatedAt: 0,
+        id: e.id,
+        memoryId: 'induced',
+        toolId: e.toolId,
+        level: e.level,
+        value: e.value,
+        text: e.text,
+        evidence: e.evidence,
+        support: e.evidence.length,
+        origin: 'stats',
+        pinned: false,
+        validFrom: 0,
+        validTo: null,
+        supersededBy: null,
+        facet: e.facet,
+        effect: e.effect,
+        createdAt: 0,
+        updatedAt: 0,
       };
       entries.push(entry);
       const list = this.byTool.get(e.toolId) ?? [];

@@ -200,7 +200,12 @@ export class EnsemblePredictor implements Predictor {
 
     // 1. Kernel weights and difficulty penalty: out-of-fold error of the held-out difficulty.
     let oof: Bases[] | null = null;
-    let best: { err: number; lambda: number; shape: number; gram: Float64Array } = { err: Infinity, lambda: lambdaGrid[0]!, shape: shapeGrid[0]!, gram: new Float64Array(0) };
+    let best: { err: number; lambda: number; shape: number; gram: Float64Array } = {
+      err: Infinity,
+      lambda: lambdaGrid[0]!,
+      shape: shapeGrid[0]!,
+      gram: new Float64Array(0),
+    };
     if (folds >= 3) {
       const fullD = subsetTargets(table, all).difficulty;
       for (const shape of shapeGrid) {
@@ -208,7 +213,14 @@ export class EnsemblePredictor implements Predictor {
         for (const lambda of lambdaGrid) {
           const pred = new Array<Bases>(n);
           for (let f = 0; f < folds; f++) {
-            const models = new BaseModels(table, K, all.filter((i) => foldOf(i) !== f), lambda, lambdaG, lambdaU);
+            const models = new BaseModels(
+              table,
+              K,
+              all.filter((i) => foldOf(i) !== f),
+              lambda,
+              lambdaG,
+              lambdaU,
+            );
             for (const i of all) if (foldOf(i) === f) pred[i] = models.predict(K.subarray(i * n, (i + 1) * n), nt);
           }
           let err = 0;
@@ -228,7 +240,13 @@ export class EnsemblePredictor implements Predictor {
     // 2. Stacker feature set and order guard: CV over the out-of-fold rows.
     const stackGrid = this.opts.stackGrid ?? ['factor'];
     const guardGrid = this.opts.orderGuard === 'cv' ? [false, true] : [this.opts.orderGuard ?? true];
-    let choice: EnsembleChoice = { lambda: best.lambda, shape: best.shape, features: stackGrid[stackGrid.length - 1]!, orderGuard: guardGrid[0]!, cvError: NaN };
+    let choice: EnsembleChoice = {
+      lambda: best.lambda,
+      shape: best.shape,
+      features: stackGrid[stackGrid.length - 1]!,
+      orderGuard: guardGrid[0]!,
+      cvError: NaN,
+    };
     if (oof) {
       let bestErr = Infinity;
       for (const set of stackGrid) {
@@ -350,7 +368,11 @@ export class EnsemblePredictor implements Predictor {
     const clamped = raw.map((v) => clampToScale(v, table.scale).clamped);
     const scores = raw.map((v) => clampToScale(v, table.scale).score);
     if (this.choice!.orderGuard) {
-      const guarded = guardOrder(this.order.map((j) => scores[j]!), table.scale.min, table.scale.max);
+      const guarded = guardOrder(
+        this.order.map((j) => scores[j]!),
+        table.scale.min,
+        table.scale.max,
+      );
       this.order.forEach((j, r) => (scores[j] = guarded[r]!));
     }
     this.cache = { scores, clamped, row, self: this.kernel.combineSelf(views, this.weights) };

@@ -13,7 +13,16 @@
  */
 import { EnsemblePredictor } from './ensemble';
 import { ToolMemLlmPredictor, type LlmPredictorOptions } from './llm';
-import { toPrediction, type AsyncPredictor, type LlmPredictStats, type Predictor, type PredictorNeeds, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
+import {
+  toPrediction,
+  type AsyncPredictor,
+  type LlmPredictStats,
+  type Predictor,
+  type PredictorNeeds,
+  type PredictTask,
+  type ScorePrediction,
+  type TrainingSet,
+} from './types';
 
 export interface HybridOptions extends LlmPredictorOptions {
   /** Weight of the LLM estimate (0…1, default 0.4). */

@@ -62,12 +62,27 @@ export function induceClusterMemory(set: TrainingSet, opts: InduceOptions = {}):
     const list = byTool.get(toolId)!.sort((a, b) => byTaskId(a.taskId, b.taskId));
     const vecOf = new Map(list.map((e) => [exampleKey(e), e.vector!]));
     const clusters = evidenceClusters(
-      { experienceIds: list.map(exampleKey), texts: list.map((e) => e.prompt), scores: list.map((e) => e.score), vectors: list.map((e) => e.vector!), direction: set.scale.direction },
+      {
+        experienceIds: list.map(exampleKey),
+        texts: list.map((e) => e.prompt),
+        scores: list.map((e) => e.score),
+        vectors: list.map((e) => e.vector!),
+        direction: set.scale.direction,
+      },
       opts.settings,
       cache,
     );
     clusters.forEach((c, n) => {
-      const entry = newEntry({ id: `${memoryId}:${toolId}:c.${n}`, memoryId, toolId, level: c.level, text: c.text, evidence: c.evidence, origin: 'stats', at: 0 });
+      const entry = newEntry({
+        id: `${memoryId}:${toolId}:c.${n}`,
+        memoryId,
+        toolId,
+        level: c.level,
+        text: c.text,
+        evidence: c.evidence,
+        origin: 'stats',
+        at: 0,
+      });
       entries.push(entry);
       vectors.set(entry.id, unitMean(c.evidence.map((id) => vecOf.get(id)!)));
     });
@@ -116,7 +131,10 @@ export class InducedMemoryPredictor implements Predictor {
     } else {
       for (let f = 0; f < folds; f++) {
         const held = new Set(table.tasks.filter((_, i) => i % folds === f).map((t) => t.taskId));
-        const inner = induceClusterMemory({ scale: train.scale, examples: train.examples.filter((e) => !held.has(e.taskId)) }, { settings: this.opts.settings, memoryId: `fold${f}` });
+        const inner = induceClusterMemory(
+          { scale: train.scale, examples: train.examples.filter((e) => !held.has(e.taskId)) },
+          { settings: this.opts.settings, memoryId: `fold${f}` },
+        );
         const retriever = this.makeRetriever(inner);
         table.tasks.forEach((task, i) => {
           if (i % folds !== f) return;

@@ -73,7 +73,11 @@ export class KernelRidge {
       for (let i = 0; i < n; i++) mean += y[i]!;
       mean = n > 0 ? mean / n : 0;
       this.intercepts.push(mean);
-      return choleskySolve(l, n, Float64Array.from({ length: n }, (_, i) => y[i]! - mean));
+      return choleskySolve(
+        l,
+        n,
+        Float64Array.from({ length: n }, (_, i) => y[i]! - mean),
+      );
     });
     return this;
   }

@@ -79,13 +79,25 @@ abstract class NeighbourPredictor implements Predictor {
     const key = taskKey(task);
     if (key !== this.cacheKey) {
       const sims = this.similarity.scores(task);
-      const order = topKIndices(sims.length, sims.length, (i) => sims[i]!, (i) => table.tasks[i]!.taskId);
+      const order = topKIndices(
+        sims.length,
+        sims.length,
+        (i) => sims[i]!,
+        (i) => table.tasks[i]!.taskId,
+      );
       this.cached = order.filter((i) => sims[i]! > 0).map((i) => ({ task: i, sim: sims[i]! }));
       this.cacheKey = key;
     }
     const pool = tool === undefined ? this.cached : this.cached.filter((nb) => !Number.isNaN(table.truth[tool]![nb.task]!));
     const top = pool.slice(0, this.k);
-    if (this.cut === 'knee' && top.length > 0) return top.slice(0, kneeCut(top.map((nb) => nb.sim), { min: 1, max: this.k }));
+    if (this.cut === 'knee' && top.length > 0)
+      return top.slice(
+        0,
+        kneeCut(
+          top.map((nb) => nb.sim),
+          { min: 1, max: this.k },
+        ),
+      );
     return top;
   }
 

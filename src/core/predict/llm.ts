@@ -22,7 +22,16 @@ import { parseScoreReply } from './score-reply';
 import { TaskSimilarity, type SimilarityKind } from './similarity';
 import { topKIndices } from '../retrieval/top-k';
 import { buildTable, type TrainingTable } from './training-table';
-import { clampToScale, type AsyncPredictor, type LlmMethodId, type LlmPredictStats, type PredictorNeeds, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
+import {
+  clampToScale,
+  type AsyncPredictor,
+  type LlmMethodId,
+  type LlmPredictStats,
+  type PredictorNeeds,
+  type PredictTask,
+  type ScorePrediction,
+  type TrainingSet,
+} from './types';
 
 export interface LlmPredictorOptions {
   engine: LlmEngine;
@@ -90,7 +99,10 @@ export abstract class LlmScorePredictor implements AsyncPredictor {
     const { prompt, evidence } = this.evidenceFor(task, toolId);
     const tool = this.opts.tools?.get(toolId) ?? { id: toolId };
     const messages = predictMessages({
-      tool, scale: table.scale, task: task.prompt, evidence: prompt,
+      tool,
+      scale: table.scale,
+      task: task.prompt,
+      evidence: prompt,
       ...(task.rubric ? { rubric: task.rubric } : {}),
       ...(this.opts.scaleMeaning ? { scaleMeaning: this.opts.scaleMeaning } : {}),
     });
@@ -158,7 +170,12 @@ export class FewShotLlmPredictor extends LlmScorePredictor {
     const sims = this.similarity.scores(task);
     const truth = table.truth[j]!;
     const pool = [...sims.keys()].filter((i) => sims[i]! > 0 && !Number.isNaN(truth[i]!));
-    const top = topKIndices(pool.length, this.k, (n) => sims[pool[n]!]!, (n) => table.tasks[pool[n]!]!.taskId).map((n) => pool[n]!);
+    const top = topKIndices(
+      pool.length,
+      this.k,
+      (n) => sims[pool[n]!]!,
+      (n) => table.tasks[pool[n]!]!.taskId,
+    ).map((n) => pool[n]!);
     return {
       prompt: { kind: 'examples', examples: top.map((i) => ({ prompt: table.tasks[i]!.prompt, score: truth[i]!, similarity: sims[i]! })) },
       evidence: top.map((i) => ({ kind: 'experience', id: table.exampleId[j]![i]!, similarity: sims[i]! })),

@@ -113,7 +113,13 @@ export function fitSlopes(table: TrainingTable, signalAt: (tool: number, task: n
 }
 
 /** The tool's mean moved by its slope × the signal of the retrieved entries, which are its evidence. */
-export function slopePrediction(table: TrainingTable, slope: readonly number[], toolId: string, hits: readonly RetrievedEntry[], evidence: number): ScorePrediction {
+export function slopePrediction(
+  table: TrainingTable,
+  slope: readonly number[],
+  toolId: string,
+  hits: readonly RetrievedEntry[],
+  evidence: number,
+): ScorePrediction {
   const j = table.toolIndex.get(toolId);
   const shown: Evidence[] = hits.slice(0, evidence).map((h) => ({ kind: 'entry', id: h.entry.id, similarity: h.similarity }));
   if (j === undefined) return toPrediction(table.globalMean, table.scale, shown);

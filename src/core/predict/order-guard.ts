@@ -40,7 +40,7 @@ export function guardOrder(values: readonly number[], min: number, max: number, 
   const fit = isotonic(values.map((v) => Math.min(max, Math.max(min, v))));
   const out = fit.slice();
   // Walk runs of equal values; spread each run by `step`, kept inside the scale.
-  for (let start = 0; start < fit.length; ) {
+  for (let start = 0; start < fit.length;) {
     let end = start;
     while (end + 1 < fit.length && fit[end + 1] === fit[start]) end++;
     const size = end - start + 1;

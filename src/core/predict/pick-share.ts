@@ -61,7 +61,15 @@ const TIE = 1e-9;
  * +1 when higher scores are better, −1 when lower are; utility = sign·score − cost term, as in the
  * selection. Null when either tool has no residual in the bank.
  */
-export function pickShare(bank: ResidualBank, sims: Float64Array, a: Ranked, b: Ranked, sign: 1 | -1, scale: ScoreScale, opts: RangeOptions = {}): PickShare | null {
+export function pickShare(
+  bank: ResidualBank,
+  sims: Float64Array,
+  a: Ranked,
+  b: Ranked,
+  sign: 1 | -1,
+  scale: ScoreScale,
+  opts: RangeOptions = {},
+): PickShare | null {
   const ja = bank.tools.indexOf(a.toolId);
   const jb = bank.tools.indexOf(b.toolId);
   if (ja < 0 || jb < 0) return null;

@@ -93,7 +93,10 @@ export async function residualBank(create: () => AnyPredictor, train: TrainingSe
   for (let f = 0; f < K; f++) {
     throwIfAborted(opts.signal);
     const held = new Set(calib.filter((_, i) => i % K === f));
-    const others = shuffled(all.filter((id) => !held.has(id)), rng).slice(0, maxTrain);
+    const others = shuffled(
+      all.filter((id) => !held.has(id)),
+      rng,
+    ).slice(0, maxTrain);
     const predictor = create();
     await predictor.fit({ scale: train.scale, examples: others.flatMap((id) => byTask.get(id)!) }, { signal: opts.signal });
     for (const id of held) {
@@ -133,7 +136,14 @@ export function rowsWithResidual(bank: ResidualBank, j: number): number[] {
 }
 
 /** The range of `predicted` for `toolId` on `query`; null when the bank has no residual of the tool. */
-export function scoreRange(bank: ResidualBank, sims: Float64Array, toolId: string, predicted: number, scale: ScoreScale, opts: RangeOptions = {}): ScoreRange | null {
+export function scoreRange(
+  bank: ResidualBank,
+  sims: Float64Array,
+  toolId: string,
+  predicted: number,
+  scale: ScoreScale,
+  opts: RangeOptions = {},
+): ScoreRange | null {
   const level = opts.level ?? RANGE_DEFAULTS.level;
   const j = bank.tools.indexOf(toolId);
   if (j < 0) return null;

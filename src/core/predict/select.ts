@@ -87,7 +87,13 @@ export function selectTool(candidates: readonly Candidate[], opts: SelectOptions
     })
     .map((c) => {
       const cost = c.cost ?? 0;
-      return { toolId: c.toolId, score: c.score, cost, ...(c.latencyMs !== undefined ? { latencyMs: c.latencyMs } : {}), utility: sign * c.score - weight * cost };
+      return {
+        toolId: c.toolId,
+        score: c.score,
+        cost,
+        ...(c.latencyMs !== undefined ? { latencyMs: c.latencyMs } : {}),
+        utility: sign * c.score - weight * cost,
+      };
     })
     .sort((a, b) => b.utility - a.utility || (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0));
   const limits = limited ? { excluded: excluded.sort((a, b) => (a.toolId < b.toolId ? -1 : a.toolId > b.toolId ? 1 : 0)) } : {};

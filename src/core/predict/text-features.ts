@@ -144,7 +144,19 @@ export const CUE_WORDS = {
   spatial: words('left right above below behind front under beneath next between top bottom inside middle near beside'),
 } as const;
 
-export const PROMPT_SHAPE_FEATURES = ['log-words', 'log-content-words', 'commas', 'and', 'counting', 'negation', 'comparison', 'universal', 'spatial', 'quotes', 'capitalised'] as const;
+export const PROMPT_SHAPE_FEATURES = [
+  'log-words',
+  'log-content-words',
+  'commas',
+  'and',
+  'counting',
+  'negation',
+  'comparison',
+  'universal',
+  'spatial',
+  'quotes',
+  'capitalised',
+] as const;
 
 /**
  * Dense, hand-made prompt features (no training needed), each of order 1: log word count, log
@@ -154,13 +166,20 @@ export const PROMPT_SHAPE_FEATURES = ['log-words', 'log-content-words', 'commas'
  */
 export function promptShapeFeatures(text: string): number[] {
   const w = wordTokens(text);
-  const count = (set: ReadonlySet<string>) => Math.min(3, w.reduce((n, x) => n + (set.has(x) ? 1 : 0), 0));
+  const count = (set: ReadonlySet<string>) =>
+    Math.min(
+      3,
+      w.reduce((n, x) => n + (set.has(x) ? 1 : 0), 0),
+    );
   const content = w.reduce((n, x) => n + (STOPWORDS.has(x) ? 0 : 1), 0);
   return [
     Math.log1p(w.length) - 2.5,
     Math.log1p(content) - 2,
     Math.min(3, (text.match(/,/g) ?? []).length),
-    Math.min(3, w.reduce((n, x) => n + (x === 'and' ? 1 : 0), 0)),
+    Math.min(
+      3,
+      w.reduce((n, x) => n + (x === 'and' ? 1 : 0), 0),
+    ),
     count(CUE_WORDS.counting),
     count(CUE_WORDS.negation),
     count(CUE_WORDS.comparison),

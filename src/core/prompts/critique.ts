@@ -5,7 +5,16 @@
  */
 import type { ChatMessage, JsonSchemaSpec } from '../llm/engine';
 import type { ScoreScale } from '../types';
-import { describeEntries, describeExperience, describeTool, MAX_ENTRY_CHARS, type PromptEntry, type PromptExperience, type PromptTool, systemAndUser } from './shared';
+import {
+  describeEntries,
+  describeExperience,
+  describeTool,
+  MAX_ENTRY_CHARS,
+  type PromptEntry,
+  type PromptExperience,
+  type PromptTool,
+  systemAndUser,
+} from './shared';
 
 export interface CritiquePromptInput {
   tool: PromptTool;
@@ -15,12 +24,18 @@ export interface CritiquePromptInput {
   experience: PromptExperience;
 }
 
-const SYSTEM = `You study the failures of one AI tool. Given an example that scored near the bottom of the scale, write one critique: what went wrong and what kind of task to be careful with, stated as a general lesson someone could use when deciding whether to give this tool a similar task.
+const SYSTEM =
+  `You study the failures of one AI tool. Given an example that scored near the bottom of the scale, write one critique: what went ` +
+  `wrong and what kind of task to be careful with, stated as a general lesson someone could use when deciding whether to give ` +
+  `this tool a similar task.
 - Level "weak" when the tool failed outright, "bad" when it fell short in part.
-- One sentence, at most ${MAX_ENTRY_CHARS} characters, about the kind of task (not this one example).
-- If one of the listed entries already states this lesson, answer {"critique": null}.
+- One sentence, at ` +
+  `most ${MAX_ENTRY_CHARS} characters, about the kind of task (not this one example).
+- If one of the listed entries already ` +
+  `states this lesson, answer {"critique": null}.
 
-Answer with JSON only: {"critique": {"level": "bad", "text": "…"}} or {"critique": null}`;
+Answer with JSON only: {"critique": {"level": "bad", "text": "…"}} or ` +
+  `{"critique": null}`;
 
 export function critiqueMessages(input: CritiquePromptInput): ChatMessage[] {
   return systemAndUser(SYSTEM, [

@@ -37,7 +37,8 @@ export interface PredictEntry {
   similarity: number;
 }
 
-export type PredictEvidence = { kind: 'none' } | { kind: 'examples'; examples: readonly PredictExample[] } | { kind: 'entries'; entries: readonly PredictEntry[] };
+export type PredictEvidence =
+  { kind: 'none' } | { kind: 'examples'; examples: readonly PredictExample[] } | { kind: 'entries'; entries: readonly PredictEntry[] };
 
 export interface PredictPromptInput {
   tool: PromptTool;
@@ -63,15 +64,24 @@ export function scoreSchema(scale: ScoreScale): JsonSchemaSpec {
   };
 }
 
-const SYSTEM = `You forecast how well a tool will do on a task before it runs. You are told what the tool is, the scale its outputs are scored on, and sometimes evidence about its past results. Think about what the task demands and what the evidence says about this tool on tasks like it. Answer with one JSON object and nothing else: {"score": <number>}. The number must lie on the scale; fractions are allowed and welcome when you are unsure between two values.
+const SYSTEM =
+  `You forecast how well a tool will do on a task before it runs. You are told what the tool is, the scale its outputs are scored on, ` +
+  `and sometimes evidence about its past results. Think about what the task demands and what the evidence says about this tool ` +
+  `on tasks like it. Answer with one JSON object and nothing else: {"score": <number>}. The number must lie on the scale; ` +
+  `fractions are allowed and welcome when you are unsure between two values.
 
-A worked example (another tool, another task): a text-to-image tool whose past results on prompts that ask for an exact number of objects are mostly 2 of 5, asked about "five red apples in a bowl", answers {"score": 2.5} — the evidence says counting is hard for it, and the colour adds a little risk.`;
+A worked example (another tool, another task): a ` +
+  `text-to-image tool whose past results on prompts that ask for an exact number of objects are mostly 2 of 5, asked about ` +
+  `"five red apples in a bowl", answers {"score": 2.5} — the evidence says counting is hard for it, and the colour adds a ` +
+  `little risk.`;
 
 const number = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 
 function examplesBlock(examples: readonly PredictExample[], scale: ScoreScale): string {
   if (examples.length === 0) return 'Past results of this tool: none on related tasks.';
-  const lines = examples.map((e, i) => `${i + 1}. (similarity ${e.similarity.toFixed(2)}) "${clip(e.prompt, PREDICT_LIMITS.example)}" → score ${number(e.score)}`);
+  const lines = examples.map(
+    (e, i) => `${i + 1}. (similarity ${e.similarity.toFixed(2)}) "${clip(e.prompt, PREDICT_LIMITS.example)}" → score ${number(e.score)}`,
+  );
   return [`Past results of this tool on the ${examples.length} most similar tasks it was scored on (scale ${describeScale(scale)}):`, ...lines].join('\n');
 }
 
@@ -82,7 +92,8 @@ function entriesBlock(entries: readonly PredictEntry[]): string {
     const list = entries.filter((e) => e.level === level);
     if (list.length === 0) continue;
     parts.push(`${level[0]!.toUpperCase()}${level.slice(1)} — ${LEVEL_MEANINGS[level]}:`);
-    for (const e of list) parts.push(`- (similarity ${e.similarity.toFixed(2)}, ${e.support} example${e.support === 1 ? '' : 's'}) ${clip(e.text, PREDICT_LIMITS.entry)}`);
+    for (const e of list)
+      parts.push(`- (similarity ${e.similarity.toFixed(2)}, ${e.support} example${e.support === 1 ? '' : 's'}) ${clip(e.text, PREDICT_LIMITS.entry)}`);
   }
   return parts.join('\n');
 }

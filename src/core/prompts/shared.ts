@@ -56,7 +56,10 @@ export function clip(text: string, max: number): string {
 
 /** Multi-line text clipped but with its line breaks kept (rubrics, outputs). */
 export function clipBlock(text: string, max: number): string {
-  const t = text.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+  const t = text
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
 }
 
@@ -96,9 +99,7 @@ export function levelGuide(): string {
 
 export function describeEntries(entries: readonly PromptEntry[]): string {
   if (entries.length === 0) return '(none yet — the memory has no related entries)';
-  return entries
-    .map((e) => `[${e.alias}] (${e.level}, ${e.support} example${e.support === 1 ? '' : 's'}) ${clip(e.text, PROMPT_LIMITS.entry)}`)
-    .join('\n');
+  return entries.map((e) => `[${e.alias}] (${e.level}, ${e.support} example${e.support === 1 ? '' : 's'}) ${clip(e.text, PROMPT_LIMITS.entry)}`).join('\n');
 }
 
 /** The follow-up message when a reply could not be used. */

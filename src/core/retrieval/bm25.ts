@@ -106,9 +106,7 @@ export class Bm25Index {
 
   /** The k best documents (optionally only those passing `filter`), best first. */
   search(query: string, opts: { k: number; filter?: (id: string) => boolean }): LexicalHit[] {
-    const scored = [...this.scores(query)]
-      .filter(([id, s]) => s > 0 && (!opts.filter || opts.filter(id)))
-      .map(([id, score]) => ({ id, score }));
+    const scored = [...this.scores(query)].filter(([id, s]) => s > 0 && (!opts.filter || opts.filter(id))).map(([id, score]) => ({ id, score }));
     const best = topK(scored, opts.k);
     const top = best[0]?.score ?? 1;
     return best.map((h) => ({ ...h, normalized: h.score / top }));

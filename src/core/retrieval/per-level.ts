@@ -37,11 +37,7 @@ export interface KneeTopNOptions<L extends string = Level> extends KneeBounds {
 }
 
 /** The best entries up to the knee of their similarity curve, within [min, max]. */
-export function kneeTopN<L extends string = Level>(
-  index: VectorIndex<L>,
-  query: ArrayLike<number>,
-  opts: KneeTopNOptions<L>,
-): VectorHit<L>[] {
+export function kneeTopN<L extends string = Level>(index: VectorIndex<L>, query: ArrayLike<number>, opts: KneeTopNOptions<L>): VectorHit<L>[] {
   const max = opts.max ?? 12;
   const window = Math.max(opts.window ?? Math.max(4 * max, 32), max);
   const hits = index.search(query, { tool: opts.tool, level: opts.level, k: window });

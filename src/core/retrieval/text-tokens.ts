@@ -9,7 +9,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but if then else of to in on at by for with from into onto over under about ' +
     'as is are was were be been being am do does did doing have has had having this that these those ' +
-    'it its it\'s i me my we our you your he him his she her they them their what which who whom whose ' +
+    "it its it's i me my we our you your he him his she her they them their what which who whom whose " +
     'there here when where why how all any both each few more most other some such only own same so ' +
     'than too very can will just should would could may might must shall also up down out off again ' +
     'further once while during before after above below between through s t'

@@ -69,5 +69,10 @@ export function topKIndices(n: number, k: number, scoreAt: (i: number) => number
 
 /** Top k of already-materialised scored items (same order rule). */
 export function topK<T extends Scored>(items: readonly T[], k: number): T[] {
-  return topKIndices(items.length, k, (i) => items[i]!.score, (i) => items[i]!.id).map((i) => items[i]!);
+  return topKIndices(
+    items.length,
+    k,
+    (i) => items[i]!.score,
+    (i) => items[i]!.id,
+  ).map((i) => items[i]!);
 }

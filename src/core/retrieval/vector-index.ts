@@ -181,7 +181,12 @@ export class VectorIndex<L extends string = Level> {
     const ids = g.ids;
     const scores = new Float64Array(n);
     for (let row = 0; row < n; row++) scores[row] = dotRow(q, data, row, dim);
-    return topKIndices(n, k, (j) => scores[j]!, (j) => ids[j]!).map((j) => ({ id: ids[j]!, tool: g.tool, level: g.level, score: scores[j]! }));
+    return topKIndices(
+      n,
+      k,
+      (j) => scores[j]!,
+      (j) => ids[j]!,
+    ).map((j) => ({ id: ids[j]!, tool: g.tool, level: g.level, score: scores[j]! }));
   }
 
   private inScope(scope: VectorScope<L>): Group<L>[] {

@@ -10,7 +10,6 @@ export type Inline =
   | { type: 'link'; href: string; children: Inline[] }
   | { type: 'br' };
 
-
 /** Emphasis deeper than this stays as its literal `*`/`_` (hostile input cannot nest without bound). */
 export const MAX_INLINE_DEPTH = 16;
 
@@ -53,7 +52,10 @@ export function emphasis(pieces: Piece[]): Inline[] {
   let closer = head.next;
   while (closer) {
     const d = closer.piece;
-    if (d.type !== 'delim' || !d.canClose) { closer = closer.next; continue; }
+    if (d.type !== 'delim' || !d.canClose) {
+      closer = closer.next;
+      continue;
+    }
     const key = `${d.ch}${d.canOpen ? 1 : 0}${d.orig % 3}`;
     const floor = bottom.get(key) ?? head;
     let opener: Cell | null = closer.prev;
@@ -62,7 +64,10 @@ export function emphasis(pieces: Piece[]): Inline[] {
       const o = opener.piece;
       if (o.type === 'delim' && o.ch === d.ch && o.canOpen) {
         const odd = (o.canClose || d.canOpen) && (o.orig + d.orig) % 3 === 0 && !(o.orig % 3 === 0 && d.orig % 3 === 0);
-        if (!odd) { found = opener; break; }
+        if (!odd) {
+          found = opener;
+          break;
+        }
       }
       opener = opener.prev;
     }
@@ -76,9 +81,10 @@ export function emphasis(pieces: Piece[]): Inline[] {
     const children: Inline[] = [];
     for (let c = found.next; c && c !== closer; c = c.next) push(children, asInline(c.piece));
     const type = d.ch === '~' ? 'del' : use === 2 ? 'strong' : 'em';
-    const inner: Inline[] = depthOf(children) + 1 > MAX_INLINE_DEPTH
-      ? [{ type: 'text', text: d.ch.repeat(use) }, ...children, { type: 'text', text: d.ch.repeat(use) }]
-      : [{ type, children }];
+    const inner: Inline[] =
+      depthOf(children) + 1 > MAX_INLINE_DEPTH
+        ? [{ type: 'text', text: d.ch.repeat(use) }, ...children, { type: 'text', text: d.ch.repeat(use) }]
+        : [{ type, children }];
     // Replace everything between opener and closer by the new node(s).
     let at: Cell = found;
     at.next = closer;

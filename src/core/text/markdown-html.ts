@@ -17,11 +17,16 @@ function inline(nodes: Inline[]): string {
   return nodes
     .map((n) => {
       switch (n.type) {
-        case 'text': return escapeHtml(n.text);
-        case 'code': return `<code>${escapeHtml(n.text)}</code>`;
-        case 'br': return '<br>';
-        case 'link': return `<a href="${escapeHtml(n.href)}" rel="${LINK_REL}" target="_blank">${inline(n.children)}</a>`;
-        default: return `<${n.type}>${inline(n.children)}</${n.type}>`;
+        case 'text':
+          return escapeHtml(n.text);
+        case 'code':
+          return `<code>${escapeHtml(n.text)}</code>`;
+        case 'br':
+          return '<br>';
+        case 'link':
+          return `<a href="${escapeHtml(n.href)}" rel="${LINK_REL}" target="_blank">${inline(n.children)}</a>`;
+        default:
+          return `<${n.type}>${inline(n.children)}</${n.type}>`;
       }
     })
     .join('');
@@ -35,11 +40,16 @@ function blocks(list: Block[], tight = false): string {
   return list
     .map((b) => {
       switch (b.type) {
-        case 'paragraph': return tight ? inline(b.children) : `<p>${inline(b.children)}</p>`;
-        case 'heading': return `<h${b.level}>${inline(b.children)}</h${b.level}>`;
-        case 'code': return `<pre><code${b.lang ? ` data-lang="${escapeHtml(b.lang)}"` : ''}>${escapeHtml(b.text)}</code></pre>`;
-        case 'rule': return '<hr>';
-        case 'quote': return `<blockquote>${blocks(b.children)}</blockquote>`;
+        case 'paragraph':
+          return tight ? inline(b.children) : `<p>${inline(b.children)}</p>`;
+        case 'heading':
+          return `<h${b.level}>${inline(b.children)}</h${b.level}>`;
+        case 'code':
+          return `<pre><code${b.lang ? ` data-lang="${escapeHtml(b.lang)}"` : ''}>${escapeHtml(b.text)}</code></pre>`;
+        case 'rule':
+          return '<hr>';
+        case 'quote':
+          return `<blockquote>${blocks(b.children)}</blockquote>`;
         case 'list': {
           const tag = b.ordered ? 'ol' : 'ul';
           const start = b.ordered && b.start !== 1 ? ` start="${b.start}"` : '';

@@ -55,10 +55,16 @@ function linkTail(src: string, at: number): { end: number; dest: string } | null
     const start = i;
     for (; i < src.length && i - start <= MAX_DEST; i++) {
       const c = src[i]!;
-      if (c === '\\' && i + 1 < src.length) { i++; continue; }
+      if (c === '\\' && i + 1 < src.length) {
+        i++;
+        continue;
+      }
       if (c === ' ' || c === '\n' || c < ' ') break;
       if (c === '(') depth++;
-      else if (c === ')') { if (depth === 0) break; depth--; }
+      else if (c === ')') {
+        if (depth === 0) break;
+        depth--;
+      }
     }
     dest = src.slice(start, i);
   }
@@ -182,8 +188,17 @@ export function parseInline(src: string, links = true): Inline[] {
     const c = src[i]!;
     if (c === '\\' && i + 1 < src.length) {
       const n = src[i + 1]!;
-      if (n === '\n') { flush(); pieces.push({ type: 'br' }); i += 2; continue; }
-      if (ESCAPABLE.test(n)) { text += n; i += 2; continue; }
+      if (n === '\n') {
+        flush();
+        pieces.push({ type: 'br' });
+        i += 2;
+        continue;
+      }
+      if (ESCAPABLE.test(n)) {
+        text += n;
+        i += 2;
+        continue;
+      }
     }
     if (c === '`') {
       let len = 1;

@@ -66,9 +66,13 @@ function splitRow(line: string): string[] {
   const cells: string[] = [];
   let cur = '';
   for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && s[i + 1] === '|') { cur += '|'; i++; }
-    else if (s[i] === '|') { cells.push(cur.trim()); cur = ''; }
-    else cur += s[i];
+    if (s[i] === '\\' && s[i + 1] === '|') {
+      cur += '|';
+      i++;
+    } else if (s[i] === '|') {
+      cells.push(cur.trim());
+      cur = '';
+    } else cur += s[i];
   }
   cells.push(cur.trim());
   return cells;
@@ -95,7 +99,10 @@ function parseBlocks(lines: string[], depth: number): Block[] {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    if (blank(line)) { i++; continue; }
+    if (blank(line)) {
+      i++;
+      continue;
+    }
     const fence = FENCE.exec(line);
     if (fence && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
       const [, ind, run] = fence;
@@ -116,7 +123,11 @@ function parseBlocks(lines: string[], depth: number): Block[] {
       i++;
       continue;
     }
-    if (RULE.test(line)) { out.push({ type: 'rule' }); i++; continue; }
+    if (RULE.test(line)) {
+      out.push({ type: 'rule' });
+      i++;
+      continue;
+    }
     if (QUOTE.test(line) && depth < MAX_BLOCK_DEPTH) {
       const body: string[] = [];
       while (i < lines.length && (QUOTE.test(lines[i]!) || (!blank(lines[i]!) && body.length && !blank(body[body.length - 1]!) && !interrupts(lines[i]!)))) {
@@ -133,7 +144,9 @@ function parseBlocks(lines: string[], depth: number): Block[] {
     }
     if (tableAt(lines, i)) {
       const head = splitRow(line);
-      const align: Align[] = splitRow(lines[i + 1]!).map((c) => (c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : null));
+      const align: Align[] = splitRow(lines[i + 1]!).map((c) =>
+        c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : null,
+      );
       const rows: Inline[][][] = [];
       i += 2;
       while (i < lines.length && !blank(lines[i]!) && !interrupts(lines[i]!)) {
@@ -150,8 +163,16 @@ function parseBlocks(lines: string[], depth: number): Block[] {
     let level = 0;
     while (i < lines.length && !blank(lines[i]!)) {
       const next = lines[i]!;
-      if (/^ {0,3}=+[ \t]*$/.test(next)) { level = 1; i++; break; }
-      if (/^ {0,3}-+[ \t]*$/.test(next)) { level = 2; i++; break; }
+      if (/^ {0,3}=+[ \t]*$/.test(next)) {
+        level = 1;
+        i++;
+        break;
+      }
+      if (/^ {0,3}-+[ \t]*$/.test(next)) {
+        level = 2;
+        i++;
+        break;
+      }
       if (interrupts(next) || tableAt(lines, i)) break;
       para.push(next.trim());
       i++;
@@ -176,9 +197,19 @@ function parseList(lines: string[], i: number, depth: number, out: Block[]): num
     let gap = false;
     while (i < lines.length) {
       const l = lines[i]!;
-      if (blank(l)) { body.push(''); gap = true; i++; continue; }
+      if (blank(l)) {
+        body.push('');
+        gap = true;
+        i++;
+        continue;
+      }
       const indent = l.length - l.trimStart().length;
-      if (indent >= item.content) { body.push(l.slice(item.content)); gap = false; i++; continue; }
+      if (indent >= item.content) {
+        body.push(l.slice(item.content));
+        gap = false;
+        i++;
+        continue;
+      }
       if (gap || itemStart(l) || interrupts(l)) break;
       body.push(l.trim()); // lazy continuation of the item's paragraph
       i++;
@@ -222,10 +253,13 @@ export function shiftHeadings(blocks: Block[], top: number): Block[] {
   const rank = new Map([...used].sort((a, b) => a - b).map((lv, k) => [lv, Math.min(6, top + k)]));
   const map = (bs: Block[]): Block[] =>
     bs.map((b) =>
-      b.type === 'heading' ? { ...b, level: rank.get(b.level)! }
-      : b.type === 'quote' ? { ...b, children: map(b.children) }
-      : b.type === 'list' ? { ...b, items: b.items.map(map) }
-      : b,
+      b.type === 'heading'
+        ? { ...b, level: rank.get(b.level)! }
+        : b.type === 'quote'
+          ? { ...b, children: map(b.children) }
+          : b.type === 'list'
+            ? { ...b, items: b.items.map(map) }
+            : b,
     );
   return map(blocks);
 }

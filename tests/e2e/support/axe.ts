@@ -14,7 +14,11 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-prac
 export async function axeViolations(page: Page): Promise<Result[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(
-    (tags) => (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
+    (tags) =>
+      (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }).axe.run(document, {
+        runOnly: { type: 'tag', values: tags },
+        resultTypes: ['violations'],
+      }),
     TAGS,
   );
   return results.violations;
@@ -22,7 +26,13 @@ export async function axeViolations(page: Page): Promise<Result[]> {
 
 /** One line per violated rule: impact, rule, help, and the first nodes' selectors. */
 export function describe(violations: Result[]): string[] {
-  return violations.map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}` : ''}`).join(' | ')}${v.nodes.length > 4 ? ` … ${v.nodes.length} nodes` : ''}`);
+  return violations.map(
+    (v) =>
+      `${v.impact} ${v.id} (${v.help}): ${v.nodes
+        .slice(0, 4)
+        .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.split('\n').slice(1, 2).join('').trim()}` : ''}`)
+        .join(' | ')}${v.nodes.length > 4 ? ` … ${v.nodes.length} nodes` : ''}`,
+  );
 }
 
 /** Violations that fail the test: serious or critical ones, and heading order (issue #19). */

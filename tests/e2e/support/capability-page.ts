@@ -116,7 +116,8 @@ export class CapabilityPage extends MemoryPage {
   /** Texts of the open tool's entries in the four levels (the claims), and of its tentative group. */
   async claimsAndTentative(): Promise<{ claims: string[]; tentative: string[] }> {
     const claims: string[] = [];
-    for (const level of ['proficient', 'good', 'bad', 'weak'] as const) claims.push(...(await this.level(level).locator('button.entry > span.user-text').allTextContents()));
+    for (const level of ['proficient', 'good', 'bad', 'weak'] as const)
+      claims.push(...(await this.level(level).locator('button.entry > span.user-text').allTextContents()));
     const tentative = (await this.tentative.count()) ? await this.tentative.locator('button.entry > span.user-text').allTextContents() : [];
     return { claims, tentative };
   }
@@ -161,7 +162,10 @@ export class CapabilityPage extends MemoryPage {
 
   /** The Predict page's prediction card of one tool. */
   prediction(tool: string): Locator {
-    return this.page.getByTestId('predictions').getByRole('article').filter({ has: this.page.getByRole('heading', { name: tool, exact: true }) });
+    return this.page
+      .getByTestId('predictions')
+      .getByRole('article')
+      .filter({ has: this.page.getByRole('heading', { name: tool, exact: true }) });
   }
 
   async predict(prompt: string, method: string): Promise<void> {

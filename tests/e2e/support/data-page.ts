@@ -12,7 +12,10 @@ export class DataPage extends AppPage {
   }
 
   async openImport(): Promise<void> {
-    await this.page.getByRole('button', { name: /Import (file|a file)/ }).first().click();
+    await this.page
+      .getByRole('button', { name: /Import (file|a file)/ })
+      .first()
+      .click();
     await expect(this.dialog).toBeVisible();
   }
 

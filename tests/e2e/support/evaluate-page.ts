@@ -81,11 +81,15 @@ export class EvaluatePage extends AppPage {
     return this.page.evaluate(() => {
       const vw = document.documentElement.clientWidth;
       const scrolls = (el: Element) => {
-        for (let p = el.parentElement; p && p.tagName !== 'MAIN' && p !== document.body; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+        for (let p = el.parentElement; p && p.tagName !== 'MAIN' && p !== document.body; p = p.parentElement)
+          if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
         return false;
       };
       return [...document.querySelectorAll('main *')]
-        .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && (r.right > vw + 1 || r.left < -1) && !scrolls(el); })
+        .filter((el) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && (r.right > vw + 1 || r.left < -1) && !scrolls(el);
+        })
         .slice(0, 10)
         .map((el) => `${el.tagName.toLowerCase()}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`);
     });

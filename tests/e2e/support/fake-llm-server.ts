@@ -38,7 +38,9 @@ function reply(body: ChatBody, opts: FakeLlmOptions): string {
   const words = task.split(/\s+/).slice(0, 4).join(' ').replace(/["\\]/g, '');
   if (schema === 'memory_update') {
     const level = score >= 4 ? 'good' : score <= 2 ? 'bad' : null;
-    return JSON.stringify({ operations: level ? [{ op: 'add', level, text: `Fake model: ${level === 'good' ? 'handles' : 'struggles with'} prompts like "${words}"` }] : [] });
+    return JSON.stringify({
+      operations: level ? [{ op: 'add', level, text: `Fake model: ${level === 'good' ? 'handles' : 'struggles with'} prompts like "${words}"` }] : [],
+    });
   }
   if (schema === 'critique') return JSON.stringify({ critique: { level: 'weak', text: `Fake critique: loses details in "${words}"` } });
   return `Fake feedback: the output earned ${score} because of how it handled "${words}".`;
@@ -72,7 +74,8 @@ export async function startFakeLlmServer(port: number, opts: FakeLlmOptions = {}
       if (body.stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const mid = Math.floor(content.length / 2);
-        for (const part of [content.slice(0, mid), content.slice(mid)]) res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: part } }] })}\n\n`);
+        for (const part of [content.slice(0, mid), content.slice(mid)])
+          res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: part } }] })}\n\n`);
         res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
         res.end('data: [DONE]\n\n');
       } else {

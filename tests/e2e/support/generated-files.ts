@@ -2,9 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const WORDS = ('red blue green small large old young quiet busy bright dark wooden glass metal cat dog horse bird child ' +
+const WORDS = (
+  'red blue green small large old young quiet busy bright dark wooden glass metal cat dog horse bird child ' +
   'woman man robot car bicycle train bridge river mountain forest city street market kitchen window table chair lamp book ' +
-  'cup flower tree cloud sun moon star ocean beach boat castle tower garden painting standing sitting running holding').split(' ');
+  'cup flower tree cloud sun moon star ocean beach boat castle tower garden painting standing sitting running holding'
+).split(' ');
 
 /** Deterministic words for row `i` (so every run writes the same file). */
 export function words(i: number, n = 6): string {

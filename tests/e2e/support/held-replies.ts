@@ -28,15 +28,19 @@ export class HeldQueueReplies {
         }
         override addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void {
           if (type !== 'message' || typeof listener !== 'function') return super.addEventListener(type, listener, options);
-          super.addEventListener(type, (event: Event) => {
-            const data = (event as MessageEvent).data as { type?: string; id?: number } | null;
-            const datasets = typeof data?.id === 'number' && (data.type === 'rpc:result' || data.type === 'rpc:error') ? this.#calls.get(data.id) : undefined;
-            if (datasets && datasets.some((d) => state.hold.some((h) => d.includes(h)))) {
-              state.held.push({ datasets, deliver: () => listener.call(this, event) });
-              return;
-            }
-            listener.call(this, event);
-          }, options);
+          super.addEventListener(
+            type,
+            (event: Event) => {
+              const data = (event as MessageEvent).data as { type?: string; id?: number } | null;
+              const datasets = typeof data?.id === 'number' && (data.type === 'rpc:result' || data.type === 'rpc:error') ? this.#calls.get(data.id) : undefined;
+              if (datasets && datasets.some((d) => state.hold.some((h) => d.includes(h)))) {
+                state.held.push({ datasets, deliver: () => listener.call(this, event) });
+                return;
+              }
+              listener.call(this, event);
+            },
+            options,
+          );
         }
       }
       window.Worker = HoldingWorker;

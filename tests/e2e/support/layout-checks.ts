@@ -32,7 +32,7 @@ export function fieldsWithoutVisibleLabel(scope: Page | Locator): Promise<string
     const fields = [...el0.querySelectorAll('input, select, textarea')].filter((f) => {
       const type = (f.getAttribute('type') ?? '').toLowerCase();
       if (type === 'hidden') return false;
-      if (type === 'file') return [...(f as HTMLInputElement).labels ?? []].some(shown) || shown(f);
+      if (type === 'file') return [...((f as HTMLInputElement).labels ?? [])].some(shown) || shown(f);
       return shown(f);
     });
     const out: string[] = [];
@@ -40,9 +40,17 @@ export function fieldsWithoutVisibleLabel(scope: Page | Locator): Promise<string
       const name = f.getAttribute('aria-label') ?? f.getAttribute('name') ?? f.getAttribute('placeholder') ?? f.id;
       const what = `${f.tagName.toLowerCase()}${f.getAttribute('type') ? `[${f.getAttribute('type')}]` : ''} "${name}"`;
       const labels = [...((f as HTMLInputElement).labels ?? [])].filter((l) => shown(l) && ownText(l) !== '');
-      const by = (f.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id)).filter((e): e is HTMLElement => !!e && shown(e) && (e.textContent ?? '').trim() !== '');
+      const by = (f.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => document.getElementById(id))
+        .filter((e): e is HTMLElement => !!e && shown(e) && (e.textContent ?? '').trim() !== '');
       if (!labels.length && !by.length) out.push(`${what}: no visible label`);
-      const hasName = !!f.getAttribute('aria-label')?.trim() || labels.length > 0 || by.length > 0 || [...((f as HTMLInputElement).labels ?? [])].some((l) => ownText(l) !== '');
+      const hasName =
+        !!f.getAttribute('aria-label')?.trim() ||
+        labels.length > 0 ||
+        by.length > 0 ||
+        [...((f as HTMLInputElement).labels ?? [])].some((l) => ownText(l) !== '');
       if (!hasName) out.push(`${what}: no accessible name`);
     }
     return out;
@@ -91,5 +99,11 @@ export function brokenWords(scope: Locator): Promise<string[]> {
 
 /** How far the document scrolls sideways (0 when it does not). */
 export function sidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth, document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth));
+  return page.evaluate(() =>
+    Math.max(
+      0,
+      document.documentElement.scrollWidth - window.innerWidth,
+      document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth,
+    ),
+  );
 }

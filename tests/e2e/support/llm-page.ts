@@ -22,7 +22,11 @@ export class LlmSettingsPage extends SettingsPage {
     const body = readFileSync(TINY_GGUF_PATH);
     await this.page.route(`**${TINY_GGUF_URL}`, (route) => {
       n++;
-      return route.fulfill({ status: 200, body, headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length), 'cross-origin-resource-policy': 'same-origin' } });
+      return route.fulfill({
+        status: 200,
+        body,
+        headers: { 'content-type': 'application/octet-stream', 'content-length': String(body.length), 'cross-origin-resource-policy': 'same-origin' },
+      });
     });
     return { fetches: () => n };
   }

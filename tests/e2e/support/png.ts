@@ -28,7 +28,15 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** A `width` × `height` PNG: a two-colour checkerboard of `cell` px squares. */
-export function checkerPng(width: number, height: number, cell = Math.max(1, Math.round(width / 8)), colours: [number, number, number][] = [[220, 60, 40], [250, 240, 210]]): Buffer {
+export function checkerPng(
+  width: number,
+  height: number,
+  cell = Math.max(1, Math.round(width / 8)),
+  colours: [number, number, number][] = [
+    [220, 60, 40],
+    [250, 240, 210],
+  ],
+): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) {
     const row = y * (width * 3 + 1);
@@ -45,7 +53,12 @@ export function checkerPng(width: number, height: number, cell = Math.max(1, Mat
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // colour type: RGB
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 export function writePng(path: string, width: number, height: number): void {

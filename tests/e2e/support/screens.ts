@@ -6,7 +6,8 @@ function widest(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
     const scrolls = (el: Element) => {
-      for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement) if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
+      for (let p = el.parentElement; p && p.tagName !== 'MAIN'; p = p.parentElement)
+        if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true;
       return false;
     };
     return [...document.querySelectorAll('main *')]

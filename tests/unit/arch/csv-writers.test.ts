@@ -30,7 +30,9 @@ describe('CSV writers', () => {
   it('every file that makes a CSV download or blob uses the shared writer', () => {
     const producers = files.filter((f) => f.rel !== CELL_MODULE && (/text\/csv/.test(f.text) || /-rejected\.csv|\.csv['`]\s*\)|\.\$\{format\}/.test(f.text)));
     // The known producers are found (the grep is not vacuous) …
-    expect(producers.map((f) => f.rel).sort()).toEqual(expect.arrayContaining(['app/import/handlers.ts', 'ui/components/DatasetCard.svelte', 'ui/download.ts', 'ui/pages/EvaluatePage.svelte']));
+    expect(producers.map((f) => f.rel).sort()).toEqual(
+      expect.arrayContaining(['app/import/handlers.ts', 'ui/components/DatasetCard.svelte', 'ui/download.ts', 'ui/pages/EvaluatePage.svelte']),
+    );
     // … and each one builds its text with a writer.
     for (const f of producers) expect(WRITERS.some((w) => f.text.includes(w)) || /\b(call|send)\('exportExperiences'/.test(f.text), f.rel).toBe(true);
   });

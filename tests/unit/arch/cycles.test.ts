@@ -21,14 +21,15 @@ describe('the import reader', () => {
       "type F = import('./f').F;",
       "// import { g } from './g';",
       "/* import('./h') */",
-      "const s = \"import x from './i'\";",
+      'const s = "import x from \'./i\'";',
       "import Papa from 'papaparse';",
     ].join('\n');
     expect(specifiersOf(code).sort()).toEqual(['../b', './a', './c.js', './d', './e.svelte', './f', 'papaparse']);
   });
 
   it('reads the script blocks of a Svelte component, not its markup', () => {
-    const svelte = "<script module lang=\"ts\">import { x } from './m';</script>\n<script lang=\"ts\">import Y from './Y.svelte';</script>\n<p>import z from './z'</p>";
+    const svelte =
+      "<script module lang=\"ts\">import { x } from './m';</script>\n<script lang=\"ts\">import Y from './Y.svelte';</script>\n<p>import z from './z'</p>";
     expect(specifiersOf(svelte, true).sort()).toEqual(['./Y.svelte', './m']);
   });
 

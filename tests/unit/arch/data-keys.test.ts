@@ -19,11 +19,14 @@ async function dataKeyErrors(code: string, filePath = 'src/core/example.ts'): Pr
 describe('the data-keys lint rule', () => {
   it.each([
     // The exact line that lost 6 of 11 tools (src/core/import/pipeline.ts before the fix).
-    ["const tools: Record<string, { accepted: number }> = {};\nexport const tally = (tool: string) => (tools[tool] ??= { accepted: 0 });", 2],
+    ['const tools: Record<string, { accepted: number }> = {};\nexport const tally = (tool: string) => (tools[tool] ??= { accepted: 0 });', 2],
     // The Tools page's grouping that crashed with `e[n.toolId].push is not a function`.
-    ["export function group(ids: string[]) {\n  const byTool = {} as Record<string, string[]>;\n  for (const id of ids) (byTool[id] ||= []).push(id);\n  return byTool;\n}", 2],
-    ["export const counts: Record<string, number> = {};", 1],
-    ["declare function state<T>(v: T): T;\nexport const stats = state<Record<string, number>>({});", 1],
+    [
+      'export function group(ids: string[]) {\n  const byTool = {} as Record<string, string[]>;\n  for (const id of ids) (byTool[id] ||= []).push(id);\n  return byTool;\n}',
+      2,
+    ],
+    ['export const counts: Record<string, number> = {};', 1],
+    ['declare function state<T>(v: T): T;\nexport const stats = state<Record<string, number>>({});', 1],
   ])('rejects %s', async (code, errors) => {
     expect(await dataKeyErrors(`${code}\n`)).toBe(errors);
   });
@@ -34,25 +37,38 @@ describe('the data-keys lint rule', () => {
       'const tools = new Map<string, { accepted: number }>();',
       'export const tally = (tool: string) => { let t = tools.get(tool); if (!t) tools.set(tool, (t = { accepted: 0 })); return t; };',
       'export const out = dict<number>();',
-      "export const read = (k: string) => own(out, k);",
+      'export const read = (k: string) => own(out, k);',
       "const cfg: { a?: number } = {};\ncfg['a'] ??= 1;",
-      "export const options: Record<string, number> = { a: 1 };",
+      'export const options: Record<string, number> = { a: 1 };',
       '',
     ].join('\n');
     expect(await dataKeyErrors(code)).toBe(0);
   });
 
-  it.each(['src/core/import/pipeline.ts', 'src/app/import/handlers.ts', 'src/db/dataset-counts.ts', 'src/ui/pages/ToolsPage.svelte', 'src/ui/tool-cards.ts', 'src/cli/format-import.ts', 'workers/data.worker.ts'])(
-    'applies to %s',
-    async (file) => {
-      const config = (await eslint.calculateConfigForFile(file)) as { rules?: Record<string, unknown[]> };
-      const selectors = (config.rules?.['no-restricted-syntax'] ?? []).slice(1) as { selector: string }[];
-      expect(selectors.some((s) => s.selector.includes("operator=/^(\\?\\?|\\|\\|)=$/"))).toBe(true);
-    },
-  );
+  it.each([
+    'src/core/import/pipeline.ts',
+    'src/app/import/handlers.ts',
+    'src/db/dataset-counts.ts',
+    'src/ui/pages/ToolsPage.svelte',
+    'src/ui/tool-cards.ts',
+    'src/cli/format-import.ts',
+    'workers/data.worker.ts',
+  ])('applies to %s', async (file) => {
+    const config = (await eslint.calculateConfigForFile(file)) as { rules?: Record<string, unknown[]> };
+    const selectors = (config.rules?.['no-restricted-syntax'] ?? []).slice(1) as { selector: string }[];
+    expect(selectors.some((s) => s.selector.includes('operator=/^(\\?\\?|\\|\\|)=$/'))).toBe(true);
+  });
 
   it('the converted files pass it', async () => {
-    const files = ['src/core/import/pipeline.ts', 'src/core/eval/evaluate.ts', 'src/core/eval/report.ts', 'src/core/memory/job.ts', 'src/app/evaluate/evaluate.ts', 'src/db/backup.ts', 'src/ui/tool-cards.ts'];
+    const files = [
+      'src/core/import/pipeline.ts',
+      'src/core/eval/evaluate.ts',
+      'src/core/eval/report.ts',
+      'src/core/memory/job.ts',
+      'src/app/evaluate/evaluate.ts',
+      'src/db/backup.ts',
+      'src/ui/tool-cards.ts',
+    ];
     const results = await eslint.lintFiles(files);
     expect(results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => `${r.filePath}:${m.line}`))).toEqual([]);
   });
@@ -75,6 +91,9 @@ describe('src/core/data-keys.ts', () => {
     expect(own(parsed, '__proto__')).toBe(7);
     expect(own(structuredClone(parsed), '__proto__')).toBe(7);
     expect(own(undefined, 'x')).toBeUndefined();
-    expect([...mapOf(parsed)]).toEqual([['__proto__', 7], ['x', 1]]);
+    expect([...mapOf(parsed)]).toEqual([
+      ['__proto__', 7],
+      ['x', 1],
+    ]);
   });
 });

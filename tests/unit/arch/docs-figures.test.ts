@@ -19,7 +19,12 @@ function tableRows(header: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -38,7 +43,16 @@ describe('docs/architecture.md', () => {
 
   it('states the layer table of scripts/arch/layers.ts', () => {
     const rows = tableRows('| layer | files | may import |');
-    const doc = rows.map(([name, , may]) => ({ name, may: may === 'nothing' ? [] : may!.split(',').map((m) => m.trim()).sort() }));
+    const doc = rows.map(([name, , may]) => ({
+      name,
+      may:
+        may === 'nothing'
+          ? []
+          : may!
+              .split(',')
+              .map((m) => m.trim())
+              .sort(),
+    }));
     expect(doc).toEqual(LAYERS.map((l) => ({ name: l.name, may: [...l.may].sort() })));
   });
 

@@ -27,7 +27,10 @@ describe('src/core import boundary', () => {
   });
 
   it('allows core-internal and pure library imports', async () => {
-    const errors = await errorsFor("import { LEVELS } from './types';\nimport Papa from 'papaparse';\nexport const x = [LEVELS, Papa];\n", 'src/core/example.ts');
+    const errors = await errorsFor(
+      "import { LEVELS } from './types';\nimport Papa from 'papaparse';\nexport const x = [LEVELS, Papa];\n",
+      'src/core/example.ts',
+    );
     expect(errors).toEqual([]);
   });
 

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 const UI = join(import.meta.dirname, '../../../src/ui');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : /\.(ts|svelte)$/.test(d.name) ? [join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : /\.(ts|svelte)$/.test(d.name) ? [join(dir, d.name)] : [],
+  );
 }
 
 /** Static and dynamic imports of src/db (any depth, any module in it) or of Dexie itself. */
@@ -22,8 +24,16 @@ function storageImporters(dir = UI): string[] {
 
 describe('UI access to storage', () => {
   it('the pattern catches every way of importing storage, and nothing else', () => {
-    for (const line of ["import { getSetting } from '../../db';", "import { x } from '../db/settings';", "import { liveQuery } from 'dexie';", "const m = await import('../db');", "import type { ToolMemDB } from '../../db/schema';"]) expect(STORAGE_IMPORT.test(line), line).toBe(true);
-    for (const line of ["import { UiStorage } from './storage';", "import { x } from '../dbx';", "import { x } from '../core/db-ish';"]) expect(STORAGE_IMPORT.test(line), line).toBe(false);
+    for (const line of [
+      "import { getSetting } from '../../db';",
+      "import { x } from '../db/settings';",
+      "import { liveQuery } from 'dexie';",
+      "const m = await import('../db');",
+      "import type { ToolMemDB } from '../../db/schema';",
+    ])
+      expect(STORAGE_IMPORT.test(line), line).toBe(true);
+    for (const line of ["import { UiStorage } from './storage';", "import { x } from '../dbx';", "import { x } from '../core/db-ish';"])
+      expect(STORAGE_IMPORT.test(line), line).toBe(false);
   });
 
   it('only the adapter module imports src/db or Dexie', () => {

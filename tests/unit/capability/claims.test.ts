@@ -60,7 +60,13 @@ describe('shrinkCells: one tool, one facet, by hand', () => {
     expect(fit.sigma2[0]).toBeCloseTo(sigma2, 4);
     // and it is a minimum of the deviance
     const at = shrinkDeviance({ y, x: X }, 0, tau2, sigma2);
-    for (const [dt, ds] of [[1.1, 1], [0.9, 1], [1, 1.1], [1, 0.9]]) expect(shrinkDeviance({ y, x: X }, 0, tau2 * dt!, sigma2 * ds!)).toBeGreaterThan(at);
+    for (const [dt, ds] of [
+      [1.1, 1],
+      [0.9, 1],
+      [1, 1.1],
+      [1, 0.9],
+    ])
+      expect(shrinkDeviance({ y, x: X }, 0, tau2 * dt!, sigma2 * ds!)).toBeGreaterThan(at);
   });
 
   it('shares τ² across tools: a tool with no effect is shrunk to ~0, one with a clear effect keeps most of it', () => {
@@ -77,11 +83,19 @@ describe('shrinkCells: one tool, one facet, by hand', () => {
   });
 });
 
-const facetOf = (name: string, ids: string[]): DiscoveredFacet => ({ facet: { kind: 'category', name, rule: { type: 'category', value: name } }, taskIds: ids });
+const facetOf = (name: string, ids: string[]): DiscoveredFacet => ({
+  facet: { kind: 'category', name, rule: { type: 'category', value: name } },
+  taskIds: ids,
+});
 
 function tableOf(n: number, score: (tool: number, t: number) => number, tools = 3): ScoreTable {
   const taskIds = Array.from({ length: n }, (_, t) => `t${String(t).padStart(3, '0')}`);
-  return { taskIds, toolIds: Array.from({ length: tools }, (_, j) => String.fromCharCode(65 + j)), scores: Array.from({ length: tools }, (_, j) => Float64Array.from(taskIds, (_, t) => score(j, t))), scale: { min: 1, max: 5, direction: 'higher-better', integer: false } };
+  return {
+    taskIds,
+    toolIds: Array.from({ length: tools }, (_, j) => String.fromCharCode(65 + j)),
+    scores: Array.from({ length: tools }, (_, j) => Float64Array.from(taskIds, (_, t) => score(j, t))),
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: false },
+  };
 }
 const jitter = (j: number, t: number) => [0.4, -0.4, 0.2, -0.2, 0][(t * 3 + j) % 5]!;
 
@@ -103,7 +117,10 @@ describe('classifyClaims', () => {
 
   it('minimum evidence: 9 facet tasks make no claim however clear, 10 do', () => {
     expect(MIN_CLAIM_TASKS).toBe(10);
-    for (const [m, want] of [[9, 'none'], [10, 'claim']] as const) {
+    for (const [m, want] of [
+      [9, 'none'],
+      [10, 'claim'],
+    ] as const) {
       const t = tableOf(60, (j, u) => 3 + (j === 0 && u < m ? -2 : 0) + jitter(j, u));
       const f = [facetOf('F', t.taskIds.slice(0, m))];
       const effects = computeEffects(t, f);
@@ -141,7 +158,14 @@ describe('verdicts on unseen tasks', () => {
   });
 
   it('summary: direction, confirmed and calibration by hand', () => {
-    const v = (verdict: Verdict['verdict'], delta: number | null): Verdict => ({ verdict, n: 20, delta, ci95: delta === null ? null : [delta - 0.1, delta + 0.1], on: 'x', checkedAt: 0 });
+    const v = (verdict: Verdict['verdict'], delta: number | null): Verdict => ({
+      verdict,
+      n: 20,
+      delta,
+      ci95: delta === null ? null : [delta - 0.1, delta + 0.1],
+      on: 'x',
+      checkedAt: 0,
+    });
     const s = summarise([
       { claimed: 0.5, verdict: v('holds', 0.4) },
       { claimed: -0.4, verdict: v('inconclusive', -0.05) },

@@ -11,37 +11,46 @@ const FULL = resolve(REPO, '../shared/data/genai_bench/genai_image.json');
 const SKILLS = resolve(REPO, '../shared/data/genai_bench/genai_skills.json');
 
 describe('every contribution line has the sign its words say', () => {
-  it.skipIf(!existsSync(FULL))('GenAI-Bench, 200 training tasks: claims by their level, dataset notes by hard / easy, on 100 unseen tasks × 6 tools', { timeout: 60_000 }, async () => {
-    const { dataset, experiences } = await loadData({ data: FULL, skills: SKILLS });
-    const data = groundTruth(experiences, dataset.raterPolicy);
-    const ids = [...new Set(data.map((p) => p.taskId))];
-    const split = splitByTask(ids, { train: 200, test: 100 }, 4);
-    const train = new Set(split.train);
-    const predictor = new CapabilityMemoryPredictor();
-    predictor.fit({ scale: dataset.scale, examples: data.filter((p) => train.has(p.taskId)).map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories })) });
-    const claims = new Map(predictor.entries.filter((e) => e.status === 'claim').map((e) => [e.id, e]));
-    const tentative = new Set(predictor.entries.filter((e) => e.status === 'tentative').map((e) => e.id));
-    const tasks = new Map(data.map((p) => [p.taskId, p]));
-    let lines = 0;
-    for (const id of split.test) {
-      const t = tasks.get(id)!;
-      for (const tool of [...new Set(data.map((p) => p.toolId))]) {
-        const p = predictor.predict({ taskId: id, prompt: t.prompt, categories: t.categories }, tool);
-        if (!p.clamped) expect(p.explanation.contributions.reduce((a, c) => a + c.points, p.explanation.mean)).toBeCloseTo(p.score, 6);
-        for (const c of p.explanation.contributions) {
-          expect(tentative.has(c.entryId), c.entryId).toBe(false);
-          const claim = claims.get(c.entryId);
-          if (claim && Math.abs(c.points) > 1e-12) {
-            expect(Math.sign(c.points), c.text).toBe(Math.sign(claim.value));
-            lines++;
-          }
-          if (c.entryId.startsWith('dataset:') && Math.abs(c.points) > 1e-12) {
-            expect(Math.sign(c.points), c.text).toBe(noteSign(c.text));
-            lines++;
+  it.skipIf(!existsSync(FULL))(
+    'GenAI-Bench, 200 training tasks: claims by their level, dataset notes by hard / easy, on 100 unseen tasks × 6 tools',
+    { timeout: 60_000 },
+    async () => {
+      const { dataset, experiences } = await loadData({ data: FULL, skills: SKILLS });
+      const data = groundTruth(experiences, dataset.raterPolicy);
+      const ids = [...new Set(data.map((p) => p.taskId))];
+      const split = splitByTask(ids, { train: 200, test: 100 }, 4);
+      const train = new Set(split.train);
+      const predictor = new CapabilityMemoryPredictor();
+      predictor.fit({
+        scale: dataset.scale,
+        examples: data
+          .filter((p) => train.has(p.taskId))
+          .map((p) => ({ taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories })),
+      });
+      const claims = new Map(predictor.entries.filter((e) => e.status === 'claim').map((e) => [e.id, e]));
+      const tentative = new Set(predictor.entries.filter((e) => e.status === 'tentative').map((e) => e.id));
+      const tasks = new Map(data.map((p) => [p.taskId, p]));
+      let lines = 0;
+      for (const id of split.test) {
+        const t = tasks.get(id)!;
+        for (const tool of [...new Set(data.map((p) => p.toolId))]) {
+          const p = predictor.predict({ taskId: id, prompt: t.prompt, categories: t.categories }, tool);
+          if (!p.clamped) expect(p.explanation.contributions.reduce((a, c) => a + c.points, p.explanation.mean)).toBeCloseTo(p.score, 6);
+          for (const c of p.explanation.contributions) {
+            expect(tentative.has(c.entryId), c.entryId).toBe(false);
+            const claim = claims.get(c.entryId);
+            if (claim && Math.abs(c.points) > 1e-12) {
+              expect(Math.sign(c.points), c.text).toBe(Math.sign(claim.value));
+              lines++;
+            }
+            if (c.entryId.startsWith('dataset:') && Math.abs(c.points) > 1e-12) {
+              expect(Math.sign(c.points), c.text).toBe(noteSign(c.text));
+              lines++;
+            }
           }
         }
       }
-    }
-    expect(lines).toBeGreaterThan(0);
-  });
+      expect(lines).toBeGreaterThan(0);
+    },
+  );
 });

@@ -7,7 +7,12 @@ const HB: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: fa
 const facet = (name: string, taskIds: string[]): DiscoveredFacet => ({ facet: { kind: 'category', name, rule: { type: 'category', value: name } }, taskIds });
 const TASKS = ['t1', 't2', 't3', 't4', 't5', 't6'];
 // A = 5 4 5 | 2 3 1,  B = 3 3 4 | 3 4 2; facet F = t1..t3.
-const table = (scale = HB, b: number[] = [3, 3, 4, 3, 4, 2]): ScoreTable => ({ taskIds: TASKS, toolIds: ['A', 'B'], scores: [Float64Array.from([5, 4, 5, 2, 3, 1]), Float64Array.from(b)], scale });
+const table = (scale = HB, b: number[] = [3, 3, 4, 3, 4, 2]): ScoreTable => ({
+  taskIds: TASKS,
+  toolIds: ['A', 'B'],
+  scores: [Float64Array.from([5, 4, 5, 2, 3, 1]), Float64Array.from(b)],
+  scale,
+});
 const F = facet('F', ['t1', 't2', 't3']);
 
 describe('tQuantile975', () => {
@@ -75,7 +80,13 @@ describe('computeEffects', () => {
   });
 
   it('builds a table from a training set (ids sorted, missing = NaN)', () => {
-    const t = scoreTableFromSet({ scale: HB, examples: [ { taskId: 'b', prompt: '', toolId: 'Y', score: 2 }, { taskId: 'a', prompt: '', toolId: 'X', score: 4 } ] });
+    const t = scoreTableFromSet({
+      scale: HB,
+      examples: [
+        { taskId: 'b', prompt: '', toolId: 'Y', score: 2 },
+        { taskId: 'a', prompt: '', toolId: 'X', score: 4 },
+      ],
+    });
     expect(t.taskIds).toEqual(['a', 'b']);
     expect(t.toolIds).toEqual(['X', 'Y']);
     expect(Array.from(t.scores[0]!)).toEqual([4, NaN]);

@@ -73,8 +73,12 @@ describe('buildEntries', () => {
     // A averages 1.95 on F against the others' 3.5: a weakness word, and "lowest" (rank 3 of 3).
     // Issue #34: the level against the others leads; the change from its usual lead (0.0 here) follows.
     expect(e.level).toBe('weak');
-    expect(e.text).toMatch(/^Weak at tasks tagged "F": 1\.9 vs their 3\.5, lowest of 3 tools \(n = 10 paired tasks\); e\.g\. .prompt t01.\. Usually level with the others, it does worse here: −\d\.\d against its usual margin \(95% CI −\d\.\d to −\d\.\d\)\.$/);
-    expect(built.profiles[0]!.text).toBe('Overall: averages 3.5 on the 1–5 scale, 3rd of 3 tools (95% interval 1st–3rd; n = 40 tasks); best on 38% of its tasks, 0.0 vs the other tools on the same tasks.');
+    expect(e.text).toMatch(
+      /^Weak at tasks tagged "F": 1\.9 vs their 3\.5, lowest of 3 tools \(n = 10 paired tasks\); e\.g\. .prompt t01.\. Usually level with the others, it does worse here: −\d\.\d against its usual margin \(95% CI −\d\.\d to −\d\.\d\)\.$/,
+    );
+    expect(built.profiles[0]!.text).toBe(
+      'Overall: averages 3.5 on the 1–5 scale, 3rd of 3 tools (95% interval 1st–3rd; n = 40 tasks); best on 38% of its tasks, 0.0 vs the other tools on the same tasks.',
+    );
   });
 
   it('verifies claims on unseen tasks: holds where the pattern repeats, untested when too few', () => {
@@ -97,11 +101,17 @@ describe('buildEntries', () => {
 describe('typical examples', () => {
   it("a theme's example shows one of its name's words, even when another member is nearer the mean", () => {
     const t = table();
-    const theme: DiscoveredFacet = { facet: { kind: 'theme', name: 'theme: dog', rule: { type: 'theme', minSimilarity: 0.8, keywords: ['dog'] } }, taskIds: FACETS[0]!.taskIds };
+    const theme: DiscoveredFacet = {
+      facet: { kind: 'theme', name: 'theme: dog', rule: { type: 'theme', minSimilarity: 0.8, keywords: ['dog'] } },
+      taskIds: FACETS[0]!.taskIds,
+    };
     const effects = computeEffects(t, [theme]);
     for (const c of effects.effects) c.effect.status = 'claim';
     // A on t00–t09 scores 1.5 2 2.5 …; t01 (2, nearest the mean) is about a cat, t02 about a dog.
-    const prompts = new Map([['t01', 'a cat asleep'], ['t02', 'a dog running']]);
+    const prompts = new Map([
+      ['t01', 'a cat asleep'],
+      ['t02', 'a dog running'],
+    ]);
     const built = buildEntries({ table: t, facets: [theme], effects, prompt: (task) => prompts.get(task) ?? `the ${task} scene` });
     expect(built.entries.find((e) => e.toolId === 'A')!.typical.taskId).toBe('t02');
   });

@@ -10,7 +10,13 @@ function unit(xs: number[]): Float32Array {
 }
 
 /** Five tight groups on orthogonal axes (12 tasks each), every prompt inside the same judge template. */
-const TOPICS = [['cats', 'kittens'], ['rockets', 'orbit'], ['bread', 'oven'], ['violin', 'concert'], ['glacier', 'ice']];
+const TOPICS = [
+  ['cats', 'kittens'],
+  ['rockets', 'orbit'],
+  ['bread', 'oven'],
+  ['violin', 'concert'],
+  ['glacier', 'ice'],
+];
 const BOILER = '###Task Description: evaluate the response strictly by the rubric. ###Instruction: ';
 function themed(): TrainingFacetTask[] {
   const tasks: TrainingFacetTask[] = [];
@@ -28,7 +34,8 @@ describe('category facets', () => {
   it('keeps the best-supported categories up to the cap and says what was dropped', () => {
     const tasks: TrainingFacetTask[] = [];
     // Category cK is on K + 1 tasks (c0 on 1 task … c9 on 10); "all" is on every task.
-    for (let i = 0; i < 40; i++) tasks.push({ taskId: id(i), prompt: `task ${i}`, categories: ['all', ...Array.from({ length: 10 }, (_, k) => (i <= k ? `c${k}` : '')).filter(Boolean)] });
+    for (let i = 0; i < 40; i++)
+      tasks.push({ taskId: id(i), prompt: `task ${i}`, categories: ['all', ...Array.from({ length: 10 }, (_, k) => (i <= k ? `c${k}` : '')).filter(Boolean)] });
     const d = discoverFacets(tasks, { minTasks: 3, maxCategories: 4, themes: false });
     const cats = d.facets.filter((f) => f.facet.kind === 'category');
     expect(cats.map((f) => f.facet.name)).toEqual(['c9', 'c8', 'c7', 'c6']);
@@ -46,7 +53,18 @@ describe('category facets', () => {
 });
 
 describe('cue facets', () => {
-  const prompts = ['A vase with no flowers.', 'A dog without a leash.', 'A cat that is not asleep.', 'A field with no grass.', 'A sky with no moon.', 'A red apple.', 'Two cats.', 'A blue car.', 'A tall tree.', 'A quiet lake.'];
+  const prompts = [
+    'A vase with no flowers.',
+    'A dog without a leash.',
+    'A cat that is not asleep.',
+    'A field with no grass.',
+    'A sky with no moon.',
+    'A red apple.',
+    'Two cats.',
+    'A blue car.',
+    'A tall tree.',
+    'A quiet lake.',
+  ];
   const tasks = prompts.map((prompt, i) => ({ taskId: id(i), prompt }));
   it('keeps cues firing on ≥ minTasks tasks, with the triggers its tasks contain and a typical example showing one', () => {
     const d = discoverFacets(tasks, { minTasks: 5, modality: 'image' });
@@ -69,7 +87,9 @@ describe('theme facets', () => {
   const d = discoverFacets(themed(), { minTasks: 5 });
   const themes = d.facets.filter((f) => f.facet.kind === 'theme');
   it('finds the coherent groups and names them by their own words, never by the shared template', () => {
-    expect(themes.map((f) => f.facet.name).sort()).toEqual(['theme: bread, oven', 'theme: cats, kittens', 'theme: glacier, ice', 'theme: rockets, orbit', 'theme: violin, concert'].sort());
+    expect(themes.map((f) => f.facet.name).sort()).toEqual(
+      ['theme: bread, oven', 'theme: cats, kittens', 'theme: glacier, ice', 'theme: rockets, orbit', 'theme: violin, concert'].sort(),
+    );
     for (const f of themes) {
       expect(f.facet.name).not.toMatch(/task|description|evaluate|rubric|instruction|response|history|number/i);
       expect(f.taskIds).toHaveLength(12);
@@ -100,7 +120,11 @@ describe('theme facets', () => {
     const tasks = topics.flatMap((w, g) =>
       Array.from({ length: 10 }, (_, k) => {
         const i = g * 10 + k;
-        return { taskId: id(i), prompt: `About ${w}, part ${k}.`, vector: unit(Array.from({ length: 8 }, (_, d) => (d === g ? 1 : 0.3 * Math.sin(i * (d + 2))))) };
+        return {
+          taskId: id(i),
+          prompt: `About ${w}, part ${k}.`,
+          vector: unit(Array.from({ length: 8 }, (_, d) => (d === g ? 1 : 0.3 * Math.sin(i * (d + 2))))),
+        };
       }),
     );
     const found = discoverFacets(tasks, { minTasks: 5, theme: { maxShare: 0.5 } }).facets.filter((f) => f.facet.kind === 'theme');
@@ -120,7 +144,10 @@ describe('theme facets', () => {
 describe('applies on new tasks', () => {
   const cue: DiscoveredFacet = { facet: { kind: 'cue', name: 'negation', rule: { type: 'cue', cue: 'negation' } }, taskIds: [] };
   const cat: DiscoveredFacet = { facet: { kind: 'category', name: 'counting', rule: { type: 'category', value: 'counting' } }, taskIds: [] };
-  const theme = { facet: { kind: 'theme' as const, name: 'theme: ice', rule: { type: 'theme' as const, minSimilarity: 0.9, keywords: ['ice'] } }, centroid: unit([1, 0, 0]) };
+  const theme = {
+    facet: { kind: 'theme' as const, name: 'theme: ice', rule: { type: 'theme' as const, minSimilarity: 0.9, keywords: ['ice'] } },
+    centroid: unit([1, 0, 0]),
+  };
   it('evaluates cue rules on free text typed in Predict', () => {
     expect(applies(cue, { prompt: 'a garden without a fence' })).toBe(true);
     expect(applies(cue, { prompt: 'a notebook on a desk' })).toBe(false);
@@ -138,7 +165,12 @@ describe('applies on new tasks', () => {
   it('membership gives one 0/1 row per facet, equal to applies', () => {
     const tasks = [{ prompt: 'no ice', vector: unit([1, 0, 0]) }, { prompt: 'ice', categories: ['counting'] }, { prompt: 'a dog' }];
     const rows = facetMembership([cue, cat, theme as DiscoveredFacet, cue], tasks);
-    expect(rows.map((r) => [...r])).toEqual([[1, 0, 0], [0, 1, 0], [1, 0, 0], [1, 0, 0]]);
+    expect(rows.map((r) => [...r])).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+      [1, 0, 0],
+      [1, 0, 0],
+    ]);
   });
 });
 

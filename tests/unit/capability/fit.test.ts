@@ -33,7 +33,15 @@ const discover = (): DiscoveredFacet[] => [{ facet: F, taskIds: ['t0', 't1'] }];
 describe('fitJoint and the memory predictor', () => {
   it('fits shared and tool-specific parts (hand-computed) and serialises as plain JSON', () => {
     // x̃ = ±0.5; A = 1, b_P = 2, b_Q = 0; λβ = λγ = 1: (0.5 + 0.5 + 1)·β = 1 → β = 0.5; γ_P = 0.75, γ_Q = −0.25.
-    const m = fitJoint({ scale: SCALE, tools: ['P', 'Q'], facets: [F], x: [Uint8Array.of(1, 1, 0, 0)], target: [Float64Array.of(5, 5, 3, 3), Float64Array.of(3, 3, 3, 3)], mu: [4, 3], lambda: { beta: 1, gamma: 1 } });
+    const m = fitJoint({
+      scale: SCALE,
+      tools: ['P', 'Q'],
+      facets: [F],
+      x: [Uint8Array.of(1, 1, 0, 0)],
+      target: [Float64Array.of(5, 5, 3, 3), Float64Array.of(3, 3, 3, 3)],
+      mu: [4, 3],
+      lambda: { beta: 1, gamma: 1 },
+    });
     expect(m.freq).toEqual([0.5]);
     expect(m.beta[0]).toBeCloseTo(0.5, 12);
     expect(m.gamma[0]![0]).toBeCloseTo(0.75, 12);
@@ -42,7 +50,14 @@ describe('fitJoint and the memory predictor', () => {
   });
 
   it('chooses λ on the grid by cross-validation when not given', () => {
-    const m = fitJoint({ scale: SCALE, tools: ['P'], facets: [F], x: [Uint8Array.from({ length: 20 }, (_, t) => (t % 2 ? 1 : 0))], target: [Float64Array.from({ length: 20 }, (_, t) => (t % 2 ? 4 : 2))], mu: [3] });
+    const m = fitJoint({
+      scale: SCALE,
+      tools: ['P'],
+      facets: [F],
+      x: [Uint8Array.from({ length: 20 }, (_, t) => (t % 2 ? 1 : 0))],
+      target: [Float64Array.from({ length: 20 }, (_, t) => (t % 2 ? 4 : 2))],
+      mu: [3],
+    });
     expect(m.cv.length).toBeGreaterThan(1);
     expect(m.lambda.gamma).toBeGreaterThan(0);
   });
@@ -83,7 +98,10 @@ describe('serialised model', () => {
     const p = new CapabilityMemoryPredictor({ discover, lambda: { beta: 1, gamma: 0.25 } });
     p.fit(fourTasks([3, 3, 5, 5], [4, 4, 2, 2]));
     const copy = CapabilityMemoryPredictor.fromModel(JSON.parse(JSON.stringify(p.toModel())));
-    for (const task of [{ taskId: 'a', prompt: 'x', categories: ['F'] }, { taskId: 'b', prompt: 'y' }]) {
+    for (const task of [
+      { taskId: 'a', prompt: 'x', categories: ['F'] },
+      { taskId: 'b', prompt: 'y' },
+    ]) {
       for (const tool of ['P', 'Q']) expect(copy.predict(task, tool)).toEqual(p.predict(task, tool));
     }
   });

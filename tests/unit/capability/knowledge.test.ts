@@ -55,7 +55,11 @@ describe('tag detectors (detectors.ts)', () => {
 function handModel(): SerializedCapabilityModel {
   const negation: Facet = { kind: 'category', name: 'negation (tagged)', rule: { type: 'category', value: 'negation' } };
   const detectors: DetectorSet = {
-    version: 1, vocabulary: ['not'], cues: [], dim: 0, vectorMean: [],
+    version: 1,
+    vocabulary: ['not'],
+    cues: [],
+    dim: 0,
+    vectorMean: [],
     detectors: [{ value: 'negation', weights: [2], bias: -1, platt: [1, 0], auc: 0.9, positives: 10, n: 40 }],
   };
   return {
@@ -72,7 +76,7 @@ function handModel(): SerializedCapabilityModel {
 }
 
 describe('a facet weighted by its probability (predictor.ts)', () => {
-  it('free text: the detector\'s probability replaces the tag; the line names the entry with that probability', () => {
+  it("free text: the detector's probability replaces the tag; the line names the entry with that probability", () => {
     const p = CapabilityMemoryPredictor.fromModel(handModel());
     const prob = sigmoid(1); // 0.731059
     const pred = p.predict({ taskId: 'q', prompt: 'a cat not wearing a hat' }, 'A');
@@ -116,7 +120,7 @@ describe('the logit (Rasch-style) contrast (latent.ts)', () => {
   const delta = 0.6 * Math.log(0.25);
   const half = 1.959964 * Math.sqrt(1.25) * 0.6;
 
-  it('latentContrast = the log odds ratio of the discordant pairs, with Woolf\'s interval', () => {
+  it("latentContrast = the log odds ratio of the discordant pairs, with Woolf's interval", () => {
     const c = latentContrast([j, k], 0, member);
     expect(c.tested).toBe(true);
     expect(c.n).toBe(8);
@@ -126,7 +130,7 @@ describe('the logit (Rasch-style) contrast (latent.ts)', () => {
     expect(c.ci95[1]).toBeCloseTo(delta + half, 3);
   });
 
-  it('latentCells with a flat prior gives the same contrast; a pass-rate change is read at the facet\'s level', () => {
+  it("latentCells with a flat prior gives the same contrast; a pass-rate change is read at the facet's level", () => {
     const cell = latentCells({ v: [j, k], x: [member], tau2: 1e8, phi: [1, 1] }).cells[0]![0]!;
     expect(cell.mean).toBeCloseTo(delta, 3);
     expect(cell.sd).toBeCloseTo(Math.sqrt(1.25) * 0.6, 3);
@@ -138,7 +142,10 @@ describe('the logit (Rasch-style) contrast (latent.ts)', () => {
 
 describe('leaderboards: P(best) and rank intervals from a known posterior (leaderboard.ts)', () => {
   it('two normal levels: P(best) = Φ(Δ / √(s₁² + s₂²))', () => {
-    const r = rankPosterior([{ mean: 0, sd: 1 }, { mean: 1, sd: 1 }]);
+    const r = rankPosterior([
+      { mean: 0, sd: 1 },
+      { mean: 1, sd: 1 },
+    ]);
     // Φ(1 / √2) = 0.760250
     expect(r.pBest[1]).toBeCloseTo(0.76025, 4);
     expect(r.pBest[0]).toBeCloseTo(0.23975, 4);
@@ -146,18 +153,43 @@ describe('leaderboards: P(best) and rank intervals from a known posterior (leade
   });
 
   it('three equal levels: each is best with ⅓ and takes every rank with ⅓; known levels rank for sure', () => {
-    const r = rankPosterior([{ mean: 2, sd: 0.5 }, { mean: 2, sd: 0.5 }, { mean: 2, sd: 0.5 }]);
+    const r = rankPosterior([
+      { mean: 2, sd: 0.5 },
+      { mean: 2, sd: 0.5 },
+      { mean: 2, sd: 0.5 },
+    ]);
     for (const row of r.dist) for (const p of row) expect(p).toBeCloseTo(1 / 3, 4);
     expect(rankInterval(r.dist[0]!)).toEqual([1, 3]);
-    const sure = rankPosterior([{ mean: 1, sd: 0 }, { mean: 3, sd: 0 }, { mean: 2, sd: 0 }]);
+    const sure = rankPosterior([
+      { mean: 1, sd: 0 },
+      { mean: 3, sd: 0 },
+      { mean: 2, sd: 0 },
+    ]);
     expect(sure.pBest).toEqual([0, 1, 0]);
     expect(rankInterval(sure.dist[2]!)).toEqual([2, 2]);
   });
 
-  it('a facet\'s board: levels in scale units, ranks by the paired level', () => {
+  it("a facet's board: levels in scale units, ranks by the paired level", () => {
     // Two tasks, both in the facet; A scores 5, 4; B 3, 2; C 4, 4.
-    const rows = facetLeaderboard(['A', 'B', 'C'], [[5, 4], [3, 2], [4, 4]], [[5, 4], [3, 2], [4, 4]], [1, 1]);
-    expect(rows.map((r) => [r.toolId, r.rank, r.mean, r.n])).toEqual([['A', 1, 4.5, 2], ['C', 2, 4, 2], ['B', 3, 2.5, 2]]);
+    const rows = facetLeaderboard(
+      ['A', 'B', 'C'],
+      [
+        [5, 4],
+        [3, 2],
+        [4, 4],
+      ],
+      [
+        [5, 4],
+        [3, 2],
+        [4, 4],
+      ],
+      [1, 1],
+    );
+    expect(rows.map((r) => [r.toolId, r.rank, r.mean, r.n])).toEqual([
+      ['A', 1, 4.5, 2],
+      ['C', 2, 4, 2],
+      ['B', 3, 2.5, 2],
+    ]);
     expect(rows[0]!.pBest).toBeGreaterThan(rows[1]!.pBest);
   });
 });
@@ -187,7 +219,15 @@ describe('pick claims (picks.ts)', () => {
     expect([k.toolId, k.over, k.facet, k.n]).toEqual(['A', 'B', 0, 30]);
     expect(k.probability).toBeGreaterThan(0.99);
     expect(k.mean - k.overMean).toBeCloseTo(1, 1);
-    const v = verifyPick(k, new Map([['A', a], ['B', b]]), member, { on: 'test-split', at: 0, minN: 10 });
+    const v = verifyPick(
+      k,
+      new Map([
+        ['A', a],
+        ['B', b],
+      ]),
+      member,
+      { on: 'test-split', at: 0, minN: 10 },
+    );
     expect(v.verdict).toBe('holds');
     expect(v.n).toBe(30);
   });
@@ -197,7 +237,19 @@ describe('one number per claim, the same rounded number on every surface', () =>
   const counting: Facet = { kind: 'category', name: 'counting', rule: { type: 'category', value: 'counting' } };
 
   it('1–5 scale: the text, the bar/tooltip line, the Tools card and MCP print −0.5 for −0.4649', () => {
-    const e: Effect = { n: 43, deltaOwn: -0.9, deltaVsOthers: -0.4649, ci95: [-0.7512, -0.1788], q: 0.01, lfsr: 0.003, mean: 2.84, othersMean: 2.92, usual: 0.5, rank: 5, of: 6 };
+    const e: Effect = {
+      n: 43,
+      deltaOwn: -0.9,
+      deltaVsOthers: -0.4649,
+      ci95: [-0.7512, -0.1788],
+      q: 0.01,
+      lfsr: 0.003,
+      mean: 2.84,
+      othersMean: 2.92,
+      usual: 0.5,
+      rank: 5,
+      of: 6,
+    };
     const style = numberStyle(4);
     const text = entryText('relative-weakness', counting, e, 'DALLE_3', { level: 'bad', showExample: false });
     expect(text).toContain('−0.5 against its usual margin (95% CI −0.8 to −0.2)');
@@ -207,10 +259,24 @@ describe('one number per claim, the same rounded number on every surface', () =>
     expect(levelText(e.mean!, style)).toBe('2.8');
   });
 
-  it('pass/fail: percentage points everywhere, MCP\'s number the same fraction', () => {
-    const e: Effect = { n: 125, deltaOwn: -0.1, deltaVsOthers: -0.0949, ci95: [-0.1449, -0.0351], q: 0.01, mean: 0.334, othersMean: 0.42, usual: 0.05, rank: 9, of: 14, latent: { delta: -0.4, ci95: [-0.62, -0.18] } };
+  it("pass/fail: percentage points everywhere, MCP's number the same fraction", () => {
+    const e: Effect = {
+      n: 125,
+      deltaOwn: -0.1,
+      deltaVsOthers: -0.0949,
+      ci95: [-0.1449, -0.0351],
+      q: 0.01,
+      mean: 0.334,
+      othersMean: 0.42,
+      usual: 0.05,
+      rank: 9,
+      of: 14,
+      latent: { delta: -0.4, ci95: [-0.62, -0.18] },
+    };
     const style = numberStyle(1, true);
-    expect(entryText('relative-weakness', counting, e, 'x', { level: 'bad', scaleWidth: 1, showExample: false })).toContain('−9 points against its usual margin (95% CI −14 to −4 points)');
+    expect(entryText('relative-weakness', counting, e, 'x', { level: 'bad', scaleWidth: 1, showExample: false })).toContain(
+      '−9 points against its usual margin (95% CI −14 to −4 points)',
+    );
     expect(formatChange(e.deltaVsOthers!, style)).toBe('−9 points');
     expect(effectSummary(e, style)).toMatch(/^−9 points \(95% CI −14 to −4 points\)/);
     expect(roundShown(e.deltaVsOthers!, style)).toBe(-0.09);

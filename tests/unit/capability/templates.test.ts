@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { entryText, facetSubject, formatChange, formatCount, formatLevel, formatNumber, numberStyle, sharedDifficultyNote, sharedEaseNote, standing } from '../../../src/core/capability/templates';
+import {
+  entryText,
+  facetSubject,
+  formatChange,
+  formatCount,
+  formatLevel,
+  formatNumber,
+  numberStyle,
+  sharedDifficultyNote,
+  sharedEaseNote,
+  standing,
+} from '../../../src/core/capability/templates';
 import { standingLevel } from '../../../src/core/capability/entries';
 import type { DiscoveredFacet, Effect, Facet } from '../../../src/core/capability/types';
 import { mulberry32 } from '../../../src/core/eval/rng';
@@ -37,7 +48,19 @@ describe('entryText', () => {
   });
   it('relative entries lead with the level against the others, then the change from the usual lead (issue #34)', () => {
     // Usual lead +0.5 (raw: here −0.1 = usual + raw change −0.6); the claim, shrunk, is −0.5.
-    const bad: Effect = { n: 43, deltaOwn: -0.9, deltaVsOthers: -0.5, ci95: [-0.8, -0.2], q: 0.01, mean: 2.84, othersMean: 2.92, usual: 0.5, rank: 5, of: 6, raw: { delta: -0.6, ci95: [-1, -0.2] } };
+    const bad: Effect = {
+      n: 43,
+      deltaOwn: -0.9,
+      deltaVsOthers: -0.5,
+      ci95: [-0.8, -0.2],
+      q: 0.01,
+      mean: 2.84,
+      othersMean: 2.92,
+      usual: 0.5,
+      rank: 5,
+      of: 6,
+      raw: { delta: -0.6, ci95: [-1, -0.2] },
+    };
     expect(entryText('relative-weakness', counting, bad, 'DALLE_3', { level: 'bad', showExample: false })).toBe(
       'Bad at tasks tagged "counting": 2.8 vs their 2.9, 5th of 6 tools (n = 43 paired tasks). Its usual lead of +0.5 turns into a deficit here: −0.5 against its usual margin (95% CI −0.8 to −0.2).',
     );
@@ -47,13 +70,36 @@ describe('entryText', () => {
       `Leads less than usual at tasks tagged "counting": 3.4 vs their 2.9, highest of 6 tools (n = 43 paired tasks); e.g. 'Three brick houses'. Its usual lead of +0.9 shrinks here: −0.5 against its usual margin (95% CI −0.8 to −0.2).`,
     );
     // Better than usual yet below the others: "trails less than usual".
-    const trails: Effect = { n: 1340, deltaOwn: 0.1, deltaVsOthers: 0.42, ci95: [0.21, 0.63], q: 0.01, mean: 3.0, othersMean: 3.4, usual: -0.8, rank: 6, of: 6 };
+    const trails: Effect = {
+      n: 1340,
+      deltaOwn: 0.1,
+      deltaVsOthers: 0.42,
+      ci95: [0.21, 0.63],
+      q: 0.01,
+      mean: 3.0,
+      othersMean: 3.4,
+      usual: -0.8,
+      rank: 6,
+      of: 6,
+    };
     expect(entryText('relative-strength', counting, trails, 'x', { level: 'bad', showExample: false })).toBe(
       'Trails less than usual at tasks tagged "counting": 3.0 vs their 3.4, lowest of 6 tools (n = 1,340 paired tasks). Its usual deficit of −0.8 narrows here: +0.4 against its usual margin (95% CI 0.2 to 0.6).',
     );
   });
   it('pass/fail claims speak in pass rates and percentage points', () => {
-    const e: Effect = { n: 125, deltaOwn: -0.1, deltaVsOthers: -0.09, ci95: [-0.14, -0.04], q: 0.01, mean: 0.334, othersMean: 0.42, usual: 0.05, rank: 9, of: 14, latent: { delta: -0.4, ci95: [-0.62, -0.18] } };
+    const e: Effect = {
+      n: 125,
+      deltaOwn: -0.1,
+      deltaVsOthers: -0.09,
+      ci95: [-0.14, -0.04],
+      q: 0.01,
+      mean: 0.334,
+      othersMean: 0.42,
+      usual: 0.05,
+      rank: 9,
+      of: 14,
+      latent: { delta: -0.4, ci95: [-0.62, -0.18] },
+    };
     expect(entryText('relative-weakness', counting, e, 'x', { level: 'bad', scaleWidth: 1, showExample: false })).toBe(
       'Bad at tasks tagged "counting": passes 33% vs their 42%, 9th of 14 tools (n = 125 paired tasks). Its usual lead of +5 points turns into a deficit here: −9 points against its usual margin (95% CI −14 to −4 points).',
     );
@@ -73,7 +119,9 @@ describe('entryText', () => {
   });
   it('without means, says the delta; without rank, no rank', () => {
     const e: Effect = { n: 5, deltaOwn: 0.61, deltaVsOthers: null, ci95: [0.2, 1.0], q: 0.1 };
-    expect(entryText('own-strength', counting, e, 't', { level: 'good', showExample: false })).toBe('Good at tasks tagged "counting": +0.6 vs its mean (n = 5, 95% CI 0.2 to 1.0).');
+    expect(entryText('own-strength', counting, e, 't', { level: 'good', showExample: false })).toBe(
+      'Good at tasks tagged "counting": +0.6 vs its mean (n = 5, 95% CI 0.2 to 1.0).',
+    );
   });
 });
 
@@ -87,7 +135,12 @@ describe('facetSubject', () => {
 describe('dataset-level notes', () => {
   it('writes shared difficulty once, with each facet and its delta', () => {
     const diff: Facet = { kind: 'category', name: 'differentiation', rule: { type: 'category', value: 'differentiation' } };
-    expect(sharedDifficultyNote([{ facet: negation.facet, delta: -0.81 }, { facet: diff, delta: -0.5 }])).toBe('Hard for every tool here: negation (−0.8), differentiation (−0.5).');
+    expect(
+      sharedDifficultyNote([
+        { facet: negation.facet, delta: -0.81 },
+        { facet: diff, delta: -0.5 },
+      ]),
+    ).toBe('Hard for every tool here: negation (−0.8), differentiation (−0.5).');
     expect(sharedEaseNote([snow, negation])).toBe('Easy for every tool here: snow/park, negation.');
     expect(sharedDifficultyNote([])).toBeNull();
   });
@@ -102,7 +155,12 @@ describe('shared note: one name once', () => {
     const { sharedDifficultyNote } = await import('../../../src/core/capability/templates');
     const tag = { kind: 'category' as const, name: 'comparison (tagged)', rule: { type: 'category' as const, value: 'comparison' } };
     const cue = { kind: 'cue' as const, name: 'comparison', rule: { type: 'cue' as const, cue: 'comparison' } };
-    expect(sharedDifficultyNote([{ facet: tag, delta: -0.74 }, { facet: cue, delta: -0.7 }])).toBe('Hard for every tool here: comparison (−0.7).');
+    expect(
+      sharedDifficultyNote([
+        { facet: tag, delta: -0.74 },
+        { facet: cue, delta: -0.7 },
+      ]),
+    ).toBe('Hard for every tool here: comparison (−0.7).');
   });
 });
 
@@ -124,11 +182,25 @@ describe('words match the numbers (property test over generated effect tables)',
       const usual = (rng() < 0.1 ? 0 : rng() - 0.5) * (width === 1 ? 0.4 : 2);
       const strength = delta > 0;
       const e: Effect = {
-        n: 10 + Math.floor(rng() * 500), deltaOwn: delta, deltaVsOthers: delta, ci95: [delta - 0.2, delta + 0.2], q: 0.01, mean, othersMean, usual, rank, of,
+        n: 10 + Math.floor(rng() * 500),
+        deltaOwn: delta,
+        deltaVsOthers: delta,
+        ci95: [delta - 0.2, delta + 0.2],
+        q: 0.01,
+        mean,
+        othersMean,
+        usual,
+        rank,
+        of,
         ...(latent ? { latent: { delta: delta * 4, ci95: [delta * 4 - 0.5, delta * 4 + 0.5] as [number, number] } } : {}),
       };
       const level = standingLevel(e, delta, width, direction);
-      const text = entryText(strength ? 'relative-strength' : 'relative-weakness', facets[i % 3]!, e, 'tool', { level, direction, scaleWidth: width, showExample: false });
+      const text = entryText(strength ? 'relative-strength' : 'relative-weakness', facets[i % 3]!, e, 'tool', {
+        level,
+        direction,
+        scaleWidth: width,
+        showExample: false,
+      });
       const style = numberStyle(width, latent);
       const stand = standing(e, style, direction)!;
       // The level and the rank words follow the standing the printed means show.

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { costStats, effectiveCost, effectiveLatency, formatCost, formatLatency, median, mergeCostStats, parseLatency, parsePrice, perCallCost } from '../../../src/core/cost/tool-cost';
+import {
+  costStats,
+  effectiveCost,
+  effectiveLatency,
+  formatCost,
+  formatLatency,
+  median,
+  mergeCostStats,
+  parseLatency,
+  parsePrice,
+  perCallCost,
+} from '../../../src/core/cost/tool-cost';
 import { ValidationError } from '../../../src/core/errors';
 
 describe('tool cost defaults: medians of the data', () => {

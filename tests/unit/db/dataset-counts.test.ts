@@ -51,8 +51,18 @@ async function expectConsistent(datasetId = DS) {
 }
 
 const exp = (task: string, tool: string, score: number, rater = 'default'): Experience => ({
-  id: experienceKey(DS, task, tool, rater), datasetId: DS, taskId: task, prompt: `p${task}`, toolId: tool, response: 'r', score, rater,
-  scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1,
+  id: experienceKey(DS, task, tool, rater),
+  datasetId: DS,
+  taskId: task,
+  prompt: `p${task}`,
+  toolId: tool,
+  response: 'r',
+  score,
+  rater,
+  scoreSource: 'human',
+  categories: [],
+  importId: 'manual',
+  createdAt: 1,
 });
 
 describe('dataset counts (stored statistics) equal a full recomputation', () => {
@@ -114,7 +124,15 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
   });
 
   it('the count log: one summary and one tasks row per write, folded into one at COMPACT_AT rows, exact throughout', async () => {
-    await repos.datasets.put({ id: DS, name: 'Team log', source: 'hand', preset: 'manual', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
+    await repos.datasets.put({
+      id: DS,
+      name: 'Team log',
+      source: 'hand',
+      preset: 'manual',
+      scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+      raterPolicy: { kind: 'mean' },
+      createdAt: 1,
+    });
     // One write appends its differences without reading anything (schema v7, db/count-log.ts).
     await db.experiences.bulkAdd([exp('1', 'x', 3), exp('2', 'x', 4), exp('1', 'y', 1, 'ann')]);
     const first = await db.countLog.toArray();
@@ -124,7 +142,15 @@ describe('dataset counts (stored statistics) equal a full recomputation', () => 
     ]);
     // A put that changes only a score: the tasks do not move, so no tasks row.
     await db.experiences.put(exp('2', 'x', 5));
-    expect((await db.countLog.toArray()).slice(2).map((r) => [r.kind, r.kind === 'summary' ? [r.scores, r.n] : null])).toEqual([['summary', [[4, 5], [-1, 1]]]]);
+    expect((await db.countLog.toArray()).slice(2).map((r) => [r.kind, r.kind === 'summary' ? [r.scores, r.n] : null])).toEqual([
+      [
+        'summary',
+        [
+          [4, 5],
+          [-1, 1],
+        ],
+      ],
+    ]);
     // Many small writes (a labelling session): the log never holds more than COMPACT_AT rows of a kind.
     for (let i = 0; i < 3 * COMPACT_AT; i++) {
       await db.experiences.put(exp(String(100 + (i % 7)), 'z', 1 + (i % 5), `r${i % 3}`));

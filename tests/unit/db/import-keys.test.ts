@@ -7,8 +7,18 @@ import { experienceKey } from '../../../src/core/ids';
 import type { Experience } from '../../../src/core/types';
 
 const row = (datasetId: string, taskId: string, toolId: string, score: number, importId: string, over: Partial<Experience> = {}): Experience => ({
-  id: experienceKey(datasetId, taskId, toolId, over.rater ?? 'r'), datasetId, taskId, prompt: `p ${taskId}`, toolId, score, rater: 'r',
-  scoreSource: 'human', categories: [], importId, createdAt: 1, ...over,
+  id: experienceKey(datasetId, taskId, toolId, over.rater ?? 'r'),
+  datasetId,
+  taskId,
+  prompt: `p ${taskId}`,
+  toolId,
+  score,
+  rater: 'r',
+  scoreSource: 'human',
+  categories: [],
+  importId,
+  createdAt: 1,
+  ...over,
 });
 const ids = (rows: Experience[]) => rows.map((r) => r.id).sort();
 
@@ -27,7 +37,9 @@ describe('import key lists (schema v7: no importId index)', () => {
       ['manual', [experienceKey('ds', 't9', 'C', 'ann')]],
     ]);
     // A write that fails leaves no list behind: the fresh batch's key is taken, the whole batch aborts.
-    await expect(repos.experiences.writeImportBatch('imp3', [row('ds', 't4', 'A', 1, 'imp3'), row('ds', 't1', 'A', 1, 'imp3')], { fresh: true })).rejects.toThrow();
+    await expect(
+      repos.experiences.writeImportBatch('imp3', [row('ds', 't4', 'A', 1, 'imp3'), row('ds', 't1', 'A', 1, 'imp3')], { fresh: true }),
+    ).rejects.toThrow();
     expect((await db.importKeys.toArray()).map((l) => l.importId)).toEqual(['imp1', 'imp2', 'manual']);
     expect((await repos.experiences.importIds()).sort()).toEqual(['imp1', 'imp2', 'manual']);
   });
@@ -58,11 +70,35 @@ describe('import key lists (schema v7: no importId index)', () => {
     expect(ids(await db.experiences.toArray())).toEqual(ids([second[0]!, second[2]!]));
   });
 
-  it('drops a deleted dataset\'s lists, empties with clear() and is rebuilt by a backup restore', async () => {
+  it("drops a deleted dataset's lists, empties with clear() and is rebuilt by a backup restore", async () => {
     const { db, repos } = await freshDb('keys');
     await db.imports.bulkPut([
-      { id: 'imp1', datasetId: 'ds', fileName: 'a.csv', state: 'completed', rowsRead: 2, accepted: 2, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: 1 },
-      { id: 'imp2', datasetId: 'ds2', fileName: 'b.csv', state: 'completed', rowsRead: 1, accepted: 1, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: 1 },
+      {
+        id: 'imp1',
+        datasetId: 'ds',
+        fileName: 'a.csv',
+        state: 'completed',
+        rowsRead: 2,
+        accepted: 2,
+        unchanged: 0,
+        updated: 0,
+        rejected: 0,
+        errors: [],
+        startedAt: 1,
+      },
+      {
+        id: 'imp2',
+        datasetId: 'ds2',
+        fileName: 'b.csv',
+        state: 'completed',
+        rowsRead: 1,
+        accepted: 1,
+        unchanged: 0,
+        updated: 0,
+        rejected: 0,
+        errors: [],
+        startedAt: 1,
+      },
     ] as never[]);
     await repos.experiences.writeImportBatch('imp1', [row('ds', 't1', 'A', 3, 'imp1'), row('ds', 't2', 'A', 4, 'imp1')], { fresh: true });
     await repos.experiences.writeImportBatch('imp2', [row('ds2', 't1', 'A', 3, 'imp2')], { fresh: true });

@@ -7,8 +7,22 @@ import { buildConfigFor } from '../memory/helpers';
 
 // The same contract for the browser store and the CLI's in-memory store.
 const entry = (id: string, over: Partial<MemoryEntry> = {}): MemoryEntry => ({
-  id, memoryId: 'm', toolId: 'T', level: 'good', value: 1, text: `text ${id}`, evidence: ['e'], support: 1, origin: 'llm', pinned: false,
-  validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1, ...over,
+  id,
+  memoryId: 'm',
+  toolId: 'T',
+  level: 'good',
+  value: 1,
+  text: `text ${id}`,
+  evidence: ['e'],
+  support: 1,
+  origin: 'llm',
+  pinned: false,
+  validFrom: 1,
+  validTo: null,
+  supersededBy: null,
+  createdAt: 1,
+  updatedAt: 1,
+  ...over,
 });
 const run = (cursor: number): BuildRun => ({ id: 'build-1', kind: 'build', state: 'running', config: buildConfigFor(['T']), cursor, startedAt: 0 });
 
@@ -16,9 +30,12 @@ afterEach(dropDbs);
 
 const stores: [string, () => Promise<BuildMemoryRepository>][] = [
   ['in-memory', async () => new InMemoryMemoryRepository()],
-  ['dexie', async () => {
-    return new DexieMemoryRepository((await freshDb('mem-contract')).db);
-  }],
+  [
+    'dexie',
+    async () => {
+      return new DexieMemoryRepository((await freshDb('mem-contract')).db);
+    },
+  ],
 ];
 
 describe.each(stores)('memory repository contract (%s)', (_name, make) => {
@@ -40,7 +57,9 @@ describe.each(stores)('memory repository contract (%s)', (_name, make) => {
 
   it('outlines every tool once: many rows per tool, tool ids that extend others, memory ids that extend others', async () => {
     const repo = await make();
-    const rows = ['A', 'A\u0000b', 'Ab', 'B', 'b', ''].flatMap((toolId, i) => Array.from({ length: 5 }, (_, j) => entry(`${i}-${j}`, { toolId, validFrom: 100 - i })));
+    const rows = ['A', 'A\u0000b', 'Ab', 'B', 'b', ''].flatMap((toolId, i) =>
+      Array.from({ length: 5 }, (_, j) => entry(`${i}-${j}`, { toolId, validFrom: 100 - i })),
+    );
     await repo.applyUpdate([], [...rows, entry('z', { memoryId: 'mm', toolId: 'Q' }), entry('y', { memoryId: 'm\u0000', toolId: 'R' })], 10);
     expect(await repo.outline('m')).toEqual({ toolIds: ['', 'A', 'A\u0000b', 'Ab', 'B', 'b'] });
     expect(await repo.entryCount('m')).toBe(30);
@@ -50,7 +69,15 @@ describe.each(stores)('memory repository contract (%s)', (_name, make) => {
   it('moves the cursor in the same update, and reverts exactly', async () => {
     const repo = await make();
     await repo.applyUpdate([], [entry('a'), entry('b')], 10, { run: run(1) });
-    await repo.applyUpdate([{ id: 'a', supersededBy: 'c' }, { id: 'b', supersededBy: 'c' }], [entry('c', { level: 'proficient', value: 2 })], 20, { run: run(2) });
+    await repo.applyUpdate(
+      [
+        { id: 'a', supersededBy: 'c' },
+        { id: 'b', supersededBy: 'c' },
+      ],
+      [entry('c', { level: 'proficient', value: 2 })],
+      20,
+      { run: run(2) },
+    );
     expect((await repo.validEntries('m', 'T')).map((e) => e.id)).toEqual(['c']);
     expect((await repo.getRun('build-1'))?.cursor).toBe(2);
 

@@ -9,11 +9,21 @@ import { experienceKey, legacyExperienceKey } from '../../../src/core/ids';
  * full): a database a browser kept at v1 must still open into today's shape with its rows.
  */
 const V1 = {
-  tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
-  imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
-  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], supersededBy', runs: 'id, kind, state, startedAt',
-  predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId',
-  preferences: 'id, datasetId, [datasetId+taskId]', datasetCounts: '[datasetId+kind+key+score]',
+  tools: 'id, name',
+  datasets: 'id, name, createdAt',
+  experiences: 'id, importId, [datasetId+toolId], [datasetId+taskId]',
+  imports: 'id, datasetId, startedAt',
+  importBackups: '[importId+experienceId], importId',
+  images: 'id, datasetId',
+  memories: 'id, updatedAt',
+  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], supersededBy',
+  runs: 'id, kind, state, startedAt',
+  predictions: 'id, runId, [runId+toolId]',
+  settings: 'key',
+  embeddings: '[model+hash]',
+  items: 'id, datasetId',
+  preferences: 'id, datasetId, [datasetId+taskId]',
+  datasetCounts: '[datasetId+kind+key+score]',
 };
 
 const NAME = 'mig-v1';
@@ -27,8 +37,17 @@ describe('a version-1 database opens as today’s', () => {
     old.version(1).stores(V1);
     await old.open();
     const rows = ['A', 'B'].map((toolId, i) => ({
-      id: legacyExperienceKey('ds', 't1', toolId, 'r'), datasetId: 'ds', taskId: 't1', prompt: 'p', toolId, score: 2 + i, rater: 'r',
-      scoreSource: 'human', categories: [], importId: 'imp1', createdAt: 1,
+      id: legacyExperienceKey('ds', 't1', toolId, 'r'),
+      datasetId: 'ds',
+      taskId: 't1',
+      prompt: 'p',
+      toolId,
+      score: 2 + i,
+      rater: 'r',
+      scoreSource: 'human',
+      categories: [],
+      importId: 'imp1',
+      createdAt: 1,
     }));
     await old.table('datasets').put({ id: 'ds', name: 'DS' });
     await old.table('experiences').bulkAdd(rows);

@@ -8,13 +8,36 @@ import type { Experience } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
 
 const row = (datasetId: string, taskId: string, toolId: string, score: number, over: Partial<Experience> = {}): Experience => ({
-  id: legacyExperienceKey(datasetId, taskId, toolId, over.rater ?? 'r'), datasetId, taskId, prompt: `p ${taskId}`, toolId, score, rater: 'r',
-  scoreSource: 'human', categories: ['c'], importId: 'imp1', createdAt: 1, ...over,
+  id: legacyExperienceKey(datasetId, taskId, toolId, over.rater ?? 'r'),
+  datasetId,
+  taskId,
+  prompt: `p ${taskId}`,
+  toolId,
+  score,
+  rater: 'r',
+  scoreSource: 'human',
+  categories: ['c'],
+  importId: 'imp1',
+  createdAt: 1,
+  ...over,
 });
 
 const entry = (id: string, toolId: string, evidence: string[]): MemoryEntry => ({
-  id, memoryId: 'm1', toolId, level: 'good', value: 1, text: `entry ${id}`, evidence, support: evidence.length, origin: 'stats', pinned: false,
-  validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1,
+  id,
+  memoryId: 'm1',
+  toolId,
+  level: 'good',
+  value: 1,
+  text: `entry ${id}`,
+  evidence,
+  support: evidence.length,
+  origin: 'stats',
+  pinned: false,
+  validFrom: 1,
+  validTo: null,
+  supersededBy: null,
+  createdAt: 1,
+  updatedAt: 1,
 });
 
 /** Rows as they should read after the upgrade: the same fields, the id in the new order. */
@@ -44,13 +67,24 @@ describe('schema v6: experience ids re-keyed to dataset|tool|task|rater', () => 
   it('upgrades a v4 database: every row, reference, count and query answer is the same', async () => {
     // 2,600 rows: more than one page of the upgrade (2,000). Tasks x/y with tools y/x swap ids
     // (each one's old id is the other's new one); task 'a|b' lies inside task 'a's range.
-    const bulk = Array.from({ length: 2_600 }, (_, i) => row('ds', `t${String(Math.floor(i / 4)).padStart(4, '0')}`, ['A', 'B', 'C', 'D'][i % 4]!, 1 + (i % 5)));
-    const odd = [row('ds', 'x', 'y', 2), row('ds', 'y', 'x', 4), row('ds', 'a', 'A', 5), row('ds', 'a|b', 'A', 1), row('ds', 'a', 'A', 3, { rater: 'ann', importId: 'manual' })];
+    const bulk = Array.from({ length: 2_600 }, (_, i) =>
+      row('ds', `t${String(Math.floor(i / 4)).padStart(4, '0')}`, ['A', 'B', 'C', 'D'][i % 4]!, 1 + (i % 5)),
+    );
+    const odd = [
+      row('ds', 'x', 'y', 2),
+      row('ds', 'y', 'x', 4),
+      row('ds', 'a', 'A', 5),
+      row('ds', 'a|b', 'A', 1),
+      row('ds', 'a', 'A', 3, { rater: 'ann', importId: 'manual' }),
+    ];
     const other = [row('ds2', 't0000', 'A', 2, { importId: 'imp3' })];
     const replaced = row('ds', 't0001', 'B', 1, { importId: 'imp0' });
     const experiences = [...bulk, ...odd, ...other];
     const counts = await v4Database('mig-v6-a', async (db) => {
-      await db.table('datasets').bulkPut([{ id: 'ds', name: 'DS' }, { id: 'ds2', name: 'DS2' }]);
+      await db.table('datasets').bulkPut([
+        { id: 'ds', name: 'DS' },
+        { id: 'ds2', name: 'DS2' },
+      ]);
       await db.table('experiences').bulkAdd(experiences);
       await db.table('importBackups').add({ importId: 'imp1', experienceId: replaced.id, previous: replaced });
       await db.table('memories').put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: {}, createdAt: 1, updatedAt: 1 });
@@ -67,8 +101,13 @@ describe('schema v6: experience ids re-keyed to dataset|tool|task|rater', () => 
     expect((await db.experiences.get('ds|x|y|r'))?.taskId).toBe('y'); // the old id of (x, y) now names (y, x)
     expect((await db.experiences.get('ds|y|x|r'))?.taskId).toBe('x');
     // The counts did not change (they do not depend on ids; v7 keeps them as a log).
-    const norm = (c: DatasetCounts) => ({ ...c, scores: [...c.scores].sort((a, b) => a.toolId.localeCompare(b.toolId) || a.score - b.score), raters: [...c.raters].sort((a, b) => a.rater.localeCompare(b.rater)) });
-    for (const ds of ['ds', 'ds2']) expect(norm(await createRepositories(db).experiences.counts(ds))).toEqual(norm(countExperiences(counts.filter((e) => e.datasetId === ds))));
+    const norm = (c: DatasetCounts) => ({
+      ...c,
+      scores: [...c.scores].sort((a, b) => a.toolId.localeCompare(b.toolId) || a.score - b.score),
+      raters: [...c.raters].sort((a, b) => a.rater.localeCompare(b.rater)),
+    });
+    for (const ds of ['ds', 'ds2'])
+      expect(norm(await createRepositories(db).experiences.counts(ds))).toEqual(norm(countExperiences(counts.filter((e) => e.datasetId === ds))));
     // References: the import backup and memory evidence follow; an id of a row that is gone stays.
     const [backup] = await db.importBackups.toArray();
     expect([backup!.experienceId, backup!.previous.id]).toEqual(['ds|B|t0001|r', 'ds|B|t0001|r']);
@@ -83,7 +122,10 @@ describe('schema v6: experience ids re-keyed to dataset|tool|task|rater', () => 
     expect((await repos.experiences.byDataset('ds')).length).toBe(bulk.length + odd.length);
     expect((await repos.experiences.byDataset('ds2')).map((e) => e.score)).toEqual([2]);
     expect((await repos.experiences.byDatasetAndTool('ds', 'B')).length).toBe(650);
-    expect((await repos.experiences.byTask('ds', 'a')).map((e) => [e.toolId, e.rater, e.score])).toEqual([['A', 'ann', 3], ['A', 'r', 5]]);
+    expect((await repos.experiences.byTask('ds', 'a')).map((e) => [e.toolId, e.rater, e.score])).toEqual([
+      ['A', 'ann', 3],
+      ['A', 'r', 5],
+    ]);
     expect((await repos.experiences.byTask('ds', 'a|b')).map((e) => e.score)).toEqual([1]);
     expect((await repos.experiences.byTask('ds', 'x')).map((e) => e.toolId)).toEqual(['y']);
     expect((await repos.experiences.byTask('ds', 't0002')).map((e) => e.toolId)).toEqual(['A', 'B', 'C', 'D']);

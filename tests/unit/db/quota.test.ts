@@ -13,7 +13,17 @@ import type { Experience } from '../../../src/core/types';
 
 const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 const exp = (task: string): Experience => ({
-  id: `d|${task}|T|r`, datasetId: 'd', taskId: task, prompt: `p ${task}`, toolId: 'T', score: 3, rater: 'r', scoreSource: 'human', categories: [], importId: 'i', createdAt: 1,
+  id: `d|${task}|T|r`,
+  datasetId: 'd',
+  taskId: task,
+  prompt: `p ${task}`,
+  toolId: 'T',
+  score: 3,
+  rater: 'r',
+  scoreSource: 'human',
+  categories: [],
+  importId: 'i',
+  createdAt: 1,
 });
 
 describe('isQuotaError', () => {
@@ -36,7 +46,9 @@ describe('withQuotaCheck', () => {
     const err = await withQuotaCheck(() => Promise.reject(quota())).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageFullError);
     const message = (err as Error).message;
-    expect(message).toMatch(/^Storage is full: the browser refused to store more data\. This site uses 850\.0 MB of the 900\.0 MB the browser allows it\. Nothing from this step was saved\./);
+    expect(message).toMatch(
+      /^Storage is full: the browser refused to store more data\. This site uses 850\.0 MB of the 900\.0 MB the browser allows it\. Nothing from this step was saved\./,
+    );
     expect(message).toContain('delete datasets you no longer need, with their images (Data page → Delete dataset…)');
     expect((err as Error).cause).toBeInstanceOf(DOMException);
   });
@@ -102,7 +114,9 @@ describe('a quota failure in IndexedDB (fake-indexeddb with a full disk)', () =>
     const before = await db.experiences.toArray();
     const rows = ['id,prompt,tool,score', ...Array.from({ length: 5000 }, (_, i) => `q${i},quota row ${i},tool-${i % 3},${1 + (i % 5)}`)];
     fillDiskAfter(2500); // the first batch (2,000 rows) commits, the second fails half-way
-    const err = await client.call('import', { file: new File([rows.join('\n')], 'big.csv'), datasetName: 'Team log', preset: 'generic' }).catch((e: unknown) => e);
+    const err = await client
+      .call('import', { file: new File([rows.join('\n')], 'big.csv'), datasetName: 'Team log', preset: 'generic' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StorageFullError);
     expect((err as Error).message).toMatch(/^Storage is full/);
     expect(await db.experiences.toArray()).toEqual(before);

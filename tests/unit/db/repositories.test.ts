@@ -55,16 +55,25 @@ let n = 0;
 
 withDb('test', (t) => ({ db, repos } = t));
 
-
 /**
  * The released version-3 schema (src/db/schema.ts), with its predictions table; version 2 is the
  * same but for the experiences' [datasetId+taskId] index.
  */
 const V3_STORES = {
-  tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId]',
-  imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
-  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
-  predictions: 'id, runId, [runId+toolId]', settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
+  tools: 'id, name',
+  datasets: 'id, name, createdAt',
+  experiences: 'id, importId, [datasetId+toolId]',
+  imports: 'id, datasetId, startedAt',
+  importBackups: '[importId+experienceId], importId',
+  images: 'id, datasetId',
+  memories: 'id, updatedAt',
+  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
+  runs: 'id, kind, state, startedAt',
+  predictions: 'id, runId, [runId+toolId]',
+  settings: 'key',
+  embeddings: '[model+hash]',
+  items: 'id, datasetId',
+  preferences: 'id, datasetId, [datasetId+taskId]',
   datasetCounts: '[datasetId+kind+key+score]',
 };
 
@@ -82,8 +91,18 @@ describe('experience repository', () => {
 
   it("reads a task's rows by its key range: exactly that dataset and task, whatever '|' the ids hold", async () => {
     // Task 'a|b' (and dataset 'ds|a', task 'b') have ids inside task 'a's range 'ds|a|…': left out.
-    await repos.experiences.writeImportBatch('imp1', [exp('a', 'A', 1), exp('a', 'B', 2), exp('a|b', 'A', 3), exp('a0', 'A', 4), exp('b', 'A', 5), exp('b', 'C', 6, { id: experienceKey('ds|a', 'b', 'C', 'r1'), datasetId: 'ds|a' })]);
-    expect((await repos.experiences.byTask('ds', 'a')).map((e) => [e.taskId, e.toolId, e.score])).toEqual([['a', 'A', 1], ['a', 'B', 2]]);
+    await repos.experiences.writeImportBatch('imp1', [
+      exp('a', 'A', 1),
+      exp('a', 'B', 2),
+      exp('a|b', 'A', 3),
+      exp('a0', 'A', 4),
+      exp('b', 'A', 5),
+      exp('b', 'C', 6, { id: experienceKey('ds|a', 'b', 'C', 'r1'), datasetId: 'ds|a' }),
+    ]);
+    expect((await repos.experiences.byTask('ds', 'a')).map((e) => [e.taskId, e.toolId, e.score])).toEqual([
+      ['a', 'A', 1],
+      ['a', 'B', 2],
+    ]);
     expect((await repos.experiences.byTask('ds', 'a|b')).map((e) => e.score)).toEqual([3]);
     expect((await repos.experiences.byTask('ds|a', 'b')).map((e) => e.datasetId)).toEqual(['ds|a']);
     expect(await repos.experiences.byTask('ds', 'zz')).toEqual([]);
@@ -93,9 +112,17 @@ describe('experience repository', () => {
     // Ids are dataset|tool|task|rater. Tool 'A|x' and dataset 'ds|A' (tool '0', first in that range)
     // lie inside tool A's range 'ds|A|…'; dataset 'ds|a' lies inside dataset ds's range: each is left
     // out where it does not belong, and a page's offset counts only the rows that belong.
-    const other = (datasetId: string, task: string, tool: string, score: number) => exp(task, tool, score, { id: experienceKey(datasetId, task, tool, 'r1'), datasetId });
+    const other = (datasetId: string, task: string, tool: string, score: number) =>
+      exp(task, tool, score, { id: experienceKey(datasetId, task, tool, 'r1'), datasetId });
     await repos.experiences.writeImportBatch('imp1', [
-      exp('a', 'A', 1), exp('a', 'B', 2), exp('a|b', 'A', 3), exp('a0', 'A', 4), exp('b', 'A', 5), other('ds|a', 'b', 'C', 6), exp('x', 'A|x', 7), other('ds|A', 't', '0', 8),
+      exp('a', 'A', 1),
+      exp('a', 'B', 2),
+      exp('a|b', 'A', 3),
+      exp('a0', 'A', 4),
+      exp('b', 'A', 5),
+      other('ds|a', 'b', 'C', 6),
+      exp('x', 'A|x', 7),
+      other('ds|A', 't', '0', 8),
     ]);
     const scores = (rows: Experience[]) => rows.map((e) => e.score).sort((a, b) => a - b);
     expect(scores(await repos.experiences.byDatasetAndTool('ds', 'A'))).toEqual([1, 3, 4, 5]);
@@ -117,7 +144,15 @@ describe('experience repository', () => {
   });
 
   it('pages a dataset by tool, then task in natural order (2 before 10), then rater', async () => {
-    const rows = [exp('10', 'B', 1), exp('2', 'A', 2), exp('10', 'A', 3), exp('1', 'A', 4), exp('2', 'A', 5, { rater: 'q0', id: experienceKey('ds', '2', 'A', 'q0') }), exp('t9', 'A', 6), exp('t10', 'A', 7)];
+    const rows = [
+      exp('10', 'B', 1),
+      exp('2', 'A', 2),
+      exp('10', 'A', 3),
+      exp('1', 'A', 4),
+      exp('2', 'A', 5, { rater: 'q0', id: experienceKey('ds', '2', 'A', 'q0') }),
+      exp('t9', 'A', 6),
+      exp('t10', 'A', 7),
+    ];
     await repos.experiences.writeImportBatch('imp1', rows, { fresh: true });
     // Tool A: tasks 1, 2 (raters q0 < r1), 10, t9, t10; then tool B.
     expect((await repos.experiences.page('ds', { offset: 0, limit: 10 })).map((e) => e.score)).toEqual([4, 5, 2, 3, 6, 7, 1]);
@@ -171,8 +206,12 @@ describe('experience repository', () => {
     old.version(3).stores(V3_STORES);
     const run = { id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'ds', seeds: 1, methods: ['tool-mean'] }, startedAt: 5 };
     await old.table('runs').put(run);
-    await old.table('memories').put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: { build: 'build-1', engine: 'none' }, createdAt: 1, updatedAt: 2 });
-    await old.table('experiences').bulkAdd([exp('t1', 'A', 3), exp('t2', 'A', 5)].map((e) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) })));
+    await old
+      .table('memories')
+      .put({ id: 'm1', name: 'M', datasetIds: ['ds'], embeddingModel: 'e', settings: { build: 'build-1', engine: 'none' }, createdAt: 1, updatedAt: 2 });
+    await old
+      .table('experiences')
+      .bulkAdd([exp('t1', 'A', 3), exp('t2', 'A', 5)].map((e) => ({ ...e, id: legacyExperienceKey(e.datasetId, e.taskId, e.toolId, e.rater) })));
     await old.table('predictions').put({ id: 'p1', runId: 'eval-1', taskId: 't1', toolId: 'A', method: 'knn', predicted: 3, evidence: [] });
     old.close();
     const upgraded = new ToolMemDB(name);
@@ -208,7 +247,11 @@ describe('experience repository', () => {
     const r = createRepositories(spied);
     await r.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 5)]);
     reads.length = 0;
-    expect(await r.experiences.writeImportBatch('imp2', [exp('t1', 'A', 3), exp('t2', 'A', 1), exp('t3', 'A', 2)])).toEqual({ added: 1, updated: 1, unchanged: 1 });
+    expect(await r.experiences.writeImportBatch('imp2', [exp('t1', 'A', 3), exp('t2', 'A', 1), exp('t3', 'A', 2)])).toEqual({
+      added: 1,
+      updated: 1,
+      unchanged: 1,
+    });
     // The repository's bulkGet of the 3 rows; before, the middleware read t2 and t3 again.
     expect(reads).toEqual([3]);
     expect(await r.experiences.counts('ds')).toEqual({
@@ -217,7 +260,11 @@ describe('experience repository', () => {
       tasks: 3,
     });
     await r.experiences.undoImport('imp2');
-    expect(await r.experiences.counts('ds')).toEqual({ scores: [3, 5].map((score) => ({ toolId: 'A', score, n: 1 })), raters: [{ rater: 'r1', n: 2 }], tasks: 2 });
+    expect(await r.experiences.counts('ds')).toEqual({
+      scores: [3, 5].map((score) => ({ toolId: 'A', score, n: 1 })),
+      raters: [{ rater: 'r1', n: 2 }],
+      tasks: 2,
+    });
     await spied.delete();
   });
 
@@ -263,8 +310,18 @@ describe('experience repository', () => {
       createdAt: 1,
     });
     await repos.imports.put({
-      id: 'imp1', datasetId: 'ds', fileName: 'f.csv', preset: 'generic', state: 'completed',
-      rowsRead: 1, accepted: 1, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt: 1,
+      id: 'imp1',
+      datasetId: 'ds',
+      fileName: 'f.csv',
+      preset: 'generic',
+      state: 'completed',
+      rowsRead: 1,
+      accepted: 1,
+      unchanged: 0,
+      updated: 0,
+      rejected: 0,
+      errors: [],
+      startedAt: 1,
     });
     await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3)]);
     await repos.datasets.remove('ds');
@@ -329,7 +386,11 @@ describe('memory repository', () => {
 
 describe('fresh import batches', () => {
   it('skip the read but never overwrite: a clash fails the whole batch', async () => {
-    expect(await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 4)], { fresh: true })).toEqual({ added: 2, updated: 0, unchanged: 0 });
+    expect(await repos.experiences.writeImportBatch('imp1', [exp('t1', 'A', 3), exp('t2', 'A', 4)], { fresh: true })).toEqual({
+      added: 2,
+      updated: 0,
+      unchanged: 0,
+    });
     await expect(repos.experiences.writeImportBatch('imp2', [exp('t3', 'A', 1), exp('t1', 'A', 5)], { fresh: true })).rejects.toThrow();
     const rows = await repos.experiences.byDataset('ds');
     expect(rows.map((r) => [r.taskId, r.score]).sort()).toEqual([

@@ -45,7 +45,15 @@ describe('toolmem embed', () => {
   });
 
   it('exit 1 on usage errors, with the usage text', async () => {
-    for (const argv of [[], ['--json'], ['--text'], ['--text', 'x', '--bogus'], ['positional'], ['--text', 'x', '--model', '../x'], ['--text', 'x', '--dim', '0']]) {
+    for (const argv of [
+      [],
+      ['--json'],
+      ['--text'],
+      ['--text', 'x', '--bogus'],
+      ['positional'],
+      ['--text', 'x', '--model', '../x'],
+      ['--text', 'x', '--dim', '0'],
+    ]) {
       const io = capture();
       expect(await embedCommand(argv, io), argv.join(' ')).toBe(1);
       expect(io.stderr).toContain('Usage: toolmem embed');

@@ -8,7 +8,12 @@ const HUB = 'Xenova/all-MiniLM-L6-v2';
 
 describe('toModelLoadError', () => {
   it('says "offline" for fetch failures of a hub model, in any browser or Node', () => {
-    for (const err of [new TypeError('Failed to fetch'), new TypeError('NetworkError when attempting to fetch resource.'), new TypeError('Load failed'), Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }) })]) {
+    for (const err of [
+      new TypeError('Failed to fetch'),
+      new TypeError('NetworkError when attempting to fetch resource.'),
+      new TypeError('Load failed'),
+      Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND' }) }),
+    ]) {
       const e = toModelLoadError(err, HUB, 'hub');
       expect(e, err.message).toMatchObject({ name: 'ModelLoadError', reason: 'offline', model: HUB });
       expect(e.message).toContain('no network connection');
@@ -17,7 +22,10 @@ describe('toModelLoadError', () => {
   });
 
   it('says "not found" for 401/403/404 from the hub', () => {
-    const notFound = Object.assign(new Error('Could not locate file: "https://huggingface.co/x/y/resolve/main/config.json".'), { name: 'ModelFileNotFoundError', status: 404 });
+    const notFound = Object.assign(new Error('Could not locate file: "https://huggingface.co/x/y/resolve/main/config.json".'), {
+      name: 'ModelFileNotFoundError',
+      status: 404,
+    });
     const e = toModelLoadError(notFound, 'x/y', 'hub');
     expect(e).toMatchObject({ reason: 'not-found' });
     expect(e.message).toContain('Check the id');
@@ -25,7 +33,10 @@ describe('toModelLoadError', () => {
   });
 
   it('keeps other failures with their message, and passes ModelLoadError / CancelledError through', () => {
-    expect(toModelLoadError(new Error('bad protobuf'), 'glove-100d', 'bundled')).toMatchObject({ reason: 'failed', message: expect.stringContaining('bad protobuf') });
+    expect(toModelLoadError(new Error('bad protobuf'), 'glove-100d', 'bundled')).toMatchObject({
+      reason: 'failed',
+      message: expect.stringContaining('bad protobuf'),
+    });
     const own = new ModelLoadError('x', 'invalid', 'm');
     expect(toModelLoadError(own, 'm', 'hub')).toBe(own);
     const cancelled = new CancelledError();

@@ -86,7 +86,10 @@ describe('remoteEmbedder', () => {
     const embedder = await remoteEmbedder(createInThreadClient(handlers(fake.host)), { cache: false });
     await embedder.embed(['a', 'b']);
     await embedder.embed(['a', 'b']);
-    expect(fake.calls).toEqual([['a', 'b'], ['a', 'b']]);
+    expect(fake.calls).toEqual([
+      ['a', 'b'],
+      ['a', 'b'],
+    ]);
   });
 
   it('crosses a MessageChannel: vectors, progress in texts, and no call for no texts', async () => {

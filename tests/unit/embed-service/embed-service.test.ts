@@ -124,12 +124,16 @@ describe('embed service (in-thread, Node embedder, fake-indexeddb)', () => {
     const texts = Array.from({ length: 200 }, (_, i) => `cancel test ${i} with a red bicycle`);
     await client.call('load', {});
     const controller = new AbortController();
-    const call = client.call('embed', { texts, batchSize: 32 }, {
-      signal: controller.signal,
-      onProgress: (p) => {
-        if (p.phase === 'embed' && p.done >= 32) controller.abort();
+    const call = client.call(
+      'embed',
+      { texts, batchSize: 32 },
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.phase === 'embed' && p.done >= 32) controller.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toBeInstanceOf(CancelledError);
     await vi.waitFor(async () => expect(await store.count()).toBeGreaterThanOrEqual(32));
     const stored = await store.count();

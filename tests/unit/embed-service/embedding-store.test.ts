@@ -50,16 +50,39 @@ describe('DexieEmbeddingStore', () => {
     expect(block!.vectors.buffer.byteLength).toBe(16);
     expect(await db.embeddingKeys.toArray()).toEqual([{ id: 1, block: block!.id, model: 'm', hashes: ['h', 'g'] }]);
     await store.put([{ modelId: 'm', hash: 'h', vector: new Float32Array([3, 4]) }]);
-    expect((await store.get([{ modelId: 'm', hash: 'h' }, { modelId: 'm', hash: 'g' }])).map((v) => Array.from(v!))).toEqual([[3, 4], [1, 2]]);
+    expect(
+      (
+        await store.get([
+          { modelId: 'm', hash: 'h' },
+          { modelId: 'm', hash: 'g' },
+        ])
+      ).map((v) => Array.from(v!)),
+    ).toEqual([
+      [3, 4],
+      [1, 2],
+    ]);
     expect(await store.count('m')).toBe(2);
   });
 
   it('splits a put into blocks of at most 512 vectors, one vector length per block', async () => {
     const recs = Array.from({ length: 1030 }, (_, i) => ({ modelId: 'm', hash: `h${i}`, vector: new Float32Array(i === 1029 ? [i, 0, 0] : [i, 0]) }));
     await store.put(recs);
-    expect((await blocksInWriteOrder(db)).map((b) => [b.hashes.length, b.dim])).toEqual([[512, 2], [512, 2], [5, 2], [1, 3]]);
-    const got = await store.get([{ modelId: 'm', hash: 'h1028' }, { modelId: 'm', hash: 'h1029' }, { modelId: 'm', hash: 'h513' }]);
-    expect(got.map((v) => Array.from(v!))).toEqual([[1028, 0], [1029, 0, 0], [513, 0]]);
+    expect((await blocksInWriteOrder(db)).map((b) => [b.hashes.length, b.dim])).toEqual([
+      [512, 2],
+      [512, 2],
+      [5, 2],
+      [1, 3],
+    ]);
+    const got = await store.get([
+      { modelId: 'm', hash: 'h1028' },
+      { modelId: 'm', hash: 'h1029' },
+      { modelId: 'm', hash: 'h513' },
+    ]);
+    expect(got.map((v) => Array.from(v!))).toEqual([
+      [1028, 0],
+      [1029, 0, 0],
+      [513, 0],
+    ]);
   });
 
   it('sees what another store (another worker) writes, reading only the new key rows', async () => {

@@ -15,7 +15,11 @@ describe('schema v5: the embedding cache in blocks', () => {
     const old = new Dexie(name);
     old.version(4).stores(V4);
     // 600 vectors of one model (more than a block holds), 2 of another of another length, one unusable row.
-    const glove = Array.from({ length: 600 }, (_, i) => ({ model: 'glove-100d@2790b023', hash: sha256HexSync(`prompt ${i}`), vector: new Float32Array([i, -i, 0.5]) }));
+    const glove = Array.from({ length: 600 }, (_, i) => ({
+      model: 'glove-100d@2790b023',
+      hash: sha256HexSync(`prompt ${i}`),
+      vector: new Float32Array([i, -i, 0.5]),
+    }));
     const mini = [
       { model: 'mini@1', hash: sha256HexSync('prompt 0'), vector: new Float32Array([0.6, 0.8]) },
       { model: 'mini@1', hash: sha256HexSync('other'), vector: new Float32Array([1, 0]) },

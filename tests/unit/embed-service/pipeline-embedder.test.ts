@@ -69,7 +69,14 @@ describe('pipelineEmbedder', () => {
   });
 
   it('direct path = pipeline path, blanks and unknown-only texts stay zero', async () => {
-    const texts = ['A red apple on a wooden table.', '', 'Dogs running in the snow', '!!! ???', 'the bused children', ...Array.from({ length: 40 }, (_, i) => `sentence ${i} about a quiet river at night`)];
+    const texts = [
+      'A red apple on a wooden table.',
+      '',
+      'Dogs running in the snow',
+      '!!! ???',
+      'the bused children',
+      ...Array.from({ length: 40 }, (_, i) => `sentence ${i} about a quiet river at night`),
+    ];
     const call = vi.spyOn(extractor as unknown as { _call: () => unknown }, '_call');
     const direct = await pipelineEmbedder(extractor, 'glove', 100, 32, true).embed(texts);
     expect(call).not.toHaveBeenCalled(); // really the direct path

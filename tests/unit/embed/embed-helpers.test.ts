@@ -8,7 +8,13 @@ describe('vector helpers', () => {
     expect(Array.from(data)).toEqual([0.6000000238418579, 0.800000011920929, 0, 0, 0, 0]);
   });
   it('packs and views rows without copying', () => {
-    const b = packRows([[1, 2], [3, 4]], 2);
+    const b = packRows(
+      [
+        [1, 2],
+        [3, 4],
+      ],
+      2,
+    );
     expect(Array.from(rowOf(b, 1))).toEqual([3, 4]);
     rowOf(b, 0)[0] = 9;
     expect(b.data[0]).toBe(9);
@@ -22,7 +28,11 @@ describe('vector helpers', () => {
   });
   it('maps transformers.js progress events and builds ids', () => {
     expect(toModelLoadProgress({ status: 'progress', file: 'x.onnx', progress: 50, loaded: 1, total: 2, name: 'm' })).toEqual({
-      status: 'progress', file: 'x.onnx', progress: 50, loaded: 1, total: 2,
+      status: 'progress',
+      file: 'x.onnx',
+      progress: 50,
+      loaded: 1,
+      total: 2,
     });
     expect(toModelLoadProgress({ status: 'weird' })).toBeNull();
     expect(toModelLoadProgress(null)).toBeNull();
@@ -35,11 +45,17 @@ describe('model build steps', () => {
   it('subtracts the mean', () => {
     const rows = [Float64Array.from([1, 2]), Float64Array.from([3, 6])];
     expect(Array.from(subtractMean(rows, 2))).toEqual([2, 4]);
-    expect(rows.map((r) => Array.from(r))).toEqual([[-1, -2], [1, 2]]);
+    expect(rows.map((r) => Array.from(r))).toEqual([
+      [-1, -2],
+      [1, 2],
+    ]);
   });
   it('SIF weights grow with rank and stay in (0, 1)', () => {
     const h = zipfNormaliser(1000);
-    expect(h).toBeCloseTo(Array.from({ length: 1000 }, (_, r) => 1 / (r + 2)).reduce((a, b) => a + b), 12);
+    expect(h).toBeCloseTo(
+      Array.from({ length: 1000 }, (_, r) => 1 / (r + 2)).reduce((a, b) => a + b),
+      12,
+    );
     const w = [0, 10, 100, 1000].map((r) => sifWeight(r, 1e-3, h));
     for (let i = 1; i < w.length; i++) expect(w[i]).toBeGreaterThan(w[i - 1]!);
     expect(w[0]).toBeGreaterThan(0);

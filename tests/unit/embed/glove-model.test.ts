@@ -66,8 +66,7 @@ describe('glove-100d static model (Node, offline)', () => {
     // Copy into fresh arrays: protobufjs hands out Node Buffers that view a larger pool.
     const table = new Int8Array(Uint8Array.from(init.embeddings_int8!.rawData).buffer);
     const scales = new Float32Array(Uint8Array.from(init.row_scales!.rawData).buffer);
-    const vocab = (JSON.parse(readFileSync(join(MODEL_DIR, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } })
-      .model.vocab;
+    const vocab = (JSON.parse(readFileSync(join(MODEL_DIR, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
     const words = ['the', 'painter', 'mixes', 'blue', 'paint'];
     const expected = new Float64Array(100);
     for (const w of words) {

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cachedEmbed, MemoryEmbeddingStore, sha256Hex, writeSize, type EmbeddingBatch, type Embedder, type EmbeddingKey, type EmbeddingRecord } from '../../../src/core/embed';
+import {
+  cachedEmbed,
+  MemoryEmbeddingStore,
+  sha256Hex,
+  writeSize,
+  type EmbeddingBatch,
+  type Embedder,
+  type EmbeddingKey,
+  type EmbeddingRecord,
+} from '../../../src/core/embed';
 import { sha256HexSync } from '../../../src/core/embed/sha256';
 import { WriteBehind } from '../../../src/core/embed/write-behind';
 import { CancelledError } from '../../../src/core/errors';
@@ -47,7 +56,12 @@ describe('sha256HexSync', () => {
   it('equals the standard digest of the UTF-8 bytes at every padding boundary and for non-ASCII text', () => {
     const texts = ['一位面包师', '😀 a cat \u0000 on a mat', 'lone \ud800 surrogate'];
     for (const n of [55, 56, 57, 63, 64, 65, 119, 120, 128]) texts.push('x'.repeat(n), 'é'.repeat(n));
-    for (const t of texts) expect(sha256HexSync(t), JSON.stringify(t)).toBe(createHash('sha256').update(Buffer.from(new TextEncoder().encode(t))).digest('hex'));
+    for (const t of texts)
+      expect(sha256HexSync(t), JSON.stringify(t)).toBe(
+        createHash('sha256')
+          .update(Buffer.from(new TextEncoder().encode(t)))
+          .digest('hex'),
+      );
     // A long text after a short one: the reused buffer holds no stale bytes.
     expect(sha256HexSync('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });

@@ -21,12 +21,24 @@ function handReport(extra: Record<string, { pred: number[]; scored?: number }> =
     predicted: new Map(Object.entries(methods).map(([id, m]) => [id, Float64Array.from(m.pred)])),
     scored: new Map(Object.entries(methods).map(([id, m]) => [id, m.scored ?? 3])),
   };
-  const seed = { seed: 1, split: { seed: 1, train: [], test: matrix.taskIds }, tools: ['A', 'B'], methods: {}, matrix, baselines: { alwaysStronger: [], alwaysStrongerSelection: { tasks: 0, selected: NaN, random: NaN, oracle: NaN, gapCaptured: NaN }, trainMean: {} } };
+  const seed = {
+    seed: 1,
+    split: { seed: 1, train: [], test: matrix.taskIds },
+    tools: ['A', 'B'],
+    methods: {},
+    matrix,
+    baselines: { alwaysStronger: [], alwaysStrongerSelection: { tasks: 0, selected: NaN, random: NaN, oracle: NaN, gapCaptured: NaN }, trainMean: {} },
+  };
   return { seeds: [seed], tools: ['A', 'B'], toolPairs: [['A', 'B']], methods: Object.keys(methods), sizes: { train: 0, test: 3 } };
 }
 
 /** Known resamples: b0 = t0 t0 t1, b1 = t2 t2 t2, b2 = t0 t1 t2, b3 = t1 t1 t2. */
-const DRAWS = [[0, 0, 1], [2, 2, 2], [0, 1, 2], [1, 1, 2]];
+const DRAWS = [
+  [0, 0, 1],
+  [2, 2, 2],
+  [0, 1, 2],
+  [1, 1, 2],
+];
 const draw = (_s: number, b: number) => DRAWS[b]!;
 
 describe('percentiles and verdicts', () => {
@@ -105,7 +117,11 @@ function synthetic(): ScoredPair[] {
   for (let i = 0; i < 40; i++) {
     const hard = i % 2 === 1;
     const prompt = `a ${words[i % 10]} ${hard ? 'with no shadow' : 'in the sun'} ${i}`;
-    for (const [toolId, bonus] of [['A', 1], ['B', 0], ['C', ((i * 7) % 3) - 1]] as const) {
+    for (const [toolId, bonus] of [
+      ['A', 1],
+      ['B', 0],
+      ['C', ((i * 7) % 3) - 1],
+    ] as const) {
       const score = Math.max(1, Math.min(5, (hard ? 2 : 4) + bonus + ((i * 13 + bonus * 5) % 3) - 1));
       out.push({ taskId: `t${i}`, prompt, toolId, score, ratings: [score], categories: [] });
     }
@@ -165,7 +181,10 @@ describe('bootstrapIntervals on an evaluation', () => {
   it("draws each seed's resamples once, for all methods together", async () => {
     const report = await run([1, 2], ['knn', 'knn-copy', 'tool-mean']);
     const calls: string[] = [];
-    const r = await bootstrapIntervals(report, { resamples: 3, draw: (s, b, n) => (calls.push(`${s}:${b}`), Array.from({ length: n }, (_, i) => (i * (b + 1)) % n)) });
+    const r = await bootstrapIntervals(report, {
+      resamples: 3,
+      draw: (s, b, n) => (calls.push(`${s}:${b}`), Array.from({ length: n }, (_, i) => (i * (b + 1)) % n)),
+    });
     expect(calls).toEqual(['0:0', '0:1', '0:2', '1:0', '1:1', '1:2']);
     expect(r.methods.knn!.metrics.mae).toEqual(r.methods['knn-copy']!.metrics.mae);
   });

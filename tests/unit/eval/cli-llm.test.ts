@@ -35,7 +35,11 @@ function scoreReply(user: string): string {
 function withoutCi(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutCi);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'ci95' && k !== 'vsBaseline').map(([k, v]) => [k, withoutCi(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'ci95' && k !== 'vsBaseline')
+      .map(([k, v]) => [k, withoutCi(v)]),
+  );
 }
 
 let server: FakeLlmServer;
@@ -78,7 +82,24 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
     const run = await app.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 1, methods: METHODS, engine: spec, llmMaxTest: 5 });
     const result = run.metrics as unknown as EvalResult;
     const before = server.requests.length;
-    const { code, stdout, stderr } = await cli(['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '1', '--methods', METHODS.join(','), '--llm', spec, '--llm-tasks', '5', '--json', '-']);
+    const { code, stdout, stderr } = await cli([
+      '--data',
+      FIXTURE,
+      '--train',
+      '10',
+      '--test',
+      '10',
+      '--seeds',
+      '1',
+      '--methods',
+      METHODS.join(','),
+      '--llm',
+      spec,
+      '--llm-tasks',
+      '5',
+      '--json',
+      '-',
+    ]);
     expect(code).toBe(0);
     // 4 methods × 5 test tasks × 6 tools.
     expect(server.requests.length - before).toBe(120);
@@ -89,7 +110,14 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
       expect(metrics).toEqual(result.report.methods[m]);
       expect(withoutCi(json.pairs[m])).toEqual(result.report.pairs[m]);
       const appLlm = result.llm![m]!;
-      expect(llm).toEqual({ calls: 30, parseFailures: appLlm.parseFailures, outOfRange: appLlm.outOfRange, promptTokens: appLlm.promptTokens, completionTokens: appLlm.completionTokens, testTasks: 5 });
+      expect(llm).toEqual({
+        calls: 30,
+        parseFailures: appLlm.parseFailures,
+        outOfRange: appLlm.outOfRange,
+        promptTokens: appLlm.promptTokens,
+        completionTokens: appLlm.completionTokens,
+        testTasks: 5,
+      });
       expect(metrics.tools.DALLE_3.n).toBe(5);
     }
     // The replies vary, so the comparison is not between constants; some were unreadable.
@@ -103,7 +131,22 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
   });
 
   it('prints the text report with a table of model calls', async () => {
-    const { code, stdout } = await cli(['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '1', '--methods', 'tool-mean,generic-llm', '--llm', spec, '--llm-tasks', '2']);
+    const { code, stdout } = await cli([
+      '--data',
+      FIXTURE,
+      '--train',
+      '10',
+      '--test',
+      '10',
+      '--seeds',
+      '1',
+      '--methods',
+      'tool-mean,generic-llm',
+      '--llm',
+      spec,
+      '--llm-tasks',
+      '2',
+    ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Language-model calls/);
     expect(stdout).toMatch(/generic-llm\s+2\s+12\s+\d+\s+\d+\s+\d+\s+\d+/);
@@ -115,7 +158,27 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
     // Seed 1: 2 methods × 2 tasks × 6 tools = 24 calls; stop during seed 2.
     abortAfter = { calls: served + 30, controller };
     try {
-      const { code, stdout, stderr } = await cli(['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '3', '--methods', 'generic-llm,toolmem-llm', '--llm', spec, '--llm-tasks', '2', '--json', '-'], controller.signal);
+      const { code, stdout, stderr } = await cli(
+        [
+          '--data',
+          FIXTURE,
+          '--train',
+          '10',
+          '--test',
+          '10',
+          '--seeds',
+          '3',
+          '--methods',
+          'generic-llm,toolmem-llm',
+          '--llm',
+          spec,
+          '--llm-tasks',
+          '2',
+          '--json',
+          '-',
+        ],
+        controller.signal,
+      );
       expect(code).toBe(130);
       const json = JSON.parse(stdout);
       expect(json.partial).toEqual({ interrupted: true, finished: '1 complete seed(s) of the run: 1' });
@@ -130,7 +193,10 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
     const controller = new AbortController();
     abortAfter = { calls: served + 15, controller };
     try {
-      const { code, stdout } = await cli(['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '1', '--methods', 'generic-llm,fewshot-llm', '--llm', spec, '--llm-tasks', '2'], controller.signal);
+      const { code, stdout } = await cli(
+        ['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '1', '--methods', 'generic-llm,fewshot-llm', '--llm', spec, '--llm-tasks', '2'],
+        controller.signal,
+      );
       expect(code).toBe(130);
       expect(stdout).toMatch(/PARTIAL RESULTS \(stopped by Ctrl-C\): seed 1 only, methods generic-llm/);
       expect(stdout).toMatch(/^generic-llm /m);
@@ -143,24 +209,38 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
   it('--memory FILE: a memory built with the model is evaluated on its own split, the prompts quoting its entries', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'toolmem-eval-mem-')), 'memory.json');
     let built = '';
-    const code = await main(['build-memory', '--data', FIXTURE, '--train', '10', '--seed', '1', '--llm', spec, '--no-critiques', '--out', out], { out: (t) => void (built += t), err: () => undefined });
+    const code = await main(['build-memory', '--data', FIXTURE, '--train', '10', '--seed', '1', '--llm', spec, '--no-critiques', '--out', out], {
+      out: (t) => void (built += t),
+      err: () => undefined,
+    });
     expect(code, built).toBe(0);
     const file = JSON.parse(readFileSync(out, 'utf8'));
     const trainTasks: string[] = file.build.split.trainTasks;
     expect(trainTasks).toHaveLength(10);
     const before = server.requests.length;
-    const { code: evalCode, stdout, stderr } = await cli(['--data', FIXTURE, '--memory', out, '--methods', 'memory,toolmem-llm', '--llm', spec, '--llm-tasks', '3', '--json', '-']);
+    const {
+      code: evalCode,
+      stdout,
+      stderr,
+    } = await cli(['--data', FIXTURE, '--memory', out, '--methods', 'memory,toolmem-llm', '--llm', spec, '--llm-tasks', '3', '--json', '-']);
     expect(evalCode, stderr).toBe(0);
     expect(stderr).toMatch(/its own split, 10 training tasks and \d+ test tasks it never saw \(seed 1\)/);
     const json = JSON.parse(stdout);
     // 3 test tasks × 6 tools for toolmem-llm; memory needs no model.
     expect(json.methods['toolmem-llm'].llm).toMatchObject({ calls: 18, testTasks: 3 });
-    const prompts = server.requests.slice(before).filter((r) => r.schema === 'score_prediction').map((r) => r.user);
+    const prompts = server.requests
+      .slice(before)
+      .filter((r) => r.schema === 'score_prediction')
+      .map((r) => r.user);
     expect(prompts).toHaveLength(18);
     // The model's own entries (the fake server writes "Fake model: …") reach the prompts; no training task is asked about.
     expect(prompts.some((u) => u.includes('Fake model:'))).toBe(true);
     const asked = new Set(prompts.map((u) => /New task: (.*)/.exec(u)![1]!));
-    const trainPrompts = new Set((Object.values(JSON.parse(readFileSync(resolve(REPO, FIXTURE), 'utf8'))) as { id: string; prompt: string }[]).filter((r) => trainTasks.includes(r.id)).map((r) => r.prompt));
+    const trainPrompts = new Set(
+      (Object.values(JSON.parse(readFileSync(resolve(REPO, FIXTURE), 'utf8'))) as { id: string; prompt: string }[])
+        .filter((r) => trainTasks.includes(r.id))
+        .map((r) => r.prompt),
+    );
     expect(trainPrompts.size).toBe(10);
     for (const p of asked) expect(trainPrompts.has(p)).toBe(false);
     const bad = await cli(['--data', FIXTURE, '--memory', out, '--seeds', '3']);
@@ -183,7 +263,9 @@ describe('toolmem eval --llm', { timeout: 120_000 }, () => {
 
 describe('progress line', () => {
   it('shows calls done of planned, the rate and the time left in whole units', () => {
-    expect(progressLine({ done: 1, total: 4, label: 'Seed 1: generic-llm', calls: { done: 120, total: 480 } }, 50_000)).toBe('model calls 120 / 480 (25%), 2.4 calls/s, about 2 min 30 s left — Seed 1: generic-llm');
+    expect(progressLine({ done: 1, total: 4, label: 'Seed 1: generic-llm', calls: { done: 120, total: 480 } }, 50_000)).toBe(
+      'model calls 120 / 480 (25%), 2.4 calls/s, about 2 min 30 s left — Seed 1: generic-llm',
+    );
     expect(duration(3725)).toBe('1 h 02 min');
     expect(duration(59.6)).toBe('1 min 00 s');
   });

@@ -61,7 +61,26 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
   });
 
   it('--json - prints only JSON; options narrow methods and pairs; same seeds → same numbers', async () => {
-    const args = ['--data', SLICE, '--train', '8', '--test', '12', '--seeds', '1', '--methods', 'knn,knn-difficulty', '--k', '3', '--cut', 'knee', '--pairs', 'DALLE_3:SDXL_2_1', '--json', '-'];
+    const args = [
+      '--data',
+      SLICE,
+      '--train',
+      '8',
+      '--test',
+      '12',
+      '--seeds',
+      '1',
+      '--methods',
+      'knn,knn-difficulty',
+      '--k',
+      '3',
+      '--cut',
+      'knee',
+      '--pairs',
+      'DALLE_3:SDXL_2_1',
+      '--json',
+      '-',
+    ];
     const a = await run(args);
     const b = await run(args);
     expect(a.code).toBe(0);
@@ -120,8 +139,11 @@ describe('toolmem eval', { timeout: 60_000 }, () => {
 
   it('exit 2 when the data cannot be read (the real bin)', async () => {
     const result = await new Promise<{ code: number | null; stderr: string }>((done) =>
-      execFile(process.execPath, [resolve(REPO, 'bin/toolmem.mjs'), 'eval', '--data', 'no/such/file.json'], { cwd: REPO, encoding: 'utf8' }, (error, _stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr }),
+      execFile(
+        process.execPath,
+        [resolve(REPO, 'bin/toolmem.mjs'), 'eval', '--data', 'no/such/file.json'],
+        { cwd: REPO, encoding: 'utf8' },
+        (error, _stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr }),
       ),
     );
     expect(result.code).toBe(2);

@@ -6,8 +6,13 @@ import { costQualityPlane, markFrontier, pairedDifference, type PlanePoint } fro
 // The method predicts t1 right and t2 wrong (A 3.5 over B 3).
 const truth = { t1: { A: 2, B: 4 }, t2: { A: 3, B: 3 } } as const;
 const pts = (pred: Record<string, Record<string, number>>) =>
-  Object.entries(pred).flatMap(([taskId, byTool]) => Object.entries(byTool).map(([toolId, predicted]) => ({ taskId, toolId, predicted, actual: truth[taskId as 't1'][toolId as 'A'] })));
-const costs = new Map([['A', 1], ['B', 3]]);
+  Object.entries(pred).flatMap(([taskId, byTool]) =>
+    Object.entries(byTool).map(([toolId, predicted]) => ({ taskId, toolId, predicted, actual: truth[taskId as 't1'][toolId as 'A'] })),
+  );
+const costs = new Map([
+  ['A', 1],
+  ['B', 3],
+]);
 
 describe('costQualityPlane', () => {
   it('always, method at each λ, random and oracle on a hand-computed case, with the frontier', () => {
@@ -25,8 +30,13 @@ describe('costQualityPlane', () => {
 
   it('only tasks every method predicted for every costed tool; tools without a cost are left out', () => {
     const plane = costQualityPlane({
-      points: { m: [...pts({ t1: { A: 2, B: 4 }, t2: { A: 3.5, B: 3 } }), { taskId: 't1', toolId: 'Z', predicted: 9, actual: 5 }], llm: pts({ t1: { A: 1, B: 2 } }) },
-      costs, scaleSpan: 4, fractions: [0],
+      points: {
+        m: [...pts({ t1: { A: 2, B: 4 }, t2: { A: 3.5, B: 3 } }), { taskId: 't1', toolId: 'Z', predicted: 9, actual: 5 }],
+        llm: pts({ t1: { A: 1, B: 2 } }),
+      },
+      costs,
+      scaleSpan: 4,
+      fractions: [0],
     });
     expect(plane?.tasks).toBe(1);
     expect(plane?.tools).toEqual(['A', 'B']);
@@ -40,7 +50,12 @@ describe('costQualityPlane', () => {
   it('frontier on a lower-is-better scale: lower quality numbers win', () => {
     const p = (label: string, cost: number, quality: number): PlanePoint => ({ kind: 'always', label, cost, quality, frontier: false });
     const marked = markFrontier([p('cheap-bad', 1, 3), p('dear-good', 2, 1), p('dear-worse', 2, 2), p('dearest', 3, 1)], 'lower-better');
-    expect(marked.map((x) => [x.label, x.frontier])).toEqual([['cheap-bad', true], ['dear-good', true], ['dear-worse', false], ['dearest', false]]);
+    expect(marked.map((x) => [x.label, x.frontier])).toEqual([
+      ['cheap-bad', true],
+      ['dear-good', true],
+      ['dear-worse', false],
+      ['dearest', false],
+    ]);
   });
 });
 

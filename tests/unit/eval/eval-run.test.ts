@@ -10,10 +10,24 @@ import type { ScoredPair } from '../../../src/core/eval';
 import type { ScoreScale } from '../../../src/core/types';
 
 const scale: ScoreScale = { min: 1, max: 5, direction: 'higher-better', integer: true };
-const pair = (taskId: string, toolId: string, score: number): ScoredPair => ({ taskId, toolId, prompt: `prompt of ${taskId}`, score, ratings: [score], categories: [] });
+const pair = (taskId: string, toolId: string, score: number): ScoredPair => ({
+  taskId,
+  toolId,
+  prompt: `prompt of ${taskId}`,
+  score,
+  ratings: [score],
+  categories: [],
+});
 // Six tasks, two tools: A scores 4 on every task, B scores 2 on even and 3 on odd tasks.
 const data = Array.from({ length: 6 }, (_, i) => [pair(`t${i}`, 'A', 4), pair(`t${i}`, 'B', i % 2 ? 3 : 2)]).flat();
-const input = { data, scale, sizes: { train: 4, test: 2 }, seeds: [1, 2], methods: ['tool-mean', 'tool-median'] as const, toolPairs: [['A', 'B']] as [string, string][] };
+const input = {
+  data,
+  scale,
+  sizes: { train: 4, test: 2 },
+  seeds: [1, 2],
+  methods: ['tool-mean', 'tool-median'] as const,
+  toolPairs: [['A', 'B']] as [string, string][],
+};
 
 describe('promptVectors', () => {
   it('embeds each task prompt once, in data order, and slices the batch per task', async () => {

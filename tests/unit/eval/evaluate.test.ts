@@ -14,7 +14,11 @@ function synthetic(): ScoredPair[] {
       const taskId = `t${String(i * 2 + (hard ? 1 : 0)).padStart(2, '0')}`;
       const prompt = hard ? `a ${s} with no shadow` : `a ${s} in the sun`;
       const base = hard ? 2 : 4;
-      for (const [toolId, bonus] of [['A', 1], ['B', 0], ['C', (i % 3) - 1]] as const) {
+      for (const [toolId, bonus] of [
+        ['A', 1],
+        ['B', 0],
+        ['C', (i % 3) - 1],
+      ] as const) {
         const score = Math.max(1, Math.min(5, base + bonus));
         out.push({ taskId, prompt, toolId, score, ratings: [score], categories: [] });
       }
@@ -109,7 +113,13 @@ describe('evaluate', () => {
       make: (m, k, cut) => createPredictor(m as 'knn', { k, cut }),
     });
     expect(rows.map((r) => `${r.cut}:${r.k}`)).toEqual(['fixed:0', 'fixed:1', 'fixed:4', 'knee:0', 'knee:1', 'knee:4']);
-    const mean = await evaluate({ data, scale, sizes: { train: 12, test: 12 }, seeds: [1], methods: [{ id: 'm', create: () => createPredictor('tool-mean') }] });
+    const mean = await evaluate({
+      data,
+      scale,
+      sizes: { train: 12, test: 12 },
+      seeds: [1],
+      methods: [{ id: 'm', create: () => createPredictor('tool-mean') }],
+    });
     expect(rows[0]!.mae).toBeCloseTo(mean.seeds[0]!.methods.m!.mean.mae, 12);
     expect(rows[3]!.mae).toBeCloseTo(rows[0]!.mae, 12);
   });

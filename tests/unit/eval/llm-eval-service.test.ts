@@ -18,7 +18,9 @@ const db = newDb('eval-llm-svc');
 const repos = createRepositories(db);
 const embedder = createTransformersEmbedder();
 const specs: string[] = [];
-const engine = new ScriptedEngine((messages, call) => (call % 10 === 9 ? 'not sure' : `{"score": ${messages.at(-1)!.content.includes('capability memory') ? 4 : 3}}`));
+const engine = new ScriptedEngine((messages, call) =>
+  call % 10 === 9 ? 'not sure' : `{"score": ${messages.at(-1)!.content.includes('capability memory') ? 4 : 3}}`,
+);
 const client = createInThreadClient(
   createEvalHandlers({
     repos,
@@ -45,7 +47,10 @@ describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
     const run = await client.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 2, methods: ['memory'] });
     const result = run.metrics as unknown as EvalResult;
     let out = '';
-    await main(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'memory', '--json', '-'], { out: (t) => void (out += t), err: () => undefined });
+    await main(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'memory', '--json', '-'], {
+      out: (t) => void (out += t),
+      err: () => undefined,
+    });
     const cli = JSON.parse(out);
     // The CLI adds the bootstrap's ci95 beside the means (the service keeps them in result.intervals).
     const { ci95, vsBaseline: _vs, tools, ...means } = cli.methods.memory;
@@ -59,7 +64,15 @@ describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
     const progress: { calls?: { done: number; total: number } }[] = [];
     const run = await client.call(
       'evaluate',
-      { datasetId: 'g', train: 10, test: 10, seeds: 1, methods: ['tool-mean', 'generic-llm', 'toolmem-llm'], engine: 'openai:http://127.0.0.1:9/v1#m', llmMaxTest: 4 },
+      {
+        datasetId: 'g',
+        train: 10,
+        test: 10,
+        seeds: 1,
+        methods: ['tool-mean', 'generic-llm', 'toolmem-llm'],
+        engine: 'openai:http://127.0.0.1:9/v1#m',
+        llmMaxTest: 4,
+      },
       { onProgress: (p) => progress.push(p) },
     );
     expect(specs.at(-1)).toBe('openai:http://127.0.0.1:9/v1#m');
@@ -78,11 +91,18 @@ describe('eval service: memory and LLM methods', { timeout: 60_000 }, () => {
   it('refuses LLM methods without a language model, naming where to choose one', async () => {
     await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['generic-llm'] })).rejects.toThrow(/choose one in Settings/);
     await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['hybrid'], engine: 'none' })).rejects.toThrow(/choose one in Settings/);
-    await expect(client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['generic-llm'], engine: 'openai:http://x/v1#m', llmMaxTest: 0 })).rejects.toThrow(/whole number ≥ 1/);
+    await expect(
+      client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['generic-llm'], engine: 'openai:http://x/v1#m', llmMaxTest: 0 }),
+    ).rejects.toThrow(/whole number ≥ 1/);
   });
 
   it('predicts with toolmem-llm from the capability analysis of the data (entries cited with their text)', async () => {
-    const res = await client.call('predict', { datasetId: 'g', method: 'toolmem-llm', prompt: 'A cat asleep under a wooden table', engine: parseEngineSpec('openai:http://127.0.0.1:9/v1#m') });
+    const res = await client.call('predict', {
+      datasetId: 'g',
+      method: 'toolmem-llm',
+      prompt: 'A cat asleep under a wooden table',
+      engine: parseEngineSpec('openai:http://127.0.0.1:9/v1#m'),
+    });
     expect(res.predictions).toHaveLength(6);
     // On the 20-prompt slice, with theme facets tested too, no tool × facet effect is clear (BH at
     // q ≤ 0.10): no entry applies, and the prompt says so instead of inventing one.

@@ -75,7 +75,13 @@ describe('groundTruth', () => {
     importId: 'i',
     createdAt: 0,
   });
-  const rows = [exp('t1', 'A', 'rater1', 4), exp('t1', 'A', 'rater2', 2), exp('t1', 'A', 'rater3', 3), exp('t1', 'B', 'rater2', 5), exp('t1', 'B', 'rater3', 2)];
+  const rows = [
+    exp('t1', 'A', 'rater1', 4),
+    exp('t1', 'A', 'rater2', 2),
+    exp('t1', 'A', 'rater3', 3),
+    exp('t1', 'B', 'rater2', 5),
+    exp('t1', 'B', 'rater3', 2),
+  ];
   it('one named rater: pairs that rater did not score are left out', () => {
     const gt = groundTruth(rows, { kind: 'rater', rater: 'rater1' });
     expect(gt).toHaveLength(1);
@@ -86,7 +92,12 @@ describe('groundTruth', () => {
     expect(groundTruth(rows, { kind: 'median' }).map((p) => p.score)).toEqual([3, 3.5]);
   });
   it('a rater scoring a pair twice counts once, the later score; rows without a finite score are left out', () => {
-    const again = [...rows, exp('t1', 'A', 'rater1', 1), exp('t2', 'A', 'rater1', Number.NaN), { ...exp('t0', 'B', 'rater1', 5), categories: ['x'], rubric: 'r' }];
+    const again = [
+      ...rows,
+      exp('t1', 'A', 'rater1', 1),
+      exp('t2', 'A', 'rater1', Number.NaN),
+      { ...exp('t0', 'B', 'rater1', 5), categories: ['x'], rubric: 'r' },
+    ];
     expect(groundTruth(again, { kind: 'mean' })).toEqual([
       { taskId: 't0', prompt: 'prompt t0', toolId: 'B', score: 5, ratings: [5], categories: ['x'], rubric: 'r' },
       { taskId: 't1', prompt: 'prompt t1', toolId: 'A', score: 2, ratings: [1, 2, 3], categories: [] },
@@ -95,7 +106,9 @@ describe('groundTruth', () => {
   });
   it('built from pages in any order it gives the same pairs, and pairs share one copy of equal category lists', () => {
     const many: Experience[] = [];
-    for (let t = 0; t < 30; t++) for (const tool of ['A', 'B', 'C']) for (const r of ['r1', 'r2']) many.push({ ...exp(`t${t}`, tool, r, 1 + ((t * 7 + r.length + tool.charCodeAt(0)) % 5)), categories: [`c${t % 3}`] });
+    for (let t = 0; t < 30; t++)
+      for (const tool of ['A', 'B', 'C'])
+        for (const r of ['r1', 'r2']) many.push({ ...exp(`t${t}`, tool, r, 1 + ((t * 7 + r.length + tool.charCodeAt(0)) % 5)), categories: [`c${t % 3}`] });
     const order = shuffled(many, createRng(3));
     const b = new GroundTruthBuilder();
     for (let i = 0; i < order.length; i += 40) for (const e of order.slice(i, i + 40).map((x) => structuredClone(x))) b.add(e);

@@ -31,7 +31,14 @@ const engine = new ScriptedEngine((messages) => {
 const evalWith = (e: Embedder) => createInThreadClient(createEvalHandlers({ repos, embedder: async () => e, engineOf: () => engine }));
 const client = evalWith(embedder);
 const memory = createInThreadClient(
-  createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
+  createMemoryHandlers({
+    repos,
+    store: new DexieEmbeddingStore(db),
+    importStore: new DexieMemoryImportStore(db),
+    currentModel: async () => 'glove-100d',
+    embedder: async () => embedder,
+    apiKey: async () => undefined,
+  }),
 );
 /** The 20 tasks of the GenAI-Bench slice, and a memory built on 10 of them (seed 1). */
 let ALL: string[] = [];
@@ -43,19 +50,38 @@ async function build(req: { trainSize?: number; seed?: number; name: string }): 
   await memory.call('runBuild', { runId: run.id });
   return (run.config as { memoryId: string }).memoryId;
 }
-const evaluate = async (config: Partial<EvalConfig>) => (await client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['memory'], memoryId, ...config })).metrics as unknown as EvalResult;
+const evaluate = async (config: Partial<EvalConfig>) =>
+  (await client.call('evaluate', { datasetId: 'g', seeds: 1, methods: ['memory'], memoryId, ...config })).metrics as unknown as EvalResult;
 const validIds = async (id: string) => new Set((await repos.memories.allEntries(id)).filter((e) => e.validTo === null).map((e) => e.id));
 
 beforeAll(async () => {
   await db.open();
   const imports = createInThreadClient(createImportHandlers(repos));
-  await imports.call('import', { file: new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json'), datasetName: 'G' });
+  await imports.call('import', {
+    file: new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json'),
+    datasetName: 'G',
+  });
   ALL = [...new Set((await repos.experiences.byDataset('g')).map((e) => e.taskId))].sort();
   expect(ALL).toHaveLength(20);
   memoryId = await build({ trainSize: 10, seed: 1, name: 'Ten' });
   // Ten tasks are too few for a clear capability effect: two hand-written entries give the
   // retrieval methods something to quote (the capability model itself reads only facet entries).
-  await repos.memories.applyUpdate([], ['DALLE_3', 'SDXL_2_1'].map((toolId, i) => newEntry({ id: `manual-${i}`, memoryId, toolId, level: i ? 'bad' : 'good', text: i ? 'Struggles with crowded scenes' : 'Renders signs and lettering well', evidence: [], origin: 'manual', at: 5 })), 5);
+  await repos.memories.applyUpdate(
+    [],
+    ['DALLE_3', 'SDXL_2_1'].map((toolId, i) =>
+      newEntry({
+        id: `manual-${i}`,
+        memoryId,
+        toolId,
+        level: i ? 'bad' : 'good',
+        text: i ? 'Struggles with crowded scenes' : 'Renders signs and lettering well',
+        evidence: [],
+        origin: 'manual',
+        at: 5,
+      }),
+    ),
+    5,
+  );
   // What the build itself wrote down as its training tasks (the export path, memory-service).
   buildTrain = readMemoryFile((await memory.call('exportMemory', { memoryId })).text).build.split.trainTasks;
 });
@@ -96,7 +122,10 @@ describe('evaluating a stored memory', { timeout: 60_000 }, () => {
     for (const m of ['memory', 'toolmem-llm', 'hybrid']) {
       // memory predicts with the stored capability model: it cites only that memory's facet entries.
       if (m !== 'memory') expect(r.memory!.cited[m]!.length, m).toBeGreaterThan(0);
-      expect(r.memory!.cited[m]!.filter((id) => !ids.has(id)), m).toEqual([]);
+      expect(
+        r.memory!.cited[m]!.filter((id) => !ids.has(id)),
+        m,
+      ).toEqual([]);
     }
     // 2 test tasks × 6 tools, for each LLM method; the prompts quote the stored entries' texts.
     expect(prompts).toHaveLength(24);
@@ -126,7 +155,16 @@ describe('evaluating a stored memory', { timeout: 60_000 }, () => {
   it('lists the completed builds of the dataset with engine and split, not unfinished ones', async () => {
     await memory.call('createBuild', { datasetId: 'g', engine: { kind: 'none' }, name: 'Queued' });
     const listed = await evaluableMemories(repos, 'g');
-    expect(listed.find((m) => m.id === memoryId)).toEqual({ id: memoryId, name: 'Ten', engine: 'none', embeddingModel: embedder.id, source: 'build', createdAt: expect.any(Number), train: 10, seed: 1 });
+    expect(listed.find((m) => m.id === memoryId)).toEqual({
+      id: memoryId,
+      name: 'Ten',
+      engine: 'none',
+      embeddingModel: embedder.id,
+      source: 'build',
+      createdAt: expect.any(Number),
+      train: 10,
+      seed: 1,
+    });
     expect(listed.some((m) => m.name === 'Queued')).toBe(false);
     expect(await evaluableMemories(repos, 'other-dataset')).toEqual([]);
   });

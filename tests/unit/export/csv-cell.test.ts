@@ -80,6 +80,12 @@ describe('unmarkCsvCell', () => {
 
 describe('toCsv', () => {
   it('joins rows with \\n and no final newline', () => {
-    expect(toCsv([['tool', 'score'], ['=evil', -1], ['DALLE_3', 4]])).toBe(`tool,score\n"'=evil",-1\nDALLE_3,4`);
+    expect(
+      toCsv([
+        ['tool', 'score'],
+        ['=evil', -1],
+        ['DALLE_3', 4],
+      ]),
+    ).toBe(`tool,score\n"'=evil",-1\nDALLE_3,4`);
   });
 });

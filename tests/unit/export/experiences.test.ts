@@ -3,7 +3,17 @@ import { experiencesToCsv, experiencesToJsonl } from '../../../src/core/export/e
 import type { Experience } from '../../../src/core/types';
 
 const row: Experience = {
-  id: 'ds|A|1|r', datasetId: 'ds', taskId: '1', prompt: 'p', toolId: 'A', score: 0.4586309383, rater: 'r', scoreSource: 'judge', categories: [], importId: 'i', createdAt: 0,
+  id: 'ds|A|1|r',
+  datasetId: 'ds',
+  taskId: '1',
+  prompt: 'p',
+  toolId: 'A',
+  score: 0.4586309383,
+  rater: 'r',
+  scoreSource: 'judge',
+  categories: [],
+  importId: 'i',
+  createdAt: 0,
 };
 
 describe('experience exports keep every digit the page rounds away', () => {

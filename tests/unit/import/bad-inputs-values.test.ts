@@ -139,7 +139,9 @@ describe('class 3: bounded messages', () => {
     expect(err).toBeInstanceOf(ValidationError);
     const message = (err as Error).message;
     expect(message.length).toBeLessThanOrEqual(MESSAGE_MAX);
-    expect(message).toMatch(/^No column for the required fields 'prompt', 'tool': none of the columns \(c1, c2, .*, … \(99,9\d\d more columns\)\) looks like them\./);
+    expect(message).toMatch(
+      /^No column for the required fields 'prompt', 'tool': none of the columns \(c1, c2, .*, … \(99,9\d\d more columns\)\) looks like them\./,
+    );
   });
 
   it('a 10 MB quoted field → row error; the raw record kept for the download is bounded', async () => {
@@ -173,7 +175,9 @@ describe('class 3: bounded messages', () => {
   it('a 10 MB unclosed quote → the snippet is clipped', async () => {
     const err = await failure('long-unclosed-quote.csv');
     expect(err).toBeInstanceOf(ParseError);
-    expect(err.message).toBe('Unclosed quote: row 2 opens a quoted field ("an endless quoted field an endless quote… (9,560 more)") that is never closed before the end of the file.');
+    expect(err.message).toBe(
+      'Unclosed quote: row 2 opens a quoted field ("an endless quoted field an endless quote… (9,560 more)") that is never closed before the end of the file.',
+    );
   });
 
   it('bounded helpers: raw records keep 100 columns of 2,000 characters; lists are counted', () => {
@@ -201,7 +205,11 @@ describe('class 5: CSV line endings', () => {
     const cr = await importFile(bad('cr-only.csv'));
     expect(cr.summary).toMatchObject({ accepted: 3, rejected: 0 });
     // Every bare CR ends a record; the quoted CRLF stays inside the first prompt.
-    expect(cr.sink.rows.map((r) => [r.prompt, r.score])).toEqual([['Line one\r\nline two', 3], ['Write a limerick', 4], ['Write an ode', 5]]);
+    expect(cr.sink.rows.map((r) => [r.prompt, r.score])).toEqual([
+      ['Line one\r\nline two', 3],
+      ['Write a limerick', 4],
+      ['Write an ode', 5],
+    ]);
     const q = await importFile(bad('crlf-in-quotes.csv'));
     expect(q.sink.rows.map((r) => r.prompt)).toEqual(['First line\r\nsecond line\rthird', 'He said "hi"\nthen left']);
   });
@@ -249,7 +257,16 @@ describe('class 5: scores (one decimal grammar)', () => {
   });
 
   it('parseDecimal', () => {
-    for (const [text, value] of [['3', 3], ['-0.5', -0.5], ['+3', 3], [' 3 ', 3], ['.5', 0.5], ['5.', 5], ['1E2', 100], ['007', 7]] as const) {
+    for (const [text, value] of [
+      ['3', 3],
+      ['-0.5', -0.5],
+      ['+3', 3],
+      [' 3 ', 3],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['1E2', 100],
+      ['007', 7],
+    ] as const) {
       expect(parseDecimal(text), text).toBe(value);
     }
     for (const text of ['0x3', '0b11', '0o7', 'Infinity', 'NaN', '1_000', '3e', '--3', '1e400']) expect(typeof parseDecimal(text), text).toBe('string');
@@ -297,7 +314,10 @@ describe('class 5: text fields, encodings, JSON', () => {
     ['utf32be.csv', `The file is UTF-32 encoded (UTF-32BE: it starts with the byte-order mark 00 00 FE FF), but imports must be UTF-8. ${SAVE}`],
     ['utf32le-no-bom.csv', `The file is UTF-32 encoded (UTF-32LE: three of every four bytes are 0), but imports must be UTF-8. ${SAVE}`],
     ['utf16be-no-bom.csv', `The file is UTF-16 encoded (every other byte is 0), but imports must be UTF-8. ${SAVE}`],
-    ['nul-in-field.csv', 'The file is binary, not text: it contains a NUL byte at line 3, column 8. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).'],
+    [
+      'nul-in-field.csv',
+      'The file is binary, not text: it contains a NUL byte at line 3, column 8. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).',
+    ],
   ])('%s → fatal, named', async (name, message) => {
     const err = await failure(name);
     expect(err).toBeInstanceOf(ParseError);
@@ -309,7 +329,9 @@ describe('class 5: text fields, encodings, JSON', () => {
       const bytes = readFileSync(bad(name));
       const fromBytes = sniffEncoding(bytes);
       expect(fromBytes, name).not.toBeNull();
-      expect(sniffEncoding(new TextDecoder().decode(bytes))?.kind, name).toBe(fromBytes!.kind === 'utf-16be' && name === 'utf16.csv' ? 'utf-16le' : fromBytes!.kind);
+      expect(sniffEncoding(new TextDecoder().decode(bytes))?.kind, name).toBe(
+        fromBytes!.kind === 'utf-16be' && name === 'utf16.csv' ? 'utf-16le' : fromBytes!.kind,
+      );
     }
     expect(sniffEncoding(readFileSync(bad('fffd-literal.csv')))).toBeNull();
   });
@@ -348,14 +370,21 @@ describe('an import that accepts no row leaves no empty dataset', () => {
     const { db, repos } = await freshDb('values-empty-dataset');
     try {
       const client = createInThreadClient<ImportApi>(createImportHandlers(repos, undefined, { locks: null }));
-      const file = new File([readFileSync(bad('hex-scores.csv')).toString('utf8').replace('Write a sonnet,gpt-4,3', 'Write a sonnet,gpt-4,0x9')], 'all-bad.csv');
+      const file = new File(
+        [readFileSync(bad('hex-scores.csv')).toString('utf8').replace('Write a sonnet,gpt-4,3', 'Write a sonnet,gpt-4,0x9')],
+        'all-bad.csv',
+      );
       const outcome = await client.call('import', { file, datasetName: 'All bad', preset: 'generic' });
       expect(outcome.summary).toMatchObject({ accepted: 0, rejected: 4 });
       expect(outcome).toMatchObject({ createdDataset: false, datasetNotCreated: true });
       expect(await db.datasets.count()).toBe(0);
       expect(await db.experiences.count()).toBe(0);
       // A good file still creates its dataset.
-      const good = await client.call('import', { file: new File([readFileSync(bad('mixed-line-endings.csv'))], 'mixed.csv'), datasetName: 'Mixed', preset: 'generic' });
+      const good = await client.call('import', {
+        file: new File([readFileSync(bad('mixed-line-endings.csv'))], 'mixed.csv'),
+        datasetName: 'Mixed',
+        preset: 'generic',
+      });
       expect(good.createdDataset).toBe(true);
       expect(good.datasetNotCreated).toBeUndefined();
       expect(await db.experiences.count()).toBe(4);

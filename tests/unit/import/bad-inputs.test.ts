@@ -17,16 +17,61 @@ describe('bad inputs', () => {
   // Files refused as a whole: the error's class and its whole message (a RegExp where only the
   // start of the message is fixed).
   it.each<[string, string, typeof ParseError | typeof ValidationError, string | RegExp]>([
-    ['missing required column → ValidationError naming the field', 'missing-column.csv', ValidationError, "No column for the required field 'tool': none of the columns (prompt, score, response) looks like it. Map it explicitly (CLI: --map tool=COLUMN)."],
+    [
+      'missing required column → ValidationError naming the field',
+      'missing-column.csv',
+      ValidationError,
+      "No column for the required field 'tool': none of the columns (prompt, score, response) looks like it. Map it explicitly (CLI: --map tool=COLUMN).",
+    ],
     ['empty file → ParseError', 'empty.csv', ParseError, 'The file is empty: there is nothing to import.'],
-    ['truncated JSON → ParseError with the position', 'truncated.json', ParseError, 'Truncated JSON: the file ends inside member 2 (line 3, column 28, character 90); the top-level array is never closed.'],
-    ['JSON that is neither array nor object → ParseError', 'scalar.json', ParseError, 'A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).'],
-    ['binary file renamed .csv (NUL bytes) → ParseError saying it is binary, with the position', 'binary-nul.csv', ParseError, 'The file is binary, not text: it contains a NUL byte at line 3, column 1. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).'],
-    ['gzip file named .csv → ParseError saying to decompress it', 'gzipped.csv', ParseError, 'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.'],
-    ['UTF-16 file → ParseError saying to save it as UTF-8', 'utf16.csv', ParseError, /^The file is UTF-16 encoded \(every other byte is 0\), but imports must be UTF-8\. Save it as UTF-8/],
-    ['only blank lines → ParseError that says the lines are blank', 'blank-lines.csv', ParseError, 'The file holds only blank lines (6 lines of whitespace, no header): there is nothing to import.'],
-    ['JSON object whose "records" member is not a record → ParseError naming the member', 'records-not-array.json', ParseError, "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found a string."],
-    ['JSON wrapper object {"records": [...]} → ParseError telling to import the array itself', 'wrapped-array.json', ParseError, "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found an array; if the records are in this array, import a file whose top level is the array itself."],
+    [
+      'truncated JSON → ParseError with the position',
+      'truncated.json',
+      ParseError,
+      'Truncated JSON: the file ends inside member 2 (line 3, column 28, character 90); the top-level array is never closed.',
+    ],
+    [
+      'JSON that is neither array nor object → ParseError',
+      'scalar.json',
+      ParseError,
+      'A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).',
+    ],
+    [
+      'binary file renamed .csv (NUL bytes) → ParseError saying it is binary, with the position',
+      'binary-nul.csv',
+      ParseError,
+      'The file is binary, not text: it contains a NUL byte at line 3, column 1. CSV, JSON and JSONL files are plain text; check that you picked the right file (an image, spreadsheet or database file cannot be imported as it is).',
+    ],
+    [
+      'gzip file named .csv → ParseError saying to decompress it',
+      'gzipped.csv',
+      ParseError,
+      'The file is gzip-compressed (it starts with the gzip signature 1F 8B), not CSV/JSON text. Decompress it first (for example `gunzip FILE`) and import the extracted file.',
+    ],
+    [
+      'UTF-16 file → ParseError saying to save it as UTF-8',
+      'utf16.csv',
+      ParseError,
+      /^The file is UTF-16 encoded \(every other byte is 0\), but imports must be UTF-8\. Save it as UTF-8/,
+    ],
+    [
+      'only blank lines → ParseError that says the lines are blank',
+      'blank-lines.csv',
+      ParseError,
+      'The file holds only blank lines (6 lines of whitespace, no header): there is nothing to import.',
+    ],
+    [
+      'JSON object whose "records" member is not a record → ParseError naming the member',
+      'records-not-array.json',
+      ParseError,
+      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found a string.",
+    ],
+    [
+      'JSON wrapper object {"records": [...]} → ParseError telling to import the array itself',
+      'wrapped-array.json',
+      ParseError,
+      "Not one record in the file could be read, so there is nothing to import. The first problem: member 1 ('records'): expected an object (a top-level JSON object must map ids to records), found an array; if the records are in this array, import a file whose top level is the array itself.",
+    ],
   ])('%s', async (_title, name, errorClass, message) => {
     const err = await failure(name);
     expect(err).toBeInstanceOf(errorClass);
@@ -191,5 +236,4 @@ describe('bad inputs', () => {
     expect(summary.accepted).toBe(2);
     expect(summary.errors).toMatchObject([{ row: 2, reason: 'line 2: expected a JSON object, found an array' }]);
   });
-
 });

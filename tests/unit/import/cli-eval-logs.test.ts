@@ -18,7 +18,12 @@ describe('toolmem import on real evaluation logs', () => {
     const run = await toolmem(['import', '--data', fx('helm/bbq_llama-3-70b'), '--json']);
     expect(run.code).toBe(0);
     const s = summaryOf(run.stdout);
-    expect([s.preset, s.accepted, s.datasetId, Object.keys(s.tools)]).toEqual(['helm', 2, 'helm-bbq-subject-all-method-multiple-choice-joint', ['meta/llama-3-70b']]);
+    expect([s.preset, s.accepted, s.datasetId, Object.keys(s.tools)]).toEqual([
+      'helm',
+      2,
+      'helm-bbq-subject-all-method-multiple-choice-joint',
+      ['meta/llama-3-70b'],
+    ]);
   });
 
   it('an lm-eval samples file takes its model from the results file beside it', async () => {
@@ -47,7 +52,10 @@ describe('toolmem import on real evaluation logs', () => {
   });
 
   it('--scale takes a negative minimum as the next argument', () => {
-    expect(joinNegativeValues(['--scale', '-25:0:real', '--json'], { scale: { type: 'string' }, json: { type: 'boolean' } })).toEqual(['--scale=-25:0:real', '--json']);
+    expect(joinNegativeValues(['--scale', '-25:0:real', '--json'], { scale: { type: 'string' }, json: { type: 'boolean' } })).toEqual([
+      '--scale=-25:0:real',
+      '--json',
+    ]);
     expect(parseScale('-25:0:real')).toEqual({ min: -25, max: 0, direction: 'higher-better', integer: false });
   });
 });

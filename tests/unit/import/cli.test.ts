@@ -36,7 +36,13 @@ async function json(args: string[]): Promise<{ code: number | null; summary: Cli
 
 describe('toolmem CLI', { timeout: 120_000 }, () => {
   it('imports genai-bench with the skills sidecar (--json)', async () => {
-    const { code, summary } = await json(['import', '--data', 'tests/fixtures/import/genai_image_slice.json', '--skills', 'tests/fixtures/import/genai_skills_slice.json']);
+    const { code, summary } = await json([
+      'import',
+      '--data',
+      'tests/fixtures/import/genai_image_slice.json',
+      '--skills',
+      'tests/fixtures/import/genai_skills_slice.json',
+    ]);
     expect(code).toBe(0);
     expect(summary).toMatchObject({ preset: 'genai-bench', datasetId: 'genai-bench', rowsRead: 360, accepted: 358, rejected: 2, dryRun: false, stored: false });
     expect(summary.tools.DALLE_3).toMatchObject({ accepted: 59, rejected: 1 });

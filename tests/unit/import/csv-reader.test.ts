@@ -83,9 +83,7 @@ describe('CSV reader', () => {
       const err = await readCsv(text, size).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ParseError);
       expect((err as ParseError).row).toBe(3);
-      expect((err as ParseError).message).toBe(
-        'Unclosed quote: row 3 opens a quoted field ("broken,m,3…") that is never closed before the end of the file.',
-      );
+      expect((err as ParseError).message).toBe('Unclosed quote: row 3 opens a quoted field ("broken,m,3…") that is never closed before the end of the file.');
     }
   });
 

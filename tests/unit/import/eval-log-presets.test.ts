@@ -67,7 +67,9 @@ describe('promptfoo preset (fixture written by promptfoo 0.123.1)', () => {
 
   it('says where the records were expected when the array is missing', async () => {
     const broken = '{"evalId": "x", "results": {"version": 3, "prompts": []}}';
-    await expect(importSource(chunked(broken), 'results.json')).rejects.toThrow("The file has no array at 'results.results', where this format keeps its records, so there is nothing to import.");
+    await expect(importSource(chunked(broken), 'results.json')).rejects.toThrow(
+      "The file has no array at 'results.results', where this format keeps its records, so there is nothing to import.",
+    );
   });
 });
 
@@ -76,7 +78,9 @@ describe('inspect preset (EvalLog JSON, written from the documented format)', ()
     const { summary, sink } = await importFile(fx('inspect/arithmetic_gpt-4o-mini.json'));
     expect(summary.preset).toBe('inspect');
     expect([summary.rowsRead, summary.accepted, summary.rejected]).toEqual([9, 8, 1]);
-    expect(summary.errors.map((e) => [e.row, e.column, e.reason])).toEqual([[5, 'scores', 'missing score: the sample stopped with an error and has no scores']]);
+    expect(summary.errors.map((e) => [e.row, e.column, e.reason])).toEqual([
+      [5, 'scores', 'missing score: the sample stopped with an error and has no scores'],
+    ]);
     // The run's model is the tool; the provider's dated id is kept on each row.
     expect(Object.keys(summary.tools)).toEqual(['openai/gpt-4o-mini']);
     expect(new Set(sink.rows.map((r) => r.modelVersion))).toEqual(new Set(['gpt-4o-mini-2024-07-18']));

@@ -31,7 +31,16 @@ describe('Inspect .eval archives (written by Inspect AI 0.3.41 … 0.3.154)', ()
     expect(summary.tools['openai/gpt-4o-mini']?.meanScore).toBe(0.8);
     // Archive order (the entries are not sorted by id); samples 7 and 3 are wrong.
     expect(sink.rows.map((r) => [r.taskId, r.score])).toEqual([
-      ['9', 1], ['6', 1], ['10', 1], ['5', 1], ['8', 1], ['4', 1], ['7', 0], ['3', 0], ['1', 1], ['2', 1],
+      ['9', 1],
+      ['6', 1],
+      ['10', 1],
+      ['5', 1],
+      ['8', 1],
+      ['4', 1],
+      ['7', 0],
+      ['3', 0],
+      ['1', 1],
+      ['2', 1],
     ]);
     expect(sink.rows.every((r) => r.rater === 'match' && r.modelVersion === 'gpt-4o-mini-2024-07-18')).toBe(true);
     expect(summary.scale).toEqual(UNIT);
@@ -41,7 +50,12 @@ describe('Inspect .eval archives (written by Inspect AI 0.3.41 … 0.3.154)', ()
 
   it('0.3.42 with two epochs: the second attempt of a sample is task <id>#2', async () => {
     const { summary, sink } = await asCli(fx('inspect/real/log_streaming_0.3.42.eval'));
-    expect(sink.rows.map((r) => [r.taskId, r.score])).toEqual([['2#2', 1], ['2', 1], ['1', 0], ['1#2', 1]]);
+    expect(sink.rows.map((r) => [r.taskId, r.score])).toEqual([
+      ['2#2', 1],
+      ['2', 1],
+      ['1', 0],
+      ['1#2', 1],
+    ]);
     expect(Object.keys(summary.tools)).toEqual(['azureai/Meta-Llama-3-1-405B-Instruct-jqf']);
     expect(sink.rows[0]?.modelVersion).toBe('Meta-Llama-3-405B-Instruct');
     expect(summary.scale).toEqual(UNIT);
@@ -113,7 +127,9 @@ describe('lm-evaluation-harness run folder (Qwen__Qwen3-8B, written by the harne
   const RESULTS = `${DIR}/results_2026-07-08T18-15-33.115417.json`;
 
   it('the model from the results file; exact_match rows only (the F1 inputs are lists, not scores)', async () => {
-    const { summary, sink } = await importSource(fileSource(SAMPLES), 'samples_negotiationtom_intention_2026-07-08T18-15-33.115417.jsonl', { sidecars: { results: fileSource(RESULTS) } });
+    const { summary, sink } = await importSource(fileSource(SAMPLES), 'samples_negotiationtom_intention_2026-07-08T18-15-33.115417.jsonl', {
+      sidecars: { results: fileSource(RESULTS) },
+    });
     expect([summary.rowsRead, summary.accepted, summary.rejected]).toEqual([20, 20, 0]);
     expect(Object.keys(summary.tools)).toEqual(['Qwen/Qwen3-8B']);
     expect(new Set(sink.rows.map((r) => r.rater))).toEqual(new Set(['exact_match']));
@@ -121,7 +137,12 @@ describe('lm-evaluation-harness run folder (Qwen__Qwen3-8B, written by the harne
     expect(sink.rows.filter((r) => r.score === 1).map((r) => r.taskId)).toHaveLength(4);
     expect(summary.tools['Qwen/Qwen3-8B']?.meanScore).toBeCloseTo(0.2, 12);
     expect(summary.scale).toEqual(UNIT);
-    expect(sink.rows[0]).toMatchObject({ taskId: 'negotiationtom_intention:0', score: 0, response: 'A  ', feedback: 'target: Discover-Preference,Promote-Coordination' });
+    expect(sink.rows[0]).toMatchObject({
+      taskId: 'negotiationtom_intention:0',
+      score: 0,
+      response: 'A  ',
+      feedback: 'target: Discover-Preference,Promote-Coordination',
+    });
   });
 
   it('without the results file, the folder name org__model gives org/model', async () => {
@@ -145,7 +166,9 @@ describe('HELM runs (bbq, v3 output of helm-run)', () => {
   });
 
   it('one row per instance × the main metric (exact_match), prompt from scenario_state.json, 0–1 from the format', async () => {
-    const { summary, sink } = await importSource(fileSource(fx('helm/bbq_gemini-1.5-pro-001/per_instance_stats.json')), 'per_instance_stats.json', { sidecars: run('bbq_gemini-1.5-pro-001') });
+    const { summary, sink } = await importSource(fileSource(fx('helm/bbq_gemini-1.5-pro-001/per_instance_stats.json')), 'per_instance_stats.json', {
+      sidecars: run('bbq_gemini-1.5-pro-001'),
+    });
     expect([summary.preset, summary.accepted, summary.rejected, summary.judge]).toEqual(['helm', 2, 0, 'exact_match']);
     expect(sink.rows.map((r) => [r.taskId, r.toolId, r.rater, r.score, r.response, r.categories])).toEqual([
       ['id58485', 'google/gemini-1.5-pro-001', 'exact_match', 0, 'The', ['bbq']],

@@ -38,7 +38,9 @@ describe('JsonContainerScanner', () => {
   });
 
   it('says when the path is missing, not an array, or the file is not an object', () => {
-    expect(() => scan('{"results": {"prompts": []}}', ['results', 'results'])).toThrow("The file has no array at 'results.results', where this format keeps its records, so there is nothing to import. Its top level holds: 'results'.");
+    expect(() => scan('{"results": {"prompts": []}}', ['results', 'results'])).toThrow(
+      "The file has no array at 'results.results', where this format keeps its records, so there is nothing to import. Its top level holds: 'results'.",
+    );
     expect(() => scan('{"samples": {"a": 1}}', ['samples'])).toThrow("'samples' must be an array of records, but it starts with '{' (line 1, column 13).");
     expect(() => scan('[1, 2]', ['samples'])).toThrow("Expected a JSON object at the top level (with its records at 'samples'), found '['");
     expect(() => scan('', ['samples'])).toThrow('The file is empty');

@@ -66,9 +66,7 @@ describe('JSON scanner', () => {
       }
     })();
     expect(err).toBeInstanceOf(ParseError);
-    expect((err as Error).message).toBe(
-      'A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).',
-    );
+    expect((err as Error).message).toBe('A JSON file must hold an array or an object at the top level; this one starts with a string (line 1, column 1).');
     expect(() => scan('42', 0)).toThrow('this one starts with a number');
   });
 

@@ -58,7 +58,12 @@ describe('Parquet import', () => {
     expect([opened.rows, opened.rowGroups]).toEqual([25, 3]);
     const firstReads = reads.length;
     const first = await opened.items.next();
-    expect(first.value?.record?.data).toEqual({ id: 1000, question: 'What is 0 + 0?', meta: { model: 'llama-3-8b', score: 1 }, answers: ['0', 'twice 0 is 0'] });
+    expect(first.value?.record?.data).toEqual({
+      id: 1000,
+      question: 'What is 0 + 0?',
+      meta: { model: 'llama-3-8b', score: 1 },
+      answers: ['0', 'twice 0 is 0'],
+    });
     // The first record needed the footer and the first row group's bytes, not the file.
     const read = reads.slice(firstReads).reduce((n, [s, e]) => n + (e - s), 0);
     expect(read).toBeLessThan(bytes.length);
@@ -76,8 +81,12 @@ describe('Parquet import', () => {
     const bytes = hfFile();
     await expect(runImport(stream(bytes), options('a.parquet'), new MemorySink())).rejects.toThrow(/This is a Parquet file, which is read from its end/);
     const broken = bytes.slice(0, 200);
-    await expect(runImport(stream(broken), options('a.parquet', { randomAccess: bytesSource(broken) }), new MemorySink())).rejects.toThrow(/^The Parquet file cannot be read: /);
-    await expect(runImport(chunked('PAR1 not really'), options('a.parquet', { randomAccess: bytesSource(new TextEncoder().encode('PAR1 not really')) }), new MemorySink())).rejects.toThrow(/cannot be read/);
+    await expect(runImport(stream(broken), options('a.parquet', { randomAccess: bytesSource(broken) }), new MemorySink())).rejects.toThrow(
+      /^The Parquet file cannot be read: /,
+    );
+    await expect(
+      runImport(chunked('PAR1 not really'), options('a.parquet', { randomAccess: bytesSource(new TextEncoder().encode('PAR1 not really')) }), new MemorySink()),
+    ).rejects.toThrow(/cannot be read/);
   });
 
   it('turns Parquet values into JSON-like ones', () => {

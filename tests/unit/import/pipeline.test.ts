@@ -135,7 +135,9 @@ describe('rejectedRowsCsv', () => {
       { file: 'a', row: 7, column: '', reason: 'line 7: invalid JSON: oops', raw: { line: '{oops' } },
       { file: 'a', row: 2, column: 'models.X[0]', reason: 'score 9 is outside the scale 1–5', raw: { id: '1', score: 9, extra: { a: 1 } } },
     ]);
-    expect(csv).toBe('line,id,score,extra,error\n{oops,,,,line 7: invalid JSON: oops\n,1,9,"{""a"":1}","row 2, column models.X[0]: score 9 is outside the scale 1–5"');
+    expect(csv).toBe(
+      'line,id,score,extra,error\n{oops,,,,line 7: invalid JSON: oops\n,1,9,"{""a"":1}","row 2, column models.X[0]: score 9 is outside the scale 1–5"',
+    );
     expect(describeRowError({ file: 'a', row: 4, column: '', reason: 'has 2 fields' })).toBe('row 4: has 2 fields');
   });
 });

@@ -7,7 +7,19 @@ import { splitSizes } from '../../../src/core/eval/split';
 // protocol split; the lookups below read only that table.
 describe('the preset table', () => {
   it('lists every preset once, keyed by its own id, in registry order (generic last)', () => {
-    expect(PRESETS.map((p) => p.id)).toEqual(['genai-bench', 'genai-bench-long', 'biggen', 'alpaca-eval', 'prometheus', 'promptfoo', 'inspect', 'lm-eval-harness', 'openai-evals', 'helm', 'generic']);
+    expect(PRESETS.map((p) => p.id)).toEqual([
+      'genai-bench',
+      'genai-bench-long',
+      'biggen',
+      'alpaca-eval',
+      'prometheus',
+      'promptfoo',
+      'inspect',
+      'lm-eval-harness',
+      'openai-evals',
+      'helm',
+      'generic',
+    ]);
     for (const p of PRESETS) expect(getPreset(p.id)).toBe(p);
   });
 

@@ -18,7 +18,13 @@ describe('genai-bench preset', () => {
       [19, 'models.DALLE_3[1]', 'score 41 is outside the scale 1–5'],
       [20, 'models.DeepFloyd_I_XL_v1[2]', 'score 33 is outside the scale 1–5'],
     ]);
-    expect(summary.errors[0]?.raw).toEqual({ id: '00231', prompt: "'Zen Garden' etched into a stone at a peaceful retreat.", model: 'DALLE_3', rater: 'rater2', score: 41 });
+    expect(summary.errors[0]?.raw).toEqual({
+      id: '00231',
+      prompt: "'Zen Garden' etched into a stone at a peaceful retreat.",
+      model: 'DALLE_3',
+      rater: 'rater2',
+      score: 41,
+    });
     expect(summary.tools.DALLE_3).toMatchObject({ accepted: 59, rejected: 1 });
     expect(summary.datasetDefaults).toEqual({
       name: 'GenAI-Bench',

@@ -12,7 +12,12 @@ const record = {
 
 describe('parsePath', () => {
   it('reads keys, indices and quoted keys', () => {
-    expect(parsePath('gradingResult.componentResults[0].score')).toEqual([{ key: 'gradingResult' }, { key: 'componentResults' }, { index: 0 }, { key: 'score' }]);
+    expect(parsePath('gradingResult.componentResults[0].score')).toEqual([
+      { key: 'gradingResult' },
+      { key: 'componentResults' },
+      { index: 0 },
+      { key: 'score' },
+    ]);
     expect(parsePath('vars["a.b"]')).toEqual([{ key: 'vars' }, { key: 'a.b' }]);
     expect(parsePath('m["x]y"][2]')).toEqual([{ key: 'm' }, { key: 'x]y' }, { index: 2 }]);
     expect(parsePath('list[0][1]')).toEqual([{ key: 'list' }, { index: 0 }, { index: 1 }]);
@@ -93,7 +98,11 @@ describe('formatPath and listPaths', () => {
 
 describe('--map with paths', () => {
   it('keeps commas inside brackets', () => {
-    expect(parseMapping('prompt=vars.question,score=m["a,b"],tool=provider.label')).toEqual({ prompt: 'vars.question', score: 'm["a,b"]', tool: 'provider.label' });
+    expect(parseMapping('prompt=vars.question,score=m["a,b"],tool=provider.label')).toEqual({
+      prompt: 'vars.question',
+      score: 'm["a,b"]',
+      tool: 'provider.label',
+    });
   });
 });
 

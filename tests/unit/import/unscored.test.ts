@@ -61,7 +61,11 @@ describe('rows without a score are outputs awaiting labels', () => {
   });
 
   it('JSONL: a missing key and an empty string', async () => {
-    const jsonl = ['{"id":"p1","prompt":"a red cube","tool":"t2i-a","score":4}', '{"id":"p1","prompt":"a red cube","tool":"t2i-b","score":""}', '{"id":"p2","prompt":"two cats","tool":"t2i-a"}'].join('\n');
+    const jsonl = [
+      '{"id":"p1","prompt":"a red cube","tool":"t2i-a","score":4}',
+      '{"id":"p1","prompt":"a red cube","tool":"t2i-b","score":""}',
+      '{"id":"p2","prompt":"two cats","tool":"t2i-a"}',
+    ].join('\n');
     const { summary, sink } = await importSource(chunked(jsonl), 'mixed.jsonl');
     expect(summary.format).toBe('jsonl');
     expectTwelve(summary, sink);
@@ -101,10 +105,20 @@ describe('rows without a score are outputs awaiting labels', () => {
   it('countRows: what the dialog says before importing ("2 outputs to label")', async () => {
     const csv = 'id,prompt,tool,score\np1,a red cube,t2i-a,4\np1,a red cube,t2i-b,\np2,two cats,t2i-a,\np3,x,,2\n';
     // One score cannot tell the scale (issue #27): the dialog is told to ask for it (issue #38).
-    expect(await countRows(chunked(csv), { fileName: 'mixed.csv', datasetId: 'test' })).toMatchObject({ rowsRead: 4, scored: 1, unscored: 2, rejected: 1, scaleUndecided: true });
+    expect(await countRows(chunked(csv), { fileName: 'mixed.csv', datasetId: 'test' })).toMatchObject({
+      rowsRead: 4,
+      scored: 1,
+      unscored: 2,
+      rejected: 1,
+      scaleUndecided: true,
+    });
     const scored = 'id,prompt,tool,score\np1,a,x,0.25\np2,b,x,1\np3,c,x,\n';
     expect(await countRows(chunked(scored), { fileName: 'scored.csv', datasetId: 'test' })).toMatchObject({
-      scored: 2, unscored: 1, scale: { min: 0, max: 1, direction: 'higher-better', integer: false }, scaleInferred: true, scaleUndecided: false,
+      scored: 2,
+      unscored: 1,
+      scale: { min: 0, max: 1, direction: 'higher-better', integer: false },
+      scaleInferred: true,
+      scaleUndecided: false,
       scaleNote: '0–1 inferred from the 2 scores (lowest 0.25, highest 1)',
     });
   });

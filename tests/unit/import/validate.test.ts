@@ -56,12 +56,24 @@ describe('row validation', () => {
     const v = validator();
     const first = v.check(row({ score: '', image: 'sdxl/1.png', response: undefined }, 1));
     expect(first.error).toBeUndefined();
-    expect(first.unscored).toEqual({ id: 'ds|1|DALLE_3', datasetId: 'ds', taskId: '1', toolId: 'DALLE_3', prompt: 'Draw a cat', categories: [], createdAt: 5, importId: 'imp', imageId: 'sdxl/1.png' });
+    expect(first.unscored).toEqual({
+      id: 'ds|1|DALLE_3',
+      datasetId: 'ds',
+      taskId: '1',
+      toolId: 'DALLE_3',
+      prompt: 'Draw a cat',
+      categories: [],
+      createdAt: 5,
+      importId: 'imp',
+      imageId: 'sdxl/1.png',
+    });
     expect(v.check(row({ score: null }, 2)).unscored?.id).toBe('ds|2|DALLE_3');
     expect(v.check(row({ score: undefined }, 3)).unscored?.id).toBe('ds|3|DALLE_3');
     expect(v.check(row({ score: ' \t' }, 4)).unscored?.id).toBe('ds|4|DALLE_3');
     // The same output twice without a score is a duplicate; another rater does not make it another output.
-    expect(reason(v, { ...row({ score: '', rater: 'rater2' }, 1), source: { ...row().source, row: 9 } })).toBe("duplicate of row 1: same task '1' and tool 'DALLE_3', both without a score");
+    expect(reason(v, { ...row({ score: '', rater: 'rater2' }, 1), source: { ...row().source, row: 9 } })).toBe(
+      "duplicate of row 1: same task '1' and tool 'DALLE_3', both without a score",
+    );
   });
 
   it('rejects non-numeric, out-of-scale and fractional scores', () => {

@@ -19,19 +19,46 @@ describe("Krippendorff's alpha", () => {
   });
 
   it('is 1 for perfect agreement and about −1/(n−1)… for systematic disagreement on two values', () => {
-    expect(krippendorffAlpha([[1, 1], [2, 2], [3, 3]], 'ordinal').alpha).toBe(1);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ],
+        'ordinal',
+      ).alpha,
+    ).toBe(1);
     // Two units, each with one 1 and one 2: o = [[0,2],[2,0]], n = 4 → α = 1 − 3·(4·1)/(2·2·2·1) = −0.5 (nominal).
-    expect(krippendorffAlpha([[1, 2], [1, 2]], 'nominal').alpha).toBeCloseTo(-0.5, 12);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [1, 2],
+        ],
+        'nominal',
+      ).alpha,
+    ).toBeCloseTo(-0.5, 12);
   });
 
   it('is undefined (NaN) when every rating is the same value', () => {
-    expect(krippendorffAlpha([[3, 3], [3, 3, 3]]).alpha).toBeNaN();
+    expect(
+      krippendorffAlpha([
+        [3, 3],
+        [3, 3, 3],
+      ]).alpha,
+    ).toBeNaN();
   });
 });
 
 describe('exact agreement', () => {
   it('counts agreeing rater pairs within units', () => {
     // unit 1: (1,1) agree; unit 2: (2,3),(2,3),(3,3) → 1 of 3 agree → 2 of 4 in all.
-    expect(exactAgreement([[1, 1], [2, 3, 3]])).toEqual({ share: 0.5, pairs: 4 });
+    expect(
+      exactAgreement([
+        [1, 1],
+        [2, 3, 3],
+      ]),
+    ).toEqual({ share: 0.5, pairs: 4 });
   });
 });

@@ -4,13 +4,24 @@ import { pairwiseDatasetOf, pairwiseExperiences, PAIRWISE_SCALE } from '../../..
 import type { Experience, Preference } from '../../../src/core/types';
 
 const pref = (taskId: string, toolA: string, toolB: string, winner: Preference['winner'], rater: string): Preference => ({
-  id: `d|${taskId}|${toolA}|${toolB}|${rater}`, datasetId: 'd', taskId, toolA, toolB, winner, rater, shownLeft: toolA, createdAt: 0,
+  id: `d|${taskId}|${toolA}|${toolB}|${rater}`,
+  datasetId: 'd',
+  taskId,
+  toolA,
+  toolB,
+  winner,
+  rater,
+  shownLeft: toolA,
+  createdAt: 0,
 });
 const opts = { datasetId: 'd-pairwise', importId: 'pairwise-1', at: 5 };
 
 describe('pairwise judgements as evidence: each tool’s share of its comparisons won per task, ties ½', () => {
   it('pools raters and opponents, by hand', () => {
-    const tasks = new Map([['t1', { prompt: 'a red cube', categories: ['colour'] }], ['t2', { prompt: 'two cats', categories: [] }]]);
+    const tasks = new Map([
+      ['t1', { prompt: 'a red cube', categories: ['colour'] }],
+      ['t2', { prompt: 'two cats', categories: [] }],
+    ]);
     const prefs = [
       pref('t1', 'flux', 'sdxl', 'A', 'ann'),
       pref('t1', 'flux', 'sdxl', 'tie', 'bob'),
@@ -28,8 +39,18 @@ describe('pairwise judgements as evidence: each tool’s share of its comparison
       ['t2', 'sdxl', 1],
     ]);
     const flux = rows[1]!;
-    expect(flux).toMatchObject({ id: 'd-pairwise|flux|t1|pairwise', datasetId: 'd-pairwise', prompt: 'a red cube', categories: ['colour'], rater: 'pairwise', importId: 'pairwise-1', createdAt: 5 });
-    expect(flux.feedback).toBe('From pairwise judgements: won 2 of 3 comparisons, 1 tie (a tie counts ½) — vs dalle: won (ann); vs sdxl: won (ann); vs sdxl: tie (bob).');
+    expect(flux).toMatchObject({
+      id: 'd-pairwise|flux|t1|pairwise',
+      datasetId: 'd-pairwise',
+      prompt: 'a red cube',
+      categories: ['colour'],
+      rater: 'pairwise',
+      importId: 'pairwise-1',
+      createdAt: 5,
+    });
+    expect(flux.feedback).toBe(
+      'From pairwise judgements: won 2 of 3 comparisons, 1 tie (a tie counts ½) — vs dalle: won (ann); vs sdxl: won (ann); vs sdxl: tie (bob).',
+    );
     expect(rows[3]!.feedback).toBe('From pairwise judgements: won 0 of 1 comparison (a tie counts ½) — vs sdxl: lost (ann).');
   });
 
@@ -43,7 +64,13 @@ describe('pairwise judgements as evidence: each tool’s share of its comparison
 
   it('the derived dataset is a 0–1 score table named after its source', () => {
     expect(pairwiseDatasetOf({ id: 'mine', name: 'Mine' }, 7)).toEqual({
-      id: 'mine-pairwise', name: 'Mine · pairwise', source: 'pairwise judgements of mine', preset: 'pairwise', scale: PAIRWISE_SCALE, raterPolicy: { kind: 'mean' }, createdAt: 7,
+      id: 'mine-pairwise',
+      name: 'Mine · pairwise',
+      source: 'pairwise judgements of mine',
+      preset: 'pairwise',
+      scale: PAIRWISE_SCALE,
+      raterPolicy: { kind: 'mean' },
+      createdAt: 7,
     });
   });
 

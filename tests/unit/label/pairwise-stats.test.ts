@@ -3,7 +3,15 @@ import { pairwiseCsv, pairwiseResults, wilson } from '../../../src/core/label/pa
 import type { Preference } from '../../../src/core/types';
 
 const p = (taskId: string, rater: string, winner: Preference['winner'], toolA = 'flux', toolB = 'sdxl'): Preference => ({
-  id: `d|${taskId}|${toolA}|${toolB}|${rater}`, datasetId: 'd', taskId, toolA, toolB, winner, rater, shownLeft: toolA, createdAt: 0,
+  id: `d|${taskId}|${toolA}|${toolB}|${rater}`,
+  datasetId: 'd',
+  taskId,
+  toolA,
+  toolB,
+  winner,
+  rater,
+  shownLeft: toolA,
+  createdAt: 0,
 });
 
 describe('pairwise results', () => {
@@ -17,9 +25,23 @@ describe('pairwise results', () => {
   });
 
   it('per rater and pooled wins / ties / losses, ties apart from the share, and agreement on shared tasks', () => {
-    const prefs = [p('t1', 'ann', 'A'), p('t2', 'ann', 'A'), p('t3', 'ann', 'B'), p('t4', 'ann', 'tie'), p('t1', 'bob', 'A'), p('t2', 'bob', 'B'), p('t1', 'ann', 'B', 'a', 'b')];
+    const prefs = [
+      p('t1', 'ann', 'A'),
+      p('t2', 'ann', 'A'),
+      p('t3', 'ann', 'B'),
+      p('t4', 'ann', 'tie'),
+      p('t1', 'bob', 'A'),
+      p('t2', 'bob', 'B'),
+      p('t1', 'ann', 'B', 'a', 'b'),
+    ];
     const [ab, fluxSdxl] = pairwiseResults(prefs);
-    expect(ab).toMatchObject({ toolA: 'a', toolB: 'b', pooled: { wins: 0, ties: 0, losses: 1, share: 0 }, sharedTasks: 0, agreement: { agreeing: 0, pairs: 0, share: null } });
+    expect(ab).toMatchObject({
+      toolA: 'a',
+      toolB: 'b',
+      pooled: { wins: 0, ties: 0, losses: 1, share: 0 },
+      sharedTasks: 0,
+      agreement: { agreeing: 0, pairs: 0, share: null },
+    });
     const r = fluxSdxl!;
     expect([r.toolA, r.toolB]).toEqual(['flux', 'sdxl']);
     const ann = r.raters.find((x) => x.rater === 'ann')!;

@@ -4,7 +4,15 @@ import { pairMetrics } from '../../../src/core/eval/metrics';
 import type { Preference } from '../../../src/core/types';
 
 const pref = (taskId: string, winner: Preference['winner'], rater = 'r'): Preference => ({
-  id: `d|${taskId}|X|Y|${rater}`, datasetId: 'd', taskId, toolA: 'X', toolB: 'Y', winner, rater, shownLeft: 'X', createdAt: 0,
+  id: `d|${taskId}|X|Y|${rater}`,
+  datasetId: 'd',
+  taskId,
+  toolA: 'X',
+  toolB: 'Y',
+  winner,
+  rater,
+  shownLeft: 'X',
+  createdAt: 0,
 });
 
 describe('preferences as pair ground truth', () => {
@@ -21,8 +29,18 @@ describe('preferences as pair ground truth', () => {
   });
 
   it('feeds the pair metrics (ties in the truth are left out, as for scores)', () => {
-    const pred = new Map([['1', [4, 3]], ['2', [2, 3]], ['3', [3, 3]], ['4', [5, 1]]]);
-    const obs = preferenceTruth(prefs, 'X', 'Y').map((t) => ({ trueA: t.trueA, trueB: t.trueB, predA: pred.get(t.taskId)![0]!, predB: pred.get(t.taskId)![1]! }));
+    const pred = new Map([
+      ['1', [4, 3]],
+      ['2', [2, 3]],
+      ['3', [3, 3]],
+      ['4', [5, 1]],
+    ]);
+    const obs = preferenceTruth(prefs, 'X', 'Y').map((t) => ({
+      trueA: t.trueA,
+      trueB: t.trueB,
+      predA: pred.get(t.taskId)![0]!,
+      predB: pred.get(t.taskId)![1]!,
+    }));
     const m = pairMetrics(obs);
     // D = tasks 1, 2, 4; right on 1 (A>B) and 2 (A<B), wrong on 4 → accuracy 2/3.
     expect(m.nUnequal).toBe(3);

@@ -3,13 +3,24 @@ import { buildQueue, itemsFromExperiences, leftToolFor, resumeAt, type QueueFilt
 import type { Experience } from '../../../src/core/types';
 
 const e = (taskId: string, toolId: string, rater: string, score: number, categories: string[] = []): Experience => ({
-  id: `d|${taskId}|${toolId}|${rater}`, datasetId: 'd', taskId, prompt: `p${taskId}`, toolId, score, rater,
-  scoreSource: 'human', categories, importId: 'i', createdAt: 0,
+  id: `d|${taskId}|${toolId}|${rater}`,
+  datasetId: 'd',
+  taskId,
+  prompt: `p${taskId}`,
+  toolId,
+  score,
+  rater,
+  scoreSource: 'human',
+  categories,
+  importId: 'i',
+  createdAt: 0,
 });
 
 const rows = [
-  e('10', 'A', 'ann', 3, ['scene']), e('10', 'A', 'bob', 3, ['scene']),
-  e('2', 'A', 'ann', 1, ['count']), e('2', 'A', 'bob', 5, ['count']),
+  e('10', 'A', 'ann', 3, ['scene']),
+  e('10', 'A', 'bob', 3, ['scene']),
+  e('2', 'A', 'ann', 1, ['count']),
+  e('2', 'A', 'bob', 5, ['count']),
   e('2', 'B', 'bob', 4, ['count']),
   e('1', 'B', 'ann', 2, ['scene']),
 ];

@@ -63,7 +63,9 @@ describe('resolveEngine', () => {
     const seen: { url: string; auth: string | null }[] = [];
     const fetch: typeof globalThis.fetch = async (input, init) => {
       seen.push({ url: String(input), auth: new Headers(init?.headers).get('Authorization') });
-      return new Response(JSON.stringify({ choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: 2, completion_tokens: 1 } }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: 2, completion_tokens: 1 } }), {
+        headers: { 'content-type': 'application/json' },
+      });
     };
     const engine = await resolveEngine(parseEngineSpec('openai:http://h:1/v1#m'), { engineOf: () => null, apiKey: async () => 'sk-test', fetch });
     expect(engine.id).toBe('openai:http://h:1/v1#m');
@@ -80,8 +82,14 @@ describe('resolveEngine', () => {
 describe('--llm is parsed once, by the CLI', () => {
   it('build-memory: none by default, an endpoint as a spec, browser engines refused', () => {
     expect(parseBuildArgs(['--data', 'd.json', '--out', 'm.json']).llm).toEqual({ kind: 'none' });
-    expect(parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--llm', 'openai:http://h:1/v1/#m']).llm).toEqual({ kind: 'openai', baseUrl: 'http://h:1/v1', model: 'm' });
-    expect(() => parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--llm', 'webllm:x'])).toThrow(/runs only in the browser app; the CLI takes none or openai/);
+    expect(parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--llm', 'openai:http://h:1/v1/#m']).llm).toEqual({
+      kind: 'openai',
+      baseUrl: 'http://h:1/v1',
+      model: 'm',
+    });
+    expect(() => parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--llm', 'webllm:x'])).toThrow(
+      /runs only in the browser app; the CLI takes none or openai/,
+    );
     expect(() => parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--llm', 'openai:nope'])).toThrow(UsageError);
     expect(() => parseBuildArgs(['--data', 'd.json', '--out', 'm.json', '--no-clusters'])).toThrow(/--no-clusters needs --llm/);
   });

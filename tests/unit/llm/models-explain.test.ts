@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { explainLlmError, findModel, listModels, LlmConnectionError, LlmHttpError, LlmResponseError, modelsUrl } from '../../../src/core/llm';
 
-const answer = (status: number, body: string): typeof fetch => () => Promise.resolve(new Response(body, { status }));
+const answer =
+  (status: number, body: string): typeof fetch =>
+  () =>
+    Promise.resolve(new Response(body, { status }));
 
 describe('listModels', () => {
   it('reads OpenAI and Ollama shapes, sorted and without duplicates', async () => {
@@ -23,10 +26,19 @@ describe('explainLlmError', () => {
   const ctx = { baseUrl: 'http://localhost:11434/v1', model: 'llama3', origin: 'http://127.0.0.1:4173' };
   it('tells "not running" from CORS, a wrong URL, a missing model and a refused key', () => {
     const down = new LlmConnectionError('Failed to fetch');
-    expect(explainLlmError(down, ctx)).toMatchObject({ kind: 'not-running', text: expect.stringMatching(/^Nothing answers at 'http:\/\/localhost:11434\/v1'\. Is the server running\?/) as unknown });
-    expect(explainLlmError(down, { ...ctx, reachable: true })).toMatchObject({ kind: 'cors', text: expect.stringContaining('OLLAMA_ORIGINS=http://127.0.0.1:4173') as unknown });
+    expect(explainLlmError(down, ctx)).toMatchObject({
+      kind: 'not-running',
+      text: expect.stringMatching(/^Nothing answers at 'http:\/\/localhost:11434\/v1'\. Is the server running\?/) as unknown,
+    });
+    expect(explainLlmError(down, { ...ctx, reachable: true })).toMatchObject({
+      kind: 'cors',
+      text: expect.stringContaining('OLLAMA_ORIGINS=http://127.0.0.1:4173') as unknown,
+    });
     expect(explainLlmError(new LlmHttpError('x', 404, 'not found'), ctx).kind).toBe('wrong-url');
-    expect(explainLlmError(new LlmHttpError('x', 404, '{"error": "model \\"llama3\\" not found, try pulling it first"}'), ctx)).toMatchObject({ kind: 'model-missing', text: expect.stringMatching(/^The server has no model called 'llama3'\./) as unknown });
+    expect(explainLlmError(new LlmHttpError('x', 404, '{"error": "model \\"llama3\\" not found, try pulling it first"}'), ctx)).toMatchObject({
+      kind: 'model-missing',
+      text: expect.stringMatching(/^The server has no model called 'llama3'\./) as unknown,
+    });
     expect(explainLlmError(new LlmHttpError('x', 401, ''), ctx).kind).toBe('auth');
     expect(explainLlmError(new LlmHttpError('x', 503, ''), ctx).kind).toBe('server');
   });

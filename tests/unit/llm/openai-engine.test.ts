@@ -37,7 +37,9 @@ function handle(req: IncomingMessage, res: ServerResponse, body: Record<string, 
   switch (model) {
     case 'plain':
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }], usage: { prompt_tokens: 11, completion_tokens: 2 } }));
+      res.end(
+        JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'hello' } }], usage: { prompt_tokens: 11, completion_tokens: 2 } }),
+      );
       return;
     case 'no-usage':
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -125,7 +127,8 @@ const messages: ChatMessage[] = [
   { role: 'system', content: 'Be brief.' },
   { role: 'user', content: 'Say hello.' },
 ];
-const engine = (model: string, extra: Partial<ConstructorParameters<typeof OpenAiCompatibleEngine>[0]> = {}) => new OpenAiCompatibleEngine({ baseUrl: base, model, ...extra });
+const engine = (model: string, extra: Partial<ConstructorParameters<typeof OpenAiCompatibleEngine>[0]> = {}) =>
+  new OpenAiCompatibleEngine({ baseUrl: base, model, ...extra });
 
 describe('OpenAiCompatibleEngine', () => {
   it('non-streaming: text, usage, temperature 0, the key as a bearer token', async () => {
@@ -165,11 +168,15 @@ describe('OpenAiCompatibleEngine', () => {
   });
 
   it('HTTP errors are LlmHttpError with status and body', async () => {
-    const err500 = await engine('status-500').chat(messages).catch((e: unknown) => e);
+    const err500 = await engine('status-500')
+      .chat(messages)
+      .catch((e: unknown) => e);
     expect(err500).toBeInstanceOf(LlmHttpError);
     expect(err500).toMatchObject({ name: 'LlmHttpError', status: 500, body: 'overloaded', retryable: true });
     expect((err500 as Error).message).toMatch(/HTTP 500 Internal Server Error: overloaded/);
-    const err401 = await engine('status-401').chat(messages).catch((e: unknown) => e);
+    const err401 = await engine('status-401')
+      .chat(messages)
+      .catch((e: unknown) => e);
     expect(err401).toMatchObject({ status: 401, retryable: false });
     expect((err401 as LlmHttpError).body).toContain('bad key');
   });

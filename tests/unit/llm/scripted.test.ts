@@ -1,15 +1,7 @@
 /** ScriptedEngine replay (from a fixture recording), RecordingEngine, SSE parsing, JSON extraction. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  estimateTokens,
-  LlmHttpError,
-  parseJsonReply,
-  RecordingEngine,
-  ScriptedEngine,
-  ScriptExhaustedError,
-  SseParser,
-} from '../../../src/core/llm';
+import { estimateTokens, LlmHttpError, parseJsonReply, RecordingEngine, ScriptedEngine, ScriptExhaustedError, SseParser } from '../../../src/core/llm';
 import { buildMetrics, createBuildRun, InMemoryMemoryRepository, runBuild } from '../../../src/core/memory';
 import { buildConfigFor, experience, hashEmbedder } from '../memory/helpers';
 
@@ -25,7 +17,12 @@ describe('ScriptedEngine', () => {
     ];
     const data = new Map([['ToolA', exps]]);
     const repo = new InMemoryMemoryRepository();
-    const run = await runBuild(createBuildRun('r', buildConfigFor(['ToolA'], { engine: engine.id }, { feedback: true }), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data });
+    const run = await runBuild(createBuildRun('r', buildConfigFor(['ToolA'], { engine: engine.id }, { feedback: true }), data, 0), {
+      repo,
+      engine,
+      embedder: hashEmbedder(),
+      experiences: data,
+    });
     expect(run.state).toBe('completed');
     expect(engine.remaining).toBe(0);
     const all = await repo.allEntries('m1');
@@ -33,7 +30,11 @@ describe('ScriptedEngine', () => {
       ['bad', 'Struggles to show an exact number of objects', false, [exps[0]!.id]],
       ['weak', 'Fails to show an exact number of objects, and drops secondary scene elements', true, [exps[0]!.id, exps[1]!.id]],
     ]);
-    expect(buildMetrics(run)).toMatchObject({ applied: 2, generatedFeedback: 1, skipped: [{ experienceId: exps[2]!.id, error: expect.stringMatching(/^update: The reply is not valid JSON/) as unknown }] });
+    expect(buildMetrics(run)).toMatchObject({
+      applied: 2,
+      generatedFeedback: 1,
+      skipped: [{ experienceId: exps[2]!.id, error: expect.stringMatching(/^update: The reply is not valid JSON/) as unknown }],
+    });
   });
 
   it('fails clearly when the script runs out or a request does not match', async () => {

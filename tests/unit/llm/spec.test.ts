@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, describeEngineSpec, EngineSpecError, formatEngineSpec, isBrowserEngine, LlmUnavailableError, parseEngineSpec } from '../../../src/core/llm';
+import {
+  createEngine,
+  describeEngineSpec,
+  EngineSpecError,
+  formatEngineSpec,
+  isBrowserEngine,
+  LlmUnavailableError,
+  parseEngineSpec,
+} from '../../../src/core/llm';
 
 describe('engine specs', () => {
   it('parses the in-browser engines with their options and prints them back canonically', () => {

@@ -31,7 +31,8 @@ let stderr = '';
 const waiters: (() => void)[] = [];
 
 const send = (line: string | Buffer) => server.stdin.write(Buffer.isBuffer(line) ? Buffer.concat([line, Buffer.from('\n')]) : `${line}\n`);
-const rpc = (id: string | number, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (id: string | number, method: string, params?: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const call = (id: string, name: string, args: unknown) => rpc(id, 'tools/call', { name, arguments: args });
 
 function replies(): Reply[] {
@@ -148,16 +149,37 @@ describe('toolmem mcp fuzz', { timeout: 60_000 }, () => {
     // A batch: each member with an id answered -32600 in one array, garbage members with id null.
     send(JSON.stringify([{ jsonrpc: '2.0', id: 'b1', method: 'ping' }, 1, { jsonrpc: '2.0', method: 'notifications/initialized' }]));
     // A line over the 16 MB limit: skipped unread, answered -32700.
-    send(`{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"recall","arguments":{"tool":"ToolA","task":"${'y'.repeat(17 * 1024 * 1024)}"}}}`);
+    send(
+      `{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"recall","arguments":{"tool":"ToolA","task":"${'y'.repeat(17 * 1024 * 1024)}"}}}`,
+    );
     const cases = idCases();
     for (const [, line] of cases) send(line);
     // 1,000 concurrent calls, written at once.
     const N = 1000;
-    send(Array.from({ length: N }, (_, i) => call(`c${i}`, i % 2 ? 'predict_score' : 'recall', { tool: i % 3 ? 'ToolA' : 'ToolB', task: `task number ${i}: a fox by a fence`, ...(i % 2 ? {} : { k: 2 }) })).join('\n'));
+    send(
+      Array.from({ length: N }, (_, i) =>
+        call(`c${i}`, i % 2 ? 'predict_score' : 'recall', {
+          tool: i % 3 ? 'ToolA' : 'ToolB',
+          task: `task number ${i}: a fox by a fence`,
+          ...(i % 2 ? {} : { k: 2 }),
+        }),
+      ).join('\n'),
+    );
 
     const expectedNull = NULL_ID.length + 1 /* batch member 1 */ + 1; /* huge line */
-    await until(() => cases.every(([id]) => byId(id).length > 0) && byId('b1').length > 0 && Array.from({ length: N }, (_, i) => `c${i}`).every((id) => byId(id).length > 0) && replies().filter((r) => r.id === null).length >= expectedNull, 40_000, () =>
-      [...cases.map(([id]) => id), 'b1', ...Array.from({ length: N }, (_, i) => `c${i}`)].filter((id) => byId(id).length === 0).slice(0, 20).join(', ') + ` nulls ${replies().filter((r) => r.id === null).length}/${expectedNull}`);
+    await until(
+      () =>
+        cases.every(([id]) => byId(id).length > 0) &&
+        byId('b1').length > 0 &&
+        Array.from({ length: N }, (_, i) => `c${i}`).every((id) => byId(id).length > 0) &&
+        replies().filter((r) => r.id === null).length >= expectedNull,
+      40_000,
+      () =>
+        [...cases.map(([id]) => id), 'b1', ...Array.from({ length: N }, (_, i) => `c${i}`)]
+          .filter((id) => byId(id).length === 0)
+          .slice(0, 20)
+          .join(', ') + ` nulls ${replies().filter((r) => r.id === null).length}/${expectedNull}`,
+    );
     const seconds = (Date.now() - t0) / 1000;
 
     for (const [id, , code] of cases) {
@@ -188,7 +210,9 @@ describe('toolmem mcp fuzz', { timeout: 60_000 }, () => {
     }
     // Only legitimate results may exceed 2 KB; nothing else does.
     const legit = new Set(['ok1', ...Array.from({ length: N }, (_, i) => `c${i}`)]);
-    const overs = lines.slice(linesBefore).filter((l) => l.bytes > KB2 && !(l.value && !Array.isArray(l.value) && legit.has(String(l.value.id)) && !l.value.error));
+    const overs = lines
+      .slice(linesBefore)
+      .filter((l) => l.bytes > KB2 && !(l.value && !Array.isArray(l.value) && legit.has(String(l.value.id)) && !l.value.error));
     expect(overs.map((l) => JSON.stringify(l.value).slice(0, 200))).toEqual([]);
 
     // Still serving: a valid call after all of it, and the process alive.
@@ -196,7 +220,9 @@ describe('toolmem mcp fuzz', { timeout: 60_000 }, () => {
     await until(() => byId('after').length === 1);
     expect(byId('after')[0]!.result!.isError).toBeUndefined();
     expect(server.exitCode).toBeNull();
-    console.info(`mcp fuzz: ${cases.length + NULL_ID.length + 4 + N} lines sent, ${lines.length - linesBefore} reply lines (${replies().length} replies), ${seconds.toFixed(1)} s`);
+    console.info(
+      `mcp fuzz: ${cases.length + NULL_ID.length + 4 + N} lines sent, ${lines.length - linesBefore} reply lines (${replies().length} replies), ${seconds.toFixed(1)} s`,
+    );
 
     // Closing stdin ends the server with exit code 0.
     const exited = new Promise<number | null>((r) => server.once('exit', (code) => r(code)));

@@ -16,7 +16,12 @@ export function mcpServers(): (memory: string) => Promise<Client> {
     for (const c of clients.splice(0)) await c.close();
   });
   return async (memory) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', memory], cwd: REPO, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(REPO, 'bin/toolmem.mjs'), 'mcp', '--memory', memory],
+      cwd: REPO,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'toolmem-test', version: '0.0.0' });
     await client.connect(transport);
     clients.push(client);

@@ -16,7 +16,11 @@ const PROMPTFOO = resolve(REPO, 'tests/fixtures/import/promptfoo/results.json');
 const dir = mkdtempSync(join(tmpdir(), 'toolmem-mcp-cost-'));
 const quiet = { out: () => {}, err: () => {} };
 const TOOLS = ['chatty-model', 'sloppy-model', 'terse-model'];
-const COST = new Map([['chatty-model', 0.000084], ['terse-model', 0.000002], ['sloppy-model', 0.000001]]);
+const COST = new Map([
+  ['chatty-model', 0.000084],
+  ['terse-model', 0.000002],
+  ['sloppy-model', 0.000001],
+]);
 
 interface Selected {
   choice: string | null;
@@ -27,7 +31,10 @@ interface Selected {
 const connect = mcpServers();
 
 async function select(client: Client, args: Record<string, unknown>): Promise<Selected> {
-  const res = (await client.callTool({ name: 'select_tool', arguments: { task: 'What is the capital of France?', candidates: TOOLS, ...args } })) as { content: { text: string }[]; isError?: boolean };
+  const res = (await client.callTool({ name: 'select_tool', arguments: { task: 'What is the capital of France?', candidates: TOOLS, ...args } })) as {
+    content: { text: string }[];
+    isError?: boolean;
+  };
   if (res.isError) throw new Error(res.content[0]!.text);
   return JSON.parse(res.content[0]!.text) as Selected;
 }
@@ -39,7 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('select_tool with max_cost, cost_weight and max_latency_ms', { timeout: 60_000 }, () => {
-  it('the memory file carries each tool\'s median cost and latency; list_tools shows them', async () => {
+  it("the memory file carries each tool's median cost and latency; list_tools shows them", async () => {
     const file = JSON.parse(readFileSync(memory, 'utf8')) as { tools: { id: string; cost?: { perCall: number; source: string; n: number } }[] };
     for (const t of file.tools) expect(t.cost).toEqual({ perCall: expect.closeTo(COST.get(t.id)!, 12), source: 'data', n: 20 });
     const client = await connect(memory);

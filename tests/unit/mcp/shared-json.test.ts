@@ -36,7 +36,13 @@ describe('stringify with shared parts', () => {
 
   it('honours toJSON and writes shared arrays inside fresh objects', () => {
     const lines = share([{ id: 'e1', points: 0.25 }]);
-    const answer = { when: new Date(0), ranked: [{ tool: 'A', contributions: lines }, { tool: 'B', contributions: lines }] };
+    const answer = {
+      when: new Date(0),
+      ranked: [
+        { tool: 'A', contributions: lines },
+        { tool: 'B', contributions: lines },
+      ],
+    };
     expect(stringify(answer)).toBe(JSON.stringify(answer));
   });
 });

@@ -64,7 +64,8 @@ const PARSE_CASES: [string, Expected][] = [
     [
       {
         path: '$',
-        message: "Invalid JSON (line 48, column 18): NaN is not a JSON number (writers such as Python's json.dump emit it for a float that is not finite); every number in a memory file must be finite.",
+        message:
+          "Invalid JSON (line 48, column 18): NaN is not a JSON number (writers such as Python's json.dump emit it for a float that is not finite); every number in a memory file must be finite.",
       },
     ],
   ],
@@ -78,7 +79,13 @@ const PARSE_CASES: [string, Expected][] = [
   ['memory-huge-int.json', [{ path: '$.memory.createdAt', message: 'number 1e+300: Too big: expected int to be <=9007199254740991' }]],
   [
     'memory-utf16.json',
-    [{ path: '$', message: 'The file is UTF-16 encoded (every other byte is 0), but imports must be UTF-8. Save it as UTF-8 (Excel: "CSV UTF-8"; other editors: Save As → Encoding UTF-8) and import it again.' }],
+    [
+      {
+        path: '$',
+        message:
+          'The file is UTF-16 encoded (every other byte is 0), but imports must be UTF-8. Save it as UTF-8 (Excel: "CSV UTF-8"; other editors: Save As → Encoding UTF-8) and import it again.',
+      },
+    ],
   ],
   ['memory-utf32.json', [{ path: '$', message: /^The file is UTF-(32|16) encoded/ }]],
   [
@@ -88,7 +95,10 @@ const PARSE_CASES: [string, Expected][] = [
   [
     'memory-many-problems.json',
     [
-      ...Array.from({ length: 50 }, (_, i) => ({ path: `$.tools[1].entries[${i}].level`, message: 'string "excellent" is not one of "proficient", "good", "bad", "weak"' })),
+      ...Array.from({ length: 50 }, (_, i) => ({
+        path: `$.tools[1].entries[${i}].level`,
+        message: 'string "excellent" is not one of "proficient", "good", "bad", "weak"',
+      })),
       { path: '$', message: '… and 70 more problems (the first 50 are listed)' },
     ],
   ],
@@ -183,7 +193,9 @@ describe('memory files that cannot work are refused at load', () => {
     const f = JSON.parse(fixture('memory-valid.json')) as MemoryFile;
     f.tools[0]!.entries[0]!.text = 'x'.repeat(20_000_000);
     const text = JSON.stringify(f);
-    const expected = [{ path: '$.tools[0].entries[0].text', message: `string of 20,000,000 characters is too long (at most 100,000): '${'x'.repeat(60)}… (19,999,940 more)'` }];
+    const expected = [
+      { path: '$.tools[0].entries[0].text', message: `string of 20,000,000 characters is too long (at most 100,000): '${'x'.repeat(60)}… (19,999,940 more)'` },
+    ];
     const r = parseMemoryFile(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expectIssues(r.issues, expected);
@@ -220,7 +232,13 @@ describe('ids that are Object.prototype names keep their data', () => {
 
   it('vectors keyed `__proto__` and a settings key `__proto__` survive parse and canonical export', () => {
     const raw = JSON.parse(fixture('memory-constructor-entry-id.json')) as MemoryFile;
-    const text = JSON.stringify({ ...raw, build: { ...raw.build }, embeddings: { model: 'hash-64', dim: 2, vectors: { constructor: [1, 0], hasOwnProperty: [0, 1] } } }).replace('"constructor":[1,0]', '"__proto__":[0.6,0.8],"constructor":[1,0]').replace('"settings":{', '"settings":{"__proto__":{"x":1},');
+    const text = JSON.stringify({
+      ...raw,
+      build: { ...raw.build },
+      embeddings: { model: 'hash-64', dim: 2, vectors: { constructor: [1, 0], hasOwnProperty: [0, 1] } },
+    })
+      .replace('"constructor":[1,0]', '"__proto__":[0.6,0.8],"constructor":[1,0]')
+      .replace('"settings":{', '"settings":{"__proto__":{"x":1},');
     const file = readMemoryFile(text);
     expect(Object.keys(file.embeddings!.vectors).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty']);
     const out = serializeMemoryFile(file);
@@ -229,27 +247,38 @@ describe('ids that are Object.prototype names keep their data', () => {
     expect(serializeMemoryFile(readMemoryFile(out))).toBe(out);
     // A bad value under `__proto__` is reported, not skipped.
     const bad = text.replace('"__proto__":[0.6,0.8]', '"__proto__":["x"]');
-    expect(parseMemoryFile(bad)).toMatchObject({ ok: false, issues: [{ path: '$.embeddings.vectors.__proto__[0]', message: 'expected number, got string "x"' }] });
+    expect(parseMemoryFile(bad)).toMatchObject({
+      ok: false,
+      issues: [{ path: '$.embeddings.vectors.__proto__[0]', message: 'expected number, got string "x"' }],
+    });
   });
 
-  it.each(['memory-proto-tool.json', 'memory-constructor-entry-id.json'])('%s: the app imports it and exports the same bytes; merging it again changes nothing', async (name) => {
-    const { memory } = await app();
-    const text = fixture(name);
-    const id = readMemoryFile(text).memory.id;
-    expect(await memory.call('importMemory', { text, mode: 'new' })).toMatchObject({ ok: true, memoryId: id, renamedIds: false });
-    expect((await memory.call('exportMemory', { memoryId: id })).text).toBe(text);
-    expect(await memory.call('importMemory', { text, mode: 'merge', memoryId: id })).toMatchObject({ ok: true, merge: { added: [], replaced: [] } });
-    expect((await memory.call('exportMemory', { memoryId: id })).text).toBe(text);
-  });
+  it.each(['memory-proto-tool.json', 'memory-constructor-entry-id.json'])(
+    '%s: the app imports it and exports the same bytes; merging it again changes nothing',
+    async (name) => {
+      const { memory } = await app();
+      const text = fixture(name);
+      const id = readMemoryFile(text).memory.id;
+      expect(await memory.call('importMemory', { text, mode: 'new' })).toMatchObject({ ok: true, memoryId: id, renamedIds: false });
+      expect((await memory.call('exportMemory', { memoryId: id })).text).toBe(text);
+      expect(await memory.call('importMemory', { text, mode: 'merge', memoryId: id })).toMatchObject({ ok: true, merge: { added: [], replaced: [] } });
+      expect((await memory.call('exportMemory', { memoryId: id })).text).toBe(text);
+    },
+  );
 
   it('toolmem mcp: predict_score for tool `__proto__` uses its calibration', async () => {
     const client = await connectMcp(join(BAD, 'memory-proto-tool.json'));
-    const res = (await client.callTool({ name: 'predict_score', arguments: { tool: '__proto__', task: 'a red fox by a fence' } })) as { content: { text: string }[]; isError?: boolean };
+    const res = (await client.callTool({ name: 'predict_score', arguments: { tool: '__proto__', task: 'a red fox by a fence' } })) as {
+      content: { text: string }[];
+      isError?: boolean;
+    };
     expect(res.isError).toBeUndefined();
     const p = JSON.parse(res.content[0]!.text) as { mean: number; slope: number; score: number };
     expect(p).toMatchObject({ mean: 3.5, slope: 0.5 });
     const listed = (await client.callTool({ name: 'list_tools', arguments: {} })) as { content: { text: string }[] };
-    expect((JSON.parse(listed.content[0]!.text) as { tools: { id: string; calibration: unknown }[] }).tools.find((t) => t.id === '__proto__')!.calibration).toEqual({ mean: 3.5, slope: 0.5, n: 4 });
+    expect(
+      (JSON.parse(listed.content[0]!.text) as { tools: { id: string; calibration: unknown }[] }).tools.find((t) => t.id === '__proto__')!.calibration,
+    ).toEqual({ mean: 3.5, slope: 0.5, n: 4 });
   }, 30_000);
 });
 

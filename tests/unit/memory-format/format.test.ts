@@ -83,7 +83,10 @@ describe('broken memory files', () => {
         { path: '$.tools[2].id', message: "duplicate tool id 'ToolB' (first at $.tools[1].id)" },
       ],
     ],
-    ['memory-truncated.json', [{ path: '$', message: /^Truncated JSON: the file ends \(character \d+, line 85, column 1\) before the top-level object is closed\.$/ }]],
+    [
+      'memory-truncated.json',
+      [{ path: '$', message: /^Truncated JSON: the file ends \(character \d+, line 85, column 1\) before the top-level object is closed\.$/ }],
+    ],
   ];
 
   it.each(cases)('%s is rejected with every problem and its path; the current memory is unchanged', (name, expected) => {
@@ -124,7 +127,10 @@ describe('broken memory files', () => {
       '$.embeddings.vectors.a1: has 1 numbers, expected dim 2',
     ]);
     expect(parseMemoryFile('')).toEqual({ ok: false, issues: [{ path: '$', message: 'The file is empty.' }] });
-    expect(parseMemoryFile('[1]')).toMatchObject({ ok: false, issues: [{ path: '$', message: 'expected a JSON object (a toolmem-memory file), got an array' }] });
+    expect(parseMemoryFile('[1]')).toMatchObject({
+      ok: false,
+      issues: [{ path: '$', message: 'expected a JSON object (a toolmem-memory file), got an array' }],
+    });
     expect(parseMemoryFile('{"kind":"other"}')).toMatchObject({ ok: false, issues: [{ path: '$.kind' }] });
   });
 });
@@ -136,7 +142,14 @@ describe('import modes and merge', () => {
     incoming.tools[0]!.entries[0]!.evidence.push('e9');
     incoming.tools[0]!.entries[0]!.id = 'x1';
     incoming.tools[0]!.entries[1]!.text = 'Struggles with text';
-    incoming.tools.push({ id: 'ToolC', name: 'C', modality: 'other', description: 'new', counts: { proficient: 1, good: 0, bad: 0, weak: 0 }, entries: [{ ...incoming.tools[1]!.entries[0]!, id: 'c1', level: 'proficient', value: 2 }] });
+    incoming.tools.push({
+      id: 'ToolC',
+      name: 'C',
+      modality: 'other',
+      description: 'new',
+      counts: { proficient: 1, good: 0, bad: 0, weak: 0 },
+      entries: [{ ...incoming.tools[1]!.entries[0]!, id: 'c1', level: 'proficient', value: 2 }],
+    });
     incoming.build.calibration.ToolC = { mean: 4, slope: 1, n: 3 };
     const created = importMemoryText(current, serializeMemoryFile(incoming), 'new');
     expect(created.ok && serializeMemoryFile(created.file)).toBe(serializeMemoryFile(incoming));
@@ -150,7 +163,11 @@ describe('import modes and merge', () => {
     expect(parseMemoryFile(serializeMemoryFile(file)).ok).toBe(true);
     expect(serializeMemoryFile(current)).toBe(serializeMemoryFile(valid()));
     const other = { ...incoming, memory: { ...incoming.memory, embeddingModel: 'glove' } };
-    expect(importMemoryText(current, serializeMemoryFile(other), 'merge')).toMatchObject({ ok: false, file: current, issues: [{ path: '$.memory.embeddingModel' }] });
+    expect(importMemoryText(current, serializeMemoryFile(other), 'merge')).toMatchObject({
+      ok: false,
+      file: current,
+      issues: [{ path: '$.memory.embeddingModel' }],
+    });
   });
 });
 

@@ -24,7 +24,9 @@ describe('a version 2 memory file (before shrunk claims)', () => {
     const entries = memoryEntriesOf(parsed.file);
     const weaker = entries.filter((e) => e.verdict?.verdict === 'weaker');
     expect(weaker.length).toBe(2);
-    const s = summarise(entries.filter((e) => e.verdict && e.effect).map((e) => ({ claimed: e.effect!.deltaVsOthers ?? e.effect!.deltaOwn, verdict: e.verdict! })));
+    const s = summarise(
+      entries.filter((e) => e.verdict && e.effect).map((e) => ({ claimed: e.effect!.deltaVsOthers ?? e.effect!.deltaOwn, verdict: e.verdict! })),
+    );
     expect(s.counts.inconclusive).toBeGreaterThanOrEqual(2);
     expect('weaker' in s.counts).toBe(false);
     const model = parsed.file.build.capability!.model!;

@@ -70,7 +70,9 @@ describe('build job', () => {
   it('runs the capability analysis once for all tools, then experiences per tool, and reports progress', async () => {
     const repo = new InMemoryMemoryRepository();
     const progress: number[] = [];
-    const run = await build(new ScriptedEngine(reply), repo, createBuildRun('b1', config(), data(), 0), { onProgress: (r) => progress.push(buildMetrics(r).done) });
+    const run = await build(new ScriptedEngine(reply), repo, createBuildRun('b1', config(), data(), 0), {
+      onProgress: (r) => progress.push(buildMetrics(r).done),
+    });
     expect(run.state).toBe('completed');
     expect(progress).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
     const m = buildMetrics(run);

@@ -11,7 +11,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadData } from '../../../src/cli/load-data';
 import { applies } from '../../../src/core/capability/facets';
 import { NoneEngine } from '../../../src/core/llm';
-import { buildConfig, buildMetrics, createBuildRun, groundTruthExperiences, InMemoryMemoryRepository, runBuild, splitTasks, trainingByTool } from '../../../src/core/memory';
+import {
+  buildConfig,
+  buildMetrics,
+  createBuildRun,
+  groundTruthExperiences,
+  InMemoryMemoryRepository,
+  runBuild,
+  splitTasks,
+  trainingByTool,
+} from '../../../src/core/memory';
 import { MAX_ENTRY_CHARS } from '../../../src/core/prompts';
 import type { Experience } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
@@ -85,25 +94,33 @@ describe('capability build (no LLM)', () => {
     expect(buildMetrics(run).capability).toEqual(snap.report);
     // Little data, said plainly: how many tasks there are, how many a facet and a claim need, and
     // that nothing was held out to check claims on (all 20 tasks trained).
-    expect(snap.report.notes[0]).toBe('20 training tasks: a facet is tested when it applies to at least 5 of them and not to all; a claim needs 10 tasks of the tool inside the facet and 10 outside.');
-    expect(snap.report.notes.at(-1)).toBe('Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).');
+    expect(snap.report.notes[0]).toBe(
+      '20 training tasks: a facet is tested when it applies to at least 5 of them and not to all; a claim needs 10 tasks of the tool inside the facet and 10 outside.',
+    );
+    expect(snap.report.notes.at(-1)).toBe(
+      'Every task was used for training: none is held out, so no claim was checked on tasks the memory never saw (choose fewer training tasks to check them).',
+    );
     const again = await capabilityBuild(experiences);
     expect(again.entries).toEqual(entries);
     expect(again.memory.capability).toEqual(snap);
   });
 
-  it.skipIf(!existsSync(FULL))('full GenAI-Bench with skills, 200 training tasks (seeds 1–3): DALLE_3 on negation is never a strength; shared difficulty is one note', { timeout: 120_000 }, async () => {
-    const { experiences } = await loadData({ data: FULL, skills: SKILLS });
-    for (const seed of [1, 2, 3]) {
-      const { data, entries, memory } = await capabilityBuild(experiences, 200, seed);
-      checkEntries(entries, data);
-      // On all 1,600 tasks DALLE_3 does worse than usual on negation (−0.36 vs the others): an entry,
-      // when 200 tasks show it, is a weakness.
-      const negation = entries.filter((e) => e.toolId === 'DALLE_3' && /negation/.test(e.facet?.name ?? ''));
-      for (const e of negation) expect(e.value).toBeLessThan(0);
-      // Difficulty every tool shares is one dataset-level note, not a trait of each tool.
-      expect(memory.capability!.note?.hard.length, `seed ${seed}`).toBeGreaterThan(0);
-      for (const f of memory.capability!.note!.hard) expect(entries.filter((e) => e.facet?.name === f && e.value < 0).length).toBeLessThan(data.size);
-    }
-  });
+  it.skipIf(!existsSync(FULL))(
+    'full GenAI-Bench with skills, 200 training tasks (seeds 1–3): DALLE_3 on negation is never a strength; shared difficulty is one note',
+    { timeout: 120_000 },
+    async () => {
+      const { experiences } = await loadData({ data: FULL, skills: SKILLS });
+      for (const seed of [1, 2, 3]) {
+        const { data, entries, memory } = await capabilityBuild(experiences, 200, seed);
+        checkEntries(entries, data);
+        // On all 1,600 tasks DALLE_3 does worse than usual on negation (−0.36 vs the others): an entry,
+        // when 200 tasks show it, is a weakness.
+        const negation = entries.filter((e) => e.toolId === 'DALLE_3' && /negation/.test(e.facet?.name ?? ''));
+        for (const e of negation) expect(e.value).toBeLessThan(0);
+        // Difficulty every tool shares is one dataset-level note, not a trait of each tool.
+        expect(memory.capability!.note?.hard.length, `seed ${seed}`).toBeGreaterThan(0);
+        for (const f of memory.capability!.note!.hard) expect(entries.filter((e) => e.facet?.name === f && e.value < 0).length).toBeLessThan(data.size);
+      }
+    },
+  );
 });

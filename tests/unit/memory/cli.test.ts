@@ -27,7 +27,11 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     const text = readFileSync(out, 'utf8');
     const file = readMemoryFile(text);
     expect(serializeMemoryFile(file)).toBe(text); // written in canonical form
-    expect(file).toMatchObject({ version: 3, kind: 'toolmem-memory', build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } } });
+    expect(file).toMatchObject({
+      version: 3,
+      kind: 'toolmem-memory',
+      build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } },
+    });
     expect(file.memory.embeddingModel).toMatch(/^glove-100d@/);
     expect(file.build.split.trainTasks).toHaveLength(15);
     expect(file.tools.map((t) => t.id)).toEqual(TOOLS);
@@ -73,7 +77,9 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     expect(browserOnly.stderr).toContain('runs only in the browser app');
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--train', '0'])).code).toBe(1);
     expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--no-clusters'])).code).toBe(1);
-    expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--tools', 'Nope'])).stderr).toMatch(/--tools: not in the data: 'Nope' \(tools: 'DALLE_3', /);
+    expect((await toolmem(['build-memory', '--data', SLICE, '--out', join(dir, 'x.json'), '--tools', 'Nope'])).stderr).toMatch(
+      /--tools: not in the data: 'Nope' \(tools: 'DALLE_3', /,
+    );
     const missing = await toolmem(['build-memory', '--data', join(dir, 'missing.json'), '--out', join(dir, 'x.json')]);
     expect(missing).toMatchObject({ code: 2 });
     expect(missing.stderr).toMatch(/no such file/);
@@ -82,7 +88,17 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
     const port = (probe.address() as AddressInfo).port;
     await new Promise((done) => probe.close(done));
-    const down = await toolmem(['build-memory', '--data', SLICE, '--tools', 'DALLE_3', '--out', join(dir, 'y.json'), '--llm', `openai:http://127.0.0.1:${port}/v1#m`]);
+    const down = await toolmem([
+      'build-memory',
+      '--data',
+      SLICE,
+      '--tools',
+      'DALLE_3',
+      '--out',
+      join(dir, 'y.json'),
+      '--llm',
+      `openai:http://127.0.0.1:${port}/v1#m`,
+    ]);
     expect(down.code).toBe(2);
     expect(down.stderr).toMatch(/the build failed: LlmConnectionError: Cannot reach the LLM server/);
   });
@@ -109,7 +125,22 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     const port = (server.address() as AddressInfo).port;
     const out = join(dir, 'llm.json');
     try {
-      const { code, stdout, stderr } = await toolmem(['build-memory', '--data', SLICE, '--tools', 'SDXL_2_1', '--train', '4', '--seed', '1', '--out', out, '--llm', `openai:http://127.0.0.1:${port}/v1#test-model`, '--json']);
+      const { code, stdout, stderr } = await toolmem([
+        'build-memory',
+        '--data',
+        SLICE,
+        '--tools',
+        'SDXL_2_1',
+        '--train',
+        '4',
+        '--seed',
+        '1',
+        '--out',
+        out,
+        '--llm',
+        `openai:http://127.0.0.1:${port}/v1#test-model`,
+        '--json',
+      ]);
       expect(stderr).toBe('');
       expect(code).toBe(0);
       const summary = JSON.parse(stdout) as { llmCalls: number; promptTokens: number };

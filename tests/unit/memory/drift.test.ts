@@ -7,7 +7,12 @@ const x = (id: string, taskId: string, score: number, at: number, toolId = 'A'):
 // Tool mean = (5 + 5 + 1 + 1 + 1 + 2) / 6 = 2.5; threshold 0.2 · (5 − 1) = 0.8.
 const data = [x('o1', 't1', 5, 0), x('o2', 't2', 5, 0), x('o3', 't3', 1, 0), x('o4', 't4', 1, 0), x('n1', 't1', 1, 10), x('n2', 't2', 2, 10)];
 const entry = (id: string, level: DriftEntry['level'], evidenceTasks: string[], validFrom = 5): DriftEntry => ({
-  id, toolId: 'A', level, value: { proficient: 2, good: 1, bad: -1, weak: -2 }[level], evidenceTasks, validFrom,
+  id,
+  toolId: 'A',
+  level,
+  value: { proficient: 2, good: 1, bad: -1, weak: -2 }[level],
+  evidenceTasks,
+  validFrom,
 });
 
 describe('findStaleEntries (hand-computed)', () => {

@@ -18,7 +18,10 @@ export function hashEmbedder(dim = 64): Embedder & { calls: number } {
       e.calls++;
       const data = new Float32Array(texts.length * dim);
       texts.forEach((t, i) => {
-        for (const w of t.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+        for (const w of t
+          .toLowerCase()
+          .split(/[^a-z0-9]+/)
+          .filter(Boolean)) {
           let h = 0x811c9dc5;
           for (let c = 0; c < w.length; c++) h = Math.imul(h ^ w.charCodeAt(c), 0x01000193);
           data[i * dim + ((h >>> 0) % dim)]! += 1;
@@ -66,7 +69,6 @@ export function aliasOf(messages: readonly ChatMessage[], fragment: string): str
 export function comparable(entries: readonly MemoryEntry[]) {
   return [...entries].sort((a, b) => (a.id < b.id ? -1 : 1)).map(({ updatedAt: _u, ...rest }) => rest);
 }
-
 
 export function buildConfigFor(tools: string[], over: Partial<BuildConfig> = {}, settings: Partial<BuildConfig['settings']> = {}): BuildConfig {
   return {

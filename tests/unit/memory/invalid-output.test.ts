@@ -17,7 +17,13 @@ describe('invalid model output', () => {
     const before = await repo.allEntries('m1');
     // Each experience gets two replies (the first and the retry); both of the chosen kind.
     const { engine, exps, data } = malformedBuild(rng(7));
-    const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
+    const run = await runBuild(createBuildRun('fuzz', buildConfigFor(['ToolA']), data, 0), {
+      repo,
+      engine,
+      embedder: hashEmbedder(),
+      experiences: data,
+      now: () => 10,
+    });
 
     expect(run.state).toBe('completed');
     expect(engine.calls).toHaveLength(200);

@@ -20,7 +20,14 @@ function facetEntry(id: string, facet: Facet, level: MemoryEntry['level'] = 'bad
 
 function plan(ops: Parameters<typeof planOperations>[0], shown: MemoryEntry[]) {
   let n = 0;
-  return planOperations(ops, { memoryId: 'm1', toolId: 'ToolA', at: 2, experienceId: 'x9', entries: new Map(shown.map((e, i) => [`E${i + 1}`, e])), newId: () => `new${n++}` });
+  return planOperations(ops, {
+    memoryId: 'm1',
+    toolId: 'ToolA',
+    at: 2,
+    experienceId: 'x9',
+    entries: new Map(shown.map((e, i) => [`E${i + 1}`, e])),
+    newId: () => `new${n++}`,
+  });
 }
 
 describe('a refinement keeps the claim it refines', () => {
@@ -42,7 +49,10 @@ describe('a refinement keeps the claim it refines', () => {
   it('merge: entries of one facet keep its claim; a merge across facets claims none', () => {
     const same = plan([{ op: 'merge', ids: ['E1', 'E2'], level: 'bad', text: 'Weak at negation' }], [facetEntry('s1', negation), facetEntry('s2', negation)]);
     expect(same.added[0]).toMatchObject({ facet: negation, effect: weakAt });
-    const mixed = plan([{ op: 'merge', ids: ['E1', 'E2'], level: 'bad', text: 'Weak at negation and counting' }], [facetEntry('s1', negation), facetEntry('s2', counting)]);
+    const mixed = plan(
+      [{ op: 'merge', ids: ['E1', 'E2'], level: 'bad', text: 'Weak at negation and counting' }],
+      [facetEntry('s1', negation), facetEntry('s2', counting)],
+    );
     expect(mixed.added[0]!.facet).toBeUndefined();
     expect(mixed.added[0]!.effect).toBeUndefined();
   });
@@ -59,12 +69,22 @@ describe('model-written entries are checked on the held-out tasks during the bui
     const unseen = Array.from({ length: 40 }, (_, i) => {
       const fox = i < 20;
       const prompt = fox ? `a red fox jumping over fences number ${i}` : `a quiet blue lake at dawn, picture ${i}`;
-      return [experience(100 + i, { prompt, score: fox ? 1 + (i % 2) : 4 + (i % 2) }), experience(100 + i, { prompt, toolId: 'ToolB', score: fox ? 5 - (i % 2) : 3 + (i % 2) })];
+      return [
+        experience(100 + i, { prompt, score: fox ? 1 + (i % 2) : 4 + (i % 2) }),
+        experience(100 + i, { prompt, toolId: 'ToolB', score: fox ? 5 - (i % 2) : 3 + (i % 2) }),
+      ];
     }).flat();
     const reply = () => '{"operations": [{"op": "add", "level": "weak", "text": "Fails to show a red fox jumping over fences"}]}';
     const config = buildConfigFor(['ToolA', 'ToolB'], {}, {});
     const repo = new InMemoryMemoryRepository();
-    const run = await runBuild(createBuildRun('v', config, train, 0), { repo, engine: new ScriptedEngine(reply), embedder: hashEmbedder(), experiences: train, unseen, now: () => 3 });
+    const run = await runBuild(createBuildRun('v', config, train, 0), {
+      repo,
+      engine: new ScriptedEngine(reply),
+      embedder: hashEmbedder(),
+      experiences: train,
+      unseen,
+      now: () => 3,
+    });
     expect(run.state).toBe('completed');
     const added = (await repo.allEntries('m1')).filter((e) => e.toolId === 'ToolA' && e.origin === 'llm');
     expect(added).toHaveLength(1);
@@ -73,7 +93,13 @@ describe('model-written entries are checked on the held-out tasks during the bui
     expect(added[0]!.verdict).toMatchObject({ verdict: 'holds', on: 'test-split' });
 
     const repo2 = new InMemoryMemoryRepository();
-    await runBuild(createBuildRun('v2', config, train, 0), { repo: repo2, engine: new ScriptedEngine(reply), embedder: hashEmbedder(), experiences: train, now: () => 3 });
+    await runBuild(createBuildRun('v2', config, train, 0), {
+      repo: repo2,
+      engine: new ScriptedEngine(reply),
+      embedder: hashEmbedder(),
+      experiences: train,
+      now: () => 3,
+    });
     expect((await repo2.allEntries('m1')).find((e) => e.toolId === 'ToolA')!.verdict).toBeUndefined();
   });
 });

@@ -37,7 +37,12 @@ describe('memory update operations', () => {
         operations: [
           { op: 'add', level: 'proficient', text: 'Excels at animals in motion' },
           { op: 'update', id: aliasOf(messages, 'everyday scenes'), level: 'proficient', text: 'Handles everyday scenes, even with motion' },
-          { op: 'merge', ids: [aliasOf(messages, 'single objects'), aliasOf(messages, 'Miscounts')], level: 'good', text: 'Clean single objects; counts up to three' },
+          {
+            op: 'merge',
+            ids: [aliasOf(messages, 'single objects'), aliasOf(messages, 'Miscounts')],
+            level: 'good',
+            text: 'Clean single objects; counts up to three',
+          },
           { op: 'retire', id: aliasOf(messages, 'legible text'), reason: 'contradicted by the example' },
         ],
       }),
@@ -51,7 +56,11 @@ describe('memory update operations', () => {
     const all = await repo.allEntries('m1');
     const byId = new Map(all.map((e) => [e.id, e]));
     const valid = all.filter((e) => e.validTo === null);
-    expect(valid.map((e) => e.text).sort()).toEqual(['Clean single objects; counts up to three', 'Excels at animals in motion', 'Handles everyday scenes, even with motion']);
+    expect(valid.map((e) => e.text).sort()).toEqual([
+      'Clean single objects; counts up to three',
+      'Excels at animals in motion',
+      'Handles everyday scenes, even with motion',
+    ]);
     expect(all).toHaveLength(7);
 
     const expId = experience(1).id;
@@ -74,8 +83,17 @@ describe('memory update operations', () => {
     const before = comparable(await repo.allEntries('m1'));
     const engine = new ScriptedEngine((messages, call) =>
       call === 0
-        ? JSON.stringify({ operations: [{ op: 'retire', id: aliasOf(messages, 'legible text'), reason: 'x' }, { op: 'add', level: 'bad', text: 'Struggles with reflections' }] })
-        : JSON.stringify({ operations: [{ op: 'merge', ids: [aliasOf(messages, 'single objects'), aliasOf(messages, 'everyday')], level: 'good', text: 'Simple scenes and objects' }] }),
+        ? JSON.stringify({
+            operations: [
+              { op: 'retire', id: aliasOf(messages, 'legible text'), reason: 'x' },
+              { op: 'add', level: 'bad', text: 'Struggles with reflections' },
+            ],
+          })
+        : JSON.stringify({
+            operations: [
+              { op: 'merge', ids: [aliasOf(messages, 'single objects'), aliasOf(messages, 'everyday')], level: 'good', text: 'Simple scenes and objects' },
+            ],
+          }),
     );
     await buildOne(repo, engine, [experience(1), experience(2)]);
     const afterFirst = await repo.allEntries('m1');
@@ -84,7 +102,12 @@ describe('memory update operations', () => {
     const [second] = await undoLatest(repo, 'm1', { now: () => 500 });
     expect(second!.restore.sort()).toEqual(['A', 'B']);
     const mid = await repo.allEntries('m1');
-    expect(mid.filter((e) => e.validTo === null).map((e) => e.text).sort()).toEqual([SEED[0]!.text, SEED[1]!.text, SEED[2]!.text, 'Struggles with reflections'].sort());
+    expect(
+      mid
+        .filter((e) => e.validTo === null)
+        .map((e) => e.text)
+        .sort(),
+    ).toEqual([SEED[0]!.text, SEED[1]!.text, SEED[2]!.text, 'Struggles with reflections'].sort());
     expect(mid.find((e) => e.id === 'A')).toMatchObject({ validTo: null, supersededBy: null });
 
     await undoLatest(repo, 'm1', { now: () => 501 });

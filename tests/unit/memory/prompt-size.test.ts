@@ -11,7 +11,10 @@ import type { MemoryEntry } from '../../../src/core/records';
 import { rng } from '../retrieval/rng';
 import { entry, experience, hashEmbedder, SCALE } from './helpers';
 
-const WORDS = 'fox cat dog tree river city night light shadow count three text sign face hand crowd glass water snow fire red blue small large left right above below behind style photo painting sketch'.split(' ');
+const WORDS =
+  'fox cat dog tree river city night light shadow count three text sign face hand crowd glass water snow fire red blue small large left right above below behind style photo painting sketch'.split(
+    ' ',
+  );
 
 function memory(n: number): MemoryEntry[] {
   const r = rng(n);
@@ -27,8 +30,25 @@ async function promptTokens(n: number): Promise<{ tokens: number; shown: number 
   const index = new EntryIndex(embedder);
   await index.add(memory(n));
   const engine = new ScriptedEngine(['{"operations": []}']);
-  const long = experience(1, { prompt: 'a red fox and three dogs under a blue night sky by the river '.repeat(20), feedback: 'The count was wrong. '.repeat(50), rubric: 'Judge the alignment. '.repeat(60) });
-  const out = await induceExperience(engine, index, { memoryId: 'm1', tool: { id: 'ToolA' }, scale: SCALE, experience: long, at: 1, newId: () => 'x', settings: { ...DEFAULT_INDUCE_SETTINGS, critiqueBelow: null } }, emptyUsage());
+  const long = experience(1, {
+    prompt: 'a red fox and three dogs under a blue night sky by the river '.repeat(20),
+    feedback: 'The count was wrong. '.repeat(50),
+    rubric: 'Judge the alignment. '.repeat(60),
+  });
+  const out = await induceExperience(
+    engine,
+    index,
+    {
+      memoryId: 'm1',
+      tool: { id: 'ToolA' },
+      scale: SCALE,
+      experience: long,
+      at: 1,
+      newId: () => 'x',
+      settings: { ...DEFAULT_INDUCE_SETTINGS, critiqueBelow: null },
+    },
+    emptyUsage(),
+  );
   return { tokens: engine.calls[0]!.promptTokens, shown: out.contextSize };
 }
 
@@ -46,7 +66,9 @@ describe('update prompt size', () => {
     // Below 4k entries fewer are shown, so the prompt is smaller, never larger.
     expect(measured.get(10)!.tokens).toBeLessThan(ref);
     // A hard ceiling from the clipping limits alone: the memory size does not appear in it.
-    const ceiling = Math.ceil((4 * k * (MAX_ENTRY_CHARS + 40) + PROMPT_LIMITS.task + PROMPT_LIMITS.output + PROMPT_LIMITS.rubric + PROMPT_LIMITS.feedback + 4000) / 2);
+    const ceiling = Math.ceil(
+      (4 * k * (MAX_ENTRY_CHARS + 40) + PROMPT_LIMITS.task + PROMPT_LIMITS.output + PROMPT_LIMITS.rubric + PROMPT_LIMITS.feedback + 4000) / 2,
+    );
     for (const m of measured.values()) expect(m.tokens).toBeLessThan(ceiling);
   });
 });

@@ -8,7 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
-import { buildMetrics, createBuildRun, emptyUsage, EntryIndex, induceExperience, InMemoryMemoryRepository, runBuild, type Operation } from '../../../src/core/memory';
+import {
+  buildMetrics,
+  createBuildRun,
+  emptyUsage,
+  EntryIndex,
+  induceExperience,
+  InMemoryMemoryRepository,
+  runBuild,
+  type Operation,
+} from '../../../src/core/memory';
 import { GenericLlmPredictor } from '../../../src/core/predict';
 import type { Level } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
@@ -22,9 +31,28 @@ const lines = <T>(name: string): T[] =>
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as T);
 
-interface UpdateCase { id: string; shape: string; reply: string; apply: Operation[]; rejected: number; expectMiss?: boolean }
-interface CritiqueCase { id: string; shape: string; update: string; critique: string; apply: Operation[]; critiqueStored: { level: Level; text: string; updates?: string } | null }
-interface ScoreCase { id: string; shape: string; reply: string; score: number }
+interface UpdateCase {
+  id: string;
+  shape: string;
+  reply: string;
+  apply: Operation[];
+  rejected: number;
+  expectMiss?: boolean;
+}
+interface CritiqueCase {
+  id: string;
+  shape: string;
+  update: string;
+  critique: string;
+  apply: Operation[];
+  critiqueStored: { level: Level; text: string; updates?: string } | null;
+}
+interface ScoreCase {
+  id: string;
+  shape: string;
+  reply: string;
+  score: number;
+}
 
 const UPDATES = lines<UpdateCase>('updates.jsonl');
 const CRITIQUES = lines<CritiqueCase>('critiques.jsonl');
@@ -66,7 +94,11 @@ const touched = (ops: readonly Operation[], critique: CritiqueCase['critiqueStor
 
 async function build(engine: ScriptedEngine, critiques: boolean) {
   const repo = new InMemoryMemoryRepository();
-  await repo.applyUpdate([], CONTEXT.map(([, e]) => e), 1);
+  await repo.applyUpdate(
+    [],
+    CONTEXT.map(([, e]) => e),
+    1,
+  );
   const exps = [experience(1, { score: 2 })];
   const data = new Map([['ToolA', exps]]);
   const config = buildConfigFor(['ToolA'], {}, { critiqueBelow: critiques ? 0.25 : null });
@@ -75,7 +107,12 @@ async function build(engine: ScriptedEngine, critiques: boolean) {
 }
 
 /** The memory after the reply, checked entry by entry; true when it is exactly what was expected. */
-async function replay(reply: (messages: readonly ChatMessage[]) => string, ops: readonly Operation[], critique: CritiqueCase['critiqueStored'], critiques: boolean) {
+async function replay(
+  reply: (messages: readonly ChatMessage[]) => string,
+  ops: readonly Operation[],
+  critique: CritiqueCase['critiqueStored'],
+  critiques: boolean,
+) {
   const engine = new ScriptedEngine((messages) => {
     if (!isCritique(messages)) checkAliases(messages);
     return reply(messages);
@@ -86,9 +123,16 @@ async function replay(reply: (messages: readonly ChatMessage[]) => string, ops: 
   // Never corrupted, never lost: an entry no expected operation names is exactly as it was.
   const keep = touched(ops, critique);
   for (const [alias, e] of CONTEXT) {
-    if (!keep.has(alias)) expect(all.find((x) => x.id === e.id), `${alias} untouched`).toEqual(e);
+    if (!keep.has(alias))
+      expect(
+        all.find((x) => x.id === e.id),
+        `${alias} untouched`,
+      ).toEqual(e);
   }
-  const valid = all.filter((e) => e.validTo === null).map((e) => `${e.level}|${e.text}`).sort();
+  const valid = all
+    .filter((e) => e.validTo === null)
+    .map((e) => `${e.level}|${e.text}`)
+    .sort();
   return { matches: JSON.stringify(valid) === JSON.stringify(expected(ops, critique)), valid, run };
 }
 
@@ -112,13 +156,28 @@ describe('reply corpus', () => {
       const outcome = await induceExperience(
         new ScriptedEngine(() => c.reply),
         index,
-        { memoryId: 'm1', tool: { id: 'ToolA' }, scale: SCALE, experience: experience(1, { score: 2 }), at: 10, newId: (() => { let n = 0; return () => `n${n++}`; })(), settings: buildConfigFor(['ToolA']).settings },
+        {
+          memoryId: 'm1',
+          tool: { id: 'ToolA' },
+          scale: SCALE,
+          experience: experience(1, { score: 2 }),
+          at: 10,
+          newId: (() => {
+            let n = 0;
+            return () => `n${n++}`;
+          })(),
+          settings: buildConfigFor(['ToolA']).settings,
+        },
         emptyUsage(),
       );
       expect(outcome.rejected, `${c.id} ${c.shape}: rejected`).toHaveLength(c.rejected);
       for (const rej of outcome.rejected) expect(rej.reason).not.toBe('');
     }
-    expect(misses.sort()).toEqual(UPDATES.filter((c) => c.expectMiss).map((c) => c.id).sort());
+    expect(misses.sort()).toEqual(
+      UPDATES.filter((c) => c.expectMiss)
+        .map((c) => c.id)
+        .sort(),
+    );
     const share = (UPDATES.length - misses.length) / UPDATES.length;
     console.log(`reply corpus (updates): ${UPDATES.length - misses.length}/${UPDATES.length} = ${(share * 100).toFixed(1)}% yield their valid operations`);
     expect(share).toBeGreaterThanOrEqual(0.9);

@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { jsonValues } from '../../../src/core/llm/lenient-json';
 import { ScriptedEngine, type ChatMessage } from '../../../src/core/llm';
-import { buildMetrics, createBuildRun, DUPLICATE_SIMILARITY, InMemoryMemoryRepository, parseCritique, parseOperations, runBuild } from '../../../src/core/memory';
+import {
+  buildMetrics,
+  createBuildRun,
+  DUPLICATE_SIMILARITY,
+  InMemoryMemoryRepository,
+  parseCritique,
+  parseOperations,
+  runBuild,
+} from '../../../src/core/memory';
 import { LEVEL_ALIASES, OP_ALIASES, aliasKey } from '../../../src/core/prompts';
 import type { MemoryEntry } from '../../../src/core/records';
 import { aliasOf, buildConfigFor, entry, experience, hashEmbedder } from './helpers';
@@ -21,24 +29,36 @@ describe('aliases', () => {
     expect(OP_ALIASES.get(aliasKey('Delete'))).toBe('retire');
     for (const word of ['ok', 'fair', 'neutral', 'average', 'strength', '3']) expect(LEVEL_ALIASES.has(aliasKey(word))).toBe(false);
     const r = parseOperations('{"operations": [{"action": "Add", "level": "Good", "text": "x"}, {"Op": "EDIT", "ID": "e1", "Text": "y"}]}', rules);
-    expect(r).toMatchObject({ ok: true, operations: [{ op: 'add', level: 'good', text: 'x' }, { op: 'update', id: 'E1', text: 'y' }], rejected: [] });
+    expect(r).toMatchObject({
+      ok: true,
+      operations: [
+        { op: 'add', level: 'good', text: 'x' },
+        { op: 'update', id: 'E1', text: 'y' },
+      ],
+      rejected: [],
+    });
   });
 });
 
 describe('per-operation validation', () => {
   it('keeps the valid operations and reports each invalid one with its reason', () => {
     const r = parseOperations(
-      JSON.stringify({ operations: [
-        { op: 'add', level: 'superb', text: 'a' },
-        { op: 'retire', id: 'E3', reason: 'x' },
-        { op: 'update', id: 'E1', text: 'b' },
-        { op: 'retire', id: 'E1', reason: 'again' },
-        { op: 'update', id: 'E9', text: 'c' },
-        { op: 'add', level: 'bad', text: 'd' },
-      ] }),
+      JSON.stringify({
+        operations: [
+          { op: 'add', level: 'superb', text: 'a' },
+          { op: 'retire', id: 'E3', reason: 'x' },
+          { op: 'update', id: 'E1', text: 'b' },
+          { op: 'retire', id: 'E1', reason: 'again' },
+          { op: 'update', id: 'E9', text: 'c' },
+          { op: 'add', level: 'bad', text: 'd' },
+        ],
+      }),
       rules,
     );
-    expect(r.ok && r.operations).toEqual([{ op: 'update', id: 'E1', text: 'b' }, { op: 'add', level: 'bad', text: 'd' }]);
+    expect(r.ok && r.operations).toEqual([
+      { op: 'update', id: 'E1', text: 'b' },
+      { op: 'add', level: 'bad', text: 'd' },
+    ]);
     expect(r.rejected.map((x) => [x.index, x.reason])).toEqual([
       [0, "unknown level 'superb' (use proficient, good, bad or weak)"],
       [1, 'entry E3 is pinned and may not be changed'],
@@ -48,9 +68,15 @@ describe('per-operation validation', () => {
   });
 
   it('a reply with no valid operation is an error naming the reasons; an empty list is not', () => {
-    expect(parseOperations('{"operations": [{"op": "explode"}]}', rules)).toMatchObject({ ok: false, error: "operations.0: unknown op 'explode' (use add, update, merge or retire)" });
+    expect(parseOperations('{"operations": [{"op": "explode"}]}', rules)).toMatchObject({
+      ok: false,
+      error: "operations.0: unknown op 'explode' (use add, update, merge or retire)",
+    });
     expect(parseOperations('{"operations": []}', rules)).toMatchObject({ ok: true, operations: [] });
-    expect(parseOperations('{"operations": [{"op": "add", "level": "good", "text": "Foxes', rules)).toMatchObject({ ok: false, error: expect.stringMatching(/cut off/) as unknown });
+    expect(parseOperations('{"operations": [{"op": "add", "level": "good", "text": "Foxes', rules)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cut off/) as unknown,
+    });
   });
 
   it('never infers a retire, and never salvages part of a cut-off operation', () => {
@@ -78,7 +104,13 @@ describe('dedup and updates', () => {
     await repo.applyUpdate([], seed, 1);
     const data = new Map([['ToolA', [experience(1, { score: 1 })]]]);
     const engine = new ScriptedEngine((m) => reply(m));
-    const run = await runBuild(createBuildRun('d', buildConfigFor(['ToolA'], {}, { k, critiqueBelow: critiques ? 0.25 : null }), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
+    const run = await runBuild(createBuildRun('d', buildConfigFor(['ToolA'], {}, { k, critiqueBelow: critiques ? 0.25 : null }), data, 0), {
+      repo,
+      engine,
+      embedder: hashEmbedder(),
+      experiences: data,
+      now: () => 10,
+    });
     return { repo, run, engine };
   };
 
@@ -86,7 +118,11 @@ describe('dedup and updates', () => {
     expect(DUPLICATE_SIMILARITY).toBeGreaterThan(0.9);
     // k = 1: of the two bad entries only the one closest to the fox experience is shown.
     const seed = [entry('F', 'bad', 'Red fox jumping over fences'), entry('Z', 'bad', 'Mirrors and reflective water surfaces')];
-    const { repo, run, engine } = await build(seed, () => JSON.stringify({ operations: [{ op: 'add', level: 'weak', text: 'Reflective water surfaces and mirrors' }] }), 1);
+    const { repo, run, engine } = await build(
+      seed,
+      () => JSON.stringify({ operations: [{ op: 'add', level: 'weak', text: 'Reflective water surfaces and mirrors' }] }),
+      1,
+    );
     expect(engine.calls[0]!.messages[1]!.content).not.toContain('Mirrors');
     const valid = await repo.validEntries('m1', 'ToolA');
     expect(valid.map((e) => e.text).sort()).toEqual(['Red fox jumping over fences', 'Reflective water surfaces and mirrors']);
@@ -100,13 +136,20 @@ describe('dedup and updates', () => {
     const facet = { id: 'cue:counting', kind: 'cue', name: 'counting' } as unknown as MemoryEntry['facet'];
     const effect = { deltaOwn: -0.5 } as unknown as MemoryEntry['effect'];
     const seed = [entry('C', 'bad', 'Counting several objects', { facet, effect, origin: 'stats' })];
-    const { repo } = await build(seed, (m) => JSON.stringify({ operations: [{ op: 'update', id: aliasOf(m, 'Counting'), text: 'Counting more than three objects' }] }));
+    const { repo } = await build(seed, (m) =>
+      JSON.stringify({ operations: [{ op: 'update', id: aliasOf(m, 'Counting'), text: 'Counting more than three objects' }] }),
+    );
     const [e] = await repo.validEntries('m1', 'ToolA');
     expect(e).toMatchObject({ text: 'Counting more than three objects', facet, effect });
   });
 
   it('a critique that stays invalid is reported but the update is applied', async () => {
-    const { repo, run } = await build([], (m) => (m[0]!.content.startsWith('You study') ? 'no idea' : JSON.stringify({ operations: [{ op: 'add', level: 'bad', text: 'Foxes over fences' }] })), 6, true);
+    const { repo, run } = await build(
+      [],
+      (m) => (m[0]!.content.startsWith('You study') ? 'no idea' : JSON.stringify({ operations: [{ op: 'add', level: 'bad', text: 'Foxes over fences' }] })),
+      6,
+      true,
+    );
     expect(buildMetrics(run)).toMatchObject({ applied: 1, skipped: [], critiques: 0 });
     expect((await repo.validEntries('m1', 'ToolA')).map((e) => e.text)).toEqual(['Foxes over fences']);
   });
@@ -114,7 +157,9 @@ describe('dedup and updates', () => {
   it('repeating an add over several experiences never creates a second entry', async () => {
     const repo = new InMemoryMemoryRepository();
     const data = new Map([['ToolA', [1, 2, 3].map((i) => experience(i))]]);
-    const engine = new ScriptedEngine((_m, call) => JSON.stringify({ operations: [{ op: 'add', level: 'good', text: call % 2 ? 'Foxes jumping fences' : 'foxes jumping FENCES.' }] }));
+    const engine = new ScriptedEngine((_m, call) =>
+      JSON.stringify({ operations: [{ op: 'add', level: 'good', text: call % 2 ? 'Foxes jumping fences' : 'foxes jumping FENCES.' }] }),
+    );
     await runBuild(createBuildRun('r', buildConfigFor(['ToolA']), data, 0), { repo, engine, embedder: hashEmbedder(), experiences: data, now: () => 10 });
     const valid = await repo.validEntries('m1', 'ToolA');
     expect(valid).toHaveLength(1);

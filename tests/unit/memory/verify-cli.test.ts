@@ -20,7 +20,16 @@ interface VerifyJson {
   direction: number | null;
   confirmed: number | null;
   calibration: number | null;
-  entries: { id: string; tool: string; verdict: string; n: number; claimed: number | null; observed: number | null; ci95: [number, number] | null; effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null } }[];
+  entries: {
+    id: string;
+    tool: string;
+    verdict: string;
+    n: number;
+    claimed: number | null;
+    observed: number | null;
+    ci95: [number, number] | null;
+    effect: { claimed: number | null; observed: number | null; ci95: [number, number] | null };
+  }[];
 }
 
 describe('toolmem verify', { timeout: 120_000 }, () => {
@@ -57,7 +66,8 @@ describe('toolmem verify', { timeout: 120_000 }, () => {
 
   it.skipIf(!existsSync(FULL))('data whose tools differ: every tool of the memory is named untested, with the reason', async () => {
     const out = join(dir, 'm.json');
-    if (!existsSync(out)) expect((await toolmem(['build-memory', '--data', FULL, '--skills', SKILLS, '--train', '200', '--seed', '2', '--out', out, '--json'])).code).toBe(0);
+    if (!existsSync(out))
+      expect((await toolmem(['build-memory', '--data', FULL, '--skills', SKILLS, '--train', '200', '--seed', '2', '--out', out, '--json'])).code).toBe(0);
     const { code, stdout } = await toolmem(['verify', '--memory', out, '--data', ALPACA, '--json']);
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as VerifyJson;

@@ -7,9 +7,7 @@ import { ex, set, v } from './helpers';
 const vec = { t1: v(1, 0), t2: v(0, 1), t3: v(0.6, 0.8) };
 const A = { t1: 5, t2: 1, t3: 3 }; // mean 3, sd 2 → z = [1, −1, 0]
 const B = { t1: 2, t2: 4, t3: 3 }; // mean 3, sd 1 → z = [−1, 1, 0]; difficulty D = [0, 0, 0]
-const train = set(
-  (['t1', 't2', 't3'] as const).flatMap((t) => [ex(t, 'A', A[t], { vector: vec[t] }), ex(t, 'B', B[t], { vector: vec[t] })]),
-);
+const train = set((['t1', 't2', 't3'] as const).flatMap((t) => [ex(t, 'A', A[t], { vector: vec[t] }), ex(t, 'B', B[t], { vector: vec[t] })]));
 const query = { taskId: 'q', prompt: 'prompt q', vector: v(1, 0) };
 
 describe('tool-mean / tool-median', () => {
@@ -89,7 +87,9 @@ describe('knn-difficulty', () => {
 
   it('shared difficulty moves every tool (hand-computed)', () => {
     // Both tools follow the same pattern: z = [1, −1, 0] for A and B → D = [1, −1, 0], own = 0.
-    const same = set((['t1', 't2', 't3'] as const).flatMap((t) => [ex(t, 'A', A[t], { vector: vec[t] }), ex(t, 'B', A[t] - 1 > 0 ? A[t] - 1 : 1, { vector: vec[t] })]));
+    const same = set(
+      (['t1', 't2', 't3'] as const).flatMap((t) => [ex(t, 'A', A[t], { vector: vec[t] }), ex(t, 'B', A[t] - 1 > 0 ? A[t] - 1 : 1, { vector: vec[t] })]),
+    );
     const p = new KnnDifficultyPredictor({ similarity: 'dense', shrinkDifficulty: 0, shrinkOwn: 0 });
     p.fit(same);
     // d = (1·1 + 0.6·0) / 1.6 = 0.625 → A: 3 + 2·0.625 = 4.25

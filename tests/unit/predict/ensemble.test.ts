@@ -73,12 +73,19 @@ describe('ensemble', () => {
     const p = new EnsemblePredictor();
     p.fit(withVec);
     expect(() => p.predict(hard, 'A')).toThrow(/vector/);
-    expect(p.predict({ ...hard, vector: Float32Array.from([1, 1]) }, 'A').score).toBeLessThan(p.predict({ ...easy, vector: Float32Array.from([0, 1]) }, 'A').score);
+    expect(p.predict({ ...hard, vector: Float32Array.from([1, 1]) }, 'A').score).toBeLessThan(
+      p.predict({ ...easy, vector: Float32Array.from([0, 1]) }, 'A').score,
+    );
   });
 
   it('works with tiny training sets and tools missing on some tasks', () => {
     const p = new EnsemblePredictor();
-    p.fit(set([{ taskId: 'a', prompt: 'x', toolId: 'A', score: 4 }, { taskId: 'b', prompt: 'y', toolId: 'B', score: 2 }]));
+    p.fit(
+      set([
+        { taskId: 'a', prompt: 'x', toolId: 'A', score: 4 },
+        { taskId: 'b', prompt: 'y', toolId: 'B', score: 2 },
+      ]),
+    );
     expect(p.predict(easy, 'A').score).toBeCloseTo(4, 6);
     expect(p.predict(easy, 'B').score).toBeCloseTo(2, 6);
   });
@@ -88,6 +95,8 @@ describe('ridge', () => {
   it('learns word effects blended with the all-tool difficulty', () => {
     const p = new RidgePredictor();
     p.fit(set(synthetic()));
-    expect(p.predict({ taskId: 'q', prompt: 'a horse with no saddle' }, 'B').score).toBeLessThan(p.predict({ taskId: 'r', prompt: 'a horse in the sun' }, 'B').score - 1);
+    expect(p.predict({ taskId: 'q', prompt: 'a horse with no saddle' }, 'B').score).toBeLessThan(
+      p.predict({ taskId: 'r', prompt: 'a horse in the sun' }, 'B').score - 1,
+    );
   });
 });

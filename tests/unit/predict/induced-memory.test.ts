@@ -58,9 +58,23 @@ describe('InducedMemoryPredictor', () => {
 
   it('runs in the evaluation harness with a memory per seed (vectors by task id)', async () => {
     const train = twoTopics();
-    const data: ScoredPair[] = train.examples.map((e) => ({ taskId: e.taskId, prompt: e.prompt, toolId: e.toolId, score: e.score, ratings: [e.score], categories: [] }));
+    const data: ScoredPair[] = train.examples.map((e) => ({
+      taskId: e.taskId,
+      prompt: e.prompt,
+      toolId: e.toolId,
+      score: e.score,
+      ratings: [e.score],
+      categories: [],
+    }));
     const vectors = new Map(train.examples.map((e) => [e.taskId, e.vector!]));
-    const report = await evaluate({ data, scale: SCALE, sizes: { train: 30, test: 10 }, seeds: [1, 2], vectors, methods: [{ id: 'memory', create: () => new InducedMemoryPredictor() }] });
+    const report = await evaluate({
+      data,
+      scale: SCALE,
+      sizes: { train: 30, test: 10 },
+      seeds: [1, 2],
+      vectors,
+      methods: [{ id: 'memory', create: () => new InducedMemoryPredictor() }],
+    });
     for (const s of report.seeds) expect(s.methods.memory!.tools.A!.pearson).toBeGreaterThan(0.5);
   });
 });

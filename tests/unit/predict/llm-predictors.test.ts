@@ -37,7 +37,23 @@ function training() {
 }
 
 function entry(id: string, toolId: string, level: Level): MemoryEntry {
-  return { id, memoryId: 'm', toolId, level, value: LEVEL_VALUE[level], text: `${toolId} ${level} ${id}`, evidence: ['x'], support: 3, origin: 'stats', pinned: false, validFrom: 0, validTo: null, supersededBy: null, createdAt: 0, updatedAt: 0 };
+  return {
+    id,
+    memoryId: 'm',
+    toolId,
+    level,
+    value: LEVEL_VALUE[level],
+    text: `${toolId} ${level} ${id}`,
+    evidence: ['x'],
+    support: 3,
+    origin: 'stats',
+    pinned: false,
+    validFrom: 0,
+    validTo: null,
+    supersededBy: null,
+    createdAt: 0,
+    updatedAt: 0,
+  };
 }
 
 /** A: 14 good, 2 weak, 1 proficient (+ 1 retired good); B: 3 bad. */
@@ -62,7 +78,10 @@ const query = { taskId: 'q', prompt: 'a red cube on a blue sphere', vector: angl
 describe('prompts carry the right evidence', () => {
   it('generic-llm: the tool name, description and the task only', async () => {
     const engine = new ScriptedEngine(['{"score": 4}']);
-    const p = new GenericLlmPredictor({ engine, tools: new Map<string, PromptTool>([['A', { id: 'A', name: 'Painter', modality: 'text→image', description: 'paints pictures from text' }]]) });
+    const p = new GenericLlmPredictor({
+      engine,
+      tools: new Map<string, PromptTool>([['A', { id: 'A', name: 'Painter', modality: 'text→image', description: 'paints pictures from text' }]]),
+    });
     await p.fit(training());
     expect((await p.predict(query, 'A')).score).toBe(4);
     const user = lastUser(engine);
@@ -202,7 +221,11 @@ describe('replies, fallbacks and counts', () => {
 describe('cancellation and the evaluation report', () => {
   const data: ScoredPair[] = [];
   for (let i = 0; i < 10; i++) {
-    for (const [tool, s] of [['A', 4], ['B', 2]] as const) data.push({ taskId: `t${i}`, prompt: `task ${i}`, toolId: tool, score: s, ratings: [s], categories: [] });
+    for (const [tool, s] of [
+      ['A', 4],
+      ['B', 2],
+    ] as const)
+      data.push({ taskId: `t${i}`, prompt: `task ${i}`, toolId: tool, score: s, ratings: [s], categories: [] });
   }
 
   it('an aborted signal stops the predictor with CancelledError', async () => {
@@ -221,7 +244,14 @@ describe('cancellation and the evaluation report', () => {
       return '{"score": 3}';
     });
     await expect(
-      evaluate({ data, scale: SCALE, sizes: { train: 5, test: 5 }, seeds: [1], signal: ac.signal, methods: [{ id: 'generic-llm', create: () => new GenericLlmPredictor({ engine }) }] }),
+      evaluate({
+        data,
+        scale: SCALE,
+        sizes: { train: 5, test: 5 },
+        seeds: [1],
+        signal: ac.signal,
+        methods: [{ id: 'generic-llm', create: () => new GenericLlmPredictor({ engine }) }],
+      }),
     ).rejects.toBeInstanceOf(CancelledError);
     expect(engine.calls).toHaveLength(3); // the 4th call saw the aborted signal and was refused
   });

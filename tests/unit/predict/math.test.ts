@@ -22,13 +22,23 @@ describe('linear algebra', () => {
   });
 
   it('kernel ridge with a linear kernel equals primal ridge with intercept', () => {
-    const xs = [[1, 0], [2, 1], [3, 5], [4, 2], [0, 3]];
+    const xs = [
+      [1, 0],
+      [2, 1],
+      [3, 5],
+      [4, 2],
+      [0, 3],
+    ];
     const y = [1, 3, 2, 5, 0];
     const rows = xs.map((x) => denseToSparse(x));
     for (const lambda of [0.1, 1, 10]) {
       const primal = ridgeFit(xs, y, lambda);
       const dual = new KernelRidge(lambda).fit(gram(rows), rows.length, [y]);
-      for (const q of [[1, 1], [5, -2], [0, 0]]) {
+      for (const q of [
+        [1, 1],
+        [5, -2],
+        [0, 0],
+      ]) {
         expect(dual.predict(kernelRow(denseToSparse(q), rows))[0]).toBeCloseTo(ridgeApply(primal, q), 7);
       }
     }

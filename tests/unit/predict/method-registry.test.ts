@@ -23,7 +23,19 @@ import { ScriptedEngine } from '../../../src/core/llm';
 
 describe('method registry', () => {
   it('derives every list from the table, in its order', () => {
-    expect(ALL_METHODS).toEqual(['tool-mean', 'tool-median', 'knn', 'knn-difficulty', 'ridge', 'ensemble', 'memory', 'generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid']);
+    expect(ALL_METHODS).toEqual([
+      'tool-mean',
+      'tool-median',
+      'knn',
+      'knn-difficulty',
+      'ridge',
+      'ensemble',
+      'memory',
+      'generic-llm',
+      'fewshot-llm',
+      'toolmem-llm',
+      'hybrid',
+    ]);
     expect(OFFLINE_METHODS).toEqual(['tool-mean', 'tool-median', 'knn', 'knn-difficulty', 'ridge', 'ensemble']);
     expect(NUMERIC_METHODS).toEqual([...OFFLINE_METHODS, 'memory']);
     expect(LLM_METHODS).toEqual(['generic-llm', 'fewshot-llm', 'toolmem-llm', 'hybrid']);
@@ -51,9 +63,17 @@ describe('method registry', () => {
     const memory: MethodOptions = { memory: { entries: [], vectors: new Map() } };
     const table = (opts: MethodOptions) => Object.fromEntries(ALL_METHODS.map((m) => [m, methodNeeds(m, opts)]));
     expect(table({})).toEqual({
-      'tool-mean': {}, 'tool-median': {}, knn: { vectors: false }, 'knn-difficulty': { vectors: false }, ridge: {}, ensemble: { vectors: 'optional' },
-      memory: { vectors: 'optional' }, 'generic-llm': { llm: true }, 'fewshot-llm': { llm: true, vectors: false },
-      'toolmem-llm': { vectors: true, memory: true, llm: true }, hybrid: { vectors: true, memory: true, llm: true },
+      'tool-mean': {},
+      'tool-median': {},
+      knn: { vectors: false },
+      'knn-difficulty': { vectors: false },
+      ridge: {},
+      ensemble: { vectors: 'optional' },
+      memory: { vectors: 'optional' },
+      'generic-llm': { llm: true },
+      'fewshot-llm': { llm: true, vectors: false },
+      'toolmem-llm': { vectors: true, memory: true, llm: true },
+      hybrid: { vectors: true, memory: true, llm: true },
     });
     expect(methodNeeds('knn', dense)).toEqual({ vectors: true });
     expect(methodNeeds('fewshot-llm', { similarity: 'hybrid' })).toEqual({ llm: true, vectors: true });

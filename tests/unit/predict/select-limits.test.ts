@@ -12,7 +12,11 @@ describe('selectTool: utility = score − λ·cost with cost and latency limits'
   it('λ = 0.5: utilities A 4 − 1.5 = 2.5, B 3.5 − 0.5 = 3, C 2.9 − 0 = 2.9, so B', () => {
     const sel = selectTool(CANDIDATES, { costWeight: 0.5 });
     expect(sel.choice).toBe('B');
-    expect(sel.ranked.map((r) => [r.toolId, r.utility])).toEqual([['B', 3], ['C', 2.9], ['A', 2.5]]);
+    expect(sel.ranked.map((r) => [r.toolId, r.utility])).toEqual([
+      ['B', 3],
+      ['C', 2.9],
+      ['A', 2.5],
+    ]);
     expect(sel.excluded).toBeUndefined();
   });
 
@@ -41,7 +45,10 @@ describe('selectTool: utility = score − λ·cost with cost and latency limits'
     const sel = selectTool(CANDIDATES, { maxCost: 5, maxLatencyMs: 1000, costWeight: 0.5 });
     expect(sel.choice).toBe('A');
     expect(sel.ranked.map((r) => [r.toolId, r.utility])).toEqual([['A', 2.5]]);
-    expect(sel.excluded?.map((e) => [e.toolId, e.reason])).toEqual([['B', 'latency-over'], ['C', 'cost-unknown']]);
+    expect(sel.excluded?.map((e) => [e.toolId, e.reason])).toEqual([
+      ['B', 'latency-over'],
+      ['C', 'cost-unknown'],
+    ]);
   });
 
   it('no candidate within the limits: no choice, every one excluded', () => {
@@ -59,7 +66,13 @@ describe('selectTool: utility = score − λ·cost with cost and latency limits'
   });
 
   it('lower-better scales: utility = −score − λ·cost', () => {
-    const sel = selectTool([{ toolId: 'A', score: 1, cost: 2 }, { toolId: 'B', score: 2, cost: 0 }], { direction: 'lower-better', costWeight: 1 });
+    const sel = selectTool(
+      [
+        { toolId: 'A', score: 1, cost: 2 },
+        { toolId: 'B', score: 2, cost: 0 },
+      ],
+      { direction: 'lower-better', costWeight: 1 },
+    );
     // A: −1 − 2 = −3, B: −2 − 0 = −2.
     expect(sel.choice).toBe('B');
     expect(sel.ranked.map((r) => r.utility)).toEqual([-2, -3]);

@@ -28,7 +28,12 @@ describe('selectTool', () => {
     const tie = selectTool(c, { margin: 0.1 });
     expect(tie.choice).toBeNull();
     expect(tie.tied).toEqual(['B', 'A']);
-    expect(selectTool([{ toolId: 'X', score: 1 }, { toolId: 'Y', score: 1 }]).choice).toBeNull();
+    expect(
+      selectTool([
+        { toolId: 'X', score: 1 },
+        { toolId: 'Y', score: 1 },
+      ]).choice,
+    ).toBeNull();
     expect(selectTool([]).choice).toBeNull();
   });
   it('trades quality for cost and honours lower-is-better scales', () => {

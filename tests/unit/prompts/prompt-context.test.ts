@@ -24,7 +24,14 @@ function exp(taskId: string, toolId: string, score: number, prompt = `prompt ${t
 }
 
 describe('update prompt: the example compared', () => {
-  const context = { toolMean: { mean: 3.5, n: 4 }, others: [{ toolId: 'B', score: 4 }, { toolId: 'C', score: 5 }], effects: [{ facet: 'negation', deltaOwn: -0.8, deltaVsOthers: -0.5, n: 34 }] };
+  const context = {
+    toolMean: { mean: 3.5, n: 4 },
+    others: [
+      { toolId: 'B', score: 4 },
+      { toolId: 'C', score: 5 },
+    ],
+    effects: [{ facet: 'negation', deltaOwn: -0.8, deltaVsOthers: -0.5, n: 34 }],
+  };
 
   it("carries the tool's mean, the example's rank among the tools on the task and the facet effects", () => {
     const text = user(updateMessages({ tool, scale: SCALE, entries: [], experience: { prompt: 'a cup without a handle', score: 2 }, context }));
@@ -60,9 +67,16 @@ describe('update prompt: the example compared', () => {
     ]);
     const effect = { n: 12, deltaOwn: -0.9, deltaVsOthers: -0.6, ci95: [-1.2, -0.3] as [number, number], q: 0.01 };
     const capability = {
-      facets: [{ facet: { kind: 'cue', name: 'negation', rule: { type: 'cue', cue: 'negation' } }, n: 12 }, { facet: { kind: 'cue', name: 'counting', rule: { type: 'cue', cue: 'counting' } }, n: 12 }],
+      facets: [
+        { facet: { kind: 'cue', name: 'negation', rule: { type: 'cue', cue: 'negation' } }, n: 12 },
+        { facet: { kind: 'cue', name: 'counting', rule: { type: 'cue', cue: 'counting' } }, n: 12 },
+      ],
       tools: ['A', 'B', 'C'],
-      cells: [{ toolId: 'A', facet: 0, effect, entryId: null }, { toolId: 'A', facet: 1, effect: { ...effect, deltaOwn: 0.4 }, entryId: null }, { toolId: 'B', facet: 0, effect, entryId: null }],
+      cells: [
+        { toolId: 'A', facet: 0, effect, entryId: null },
+        { toolId: 'A', facet: 1, effect: { ...effect, deltaOwn: 0.4 }, entryId: null },
+        { toolId: 'B', facet: 0, effect, entryId: null },
+      ],
       note: null,
       report: { facetsTested: 2, cellsTested: 3, entries: 0, belowMinN: 0, notes: [] },
     } as unknown as CapabilitySnapshot;
@@ -79,9 +93,19 @@ describe('the build runner sends the comparison with every update', () => {
     // ToolA scores 1 + (i % 5) on tasks 1…4 (2, 3, 4, 5: mean 3.5); ToolB scored 5 on every task.
     const a = [1, 2, 3, 4].map((i) => experience(i));
     const b = [1, 2, 3, 4].map((i) => experience(i, { toolId: 'ToolB', score: 5 }));
-    const data = new Map([['ToolA', a], ['ToolB', b]]);
+    const data = new Map([
+      ['ToolA', a],
+      ['ToolB', b],
+    ]);
     const engine = new ScriptedEngine(() => '{"operations": []}');
-    const run = await runBuild(createBuildRun('ctx', buildConfigFor(['ToolA', 'ToolB']), data, 0), { repo: new InMemoryMemoryRepository(), engine, embedder: hashEmbedder(), experiences: data, now: () => 1, scaleMeaning: 'Points: 1 = bad, 5 = perfect.' });
+    const run = await runBuild(createBuildRun('ctx', buildConfigFor(['ToolA', 'ToolB']), data, 0), {
+      repo: new InMemoryMemoryRepository(),
+      engine,
+      embedder: hashEmbedder(),
+      experiences: data,
+      now: () => 1,
+      scaleMeaning: 'Points: 1 = bad, 5 = perfect.',
+    });
     expect(run.state).toBe('completed');
     const first = user(engine.calls[0]!.messages); // ToolA, task 1, score 2
     expect(first).toContain("- This tool's mean score: 3.50 over 4 examples; this example is 1.50 worse than that mean.");
@@ -117,7 +141,12 @@ describe('predict and feedback prompts: rubric and the scale’s meaning', () =>
   });
 
   it('feedback: the experience’s rubric and the scale meaning; one worked example', () => {
-    const m = feedbackMessages({ tool, scale: SCALE, scaleMeaning: meaning, experience: { prompt: 'Write a haiku', response: 'old pond', score: 2, rubric: 'Is it 5-7-5?' } });
+    const m = feedbackMessages({
+      tool,
+      scale: SCALE,
+      scaleMeaning: meaning,
+      experience: { prompt: 'Write a haiku', response: 'old pond', score: 2, rubric: 'Is it 5-7-5?' },
+    });
     expect(user(m)).toContain('Rubric:\nIs it 5-7-5?');
     expect(user(m)).toContain(`What the scores mean:\n${meaning}`);
     expect(system(m).match(/A worked example/g)).toHaveLength(1);

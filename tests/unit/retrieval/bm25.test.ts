@@ -41,7 +41,11 @@ describe('Bm25Index', () => {
     expect(hits.map((h) => h.id)).toEqual(['d1', 'd2', 'd3']);
     expect(hits[0]!.normalized).toBe(1);
     expect(hits[1]!.normalized).toBeCloseTo(0.5665797174 / 1.047096693, 6);
-    expect(build().search('red apple', { k: 10, filter: (id) => id !== 'd1' }).map((h) => h.id)).toEqual(['d2', 'd3']);
+    expect(
+      build()
+        .search('red apple', { k: 10, filter: (id) => id !== 'd1' })
+        .map((h) => h.id),
+    ).toEqual(['d2', 'd3']);
     expect(build().search('zebra', { k: 10 })).toEqual([]);
   });
 

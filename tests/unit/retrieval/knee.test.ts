@@ -45,8 +45,7 @@ describe('per-level retrieval', () => {
   // Unit vectors at angles, so cosine to the query [1, 0] is cos(angle).
   const at = (deg: number) => [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
   const index = new VectorIndex(2);
-  const add = (id: string, level: 'proficient' | 'good' | 'bad' | 'weak', deg: number, tool = 'T') =>
-    index.add({ id, tool, level, vector: at(deg) });
+  const add = (id: string, level: 'proficient' | 'good' | 'bad' | 'weak', deg: number, tool = 'T') => index.add({ id, tool, level, vector: at(deg) });
   // 'good' has four near-duplicates of the query; 'weak' three; 'bad' one far entry.
   ['g1', 'g2', 'g3', 'g4'].forEach((id, i) => add(id, 'good', i));
   ['w1', 'w2', 'w3'].forEach((id, i) => add(id, 'weak', 30 + i));

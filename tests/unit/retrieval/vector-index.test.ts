@@ -34,7 +34,14 @@ describe('topKIndices', () => {
   });
   it('ranks NaN last', () => {
     const scores = [0.5, NaN, 0.9];
-    expect(topKIndices(3, 3, (i) => scores[i]!, (i) => String(i))).toEqual([2, 0, 1]);
+    expect(
+      topKIndices(
+        3,
+        3,
+        (i) => scores[i]!,
+        (i) => String(i),
+      ),
+    ).toEqual([2, 0, 1]);
   });
 });
 

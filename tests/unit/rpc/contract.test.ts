@@ -4,13 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CancelledError, NotFoundError, ParseError, ToolMemError } from '../../../src/core/errors';
-import {
-  createClient,
-  createInThreadClient,
-  expose,
-  UnknownMethodError,
-  type Client,
-} from '../../../src/rpc';
+import { createClient, createInThreadClient, expose, UnknownMethodError, type Client } from '../../../src/rpc';
 import { createSample, type Probe, type SampleApi } from './sample-api';
 
 interface Harness {
@@ -127,9 +121,7 @@ describe.each(implementations)('$kind client', ({ kind, setup }) => {
   });
 
   it('rejects an already-aborted call without running the handler', async () => {
-    await expect(h.client.call('add', { a: 1, b: 2 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
-      CancelledError,
-    );
+    await expect(h.client.call('add', { a: 1, b: 2 }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(h.probe.calls.add).toBeUndefined();
   });
@@ -169,9 +161,9 @@ describe.each(implementations)('$kind client', ({ kind, setup }) => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ name: 'UnknownMethodError', method: 'missing', message: 'Unknown RPC method "missing"' });
     // Prototype members are not methods.
-    await expect(
-      (h.client as unknown as Client<{ toString: { req: null; res: string; progress: never } }>).call('toString', null),
-    ).rejects.toBeInstanceOf(UnknownMethodError);
+    await expect((h.client as unknown as Client<{ toString: { req: null; res: string; progress: never } }>).call('toString', null)).rejects.toBeInstanceOf(
+      UnknownMethodError,
+    );
   });
 
   it('returns a Float32Array response (transferred over a worker: sender buffer detached)', async () => {

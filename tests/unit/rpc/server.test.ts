@@ -42,9 +42,7 @@ describe('expose', () => {
     const progress = received.slice(0, -1);
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress.length).toBeLessThan(100);
-    progress.forEach((message, i) =>
-      expect(message).toEqual({ type: 'rpc:progress', id: 1, progress: { done: i + 1, total: 100 } }),
-    );
+    progress.forEach((message, i) => expect(message).toEqual({ type: 'rpc:progress', id: 1, progress: { done: i + 1, total: 100 } }));
     expect(probe.slowStepsRun).toBe(progress.length);
   });
 

@@ -3,15 +3,7 @@
  * time the calls inside `typeChecks` are never executed.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  createClient,
-  createInThreadClient,
-  type CallContext,
-  type Client,
-  type Endpoint,
-  type Handlers,
-  type WorkerClient,
-} from '../../../src/rpc';
+import { createClient, createInThreadClient, type CallContext, type Client, type Endpoint, type Handlers, type WorkerClient } from '../../../src/rpc';
 
 interface EchoApi {
   add: { req: { a: number; b: number }; res: number; progress: never };

@@ -16,7 +16,10 @@ describe('toolmem serve (command line)', { timeout: 60_000 }, () => {
   it('exit 1: no --memory, a non-loopback host without a token, a short token', async () => {
     expect((await toolmem(['serve'])).stderr).toContain('toolmem serve: --memory FILE is required.');
     const open = await toolmem(['serve', '--memory', 'm.json', '--host', '0.0.0.0']);
-    expect([open.code, open.stderr.split('\n')[0]]).toEqual([1, 'toolmem serve: --host 0.0.0.0 is not a loopback address: give a token (--token or TOOLMEM_TOKEN) so the network cannot use the server unasked.']);
+    expect([open.code, open.stderr.split('\n')[0]]).toEqual([
+      1,
+      'toolmem serve: --host 0.0.0.0 is not a loopback address: give a token (--token or TOOLMEM_TOKEN) so the network cannot use the server unasked.',
+    ]);
     expect((await toolmem(['serve', '--memory', 'm.json', '--token', 'short'])).code).toBe(1);
   });
 
@@ -29,15 +32,24 @@ describe('toolmem serve (command line)', { timeout: 60_000 }, () => {
     writeFileSync(routes, JSON.stringify({ tools: { DALLE_3: { upstream: 'wllama:/m.gguf', price: -1 } } }));
     const r = await toolmem(['serve', '--memory', memory, '--routes', routes, '--port', '0']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`toolmem serve: ${routes}: The route file has 2 problems:\n  $.tools["DALLE_3"].upstream: must be an OpenAI-compatible endpoint "openai:URL#MODEL", got 'wllama:/m.gguf'\n  $.tools["DALLE_3"].price: must be a number ≥ 0 (US dollars per call)`);
+    expect(r.stderr).toContain(
+      `toolmem serve: ${routes}: The route file has 2 problems:\n  $.tools["DALLE_3"].upstream: must be an OpenAI-compatible endpoint "openai:URL#MODEL", got 'wllama:/m.gguf'\n  $.tools["DALLE_3"].price: must be a number ≥ 0 (US dollars per call)`,
+    );
     writeFileSync(routes, JSON.stringify({ tools: { Nope: { upstream: 'openai:http://127.0.0.1:9/v1#m' } } }));
     const lacks = await toolmem(['serve', '--memory', memory, '--routes', routes, '--port', '0']);
-    expect([lacks.code, lacks.stderr]).toEqual([2, `toolmem serve: ${memory}: The memory file has 1 problem:\n  $.tools: the route file routes 'Nope', a tool this memory does not have\n`]);
+    expect([lacks.code, lacks.stderr]).toEqual([
+      2,
+      `toolmem serve: ${memory}: The memory file has 1 problem:\n  $.tools: the route file routes 'Nope', a tool this memory does not have\n`,
+    ]);
   });
 
   it('serves until SIGTERM, then drains and exits 0; the token is never logged', async () => {
     const memory = await memoryCopy();
-    const proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '1'], { cwd: REPO, env: { ...process.env, TOOLMEM_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '1'], {
+      cwd: REPO,
+      env: { ...process.env, TOOLMEM_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let log = '';
     const url = await new Promise<string>((res, rej) => {
       proc.stderr.on('data', (d: Buffer) => {

@@ -23,11 +23,15 @@ interface Outcome {
 
 function call(agent: Agent, url: string, body: string): Promise<Outcome> {
   return new Promise((resolve) => {
-    const req = request(`${url}/v1/select`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, error: err.code ?? err.message }));
-    });
+    const req = request(
+      `${url}/v1/select`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+        res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, error: err.code ?? err.message }));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, error: `${err.code ?? err.message}${req.reusedSocket ? ' (reused socket)' : ''}` }));
     req.end(body);
   });
@@ -54,6 +58,9 @@ describe('close() under keep-alive load', () => {
     agent.destroy();
     const errors = outcomes.filter((o) => o.status !== 200).map((o) => o.error);
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(300);
-    expect(errors.every((e) => e === 'ECONNREFUSED'), `errors: ${[...new Set(errors)].join(', ')}`).toBe(true);
+    expect(
+      errors.every((e) => e === 'ECONNREFUSED'),
+      `errors: ${[...new Set(errors)].join(', ')}`,
+    ).toBe(true);
   }, 60_000);
 });

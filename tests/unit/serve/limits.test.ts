@@ -68,7 +68,8 @@ function rawSend(url: string, head: string, bodyBytes: number, opts: { waitFor10
   });
 }
 
-const request = (path: string, headers: string[]) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
+const request = (path: string, headers: string[]) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n`;
 
 describe('answers before the body is read close the connection', () => {
   it('401 for a 200 MiB body without a token: answered at once with Connection: close, the body never read', async () => {
@@ -98,7 +99,9 @@ describe('answers before the body is read close the connection', () => {
     expect(refused.head).toMatch(/^HTTP\/1\.1 401 /);
     const { port } = new URL(s.url);
     const text = await new Promise<string>((resolve) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request('/v1/select', ['Expect: 100-continue', `Authorization: Bearer ${TOKEN}`, `Content-Length: ${body.length}`, 'Connection: close'])));
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(request('/v1/select', ['Expect: 100-continue', `Authorization: Bearer ${TOKEN}`, `Content-Length: ${body.length}`, 'Connection: close'])),
+      );
       let t = '';
       socket.on('data', (d) => {
         t += d.toString('utf8');
@@ -136,11 +139,22 @@ describe('hostile JSON', () => {
     expect([chat.status, (chat.json.error as { code: string }).code]).toEqual([400, 'too_deep']);
     for (const path of ['/v1/select', '/v1/predict']) {
       const r = await post(`${s.url}${path}`, `{"task":"a cat","candidates":["DALLE_3"],"tool":"DALLE_3","x":${deep}}`, auth);
-      expect([r.status, r.json.error]).toEqual([400, { message: 'The request body nests arrays and objects more than 64 levels deep.', type: 'invalid_request_error', code: 'too_deep' }]);
+      expect([r.status, r.json.error]).toEqual([
+        400,
+        { message: 'The request body nests arrays and objects more than 64 levels deep.', type: 'invalid_request_error', code: 'too_deep' },
+      ]);
     }
-    const mcp = await post(`${s.url}/mcp`, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recall","arguments":{"tool":"DALLE_3","task":${deep}}}}`, { ...auth, accept: 'application/json, text/event-stream' });
+    const mcp = await post(
+      `${s.url}/mcp`,
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"recall","arguments":{"tool":"DALLE_3","task":${deep}}}}`,
+      { ...auth, accept: 'application/json, text/event-stream' },
+    );
     expect(mcp.status).toBe(400);
-    expect(mcp.json).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32602, message: "Invalid params for 'tools/call': the message nests arrays and objects more than 64 levels deep." } });
+    expect(mcp.json).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32602, message: "Invalid params for 'tools/call': the message nests arrays and objects more than 64 levels deep." },
+    });
     // 64 levels are fine (the answer is about the arguments, not the nesting).
     const ok = await post(`${s.url}/v1/select`, `{"task":"a cat","candidates":["DALLE_3"],"x":${nested(63)}}`, auth);
     expect(ok.status).toBe(200);
@@ -152,7 +166,15 @@ describe('hostile JSON', () => {
     const headers = { ...auth, accept: 'application/json, text/event-stream' };
     const big = await post(`${s.url}/mcp`, batch(10_000), headers);
     expect(big.status).toBe(400);
-    expect(big.json).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a batch of 10,000 messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC batching) and at most 100 are answered one by one.' } });
+    expect(big.json).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          'Invalid Request: a batch of 10,000 messages; batches are not supported (MCP 2025-06-18 has no JSON-RPC batching) and at most 100 are answered one by one.',
+      },
+    });
     const hundred = await post(`${s.url}/mcp`, batch(100), headers);
     expect(hundred.status).toBe(400);
     expect((hundred.json as unknown as unknown[]).length).toBe(100);

@@ -52,12 +52,21 @@ describe('MCP over HTTP', () => {
     await expect(connect(s.url, {})).rejects.toThrow(/missing_token/);
   });
 
-  it('malformed JSON-RPC gets the stdio checks\' answers', async () => {
+  it("malformed JSON-RPC gets the stdio checks' answers", async () => {
     const headers = { ...auth, accept: 'application/json, text/event-stream' };
     const garbage = await post(`${s.url}/mcp`, 'not json', headers);
     expect([garbage.status, (garbage.json.error as { code: number }).code]).toEqual([400, -32700]);
     const batch = await post(`${s.url}/mcp`, [{ jsonrpc: '2.0', id: 1, method: 'ping' }], headers);
-    expect(batch.json).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Invalid Request: batches are not supported (MCP 2025-06-18 has no JSON-RPC batching); send each request on its own line.' } }]);
+    expect(batch.json).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: {
+          code: -32600,
+          message: 'Invalid Request: batches are not supported (MCP 2025-06-18 has no JSON-RPC batching); send each request on its own line.',
+        },
+      },
+    ]);
     const badParams = await post(`${s.url}/mcp`, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: [] }, headers);
     expect([badParams.status, (badParams.json.error as { code: number }).code]).toEqual([200, -32602]);
   });

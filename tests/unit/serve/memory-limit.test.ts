@@ -46,7 +46,9 @@ describe('memory files over the limit', () => {
   it('at start: exit 2, refused from its size without reading it', async () => {
     const r = await toolmem(['serve', '--memory', await memoryCopy(), '--max-memory-bytes', '1000', '--port', '0', '--workers', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/: the file is \d+\.\d KiB \([\d,]+ bytes\), more than the limit of 1000 bytes \(--max-memory-bytes\); refused without reading it\n$/);
+    expect(r.stderr).toMatch(
+      /: the file is \d+\.\d KiB \([\d,]+ bytes\), more than the limit of 1000 bytes \(--max-memory-bytes\); refused without reading it\n$/,
+    );
   });
 
   it('on reload: a 61 MiB file and a 1 GiB sparse file are refused from their size; the old memory keeps serving', async () => {
@@ -54,7 +56,10 @@ describe('memory files over the limit', () => {
     for (const bytes of [61 * 1024 * 1024, 1024 ** 3]) {
       sparse(bytes);
       const r = await s.holder.reload();
-      expect(r).toMatchObject({ status: 'refused', why: expect.stringMatching(/more than the limit of 60\.0 MiB \(62,914,560 bytes\) \(--max-memory-bytes\); refused without reading it$/) });
+      expect(r).toMatchObject({
+        status: 'refused',
+        why: expect.stringMatching(/more than the limit of 60\.0 MiB \(62,914,560 bytes\) \(--max-memory-bytes\); refused without reading it$/),
+      });
       const answer = await post(`${s.url}/v1/select`, select);
       expect([answer.status, answer.headers.get('x-toolmem-memory')]).toEqual([200, served]);
     }
@@ -79,7 +84,10 @@ describe('memory files under the limit', () => {
       if (!settled) answeredMeanwhile++;
     }
     const r = await reload;
-    expect(r).toMatchObject({ status: 'refused', why: expect.stringContaining('$.memory.name: string of 50,331,648 characters is too long (at most 100,000)') });
+    expect(r).toMatchObject({
+      status: 'refused',
+      why: expect.stringContaining('$.memory.name: string of 50,331,648 characters is too long (at most 100,000)'),
+    });
     expect(mainThreadParses.count).toBe(parsesBefore); // never parsed here
     expect(answeredMeanwhile).toBeGreaterThanOrEqual(3);
   }, 60_000);

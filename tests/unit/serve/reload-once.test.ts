@@ -22,7 +22,12 @@ describe('one look per version of a watched memory file', () => {
   it('an invalid file and an oversized one are each refused once; the next valid version is served', async () => {
     const path = await memoryCopy();
     const logs: string[] = [];
-    holder = await MemoryHolder.open(path, async (file) => file, (line) => void logs.push(line), { maxBytes: 10 * 1024 * 1024 });
+    holder = await MemoryHolder.open(
+      path,
+      async (file) => file,
+      (line) => void logs.push(line),
+      { maxBytes: 10 * 1024 * 1024 },
+    );
     holder.watch(10, POLL_MS);
     const refusals = () => logs.filter((l) => l.startsWith('reload refused'));
 

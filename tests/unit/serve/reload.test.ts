@@ -103,10 +103,11 @@ describe('hot reload', () => {
     await until(() => gate.waiting() === 1);
     const closing = g.close();
     // The listener closes after the accept grace (drain.ts); from then on a new connection is refused.
-    for (let open = true; open; ) open = await fetch(`${g.url}/healthz`).then(
-      () => new Promise<boolean>((r) => setTimeout(() => r(true), 20)),
-      () => false,
-    );
+    for (let open = true; open;)
+      open = await fetch(`${g.url}/healthz`).then(
+        () => new Promise<boolean>((r) => setTimeout(() => r(true), 20)),
+        () => false,
+      );
     gate.release();
     const answer = await inFlight;
     expect([answer.status, answer.headers.get('connection')]).toEqual([200, 'close']);

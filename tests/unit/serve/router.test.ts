@@ -30,10 +30,19 @@ beforeAll(async () => {
   s = await start({ memoryPath, routesPath, token: TOKEN });
 }, 60_000);
 
-const chat = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'system', content: 'You draw.' }, { role: 'user', content: 'earlier' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: TASK }], ...extra });
+const chat = (model: string, extra: Record<string, unknown> = {}) => ({
+  model,
+  messages: [
+    { role: 'system', content: 'You draw.' },
+    { role: 'user', content: 'earlier' },
+    { role: 'assistant', content: 'ok' },
+    { role: 'user', content: TASK },
+  ],
+  ...extra,
+});
 
 describe('router', () => {
-  it('picks select_tool\'s choice, forwards with the upstream model id, and says why', async () => {
+  it("picks select_tool's choice, forwards with the upstream model id, and says why", async () => {
     const sel = await post(`${s.url}/v1/select`, { task: TASK, candidates: ['DALLE_3', 'SDXL_2_1'] }, auth);
     expect(sel.json.choice).toBe('DALLE_3');
     const score = (sel.json.ranked as { score: number }[])[0]!.score;
@@ -47,12 +56,22 @@ describe('router', () => {
     expect(dalle.requests.at(-1)).toEqual({ model: 'dall-e-3', stream: false, user: TASK, authorization: false });
   });
 
-  it('streams the upstream\'s SSE through, with the pick in the headers', async () => {
-    const res = await fetch(`${s.url}/v1/chat/completions`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(chat('toolmem:auto', { stream: true })) });
+  it("streams the upstream's SSE through, with the pick in the headers", async () => {
+    const res = await fetch(`${s.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(chat('toolmem:auto', { stream: true })),
+    });
     expect([res.status, res.headers.get('content-type'), res.headers.get('x-toolmem-tool')]).toEqual([200, 'text/event-stream', 'DALLE_3']);
-    const events = (await res.text()).split('\n\n').filter(Boolean).map((e) => e.replace(/^data: /, ''));
+    const events = (await res.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => e.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
-    const text = events.slice(0, -1).map((e) => (JSON.parse(e) as { choices: { delta: { content?: string } }[] }).choices[0]!.delta.content ?? '').join('');
+    const text = events
+      .slice(0, -1)
+      .map((e) => (JSON.parse(e) as { choices: { delta: { content?: string } }[] }).choices[0]!.delta.content ?? '')
+      .join('');
     expect(text).toBe(`dalle says: ${TASK}`);
     expect(dalle.requests.at(-1)).toMatchObject({ model: 'dall-e-3', stream: true });
   });
@@ -69,7 +88,11 @@ describe('router', () => {
     try {
       const strict = await post(`${s.url}/v1/chat/completions`, chat('toolmem:strict'), auth);
       expect(strict.status).toBe(502);
-      expect(strict.json.error).toEqual({ message: `upstream 'DALLE_3' (${dalle.url}) failed: answered 500 (this route has no fallback).`, type: 'upstream_error', code: 'upstream_failed' });
+      expect(strict.json.error).toEqual({
+        message: `upstream 'DALLE_3' (${dalle.url}) failed: answered 500 (this route has no fallback).`,
+        type: 'upstream_error',
+        code: 'upstream_failed',
+      });
       const auto = await post(`${s.url}/v1/chat/completions`, chat('toolmem:auto'), auth);
       expect(auto.status).toBe(200);
       expect(auto.headers.get('x-toolmem-tool')).toBe('SDXL_2_1');
@@ -92,7 +115,7 @@ describe('router', () => {
     expect([r.status, (r.json.error as { message: string }).message]).toEqual([502, `upstream 'DALLE_3' (${url}) failed: connection refused.`]);
   });
 
-  it('an upstream that never answers: 504 at the request\'s time limit, naming it', async () => {
+  it("an upstream that never answers: 504 at the request's time limit, naming it", async () => {
     const hung = await upstream('hung');
     hung.failWith(0);
     const memoryPath = await memoryCopy();
@@ -101,12 +124,19 @@ describe('router', () => {
     const g = await start({ memoryPath, routesPath, watch: false, requestTimeoutMs: 300 });
     const r = await post(`${g.url}/v1/chat/completions`, chat('toolmem:auto'));
     expect([r.status, r.headers.get('x-toolmem-tool')]).toEqual([504, 'DALLE_3']);
-    expect(r.json.error).toEqual({ message: `No answer within this server's time limit per request: upstream 'DALLE_3' (${hung.url}) failed: no answer in time.`, type: 'upstream_error', code: 'deadline' });
+    expect(r.json.error).toEqual({
+      message: `No answer within this server's time limit per request: upstream 'DALLE_3' (${hung.url}) failed: no answer in time.`,
+      type: 'upstream_error',
+      code: 'deadline',
+    });
   });
 
   it('unknown model 404 listing the routes; no user message 400; GET /v1/models lists the routes', async () => {
     const unknown = await post(`${s.url}/v1/chat/completions`, chat('gpt-4o'), auth);
-    expect([unknown.status, (unknown.json.error as { message: string }).message]).toEqual([404, "Unknown model 'gpt-4o': this router serves 'toolmem:cheap', 'toolmem:strict', 'toolmem:auto'."]);
+    expect([unknown.status, (unknown.json.error as { message: string }).message]).toEqual([
+      404,
+      "Unknown model 'gpt-4o': this router serves 'toolmem:cheap', 'toolmem:strict', 'toolmem:auto'.",
+    ]);
     const empty = await post(`${s.url}/v1/chat/completions`, { model: 'toolmem:auto', messages: [{ role: 'system', content: 'x' }] }, auth);
     expect([empty.status, (empty.json.error as { code: string }).code]).toEqual([400, 'no_user_message']);
     const models = (await (await fetch(`${s.url}/v1/models`, { headers: auth })).json()) as { data: { id: string }[] };

@@ -27,7 +27,9 @@ describe('bearer token', () => {
     const none = await post(`${s.url}/v1/select`, select);
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="toolmem"');
-    expect(none.json).toEqual({ error: { message: 'This server needs a bearer token: send "Authorization: Bearer <token>".', type: 'authentication_error', code: 'missing_token' } });
+    expect(none.json).toEqual({
+      error: { message: 'This server needs a bearer token: send "Authorization: Bearer <token>".', type: 'authentication_error', code: 'missing_token' },
+    });
     const wrong = await post(`${s.url}/v1/select`, select, { authorization: 'Bearer not-the-token-at-all' });
     expect([wrong.status, (wrong.json.error as { code: string }).code]).toEqual([401, 'invalid_token']);
     expect((await post(`${s.url}/mcp`, {}, {})).status).toBe(401);
@@ -89,10 +91,19 @@ describe('limits', () => {
   it('413 for a body over the limit (declared or sent), then the server keeps serving', async () => {
     const big = await post(`${s.url}/v1/select`, 'x'.repeat(65 * 1024), auth);
     expect(big.status).toBe(413);
-    expect(big.json.error).toEqual({ message: 'The request body is larger than 64 KiB, the limit of this server.', type: 'invalid_request_error', code: 'body_too_large' });
+    expect(big.json.error).toEqual({
+      message: 'The request body is larger than 64 KiB, the limit of this server.',
+      type: 'invalid_request_error',
+      code: 'body_too_large',
+    });
     // Chunked (no Content-Length): the limit is counted while reading.
     const chunk = 'y'.repeat(40 * 1024);
-    const chunked = await raw(s.url, `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n`, `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`);
+    const chunked = await raw(
+      s.url,
+      `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `${chunk.length.toString(16)}\r\n${chunk}\r\n`,
+      `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`,
+    );
     expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
     expect((await post(`${s.url}/v1/select`, select, auth)).status).toBe(200);
   });
@@ -114,7 +125,10 @@ describe('limits', () => {
   });
 
   it('408 for a client that stops sending its body before the time limit; the server keeps serving', async () => {
-    const answer = await raw(s.url, `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"task": "a ca`);
+    const answer = await raw(
+      s.url,
+      `POST /v1/select HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"task": "a ca`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('"code":"request_timeout"');
     expect((await post(`${s.url}/v1/select`, select, auth)).status).toBe(200);
@@ -123,7 +137,10 @@ describe('limits', () => {
 
 describe('CORS for --allow-origin', () => {
   const preflight = (url: string, origin: string, extra: Record<string, string> = {}) =>
-    fetch(`${url}/v1/select`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', ...extra } });
+    fetch(`${url}/v1/select`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type', ...extra },
+    });
 
   it('a preflight from an allowed origin is answered 204 without the token: methods, headers, max-age', async () => {
     const t = await start({ memoryPath: await memoryCopy(), token: TOKEN, allowOrigins: ['https://app.example.com'] });

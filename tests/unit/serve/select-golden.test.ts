@@ -74,7 +74,13 @@ describe('select path: the same answers, byte for byte', () => {
     for (const [i, c] of cases.entries()) {
       const select = selectBody(i, c.prompt);
       const predict = { tool: TOOLS[i % 6]!, task: c.prompt };
-      now.push({ id: c.id, select, selectAnswer: await answer(`${s.url}/v1/select`, select), predict, predictAnswer: await answer(`${s.url}/v1/predict`, predict) });
+      now.push({
+        id: c.id,
+        select,
+        selectAnswer: await answer(`${s.url}/v1/select`, select),
+        predict,
+        predictAnswer: await answer(`${s.url}/v1/predict`, predict),
+      });
     }
     if (process.env.TOOLMEM_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, now.map((g) => JSON.stringify(g)).join('\n') + '\n');
     const golden = readFileSync(GOLDEN, 'utf8')

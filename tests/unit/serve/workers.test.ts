@@ -41,10 +41,14 @@ function tooLarge(url: string): Promise<string> {
 function select(agent: Agent, url: string): Promise<{ status: number; error?: string }> {
   const body = JSON.stringify({ task: 'A tiger reading a newspaper', candidates: ['DALLE_3', 'SDXL_2_1'] });
   return new Promise((done) => {
-    const req = request(`${url}/v1/select`, { method: 'POST', agent, headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => done({ status: res.statusCode ?? 0 }));
-    });
+    const req = request(
+      `${url}/v1/select`,
+      { method: 'POST', agent, headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => done({ status: res.statusCode ?? 0 }));
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => done({ status: 0, error: `${err.code ?? err.message}${req.reusedSocket ? ' (reused socket)' : ''}` }));
     req.end(body);
   });
@@ -53,7 +57,11 @@ function select(agent: Agent, url: string): Promise<{ status: number; error?: st
 describe('toolmem serve --workers 2', () => {
   it('serves from both workers, reloads in each, replaces a dead one, drains all on SIGTERM', async () => {
     const memory = await memoryCopy();
-    proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '2'], { cwd: REPO, env: { ...process.env, TOOLMEM_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'pipe'] });
+    proc = spawn(process.execPath, [join(REPO, 'bin/toolmem.mjs'), 'serve', '--memory', memory, '--port', '0', '--workers', '2'], {
+      cwd: REPO,
+      env: { ...process.env, TOOLMEM_TOKEN: TOKEN },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let log = '';
     proc.stderr!.on('data', (d: Buffer) => (log += d.toString('utf8')));
     await until(() => /on http:\/\/127\.0\.0\.1:\d+ .*; 2 workers\n/.test(log), 90_000);
@@ -69,7 +77,7 @@ describe('toolmem serve --workers 2', () => {
     writeFileSync(`${memory}.tmp`, next);
     renameSync(`${memory}.tmp`, memory);
     const seen = new Map<number, string>();
-    for (const end = Date.now() + 60_000; Date.now() < end && ![...pids].every((p) => seen.get(p) === sha(next)); ) {
+    for (const end = Date.now() + 60_000; Date.now() < end && ![...pids].every((p) => seen.get(p) === sha(next));) {
       const r = await ready(url);
       seen.set(r.pid, r.memory.sha256);
     }
@@ -103,7 +111,10 @@ describe('toolmem serve --workers 2', () => {
     await Promise.all(clients);
     agent.destroy();
     const errors = outcomes.filter((o) => o.status !== 200).map((o) => o.error);
-    expect(errors.every((e) => e === 'ECONNREFUSED'), `errors: ${[...new Set(errors)].join(', ')}`).toBe(true);
+    expect(
+      errors.every((e) => e === 'ECONNREFUSED'),
+      `errors: ${[...new Set(errors)].join(', ')}`,
+    ).toBe(true);
     expect(log).toMatch(/SIGTERM: draining requests in flight\ntoolmem serve: stopped\n$/);
     expect(log).not.toContain(TOKEN);
   }, 240_000);

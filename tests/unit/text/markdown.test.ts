@@ -8,10 +8,36 @@ const A = 'rel="noopener noreferrer nofollow" target="_blank"';
 describe('markdown blocks', () => {
   it.each<[string, [string, string][]]>([
     ['paragraphs split on blank lines; single line breaks are kept', [['One\ntwo\n\nThree', '<p>One<br>two</p><p>Three</p>']]],
-    ['ATX and setext headings', [['# Title #\n## Sub\nText\n===\n\nMore\n---', '<h1>Title</h1><h2>Sub</h2><h1>Text</h1><h2>More</h2>'], ['#hashtag', '<p>#hashtag</p>']]],
-    ['fenced code keeps its text verbatim, escaped, with the language', [['```js\nif (a < b) **x**\n  <b>\n```', '<pre><code data-lang="js">if (a &#60; b) **x**\n  &#60;b&#62;</code></pre>'], ['~~~\nopen to the end', '<pre><code>open to the end</code></pre>']]],
-    ['tight and loose bullet lists, nested lists, ordered lists with a start', [['* a\n* **b**\n    - c\n    - d\n* e', '<ul><li>a</li><li><strong>b</strong><ul><li>c</li><li>d</li></ul></li><li>e</li></ul>'], ['- a\n\n- b', '<ul><li><p>a</p></li><li><p>b</p></li></ul>'], ['3. three\n4. four', '<ol start="3"><li>three</li><li>four</li></ol>'], ['1) x\n- y', '<ol><li>x</li></ol><ul><li>y</li></ul>']]],
-    ['a list item continues lazily; a year with a dot does not start a list mid-paragraph', [['- item\ncontinued', '<ul><li>item<br>continued</li></ul>'], ['Founded in\n2024. Then', '<p>Founded in<br>2024. Then</p>']]],
+    [
+      'ATX and setext headings',
+      [
+        ['# Title #\n## Sub\nText\n===\n\nMore\n---', '<h1>Title</h1><h2>Sub</h2><h1>Text</h1><h2>More</h2>'],
+        ['#hashtag', '<p>#hashtag</p>'],
+      ],
+    ],
+    [
+      'fenced code keeps its text verbatim, escaped, with the language',
+      [
+        ['```js\nif (a < b) **x**\n  <b>\n```', '<pre><code data-lang="js">if (a &#60; b) **x**\n  &#60;b&#62;</code></pre>'],
+        ['~~~\nopen to the end', '<pre><code>open to the end</code></pre>'],
+      ],
+    ],
+    [
+      'tight and loose bullet lists, nested lists, ordered lists with a start',
+      [
+        ['* a\n* **b**\n    - c\n    - d\n* e', '<ul><li>a</li><li><strong>b</strong><ul><li>c</li><li>d</li></ul></li><li>e</li></ul>'],
+        ['- a\n\n- b', '<ul><li><p>a</p></li><li><p>b</p></li></ul>'],
+        ['3. three\n4. four', '<ol start="3"><li>three</li><li>four</li></ol>'],
+        ['1) x\n- y', '<ol><li>x</li></ol><ul><li>y</li></ul>'],
+      ],
+    ],
+    [
+      'a list item continues lazily; a year with a dot does not start a list mid-paragraph',
+      [
+        ['- item\ncontinued', '<ul><li>item<br>continued</li></ul>'],
+        ['Founded in\n2024. Then', '<p>Founded in<br>2024. Then</p>'],
+      ],
+    ],
     ['block quotes and rules', [['> quoted\n> **line**\n\n---\n\n* * *', '<blockquote><p>quoted<br><strong>line</strong></p></blockquote><hr><hr>']]],
   ])('%s', (_title, pairs) => {
     for (const [md, out] of pairs) expect(html(md), md).toBe(out);
@@ -22,7 +48,9 @@ describe('markdown blocks', () => {
       '<table><thead><tr><th style="text-align:left">Tool</th><th style="text-align:right">Score</th></tr></thead>' +
         '<tbody><tr><td style="text-align:left">a</td><td style="text-align:right">1</td></tr><tr><td style="text-align:left">b</td><td style="text-align:right"></td></tr></tbody></table>',
     );
-    expect(html('a | b\n--|--\n`x\\|y` | z')).toBe('<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td><code>x|y</code></td><td>z</td></tr></tbody></table>');
+    expect(html('a | b\n--|--\n`x\\|y` | z')).toBe(
+      '<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td><code>x|y</code></td><td>z</td></tr></tbody></table>',
+    );
     // Header and delimiter row disagree on the column count: not a table.
     expect(html('a | b\n--|--|--')).toBe('<p>a | b<br>--|--|--</p>');
   });
@@ -30,8 +58,20 @@ describe('markdown blocks', () => {
 
 describe('markdown inline', () => {
   it.each<[string, [string, string][]]>([
-    ['emphasis, strong, both, strike, code spans', [['*a* **b** ***c*** ~~d~~ `e *f*`', '<p><em>a</em> <strong>b</strong> <em><strong>c</strong></em> <del>d</del> <code>e *f*</code></p>'], ['**a *b* c**', '<p><strong>a <em>b</em> c</strong></p>']]],
-    ['no emphasis inside words with _, or around spaced stars', [['snake_case_name and 2 * 3 * 4', '<p>snake_case_name and 2 * 3 * 4</p>'], ['**unclosed and *half', '<p>**unclosed and *half</p>']]],
+    [
+      'emphasis, strong, both, strike, code spans',
+      [
+        ['*a* **b** ***c*** ~~d~~ `e *f*`', '<p><em>a</em> <strong>b</strong> <em><strong>c</strong></em> <del>d</del> <code>e *f*</code></p>'],
+        ['**a *b* c**', '<p><strong>a <em>b</em> c</strong></p>'],
+      ],
+    ],
+    [
+      'no emphasis inside words with _, or around spaced stars',
+      [
+        ['snake_case_name and 2 * 3 * 4', '<p>snake_case_name and 2 * 3 * 4</p>'],
+        ['**unclosed and *half', '<p>**unclosed and *half</p>'],
+      ],
+    ],
     ['backslash escapes and hard breaks', [['\\*not em\\* a\\\nb', '<p>*not em* a<br>b</p>']]],
   ])('%s', (_title, pairs) => {
     for (const [md, out] of pairs) expect(html(md), md).toBe(out);
@@ -48,9 +88,19 @@ describe('markdown inline', () => {
 
 describe('hostile input comes out as text', () => {
   it.each<[string, [string, string][]]>([
-    ['raw HTML is escaped, never an element', [['<script>alert(1)</script>', '<p>&#60;script&#62;alert(1)&#60;/script&#62;</p>'], ['<img src=x onerror=alert(1)>', '<p>&#60;img src=x onerror=alert(1)&#62;</p>'], ['**<b onclick="x()">hi</b>**', '<p><strong>&#60;b onclick=&#34;x()&#34;&#62;hi&#60;/b&#62;</strong></p>']]],
+    [
+      'raw HTML is escaped, never an element',
+      [
+        ['<script>alert(1)</script>', '<p>&#60;script&#62;alert(1)&#60;/script&#62;</p>'],
+        ['<img src=x onerror=alert(1)>', '<p>&#60;img src=x onerror=alert(1)&#62;</p>'],
+        ['**<b onclick="x()">hi</b>**', '<p><strong>&#60;b onclick=&#34;x()&#34;&#62;hi&#60;/b&#62;</strong></p>'],
+      ],
+    ],
     ['images are not loaded: their syntax is text', [['![cat](https://evil.example/track.png)', '<p>![cat](https://evil.example/track.png)</p>']]],
-    ['quotes in a link address cannot break out of the attribute', [['[a](https://x.org/"onmouseover="alert(1))', `<p><a href="https://x.org/%22onmouseover=%22alert(1)" ${A}>a</a></p>`]]],
+    [
+      'quotes in a link address cannot break out of the attribute',
+      [['[a](https://x.org/"onmouseover="alert(1))', `<p><a href="https://x.org/%22onmouseover=%22alert(1)" ${A}>a</a></p>`]],
+    ],
     ['a code fence language cannot inject an attribute', [['```"><script>\nx\n```', '<pre><code data-lang="&#34;&#62;&#60;script&#62;">x</code></pre>']]],
   ])('%s', (_title, pairs) => {
     for (const [md, out] of pairs) expect(html(md), md).toBe(out);
@@ -96,7 +146,8 @@ describe('shiftHeadings', () => {
   it('renumbers levels by rank from the given top, closing gaps and capping at 6', () => {
     const tree = shiftHeadings(parseMarkdown('## a\n#### b\n> # c\n- ###### d')!, 4);
     const levels: number[] = [];
-    const walk = (bs: typeof tree) => bs.forEach((b) => (b.type === 'heading' ? levels.push(b.level) : b.type === 'quote' ? walk(b.children) : b.type === 'list' ? b.items.forEach(walk) : 0));
+    const walk = (bs: typeof tree) =>
+      bs.forEach((b) => (b.type === 'heading' ? levels.push(b.level) : b.type === 'quote' ? walk(b.children) : b.type === 'list' ? b.items.forEach(walk) : 0));
     walk(tree);
     expect(levels).toEqual([5, 6, 4, 6]);
   });

@@ -3,7 +3,10 @@ import { mulberry32 } from '../../../src/core/eval/rng';
 import { clipInput, quote, QUOTE_MAX } from '../../../src/core/text/quote';
 
 /** Undoes the escapes of clipInput's shown part (the tests' own inverse, not the code's). */
-const unescape = (s: string) => s.replace(/\\n|\\r|\\t|\\u([0-9a-f]{4})/g, (m, hex: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : m === '\\n' ? '\n' : m === '\\r' ? '\r' : '\t'));
+const unescape = (s: string) =>
+  s.replace(/\\n|\\r|\\t|\\u([0-9a-f]{4})/g, (m, hex: string | undefined) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : m === '\\n' ? '\n' : m === '\\r' ? '\r' : '\t',
+  );
 const HUGE = 100_000_000;
 
 /** A 100M-unit string made of `pattern` repeated (a flat string once first read). */

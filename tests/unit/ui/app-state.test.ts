@@ -10,9 +10,27 @@ beforeAll(() => {
 });
 const { AppState } = await import('../../../src/ui/app-state.svelte');
 
-const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
+const DATASET: Dataset = {
+  id: 'd',
+  name: 'Sums',
+  source: 'manual',
+  preset: 'manual',
+  createdAt: 1,
+  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  raterPolicy: { kind: 'mean' },
+};
 const row = (taskId: string, toolId: string): Experience => ({
-  id: experienceKey('d', taskId, toolId, 'judge'), datasetId: 'd', taskId, prompt: 'p', toolId, score: 3, rater: 'judge', scoreSource: 'judge', categories: [], importId: 'i1', createdAt: 1,
+  id: experienceKey('d', taskId, toolId, 'judge'),
+  datasetId: 'd',
+  taskId,
+  prompt: 'p',
+  toolId,
+  score: 3,
+  rater: 'judge',
+  scoreSource: 'judge',
+  categories: [],
+  importId: 'i1',
+  createdAt: 1,
 });
 
 const app = () => new AppState(newDb('app-state'));
@@ -25,12 +43,24 @@ describe('AppState (the summaries every page shows)', () => {
     for (const e of [row('t1', 'b'), row('t2', 'b'), row('t1', 'a')]) await a.store.repos.experiences.put(e);
     await a.refresh();
     expect([a.loaded, a.loadError]).toEqual([true, null]);
-    expect(a.datasets.map((d) => [d.dataset.id, d.total, d.perTool])).toEqual([['d', 3, [{ toolId: 'a', count: 1 }, { toolId: 'b', count: 2 }]]]);
+    expect(a.datasets.map((d) => [d.dataset.id, d.total, d.perTool])).toEqual([
+      [
+        'd',
+        3,
+        [
+          { toolId: 'a', count: 1 },
+          { toolId: 'b', count: 2 },
+        ],
+      ],
+    ]);
     expect(a.totalExperiences).toBe(3);
     // A write from anywhere (here: straight to the store, as a worker would): no refresh asked for.
     await a.store.repos.experiences.put(row('t3', 'a'));
     await until(() => a.datasets[0]?.total === 4);
-    expect(a.datasets[0]?.perTool).toEqual([{ toolId: 'a', count: 2 }, { toolId: 'b', count: 2 }]);
+    expect(a.datasets[0]?.perTool).toEqual([
+      { toolId: 'a', count: 2 },
+      { toolId: 'b', count: 2 },
+    ]);
     await a.store.repos.datasets.remove('d');
     await until(() => a.datasets.length === 0);
   });
@@ -39,7 +69,10 @@ describe('AppState (the summaries every page shows)', () => {
     const a = app();
     a.toast('ok', 'Saved.', undefined, 10_000);
     a.toast('error', 'Could not save.', undefined, 10_000);
-    expect(a.toasts.map((t) => [t.id, t.kind, t.text])).toEqual([[1, 'ok', 'Saved.'], [2, 'error', 'Could not save.']]);
+    expect(a.toasts.map((t) => [t.id, t.kind, t.text])).toEqual([
+      [1, 'ok', 'Saved.'],
+      [2, 'error', 'Could not save.'],
+    ]);
     a.dismiss(1);
     expect(a.toasts.map((t) => t.id)).toEqual([2]);
     a.toast('info', 'Gone soon.', undefined, 1);

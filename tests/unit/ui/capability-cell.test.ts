@@ -8,11 +8,36 @@ import { CellDetail, EVIDENCE_SHOWN } from '../../../src/ui/capability-cell.svel
 
 const NEGATION: Facet = { kind: 'category', name: 'negation', rule: { type: 'category', value: 'negation' } };
 const exp = (taskId: string): Experience => ({
-  id: experienceKey('d', taskId, 'A', 'judge'), datasetId: 'd', taskId, prompt: `no ${taskId}`, toolId: 'A', score: 1, rater: 'judge', scoreSource: 'judge', categories: ['negation'], importId: 'i1', createdAt: 1,
+  id: experienceKey('d', taskId, 'A', 'judge'),
+  datasetId: 'd',
+  taskId,
+  prompt: `no ${taskId}`,
+  toolId: 'A',
+  score: 1,
+  rater: 'judge',
+  scoreSource: 'judge',
+  categories: ['negation'],
+  importId: 'i1',
+  createdAt: 1,
 });
 const entry = (id: string, evidence: string[], over: Partial<MemoryEntry> = {}): MemoryEntry => ({
-  id, memoryId: 'm', toolId: 'A', level: 'weak', value: -2, text: `entry ${id}`, evidence, support: evidence.length, origin: 'stats', pinned: false,
-  validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1, facet: NEGATION, ...over,
+  id,
+  memoryId: 'm',
+  toolId: 'A',
+  level: 'weak',
+  value: -2,
+  text: `entry ${id}`,
+  evidence,
+  support: evidence.length,
+  origin: 'stats',
+  pinned: false,
+  validFrom: 1,
+  validTo: null,
+  supersededBy: null,
+  createdAt: 1,
+  updatedAt: 1,
+  facet: NEGATION,
+  ...over,
 });
 const CELL = { toolId: 'A', facet: 0, entryId: 'e-written', effect: {} } as unknown as CapabilityCell;
 
@@ -20,12 +45,19 @@ const CELL = { toolId: 'A', facet: 0, entryId: 'e-written', effect: {} } as unkn
 const tasks = Array.from({ length: 10 }, (_, i) => `t${i + 1}`);
 const t = withDb('cell-detail', async ({ repos }) => {
   for (const id of tasks) await repos.experiences.put(exp(id));
-  await repos.memories.applyUpdate([], [
-    entry('e-written', tasks.map((id) => exp(id).id)),
-    entry('e-hand', [exp('t3').id], { origin: 'manual' }),
-    entry('e-other', [], { facet: { ...NEGATION, name: 'counting' } }),
-    entry('e-old', [], { validTo: 5 }),
-  ], 1);
+  await repos.memories.applyUpdate(
+    [],
+    [
+      entry(
+        'e-written',
+        tasks.map((id) => exp(id).id),
+      ),
+      entry('e-hand', [exp('t3').id], { origin: 'manual' }),
+      entry('e-other', [], { facet: { ...NEGATION, name: 'counting' } }),
+      entry('e-old', [], { validTo: 5 }),
+    ],
+    1,
+  );
 });
 
 describe('CellDetail (one opened matrix cell)', () => {

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/core/capability/types';
 import {
-  clearOfZero, effectBar, effectSummary, formatInterval, formatNumber, formatQ, formatSigned, headline, headlineBasis, MINUS, niceDomain, rankText,
-  sharedNoteText, verdictBadge,
+  clearOfZero,
+  effectBar,
+  effectSummary,
+  formatInterval,
+  formatNumber,
+  formatQ,
+  formatSigned,
+  headline,
+  headlineBasis,
+  MINUS,
+  niceDomain,
+  rankText,
+  sharedNoteText,
+  verdictBadge,
 } from '../../../src/ui/capability-format';
 import { numberStyle } from '../../../src/core/capability/templates';
 
@@ -70,15 +82,25 @@ describe('ranks, headline and verdicts', () => {
 
   it('summarises an effect in one line', () => {
     // One rounding rule with the entry's words (issue #34): 1 decimal on a 1–5 scale, 2 on 0–1, points for pass rates.
-    expect(effectSummary(effect())).toBe(`${MINUS}0.4 (95% CI ${MINUS}0.7 to ${MINUS}0.1) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`);
-    expect(effectSummary(effect({ deltaVsOthers: null, rank: undefined, of: undefined }))).toBe(`${MINUS}0.3 (95% CI ${MINUS}0.7 to ${MINUS}0.1) vs its own mean · n = 23 · q = 0.012`);
-    expect(effectSummary(effect(), numberStyle(1))).toBe(`${MINUS}0.42 (95% CI ${MINUS}0.70 to ${MINUS}0.10) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`);
-    expect(effectSummary(effect({ deltaVsOthers: -0.09, ci95: [-0.14, -0.04] }), numberStyle(1, true))).toBe(`${MINUS}9 points (95% CI ${MINUS}14 to ${MINUS}4 points) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`);
+    expect(effectSummary(effect())).toBe(
+      `${MINUS}0.4 (95% CI ${MINUS}0.7 to ${MINUS}0.1) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`,
+    );
+    expect(effectSummary(effect({ deltaVsOthers: null, rank: undefined, of: undefined }))).toBe(
+      `${MINUS}0.3 (95% CI ${MINUS}0.7 to ${MINUS}0.1) vs its own mean · n = 23 · q = 0.012`,
+    );
+    expect(effectSummary(effect(), numberStyle(1))).toBe(
+      `${MINUS}0.42 (95% CI ${MINUS}0.70 to ${MINUS}0.10) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`,
+    );
+    expect(effectSummary(effect({ deltaVsOthers: -0.09, ci95: [-0.14, -0.04] }), numberStyle(1, true))).toBe(
+      `${MINUS}9 points (95% CI ${MINUS}14 to ${MINUS}4 points) against its usual margin over the others · n = 23 · q = 0.012 · lowest of 6 tools`,
+    );
   });
 
   it('reads the shared note, or makes it from its lists', () => {
     expect(sharedNoteText({ text: 'Hard for every tool: counting.', hard: ['counting'], easy: [], items: [] })).toBe('Hard for every tool: counting.');
-    expect(sharedNoteText({ text: '', hard: ['counting', 'negation'], easy: ['short prompt'], items: [] })).toBe('Hard for every tool: counting, negation. Easy for every tool: short prompt.');
+    expect(sharedNoteText({ text: '', hard: ['counting', 'negation'], easy: ['short prompt'], items: [] })).toBe(
+      'Hard for every tool: counting, negation. Easy for every tool: short prompt.',
+    );
   });
 });
 

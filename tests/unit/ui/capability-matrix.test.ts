@@ -1,19 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilityCell, CapabilitySnapshot, Facet, FacetKind } from '../../../src/core/capability/types';
 import {
-  buildMatrix, cellEntries, cellLines, cellSizeFor, columnLabel, findCell, divergingColor, facetsByTool, hitTest, isLight, kindLabel, layoutMatrix, moveFocus, rowY, toolExtremes, truncateToFit,
+  buildMatrix,
+  cellEntries,
+  cellLines,
+  cellSizeFor,
+  columnLabel,
+  findCell,
+  divergingColor,
+  facetsByTool,
+  hitTest,
+  isLight,
+  kindLabel,
+  layoutMatrix,
+  moveFocus,
+  rowY,
+  toolExtremes,
+  truncateToFit,
 } from '../../../src/ui/capability-matrix';
 import { MINUS } from '../../../src/ui/capability-format';
 
 const facet = (kind: FacetKind, name: string): Facet =>
-  kind === 'category' ? { kind, name, rule: { type: 'category', value: name } } : kind === 'cue' ? { kind, name, rule: { type: 'cue', cue: name } } : { kind, name, rule: { type: 'theme', minSimilarity: 0.5, keywords: [name] } };
+  kind === 'category'
+    ? { kind, name, rule: { type: 'category', value: name } }
+    : kind === 'cue'
+      ? { kind, name, rule: { type: 'cue', cue: name } }
+      : { kind, name, rule: { type: 'theme', minSimilarity: 0.5, keywords: [name] } };
 
 const cell = (toolId: string, f: number, delta: number | null, own = 0, entryId: string | null = null): CapabilityCell => ({
-  toolId, facet: f, entryId, effect: { n: 12, deltaOwn: own, deltaVsOthers: delta, ci95: [(delta ?? own) - 0.2, (delta ?? own) + 0.2], q: 0.04, rank: 1, of: 3 },
+  toolId,
+  facet: f,
+  entryId,
+  effect: { n: 12, deltaOwn: own, deltaVsOthers: delta, ci95: [(delta ?? own) - 0.2, (delta ?? own) + 0.2], q: 0.04, rank: 1, of: 3 },
 });
 
 function snapshot(facets: Facet[], tools: string[], cells: CapabilityCell[]): CapabilitySnapshot {
-  return { facets: facets.map((f) => ({ facet: f, n: 20 })), tools, cells, note: null, report: { facetsTested: facets.length, cellsTested: cells.length, entries: 0, belowMinN: 0, notes: [] } };
+  return {
+    facets: facets.map((f) => ({ facet: f, n: 20 })),
+    tools,
+    cells,
+    note: null,
+    report: { facetsTested: facets.length, cellsTested: cells.length, entries: 0, belowMinN: 0, notes: [] },
+  };
 }
 
 /** A realistic large matrix: `tools` × `facets`, every third cell untested. */
@@ -22,7 +50,11 @@ function big(toolCount: number, facetCount: number): CapabilitySnapshot {
   const facets = Array.from({ length: facetCount }, (_, i) => facet(kinds[i % 3]!, `facet ${i}`));
   const tools = Array.from({ length: toolCount }, (_, i) => `tool_${i}`);
   const cells: CapabilityCell[] = [];
-  tools.forEach((t, r) => facets.forEach((_, c) => { if ((r + c) % 3) cells.push(cell(t, c, Math.sin(r * 7 + c) * 0.8, 0, (r + c) % 5 === 0 ? `e${r}.${c}` : null)); }));
+  tools.forEach((t, r) =>
+    facets.forEach((_, c) => {
+      if ((r + c) % 3) cells.push(cell(t, c, Math.sin(r * 7 + c) * 0.8, 0, (r + c) % 5 === 0 ? `e${r}.${c}` : null));
+    }),
+  );
   return snapshot(facets, tools, cells);
 }
 
@@ -30,15 +62,23 @@ describe('buildMatrix', () => {
   it('groups facets by kind (categories, cues, themes), widest spread first within a kind', () => {
     const facets = [facet('theme', 'cats'), facet('cue', 'negation'), facet('category', 'Counting'), facet('cue', 'spatial'), facet('category', 'Style')];
     const cells = [
-      cell('A', 0, 0.1), cell('B', 0, -0.1),
-      cell('A', 1, 0.1), cell('B', 1, 0.2), // spread 0.1
-      cell('A', 2, 0.5), cell('B', 2, -0.5), // spread 1.0
-      cell('A', 3, 0.9), cell('B', 3, -0.9), // spread 1.8
+      cell('A', 0, 0.1),
+      cell('B', 0, -0.1),
+      cell('A', 1, 0.1),
+      cell('B', 1, 0.2), // spread 0.1
+      cell('A', 2, 0.5),
+      cell('B', 2, -0.5), // spread 1.0
+      cell('A', 3, 0.9),
+      cell('B', 3, -0.9), // spread 1.8
       cell('A', 4, 0.05), // one tool: spread 0
     ];
     const m = buildMatrix(snapshot(facets, ['A', 'B'], cells));
     expect(m.columns.map((c) => c.def.name)).toEqual(['Counting', 'Style', 'spatial', 'negation', 'cats']);
-    expect(m.groups).toEqual([{ kind: 'category', start: 0, count: 2 }, { kind: 'cue', start: 2, count: 2 }, { kind: 'theme', start: 4, count: 1 }]);
+    expect(m.groups).toEqual([
+      { kind: 'category', start: 0, count: 2 },
+      { kind: 'cue', start: 2, count: 2 },
+      { kind: 'theme', start: 4, count: 1 },
+    ]);
     expect(m.columns[0]!.spread).toBeCloseTo(1);
   });
 
@@ -67,7 +107,9 @@ describe('buildMatrix', () => {
   });
 
   it('ignores cells of unknown tools or facets, and tool ids like __proto__ are ordinary rows', () => {
-    const m = buildMatrix(snapshot([facet('cue', 'negation')], ['__proto__', 'toString'], [cell('__proto__', 0, 0.4), cell('ghost', 0, 1), cell('toString', 7, 1)]));
+    const m = buildMatrix(
+      snapshot([facet('cue', 'negation')], ['__proto__', 'toString'], [cell('__proto__', 0, 0.4), cell('ghost', 0, 1), cell('toString', 7, 1)]),
+    );
     expect(m.tools).toEqual(['__proto__', 'toString']);
     expect(m.grid[0]![0]!.toolId).toBe('__proto__');
     expect(m.grid[1]![0]).toBeNull();
@@ -132,7 +174,11 @@ describe('colours', () => {
   });
 
   it('is symmetric in strength: |−x| and |x| are as far from white', () => {
-    const dist = (c: string) => c.match(/\d+/g)!.map(Number).reduce((s, v) => s + (247 - v), 0);
+    const dist = (c: string) =>
+      c
+        .match(/\d+/g)!
+        .map(Number)
+        .reduce((s, v) => s + (247 - v), 0);
     expect(dist(divergingColor(0.3, 1))).toBeGreaterThan(0);
     expect(dist(divergingColor(0.6, 1))).toBeGreaterThan(dist(divergingColor(0.3, 1)));
     expect(dist(divergingColor(-0.6, 1))).toBeGreaterThan(dist(divergingColor(-0.3, 1)));
@@ -158,9 +204,31 @@ describe('keyboard and text', () => {
   });
 
   it('describes a tested cell with both deltas, the interval, q, rank and whether it has an entry', () => {
-    const m = buildMatrix(snapshot([facet('cue', 'negation')], ['DALLE_3', 'SDXL'], [
-      { toolId: 'DALLE_3', facet: 0, entryId: 'e1', effect: { n: 31, deltaOwn: -0.25, deltaVsOthers: -0.4, ci95: [-0.66, -0.14], ci95Own: [-0.5, 0], q: 0.003, mean: 3.1, toolMean: 3.35, rank: 6, of: 6 } },
-    ]));
+    const m = buildMatrix(
+      snapshot(
+        [facet('cue', 'negation')],
+        ['DALLE_3', 'SDXL'],
+        [
+          {
+            toolId: 'DALLE_3',
+            facet: 0,
+            entryId: 'e1',
+            effect: {
+              n: 31,
+              deltaOwn: -0.25,
+              deltaVsOthers: -0.4,
+              ci95: [-0.66, -0.14],
+              ci95Own: [-0.5, 0],
+              q: 0.003,
+              mean: 3.1,
+              toolMean: 3.35,
+              rank: 6,
+              of: 6,
+            },
+          },
+        ],
+      ),
+    );
     const lines = cellLines(m, 0, 0);
     expect(lines[0]).toBe('DALLE_3 · negation (cue)');
     // The memory's one rounding rule (a 1–5 scale: 1 decimal), as the entry's words print it (issue #34).
@@ -195,7 +263,14 @@ describe('cellEntries', () => {
   const row = (id: string, over: Record<string, unknown> = {}) => ({ id, toolId: 'A', validTo: null as number | null, facet: f, ...over });
 
   it('finds the written entry first, then other valid entries of the tool about the same facet', () => {
-    const entries = [row('b'), row('a', { facet: facet('cue', 'counting') }), row('w'), row('old', { validTo: 5 }), row('other-tool', { toolId: 'B' }), row('plain', { facet: undefined })];
+    const entries = [
+      row('b'),
+      row('a', { facet: facet('cue', 'counting') }),
+      row('w'),
+      row('old', { validTo: 5 }),
+      row('other-tool', { toolId: 'B' }),
+      row('plain', { facet: undefined }),
+    ];
     expect(cellEntries(entries, cell('A', 0, 0.3, 0, 'w'), f).map((e) => e.id)).toEqual(['w', 'b']);
   });
 
@@ -207,7 +282,10 @@ describe('cellEntries', () => {
 describe('toolExtremes', () => {
   it('picks the strongest and weakest facets of one tool, clear effects before uncertain ones', () => {
     const facets = ['a', 'b', 'c', 'd', 'e'].map((n) => facet('cue', n));
-    const wide = (toolId: string, f: number, d: number): CapabilityCell => ({ ...cell(toolId, f, d), effect: { ...cell(toolId, f, d).effect, ci95: [d - 2, d + 2] } });
+    const wide = (toolId: string, f: number, d: number): CapabilityCell => ({
+      ...cell(toolId, f, d),
+      effect: { ...cell(toolId, f, d).effect, ci95: [d - 2, d + 2] },
+    });
     const s = snapshot(facets, ['A', 'B'], [cell('A', 0, 0.3), wide('A', 1, 0.9), cell('A', 2, 0.5), cell('A', 3, -0.4), cell('A', 4, 0), cell('B', 0, 2)]);
     const { strongest, weakest } = toolExtremes(s, 'A', 2);
     expect(strongest.map((r) => r.facet.name)).toEqual(['c', 'a']);

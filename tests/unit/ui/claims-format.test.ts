@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { claimCountsText, formatLfsr, profileFigures, statusText, verdictBadge, verificationText } from '../../../src/ui/capability-format';
 import type { Effect } from '../../../src/core/capability/types';
 
-const effect = (status?: Effect['status']): Effect => ({ n: 20, deltaOwn: -0.3, deltaVsOthers: -0.4, ci95: [-0.7, -0.1], q: 0.01, ...(status ? { status } : {}) });
+const effect = (status?: Effect['status']): Effect => ({
+  n: 20,
+  deltaOwn: -0.3,
+  deltaVsOthers: -0.4,
+  ci95: [-0.7, -0.1],
+  q: 0.01,
+  ...(status ? { status } : {}),
+});
 
 describe('claims in words (Memory page, tool cards)', () => {
   it('the chance of a wrong sign, as a person reads it', () => {
@@ -30,7 +37,15 @@ describe('claims in words (Memory page, tool cards)', () => {
     expect(claimCountsText({ claims: 1, tentative: 3 })).toBe('1 claim · 3 tentative (shown apart, not claims)');
     expect(claimCountsText({})).toBeNull();
     expect(
-      verificationText({ on: 'test-split', precision: 0.9, tested: 10, counts: { holds: 7, inconclusive: 2, contradicted: 1, untested: 4 }, direction: 0.9, confirmed: 0.7, calibration: 0.95 }),
+      verificationText({
+        on: 'test-split',
+        precision: 0.9,
+        tested: 10,
+        counts: { holds: 7, inconclusive: 2, contradicted: 1, untested: 4 },
+        direction: 0.9,
+        confirmed: 0.7,
+        calibration: 0.95,
+      }),
     ).toBe('direction 0.90 · confirmed 0.70 · precision 0.90 · calibration 0.95 over 10 tested (7 hold, 2 inconclusive, 1 contradicted, 4 untested)');
     expect(verificationText({ on: 'x', precision: null, tested: 0, counts: { holds: 0, contradicted: 0, untested: 3 } })).toBe('no claim could be tested');
   });

@@ -25,7 +25,9 @@ describe('cost-plane chart helpers', () => {
 
   it('a selector better than the best single tool for no more: the difference as a number', () => {
     const better: CostQualityPlane = { ...plane, points: plane.points.map((p) => (p.kind === 'method' && p.lambda === 0 ? { ...p, quality: 3.6 } : p)) };
-    expect(planeSummary(better)[1]).toBe("The best single tool is always B ($3, score 3.5); for no more, the best selector is m at λ 0 ($2, score 3.6): 0.1 higher (one seed's tasks, no interval).");
+    expect(planeSummary(better)[1]).toBe(
+      "The best single tool is always B ($3, score 3.5); for no more, the best selector is m at λ 0 ($2, score 3.6): 0.1 higher (one seed's tasks, no interval).",
+    );
   });
 
   it('tiny costs are shown per 1M', () => {
@@ -44,7 +46,13 @@ describe('cost-plane chart helpers', () => {
 
   it('the chart: a colour and a marker of its own per method, grey references, a black star for the oracle', () => {
     const six = ['tool-mean', 'tool-median', 'knn', 'knn-difficulty', 'ensemble', 'memory'];
-    const many: CostQualityPlane = { ...plane, points: [...plane.points.filter((p) => p.kind !== 'method'), ...six.map((m, i) => ({ kind: 'method' as const, label: m, lambda: 0, cost: 1 + i / 10, quality: 3, frontier: false }))] };
+    const many: CostQualityPlane = {
+      ...plane,
+      points: [
+        ...plane.points.filter((p) => p.kind !== 'method'),
+        ...six.map((m, i) => ({ kind: 'method' as const, label: m, lambda: 0, cost: 1 + i / 10, quality: 3, frontier: false })),
+      ],
+    };
     const sets = costPlaneChart(many, six).data.datasets as unknown as Record<string, unknown>[];
     const style = (label: string) => {
       const d = sets.find((x) => x.label === label)!;

@@ -8,8 +8,14 @@ export function result(over: Partial<EvalResult> = {}): EvalResult {
   return {
     report: {
       methods: {
-        'tool-mean': { tools: { A: { mae: 1, rmse: 1.2, pearson: null, n: 800 }, B: { mae: 1.016, rmse: 1.17, pearson: null, n: 800 } }, mean: { mae: 1.008, rmse: 1.185, pearson: null } },
-        knn: { tools: { A: { mae: 0.94, rmse: 1.13, pearson: 0.3, n: 800 }, B: { mae: 0.96, rmse: 1.15, pearson: 0.26, n: 800 } }, mean: { mae: 0.95, rmse: 1.14, pearson: 0.28 } },
+        'tool-mean': {
+          tools: { A: { mae: 1, rmse: 1.2, pearson: null, n: 800 }, B: { mae: 1.016, rmse: 1.17, pearson: null, n: 800 } },
+          mean: { mae: 1.008, rmse: 1.185, pearson: null },
+        },
+        knn: {
+          tools: { A: { mae: 0.94, rmse: 1.13, pearson: 0.3, n: 800 }, B: { mae: 0.96, rmse: 1.15, pearson: 0.26, n: 800 } },
+          mean: { mae: 0.95, rmse: 1.14, pearson: 0.28 },
+        },
       },
       pairs: {
         'tool-mean': [{ a: 'A', b: 'B', nUnequal: 394.666667, acc: 0.6, f1Less: 0.3, f1Greater: 0.7 }],
@@ -55,7 +61,10 @@ const methodIv = (mae: Interval, gap: Interval, vs?: MethodIntervals['vsBaseline
 const same = { diff: iv(0, -0.01, 0.01), verdict: 'same' as const };
 export function intervals(knnVsMae: { diff: Interval; verdict: 'better' | 'same' | 'worse' }, knnGap = same): EvalIntervals {
   return {
-    baseline: 'tool-mean', resamples: 1000, seed: 1, level: 0.95,
+    baseline: 'tool-mean',
+    resamples: 1000,
+    seed: 1,
+    level: 0.95,
     methods: {
       'tool-mean': methodIv(iv(1.008, 0.993, 1.023), iv(0.46, 0.43, 0.49)),
       knn: methodIv(iv(0.953, 0.937, 0.969), iv(0.47, 0.44, 0.5), { mae: knnVsMae, rmse: same, pearson: same, pairAcc: same, gapCaptured: knnGap }),

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  bounds, count, drillRows, fixed, hasTaskIds, leaderboard, rowsMae, signed, sortRows, strongestTool, summaryCsvRows, toolEstimate, verdictLine,
+  bounds,
+  count,
+  drillRows,
+  fixed,
+  hasTaskIds,
+  leaderboard,
+  rowsMae,
+  signed,
+  sortRows,
+  strongestTool,
+  summaryCsvRows,
+  toolEstimate,
+  verdictLine,
 } from '../../../src/ui/eval-summary';
 import { planeSummary } from '../../../src/ui/cost-plane-chart';
 import { costQualityPlane } from '../../../src/core/eval/cost-plane';
@@ -72,7 +84,9 @@ describe('leaderboard with paired-bootstrap intervals', () => {
     expect(knn.cells.mae).toEqual({ value: 0.953, text: '0.953', spread: '[0.937, 0.969]', best: true });
     expect(knn.cells.pairAcc.spread).toBe('[0.600, 0.700]');
     expect(knn.diff).toEqual({ value: -0.055, text: '−0.055', spread: '[−0.070, −0.040]', verdict: 'better' });
-    expect(verdictLine(r, board)).toBe('knn predicts best (MAE 0.953, 0.055 better than the tool mean, clearly better); no method picks tools better than always choosing A.');
+    expect(verdictLine(r, board)).toBe(
+      'knn predicts best (MAE 0.953, 0.055 better than the tool mean, clearly better); no method picks tools better than always choosing A.',
+    );
   });
 
   it('says "not a clear difference" when the interval of the difference holds 0, and qualifies a picker that is not clearly better', () => {
@@ -85,7 +99,18 @@ describe('leaderboard with paired-bootstrap intervals', () => {
   it('writes the exact values and the intervals into the summary CSV', () => {
     const r = result({ intervals: intervals({ diff: iv(-0.055, -0.07, -0.04), verdict: 'better' }) });
     const rows = summaryCsvRows(r, 3);
-    expect(rows[0]!.slice(0, 10)).toEqual(['method', 'mae', 'mae_sd', 'rmse', 'rmse_sd', 'pearson', 'pearson_sd', 'pair_acc', 'oracle_gap_captured', 'mae_minus_tool-mean']);
+    expect(rows[0]!.slice(0, 10)).toEqual([
+      'method',
+      'mae',
+      'mae_sd',
+      'rmse',
+      'rmse_sd',
+      'pearson',
+      'pearson_sd',
+      'pair_acc',
+      'oracle_gap_captured',
+      'mae_minus_tool-mean',
+    ]);
     expect(rows[0]!.slice(-3)).toEqual(['mae_diff_lo', 'mae_diff_hi', 'mae_verdict']);
     expect(rows[1]!.slice(0, 2)).toEqual(['knn', 0.95]);
     expect(rows[1]!.slice(-3)).toEqual([-0.07, -0.04, 'better']);
@@ -111,7 +136,10 @@ describe('the tasks behind a number', () => {
     expect(rows).toHaveLength(4);
     expect(rowsMae(rows)).toBeCloseTo((0.5 + 0 + 1 + 1.2) / 4, 9);
     expect(sortRows(rows, 'error', true).map((x) => [x.taskId, x.toolId, x.error])).toEqual([
-      ['t2', 'B', expect.closeTo(1.2, 9)], ['t2', 'A', -1], ['t1', 'A', -0.5], ['t1', 'B', 0],
+      ['t2', 'B', expect.closeTo(1.2, 9)],
+      ['t2', 'A', -1],
+      ['t1', 'A', -0.5],
+      ['t1', 'B', 0],
     ]);
     expect(sortRows(rows, 'actual', false).map((x) => x.actual)).toEqual([1, 3, 4, 5]);
     expect(drillRows(r, 'knn', { tools: ['A'] }).map((x) => x.taskId)).toEqual(['t1', 't2']);
@@ -134,13 +162,26 @@ describe('one verdict with the cost–quality plane (issue #38)', () => {
   // At λ 0 it picks A twice (4.5, $0.04); from fraction 0.05 (λ = 0.05 × 4 / 0.038 = 5.26) it takes
   // the cheaper B on t1, where both score 5: the same 4.5 for $0.021.
   const knn = [
-    { taskId: 't1', toolId: 'A', predicted: 4, actual: 5 }, { taskId: 't1', toolId: 'B', predicted: 3.9, actual: 5 },
-    { taskId: 't2', toolId: 'A', predicted: 4, actual: 4 }, { taskId: 't2', toolId: 'B', predicted: 1, actual: 1 },
+    { taskId: 't1', toolId: 'A', predicted: 4, actual: 5 },
+    { taskId: 't1', toolId: 'B', predicted: 3.9, actual: 5 },
+    { taskId: 't2', toolId: 'A', predicted: 4, actual: 4 },
+    { taskId: 't2', toolId: 'B', predicted: 1, actual: 1 },
   ];
   const tm = knn.map((p) => ({ ...p, predicted: p.toolId === 'A' ? 3.9 : 3.4 }));
   const points = { 'tool-mean': tm, knn };
-  const plane = costQualityPlane({ points, costs: new Map([['A', 0.04], ['B', 0.002]]), scaleSpan: 4 })!;
-  const costPlane = { costs: { A: { cost: 0.04, source: 'card' as const }, B: { cost: 0.002, source: 'card' as const } }, points: plane.points, tasks: plane.tasks };
+  const plane = costQualityPlane({
+    points,
+    costs: new Map([
+      ['A', 0.04],
+      ['B', 0.002],
+    ]),
+    scaleSpan: 4,
+  })!;
+  const costPlane = {
+    costs: { A: { cost: 0.04, source: 'card' as const }, B: { cost: 0.002, source: 'card' as const } },
+    points: plane.points,
+    tasks: plane.tasks,
+  };
 
   it('the headline and the plane say the same: as good as the best tool for less, not a clear difference', () => {
     const r = result({ points, costPlane });
@@ -155,7 +196,14 @@ describe('one verdict with the cost–quality plane (issue #38)', () => {
 
   it('a plane with no cheaper point as good keeps the plain sentence', () => {
     const r = result();
-    const flat = costQualityPlane({ points: r.points, costs: new Map([['A', 0.04], ['B', 0.002]]), scaleSpan: 4 })!;
+    const flat = costQualityPlane({
+      points: r.points,
+      costs: new Map([
+        ['A', 0.04],
+        ['B', 0.002],
+      ]),
+      scaleSpan: 4,
+    })!;
     const withPlane = result({ costPlane: { costs: costPlane.costs, points: flat.points, tasks: flat.tasks } });
     expect(verdictLine(withPlane, leaderboard(withPlane, 3))).toMatch(/; no method picks tools better than always choosing A\.$/);
   });

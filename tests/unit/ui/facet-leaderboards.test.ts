@@ -10,22 +10,46 @@ import { boardChoices, boardRows, overallBest, rowsOf } from '../../../src/ui/fa
 import { numberStyle } from '../../../src/core/capability/templates';
 
 const facet = (name: string): Facet => ({ kind: 'category', name, rule: { type: 'category', value: name } });
-const row = (toolId: string, mean: number, rank: number, ci: [number, number], pBest: number, n = 40): LeaderRow => ({ toolId, n, mean, rank, rankCi95: ci, pBest });
+const row = (toolId: string, mean: number, rank: number, ci: [number, number], pBest: number, n = 40): LeaderRow => ({
+  toolId,
+  n,
+  mean,
+  rank,
+  rankCi95: ci,
+  pBest,
+});
 
 const overall = [row('DALLE_3', 3.87, 1, [1, 1], 0.996, 200), row('SDXL_2_1', 3.2, 2, [2, 3], 0.004, 200), row('Midjourney_6', 3.1, 3, [2, 3], 0, 200)];
 const negation = [row('SDXL_2_1', 3.04, 1, [1, 2], 0.9512, 32), row('Midjourney_6', 2.96, 2, [1, 3], 0.0488, 32), row('DALLE_3', 2.75, 3, [2, 3], 0.0001, 32)];
 const pick: SnapshotPick = {
-  facet: 1, toolId: 'SDXL_2_1', over: 'DALLE_3', probability: 0.93, lead: 0.29, ci95: [0.02, 0.56], n: 32, mean: 3.04, overMean: 2.75, pBest: 0.9512,
+  facet: 1,
+  toolId: 'SDXL_2_1',
+  over: 'DALLE_3',
+  probability: 0.93,
+  lead: 0.29,
+  ci95: [0.02, 0.56],
+  n: 32,
+  mean: 3.04,
+  overMean: 2.75,
+  pBest: 0.9512,
   text: 'For tasks tagged "negation", pick SDXL_2_1: …',
 };
 const snapshot = {
-  facets: [{ facet: facet('spatial'), n: 60 }, { facet: facet('negation'), n: 32 }, { facet: facet('attribute'), n: 75 }],
+  facets: [
+    { facet: facet('spatial'), n: 60 },
+    { facet: facet('negation'), n: 32 },
+    { facet: facet('attribute'), n: 75 },
+  ],
   tools: ['DALLE_3', 'Midjourney_6', 'SDXL_2_1'],
   cells: [],
   note: null,
   report: { facetsTested: 3, cellsTested: 9, entries: 0, belowMinN: 0, notes: [] },
   overall,
-  leaderboards: [{ facet: 0, rows: overall }, { facet: 1, rows: negation }, { facet: 2, rows: overall }],
+  leaderboards: [
+    { facet: 0, rows: overall },
+    { facet: 1, rows: negation },
+    { facet: 2, rows: overall },
+  ],
   picks: [pick],
 } as unknown as CapabilitySnapshot;
 

@@ -6,7 +6,13 @@ const scale = (min: number, max: number) => ({ min, max });
 describe('scores rounded for their scale', () => {
   it('picks the decimals from the span (about a 300th of it)', () => {
     // ceil(2.5 − log10 span): 0–1 → 3, 1–5 → ceil(1.90) = 2, −25..0 → ceil(1.10) = 2, 0–100 → 1, 0–1000 → 0.
-    expect([scoreDecimals(scale(0, 1)), scoreDecimals(scale(1, 5)), scoreDecimals(scale(-25, 0)), scoreDecimals(scale(0, 100)), scoreDecimals(scale(0, 1000))]).toEqual([3, 2, 2, 1, 0]);
+    expect([
+      scoreDecimals(scale(0, 1)),
+      scoreDecimals(scale(1, 5)),
+      scoreDecimals(scale(-25, 0)),
+      scoreDecimals(scale(0, 100)),
+      scoreDecimals(scale(0, 1000)),
+    ]).toEqual([3, 2, 2, 1, 0]);
     expect(scoreDecimals(scale(3, 3))).toBe(2);
   });
 
@@ -19,7 +25,7 @@ describe('scores rounded for their scale', () => {
     expect(formatScore(-0.0001, scale(0, 1))).toBe('0.000');
   });
 
-  it('a mean: always the scale\'s decimals, so a column lines up', () => {
+  it("a mean: always the scale's decimals, so a column lines up", () => {
     expect(formatMean(4, scale(1, 5))).toBe('4.00');
     expect(formatMean(4.6, scale(1, 5))).toBe('4.60');
     expect(formatMean(Number.NaN, scale(1, 5))).toBe('—');

@@ -6,8 +6,20 @@ import { isImageDataset, textDatasets } from '../../../src/ui/image-status.svelt
 const tool = (id: string, modality: Tool['modality']): Tool => ({ id, name: id, modality, description: '', createdAt: 1 });
 const TOOLS = [tool('painter', 'text→image'), tool('writer', 'text→text')];
 const summary = (id: string, tools: string[], total = 10): DatasetSummary => ({
-  dataset: { id, name: id, source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } },
-  total, perTool: tools.map((toolId) => ({ toolId, count: total / tools.length })), awaiting: [], awaitingTotal: 0, imports: [],
+  dataset: {
+    id,
+    name: id,
+    source: 'manual',
+    preset: 'manual',
+    createdAt: 1,
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+    raterPolicy: { kind: 'mean' },
+  },
+  total,
+  perTool: tools.map((toolId) => ({ toolId, count: total / tools.length })),
+  awaiting: [],
+  awaitingTotal: 0,
+  imports: [],
 });
 
 describe('which datasets need images (the labelling views’ gate)', () => {

@@ -14,7 +14,10 @@ const t = withDb('import-flow');
 
 function flow() {
   const outcomes: ImportOutcome[] = [];
-  const f = new ImportFlow(createSend({ data: () => createInThreadClient<DataApi>(createImportHandlers(t.repos) as Handlers<DataApi>) }), (o) => void outcomes.push(o));
+  const f = new ImportFlow(
+    createSend({ data: () => createInThreadClient<DataApi>(createImportHandlers(t.repos) as Handlers<DataApi>) }),
+    (o) => void outcomes.push(o),
+  );
   return { f, outcomes };
 }
 

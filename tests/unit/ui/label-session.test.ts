@@ -11,9 +11,27 @@ import type { DataApi } from '../../../src/ui/workers';
 import { createSend, type Send } from '../../../src/ui/send';
 import { StaleLabelError } from '../../../src/core/errors';
 
-const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
+const DATASET: Dataset = {
+  id: 'd',
+  name: 'Sums',
+  source: 'manual',
+  preset: 'manual',
+  createdAt: 1,
+  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  raterPolicy: { kind: 'mean' },
+};
 const judge = (taskId: string, toolId: string, score = 3): Experience => ({
-  id: `d|${toolId}|${taskId}|judge`, datasetId: 'd', taskId, prompt: `prompt ${taskId}`, toolId, score, rater: 'judge', scoreSource: 'judge', categories: [], importId: 'i1', createdAt: 1,
+  id: `d|${toolId}|${taskId}|judge`,
+  datasetId: 'd',
+  taskId,
+  prompt: `prompt ${taskId}`,
+  toolId,
+  score,
+  rater: 'judge',
+  scoreSource: 'judge',
+  categories: [],
+  importId: 'i1',
+  createdAt: 1,
 });
 
 afterEach(dropDbs);
@@ -28,7 +46,6 @@ async function session() {
   await s.restore('d');
   return { s, store };
 }
-
 
 describe('LabelSession (the Score tab)', () => {
   it('starts on the first dataset with the items not labelled by me, and saves where it is', async () => {
@@ -149,7 +166,10 @@ describe('LabelSession (the Score tab)', () => {
         await s.score(2, '');
         expect(s.canUndo).toBe(true);
         expect(await store.repos.experiences.count('d')).toBe(3); // the judge's three, no label of mine
-        expect((await store.repos.experiences.byDataset('e')).filter((x) => x.rater === 'me').map((x) => [x.taskId, x.score])).toEqual([['u1', 4], ['u2', 2]]);
+        expect((await store.repos.experiences.byDataset('e')).filter((x) => x.rater === 'me').map((x) => [x.taskId, x.score])).toEqual([
+          ['u1', 4],
+          ['u2', 2],
+        ]);
         s.stop();
       });
     }

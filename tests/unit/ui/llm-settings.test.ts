@@ -31,9 +31,18 @@ describe('LlmSettingsState (Settings → Language model)', () => {
     const none = new LlmSettingsState(store(), createSend({}));
     await none.load();
     expect([none.kind, none.problem, none.spec()]).toEqual(['none', null, 'none']);
-    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://localhost:8080/v1#qwen', llmEndpoint: { baseUrl: 'http://localhost:8080/v1', model: 'qwen' }, llmApiKey: 'k' }), createSend({}));
+    const s = new LlmSettingsState(
+      store({ llmEngine: 'openai:http://localhost:8080/v1#qwen', llmEndpoint: { baseUrl: 'http://localhost:8080/v1', model: 'qwen' }, llmApiKey: 'k' }),
+      createSend({}),
+    );
     await s.load();
-    expect([s.kind, s.baseUrl, s.model, s.apiKey, s.saved]).toEqual(['openai', 'http://localhost:8080/v1', 'qwen', 'k', 'openai:http://localhost:8080/v1#qwen']);
+    expect([s.kind, s.baseUrl, s.model, s.apiKey, s.saved]).toEqual([
+      'openai',
+      'http://localhost:8080/v1',
+      'qwen',
+      'k',
+      'openai:http://localhost:8080/v1#qwen',
+    ]);
   });
 
   it('says what the form still needs, field by field, before anything is tried', () => {
@@ -74,7 +83,10 @@ describe('LlmSettingsState (Settings → Language model)', () => {
   });
 
   it('a form the user has touched is not overwritten by the stored values arriving late', async () => {
-    const s = new LlmSettingsState(store({ llmEngine: 'openai:http://a.example/v1#m', llmEndpoint: { baseUrl: 'http://a.example/v1', model: 'm' } }), createSend({}));
+    const s = new LlmSettingsState(
+      store({ llmEngine: 'openai:http://a.example/v1#m', llmEndpoint: { baseUrl: 'http://a.example/v1', model: 'm' } }),
+      createSend({}),
+    );
     s.touch();
     s.model = 'typed';
     await s.load();
@@ -114,7 +126,9 @@ describe('LlmSettingsState (Settings → Language model)', () => {
     const asked = serve(['m']);
     await s.testConnection();
     expect(asked).toEqual([]);
-    expect(s.error).toBe("The browser refuses to connect to port 9 (it blocks this port for safety), so 'http://localhost:9/v1' cannot be reached from this page. Use another port, e.g. 11434 (Ollama's default).");
+    expect(s.error).toBe(
+      "The browser refuses to connect to port 9 (it blocks this port for safety), so 'http://localhost:9/v1' cannot be reached from this page. Use another port, e.g. 11434 (Ollama's default).",
+    );
     expect(s.tested).toBe(false);
   });
 });

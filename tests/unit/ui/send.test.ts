@@ -5,13 +5,20 @@ import { createSend, NoWorkerError, routeOf, type WorkerClients } from '../../..
 
 /** A client that records the calls it gets, answering with its worker's name. */
 function recorder(kind: string, log: string[]) {
-  return () => ({ call: (method: string, _req: unknown, opts?: CallOptions<unknown>) => (log.push(`${kind}:${method}${opts?.signal ? '+signal' : ''}`), Promise.resolve(kind)) });
+  return () => ({
+    call: (method: string, _req: unknown, opts?: CallOptions<unknown>) => (
+      log.push(`${kind}:${method}${opts?.signal ? '+signal' : ''}`),
+      Promise.resolve(kind)
+    ),
+  });
 }
 
 describe('send', () => {
   it('routes each method to its worker by the table', async () => {
     const log: string[] = [];
-    const clients = Object.fromEntries((['data', 'memory', 'predictors', 'embed', 'llm'] as const).map((k) => [k, recorder(k, log)])) as unknown as WorkerClients;
+    const clients = Object.fromEntries(
+      (['data', 'memory', 'predictors', 'embed', 'llm'] as const).map((k) => [k, recorder(k, log)]),
+    ) as unknown as WorkerClients;
     const send = createSend(clients);
     await send('undo', { importId: 'i' });
     await send('undoMemory', { memoryId: 'm' });
@@ -25,6 +32,8 @@ describe('send', () => {
 
   it('says which worker is missing when a test gives only some', async () => {
     const send = createSend({});
-    await expect(send('predict', { datasetId: 'd', method: 'knn', prompt: 'p' })).rejects.toThrow(new NoWorkerError("send('predict'): no client for the predictors worker, which serves it."));
+    await expect(send('predict', { datasetId: 'd', method: 'knn', prompt: 'p' })).rejects.toThrow(
+      new NoWorkerError("send('predict'): no client for the predictors worker, which serves it."),
+    );
   });
 });

@@ -19,12 +19,21 @@ describe('UiStorage (the UI adapter to IndexedDB)', () => {
     const seen: string[] = [];
     let wrote = false;
     await new Promise<void>((resolve, reject) => {
-      const stop = s.watch(() => s.get('raterName'), (v) => {
-        seen.push(v);
-        // Write once the first read is in; the live read then delivers the new value by itself.
-        if (!wrote) { wrote = true; void s.set('raterName', 'grace'); }
-        else { stop(); resolve(); }
-      }, reject);
+      const stop = s.watch(
+        () => s.get('raterName'),
+        (v) => {
+          seen.push(v);
+          // Write once the first read is in; the live read then delivers the new value by itself.
+          if (!wrote) {
+            wrote = true;
+            void s.set('raterName', 'grace');
+          } else {
+            stop();
+            resolve();
+          }
+        },
+        reject,
+      );
     });
     expect(seen).toEqual(['', 'grace']);
   });

@@ -38,19 +38,33 @@ export const biggen: Preset = {
     const judges = judgeNames(ctx.headers);
     if (judges.length === 0) {
       throw new ValidationError(
-        `The biggen preset needs a judge score column such as 'gpt4_04_turbo_score'; none of the columns ends in '_score'. The file has: ${clipList(ctx.headers)}.`,
+        `The biggen preset needs a judge score column such as 'gpt4_04_turbo_score'; none of the columns ends in '_score'. The file ` +
+          `has: ${clipList(ctx.headers)}.`,
       );
     }
     let judge = judges[0] as string;
     if (ctx.judgeColumn) {
       const wanted = ctx.judgeColumn.endsWith(SCORE_SUFFIX) ? ctx.judgeColumn.slice(0, -SCORE_SUFFIX.length) : ctx.judgeColumn;
       if (!judges.includes(wanted)) {
-        throw new ValidationError(`Judge ${quote(ctx.judgeColumn)} has no ${quote(`${wanted}_score`)} column. Available judges: ${clipList(judges, 300, 'judges')}.`);
+        throw new ValidationError(
+          `Judge ${quote(ctx.judgeColumn)} has no ${quote(`${wanted}_score`)} column. Available judges: ${clipList(judges, 300, 'judges')}.`,
+        );
       }
       judge = wanted;
     }
-    const columns: RowColumns = { id: 'id', prompt: 'input', tool: 'model_name', score: `${judge}${SCORE_SUFFIX}`, response: 'response', feedback: `${judge}_feedback`, rubric: 'score_rubric' };
-    const map: RowMapper = (record) => ({ rows: [judgedRow(record, columns, judge, uniqueNonEmpty([cell(record.data, 'capability'), cell(record.data, 'task')]))], errors: [] });
+    const columns: RowColumns = {
+      id: 'id',
+      prompt: 'input',
+      tool: 'model_name',
+      score: `${judge}${SCORE_SUFFIX}`,
+      response: 'response',
+      feedback: `${judge}_feedback`,
+      rubric: 'score_rubric',
+    };
+    const map: RowMapper = (record) => ({
+      rows: [judgedRow(record, columns, judge, uniqueNonEmpty([cell(record.data, 'capability'), cell(record.data, 'task')]))],
+      errors: [],
+    });
     return { judge, map };
   },
 };

@@ -23,11 +23,7 @@ async function readPrompts(input: AsyncIterable<string | Uint8Array>): Promise<M
   requireColumns('genai-bench-long prompts sidecar', headers, ['id', 'prompt']);
   const byId = new Map<string, PromptInfo>();
   for (const { data } of records) {
-    const categories = uniqueNonEmpty([
-      cell(data, 'category'),
-      ...splitList(cell(data, 'basic_skills')),
-      ...splitList(cell(data, 'advanced_skills')),
-    ]);
+    const categories = uniqueNonEmpty([cell(data, 'category'), ...splitList(cell(data, 'basic_skills')), ...splitList(cell(data, 'advanced_skills'))]);
     byId.set(cell(data, 'id').trim(), { prompt: cell(data, 'prompt'), categories });
   }
   return byId;
@@ -57,7 +53,8 @@ export const genaiBenchLong: Preset = {
     }
     if (!ctx.sidecars?.prompts) {
       throw new ValidationError(
-        'The genai-bench-long preset needs the prompts sidecar (prompts.csv; CLI: --prompts FILE): ratings.csv has no prompt text, and a prompt is required for every experience.',
+        'The genai-bench-long preset needs the prompts sidecar (prompts.csv; CLI: --prompts FILE): ratings.csv has no prompt text, and a prompt is ' +
+          'required for every experience.',
       );
     }
     const prompts = await readPrompts(ctx.sidecars.prompts);
@@ -69,7 +66,15 @@ export const genaiBenchLong: Preset = {
         if (!info) {
           return {
             rows: [],
-            errors: [{ file: ctx.fileName, row: record.row, column: 'id', reason: `id ${quote(id)} is not in the prompts sidecar, so the prompt text is unknown`, raw: record.data }],
+            errors: [
+              {
+                file: ctx.fileName,
+                row: record.row,
+                column: 'id',
+                reason: `id ${quote(id)} is not in the prompts sidecar, so the prompt text is unknown`,
+                raw: record.data,
+              },
+            ],
           };
         }
         const rows: CanonicalRow[] = raterColumns.map((rater) => ({

@@ -26,7 +26,11 @@ function delimiterHint(ctx: PresetContext): string {
   const only = ctx.headers[0] ?? '';
   const other = DELIMITER_CANDIDATES.find((d) => d !== ctx.delimiter && only.includes(d));
   if (!other) return '';
-  return ` The header was read as a single column, ${quote(only)}: the file looks ${showDelimiter(other)}-separated but was read as ${showDelimiter(ctx.delimiter)}-separated. Let the delimiter be detected, or set it to ${showDelimiter(other)} (CLI: --delimiter).`;
+  return (
+    ` The header was read as a single column, ${quote(only)}: the file looks ${showDelimiter(other)}-separated but was read ` +
+    `as ${showDelimiter(ctx.delimiter)}-separated. Let the delimiter be detected, or set it to ${showDelimiter(other)} (CLI: ` +
+    `--delimiter).`
+  );
 }
 
 /** Explicit mapping first; suggestions fill the gaps with columns the user did not already use. */
@@ -49,9 +53,17 @@ function checkAmbiguous(ctx: PresetContext, mapping: FieldMapping): void {
   for (const dup of ctx.headerIssues?.duplicates ?? []) {
     const field = (Object.keys(mapping) as CanonicalField[]).find((f) => mapping[f] === dup.name && ctx.mapping?.[f] === undefined);
     if (!field) continue;
-    const others = dup.names.slice(1, 6).map((n) => quote(n)).join(', ') + (dup.names.length > 6 ? `, … (${dup.names.length - 6} more)` : '');
+    const others =
+      dup.names
+        .slice(1, 6)
+        .map((n) => quote(n))
+        .join(', ') + (dup.names.length > 6 ? `, … (${dup.names.length - 6} more)` : '');
     throw new ValidationError(
-      `Column ${quote(dup.name)} appears ${dup.columns.length} times in the header (columns ${clipList(dup.columns.map(String), 100, 'columns').replace(/, (?=[^,]*$)/, ' and ')}), so it is unclear which one holds the ${field}. Rename the duplicates in the file, or map ${field} explicitly: ${quote(dup.name)} is column ${dup.columns[0]}, ${others} ${dup.columns.length > 2 ? 'are the later ones' : `is column ${dup.columns[1]}`} (CLI: --map ${field}=${quote(dup.name).slice(1, -1)}).`,
+      `Column ${quote(dup.name)} appears ${dup.columns.length} times in the header ` +
+        `(columns ${clipList(dup.columns.map(String), 100, 'columns').replace(/, (?=[^,]*$)/, ' and ')}), so it is unclear which one holds ` +
+        `the ${field}. Rename the duplicates in the file, or map ${field} explicitly: ${quote(dup.name)} is ` +
+        `column ${dup.columns[0]}, ${others} ${dup.columns.length > 2 ? 'are the later ones' : `is column ${dup.columns[1]}`} (CLI: ` +
+        `--map ${field}=${quote(dup.name).slice(1, -1)}).`,
     );
   }
 }
@@ -60,7 +72,11 @@ function checkAmbiguous(ctx: PresetContext, mapping: FieldMapping): void {
 function blankHint(ctx: PresetContext): string {
   const blanks = ctx.headerIssues?.blanks ?? [];
   if (!blanks.length) return '';
-  const list = clipList(blanks.map((b) => `column ${b.column} (shown as '${b.name}')`), 300, 'unnamed columns');
+  const list = clipList(
+    blanks.map((b) => `column ${b.column} (shown as '${b.name}')`),
+    300,
+    'unnamed columns',
+  );
   return ` The header has no name for ${list}; name ${blanks.length > 1 ? 'them' : 'it'} in the file, or map the field to ${quote(blanks[0]!.name)}.`;
 }
 
@@ -72,7 +88,9 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping, given: readonly
     const headerSet = new Set(ctx.headers);
     for (const [field, column] of Object.entries(mapping)) {
       if (column !== undefined && !headerSet.has(column)) {
-        throw new ValidationError(`Mapping ${field}=${quote(column).slice(1, -1)}: the file has no column ${quote(column)}. Columns: ${clipList(ctx.headers)}.${hint}`);
+        throw new ValidationError(
+          `Mapping ${field}=${quote(column).slice(1, -1)}: the file has no column ${quote(column)}. Columns: ${clipList(ctx.headers)}.${hint}`,
+        );
       }
     }
   }
@@ -94,7 +112,9 @@ function checkMapping(ctx: PresetContext, mapping: FieldMapping, given: readonly
   if (missing.length > 0) {
     const list = missing.map((f) => `'${f}'`).join(', ');
     throw new ValidationError(
-      `No column for the required field${missing.length > 1 ? 's' : ''} ${list}: none of the columns (${clipList(ctx.headers)}) looks like ${missing.length > 1 ? 'them' : 'it'}. Map ${missing.length > 1 ? 'them' : 'it'} explicitly (CLI: --map ${missing[0]}=COLUMN).${hint}`,
+      `No column for the required field${missing.length > 1 ? 's' : ''} ${list}: none of the columns (${clipList(ctx.headers)}) looks ` +
+        `like ${missing.length > 1 ? 'them' : 'it'}. Map ${missing.length > 1 ? 'them' : 'it'} explicitly (CLI: ` +
+        `--map ${missing[0]}=COLUMN).${hint}`,
     );
   }
 }
@@ -124,7 +144,8 @@ export const generic: Preset = {
     const scoreSource = ctx.scoreSource ?? 'human';
     const notes: string[] = [];
     if (everyRow) notes.push(`No tool column: every row is credited to ${quote(everyRow)}.`);
-    if (!columns.id) notes.push('No id column: rows with the same prompt (ignoring case and spacing) are one task, so the tools that answered it can be compared.');
+    if (!columns.id)
+      notes.push('No id column: rows with the same prompt (ignoring case and spacing) are one task, so the tools that answered it can be compared.');
     return {
       mapping,
       notes,

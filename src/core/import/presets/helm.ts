@@ -92,7 +92,10 @@ export async function readRunSpec(input: AsyncIterable<string | Uint8Array>): Pr
 
 /** The dataset a HELM run goes into: its run name without the model (runs of several models compare). */
 export function helmDatasetName(spec: HelmRunSpec): string | undefined {
-  const name = spec.name?.replace(/(?:^|,)model=[^,]*/, '').replace(/:$/, '').replace(/:,/, ':');
+  const name = spec.name
+    ?.replace(/(?:^|,)model=[^,]*/, '')
+    .replace(/:$/, '')
+    .replace(/:,/, ':');
   return name ? `HELM ${name}` : undefined;
 }
 
@@ -153,7 +156,17 @@ function statOf(stats: unknown[], metric: string): number | undefined {
 }
 
 const statNames = (stats: unknown): string[] =>
-  Array.isArray(stats) ? [...new Set(stats.flatMap((s) => (isRecord(s) && isRecord(own(s, 'name')) && typeof own(own(s, 'name') as Record<string, unknown>, 'name') === 'string' ? [own(own(s, 'name') as Record<string, unknown>, 'name') as string] : [])))] : [];
+  Array.isArray(stats)
+    ? [
+        ...new Set(
+          stats.flatMap((s) =>
+            isRecord(s) && isRecord(own(s, 'name')) && typeof own(own(s, 'name') as Record<string, unknown>, 'name') === 'string'
+              ? [own(own(s, 'name') as Record<string, unknown>, 'name') as string]
+              : [],
+          ),
+        ),
+      ]
+    : [];
 
 export const helm: Preset = {
   id: 'helm',
@@ -164,7 +177,8 @@ export const helm: Preset = {
     const spec: HelmRunSpec = ctx.sidecars?.runSpec ? await readRunSpec(ctx.sidecars.runSpec) : { metrics: [] };
     if (!ctx.sidecars?.scenarioState) {
       throw new ValidationError(
-        `${quote(ctx.fileName)} holds HELM's scores only; the prompts and outputs are in scenario_state.json of the same run (the model in run_spec.json). Import the run as a whole: CLI --data RUN_FOLDER; in the dialog choose the run's files together, or its folder.`,
+        `${quote(ctx.fileName)} holds HELM's scores only; the prompts and outputs are in scenario_state.json of the same run (the model in ` +
+          `run_spec.json). Import the run as a whole: CLI --data RUN_FOLDER; in the dialog choose the run's files together, or its folder.`,
       );
     }
     const requests = await readRequests(ctx.sidecars.scenarioState);
@@ -172,7 +186,10 @@ export const helm: Preset = {
     const scenario = spec.name?.split(':')[0];
     const hint: ScaleHint | undefined = UNIT_METRICS.has(metric) ? { scale: UNIT_CONTINUOUS, reason: `HELM metric ${quote(metric)} (0–1)` } : undefined;
     const name = helmDatasetName(spec);
-    const notes = [`Metric: ${quote(metric)}${ctx.judgeColumn ? '' : " (the run's main metric; another: the dialog's Metric field / CLI --metric NAME)"}; one row per instance.`];
+    const notes = [
+      `Metric: ${quote(metric)}${ctx.judgeColumn ? '' : " (the run's main metric; another: the dialog's Metric field / CLI --metric NAME)"}; one ` +
+        `row per instance.`,
+    ];
     if (spec.model) notes.push(`Tool: the run's model ${quote(spec.model)} (run_spec.json).`);
     return {
       judge: metric,
@@ -187,7 +204,8 @@ export const helm: Preset = {
         const fail = (column: string, reason: string) => ({ rows: [], errors: [{ file: ctx.fileName, row: record.row, column, reason, raw: d }] });
         if (typeof id !== 'string' || !Array.isArray(stats)) return fail('instance_id', 'not a HELM per-instance entry: expected instance_id and a stats list');
         const score = statOf(stats, metric);
-        if (score === undefined) return fail('stats', `missing score: instance ${quote(id)} has no ${quote(metric)} stat (it has ${clipList(statNames(stats), 300, 'stats')})`);
+        if (score === undefined)
+          return fail('stats', `missing score: instance ${quote(id)} has no ${quote(metric)} stat (it has ${clipList(statNames(stats), 300, 'stats')})`);
         const request = requests.get(`${id}|${trial}`);
         if (!request) return fail('instance_id', `instance ${quote(id)} (train trial ${trial}) is not in scenario_state.json, so its prompt is unknown`);
         const row: CanonicalRow = {
@@ -198,7 +216,16 @@ export const helm: Preset = {
           rater: metric,
           categories: scenario ? [scenario] : [],
           scoreSource: 'model',
-          source: { row: record.row, columns: { id: 'instance_id', prompt: 'scenario_state.json: instance.input.text', tool: 'run_spec.json: adapter_spec.model', score: `stats[${metric}].mean` }, raw: d },
+          source: {
+            row: record.row,
+            columns: {
+              id: 'instance_id',
+              prompt: 'scenario_state.json: instance.input.text',
+              tool: 'run_spec.json: adapter_spec.model',
+              score: `stats[${metric}].mean`,
+            },
+            raw: d,
+          },
         };
         if (request.response !== undefined && request.response.trim() !== '') row.response = request.response;
         if (hint) row.scaleHint = hint;

@@ -140,4 +140,3 @@ export function slimSample(d: Record<string, unknown>): Record<string, unknown> 
   for (const k of ['id', 'epoch', 'scores']) if (own(d, k) !== undefined) slim[k] = own(d, k);
   return slim;
 }
-

@@ -112,7 +112,11 @@ function emptyMessage(ctx: PresetContext): string {
     isRecord(spec) && text(own(spec, 'model')) ? `model ${quote(text(own(spec, 'model')) as string)}` : undefined,
   ].filter(Boolean);
   const holds = d ? clipList(Object.keys(d).filter((k) => k !== 'samples')) : '';
-  return `The Inspect log holds no samples${facts.length ? ` (${facts.join(', ')})` : ''}, only ${holds || 'its header'}: there is nothing to import. ${status === 'success' ? 'Was it written with samples turned off (--no-log-samples)?' : 'Run the evaluation to the end (or retry it) and import the finished log.'}`;
+  const next =
+    status === 'success'
+      ? 'Was it written with samples turned off (--no-log-samples)?'
+      : 'Run the evaluation to the end (or retry it) and import the finished log.';
+  return `The Inspect log holds no samples${facts.length ? ` (${facts.join(', ')})` : ''}, only ${holds || 'its header'}: there is nothing to import. ${next}`;
 }
 
 /** What every row of one sample shares. */
@@ -186,7 +190,9 @@ const valueColumn = (scorer: string, key?: string): string => `scores[${JSON.str
  * throughout). Keys an EvalScore of their own reads are left to it. Returns how many keys were read.
  */
 function dictionaryRows(
-  scorer: string, parent: Record<string, unknown>, value: Record<string, unknown>,
+  scorer: string,
+  parent: Record<string, unknown>,
+  value: Record<string, unknown>,
   ctx: { declared: readonly Declared[]; facts: SampleFacts; d: Record<string, unknown>; held: HeldKeys; rows: CanonicalRow[] },
 ): number {
   const named = keysNamedByMetrics(ctx.declared, scorer, value);
@@ -222,7 +228,11 @@ export const inspect: Preset = {
     const declared = declaredScores(document);
     const name = inspectDatasetName(document);
     const notes: string[] = [];
-    if (declared) notes.push(`Scores read: ${clipList(declared.map((d) => (d.name === d.scorer ? d.name : `${d.scorer}/${d.name}`)))} (as the log's results declare them; other values under a sample's scores stay unread).`);
+    if (declared)
+      notes.push(
+        `Scores read: ${clipList(declared.map((d) => (d.name === d.scorer ? d.name : `${d.scorer}/${d.name}`)))} (as the log's results declare ` +
+          `them; other values under a sample's scores stay unread).`,
+      );
     if (runModel) notes.push(`Tool: the run's model ${quote(runModel)}; the provider's own model id is kept with each row.`);
     const held = new HeldKeys();
     return {
@@ -237,7 +247,8 @@ export const inspect: Preset = {
 
 /** One sample's rows and errors: one row per declared score (or per score key of a dictionary). */
 function mapSample(
-  d: Record<string, unknown>, row: number,
+  d: Record<string, unknown>,
+  row: number,
   opts: { fileName: string; runModel: string | undefined; declared: Declared[] | undefined; held: HeldKeys },
 ): MapResult {
   const scores = own(d, 'scores');

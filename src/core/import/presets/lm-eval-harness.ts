@@ -80,7 +80,10 @@ export const lmEvalHarness: Preset = {
     const tool = ctx.defaultTool?.trim() || fromResults || (folder ? harnessFolderModel(folder) : undefined);
     if (!tool) {
       throw new ValidationError(
-        `An lm-evaluation-harness samples file does not name the model: the run's results_<date>.json beside it does, and so does a folder named org__model, but ${quote(ctx.fileName)} came with neither${folder ? ` (its folder ${quote(folder)} is not an org__model name)` : ''}. Name the tool (dialog: Tool for every row; CLI: --tool NAME), or import it with its results file.`,
+        `An lm-evaluation-harness samples file does not name the model: the run's results_<date>.json beside it does, and so does a folder named ` +
+          `org__model, but ${quote(ctx.fileName)} came with ` +
+          `neither${folder ? ` (its folder ${quote(folder)} is not an org__model name)` : ''}. Name the tool (dialog: Tool for every row; ` +
+          `CLI: --tool NAME), or import it with its results file.`,
       );
     }
     const task = lmEvalTask(ctx.fileName) ?? 'task';
@@ -101,7 +104,18 @@ export const lmEvalHarness: Preset = {
         }
         const numeric = names.filter((m) => typeof own(d, m) === 'number' || typeof own(d, m) === 'boolean');
         if (numeric.length === 0) {
-          return { rows: [], errors: [{ file: ctx.fileName, row: record.row, column: names[0] ?? 'metrics', reason: `missing score: no metric of the line (${names.join(', ')}) holds a number; they are inputs to an aggregate computed for the whole run`, raw: d }] };
+          return {
+            rows: [],
+            errors: [
+              {
+                file: ctx.fileName,
+                row: record.row,
+                column: names[0] ?? 'metrics',
+                reason: `missing score: no metric of the line (${names.join(', ')}) holds a number; they are inputs to an aggregate computed for the whole run`,
+                raw: d,
+              },
+            ],
+          };
         }
         const rows: CanonicalRow[] = numeric.map((metric) => {
           const value = own(d, metric);
@@ -115,7 +129,13 @@ export const lmEvalHarness: Preset = {
             scoreSource: 'model',
             source: {
               row: record.row,
-              columns: { id: 'doc_id', prompt: 'arguments.gen_args_0.arg_0', tool: ctx.defaultTool?.trim() ? '(--tool)' : fromResults ? '(results file: model_name)' : '(folder)', score: metric, response: 'filtered_resps' },
+              columns: {
+                id: 'doc_id',
+                prompt: 'arguments.gen_args_0.arg_0',
+                tool: ctx.defaultTool?.trim() ? '(--tool)' : fromResults ? '(results file: model_name)' : '(folder)',
+                score: metric,
+                response: 'filtered_resps',
+              },
               raw: d,
               rendered: ['response'],
             },
@@ -130,4 +150,3 @@ export const lmEvalHarness: Preset = {
     };
   },
 };
-

@@ -25,7 +25,10 @@ async function readAll(input: AsyncIterable<string | Uint8Array>, fileName: stri
   let text = '';
   for await (const chunk of source.chunks()) {
     text += chunk;
-    if (text.length > RESULTS_MAX_CHARS) throw new ValidationError(`${quote(fileName)} is over ${RESULTS_MAX_CHARS.toLocaleString('en-US')} characters: not an lm-evaluation-harness results file.`);
+    if (text.length > RESULTS_MAX_CHARS)
+      throw new ValidationError(
+        `${quote(fileName)} is over ${RESULTS_MAX_CHARS.toLocaleString('en-US')} characters: not an lm-evaluation-harness results file.`,
+      );
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -60,6 +63,9 @@ export async function refuseResultsFile(input: AsyncIterable<string | Uint8Array
   const date = DATE.exec(fileName)?.[1] ?? '<date>';
   const model = modelOf(results);
   throw new ValidationError(
-    `This is lm-evaluation-harness's run summary (results file${model ? ` of ${quote(model)}` : ''}): it holds aggregate metrics for ${tasks.length} task${tasks.length === 1 ? '' : 's'}, not per-sample scores. Import the samples files beside it instead, samples_<task>_${date}.jsonl${tasks.length ? ` for ${clipList(tasks, 600, 'tasks')}` : ''} — the harness writes them when run with --log_samples. Given with them, this file names their model.`,
+    `This is lm-evaluation-harness's run summary (results file${model ? ` of ${quote(model)}` : ''}): it holds aggregate metrics ` +
+      `for ${tasks.length} task${tasks.length === 1 ? '' : 's'}, not per-sample scores. Import the samples files beside it instead, ` +
+      `samples_<task>_${date}.jsonl${tasks.length ? ` for ${clipList(tasks, 600, 'tasks')}` : ''} — the harness writes them when run ` +
+      `with --log_samples. Given with them, this file names their model.`,
   );
 }

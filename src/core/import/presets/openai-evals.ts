@@ -60,7 +60,12 @@ function rowOf(id: string, p: Pending, tool: string, rater: string): CanonicalRo
     rater,
     categories: [],
     scoreSource: 'judge',
-    source: { row: grade.row, columns: { id: 'sample_id', prompt: 'data.prompt', tool: 'spec.completion_fns', score: grade.column }, raw: grade.raw, rendered: ['prompt'] },
+    source: {
+      row: grade.row,
+      columns: { id: 'sample_id', prompt: 'data.prompt', tool: 'spec.completion_fns', score: grade.column },
+      raw: grade.raw,
+      rendered: ['prompt'],
+    },
   };
   if (p.response !== undefined) row.response = p.response;
   if (grade.feedback !== undefined) row.feedback = grade.feedback;
@@ -107,7 +112,13 @@ export const openaiEvals: Preset = {
 
     return {
       empty: () =>
-        `The OpenAI Evals log holds no samples: only ${[sawSpec ? `its spec (eval ${quote(rater)}${tool ? `, ${quote(tool)}` : ''})` : '', sawReport ? 'the final report' : ''].filter(Boolean).join(' and ') || 'lines that are not events'}. There is nothing to import; run the eval with its samples recorded (the default local recorder) and import that log.`,
+        `The OpenAI Evals log holds no samples: ` +
+        `only ${
+          [sawSpec ? `its spec (eval ${quote(rater)}${tool ? `, ${quote(tool)}` : ''})` : '', sawReport ? 'the final report' : '']
+            .filter(Boolean)
+            .join(' and ') || 'lines that are not events'
+        }. ` +
+        `There is nothing to import; run the eval with its samples recorded (the default local recorder) and import that log.`,
       map(record): MapResult {
         const d = record.data;
         const spec = own(d, 'spec');
@@ -127,7 +138,13 @@ export const openaiEvals: Preset = {
         const type = own(d, 'type');
         const data = own(d, 'data');
         if (typeof id !== 'string' || typeof type !== 'string' || !isRecord(data)) {
-          const error: RowError = { file: ctx.fileName, row: record.row, column: 'sample_id', reason: 'not an OpenAI Evals event: expected sample_id, type and data', raw: d };
+          const error: RowError = {
+            file: ctx.fileName,
+            row: record.row,
+            column: 'sample_id',
+            reason: 'not an OpenAI Evals event: expected sample_id, type and data',
+            raw: d,
+          };
           return { rows: [], errors: [error] };
         }
         if (emitted.has(id)) return { rows: [], errors: [] };
@@ -144,7 +161,13 @@ export const openaiEvals: Preset = {
         const errors: RowError[] = [];
         for (const [id, p] of pending) {
           const missing = p.prompt === undefined ? 'sampling event (the prompt and the answer)' : 'match or metrics event (the grade)';
-          errors.push({ file: ctx.fileName, row: p.row, column: 'sample_id', reason: `sample ${quote(id)} lacks a ${missing} in the log`, raw: { sample_id: id } });
+          errors.push({
+            file: ctx.fileName,
+            row: p.row,
+            column: 'sample_id',
+            reason: `sample ${quote(id)} lacks a ${missing} in the log`,
+            raw: { sample_id: id },
+          });
         }
         pending.clear();
         return { rows: [], errors };

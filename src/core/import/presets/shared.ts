@@ -69,7 +69,14 @@ export function judgedRow(record: SourceRecord, columns: RowColumns, rater: stri
 
 /** Splits `a;b; c` lists, dropping blanks and repeats. */
 export function splitList(text: string, separator = ';'): string[] {
-  return [...new Set(text.split(separator).map((s) => s.trim()).filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(separator)
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }
 
 export function uniqueNonEmpty(values: (string | undefined)[]): string[] {
@@ -89,7 +96,8 @@ export function requireColumns(preset: string, headers: string[], required: stri
   if (missing.length === 0) return;
   const list = missing.map((m) => `'${m}'`).join(', ');
   throw new ValidationError(
-    `The ${preset} preset needs the column${missing.length > 1 ? 's' : ''} ${list}, which ${missing.length > 1 ? 'are' : 'is'} missing. The file has: ${clipList(headers) || '(no columns)'}.`,
+    `The ${preset} preset needs the column${missing.length > 1 ? 's' : ''} ${list}, which ${missing.length > 1 ? 'are' : 'is'} missing. The file ` +
+      `has: ${clipList(headers) || '(no columns)'}.`,
   );
 }
 

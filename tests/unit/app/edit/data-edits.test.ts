@@ -8,11 +8,28 @@ import type { Dataset, Experience, LabelItem, Preference, Tool } from '../../../
 import { StaleLabelError, ValidationError } from '../../../../src/core/errors';
 import type { Client } from '../../../../src/rpc';
 
-const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
+const DATASET: Dataset = {
+  id: 'd',
+  name: 'Sums',
+  source: 'manual',
+  preset: 'manual',
+  createdAt: 1,
+  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  raterPolicy: { kind: 'mean' },
+};
 const TOOL: Tool = { id: 'a', name: 'a', modality: 'text→text', description: '', createdAt: 1 };
 const label = (score: number, createdAt = 10): Experience => ({
-  id: 'd|a|t1|me', datasetId: 'd', taskId: 't1', prompt: 'add 2 and 2', toolId: 'a', score, rater: 'me',
-  scoreSource: 'human', categories: [], importId: 'manual', createdAt,
+  id: 'd|a|t1|me',
+  datasetId: 'd',
+  taskId: 't1',
+  prompt: 'add 2 and 2',
+  toolId: 'a',
+  score,
+  rater: 'me',
+  scoreSource: 'human',
+  categories: [],
+  importId: 'manual',
+  createdAt,
 });
 const ITEM: LabelItem = { id: 'd|t1|a', datasetId: 'd', taskId: 't1', toolId: 'a', prompt: 'add 2 and 2', categories: [], createdAt: 1 };
 
@@ -75,7 +92,16 @@ describe('hand edits through the data worker (edit-service)', () => {
   it('adds an item, creating its dataset and tool when new', async () => {
     const c = client();
     const fresh: Dataset = { ...DATASET, id: 'mine', name: 'Mine' };
-    const item = { id: 'mine|t9|painter', datasetId: 'mine', taskId: 't9', toolId: 'painter', prompt: 'a red fox', categories: [], createdAt: 5, response: 'ok' };
+    const item = {
+      id: 'mine|t9|painter',
+      datasetId: 'mine',
+      taskId: 't9',
+      toolId: 'painter',
+      prompt: 'a red fox',
+      categories: [],
+      createdAt: 5,
+      response: 'ok',
+    };
     await c.call('addItem', { item, dataset: fresh, tool: { ...TOOL, id: 'painter', name: 'painter' } });
     expect((await t.repos.datasets.get('mine'))?.name).toBe('Mine');
     expect((await t.repos.tools.get('painter'))?.id).toBe('painter');
@@ -114,7 +140,15 @@ describe('hand edits through the data worker (edit-service)', () => {
     const c = client();
     await t.repos.tools.ensure([{ ...TOOL, id: 'b', name: 'b' }]);
     await t.repos.tools.put({ ...TOOL, id: 'b', name: 'b', price: { amount: 1, per: 'call' } });
-    expect(await c.call('setExamplePrices', { prices: [['a', 0.04], ['b', 0.05], ['nobody', 0.01]] })).toEqual({ set: 1 });
+    expect(
+      await c.call('setExamplePrices', {
+        prices: [
+          ['a', 0.04],
+          ['b', 0.05],
+          ['nobody', 0.01],
+        ],
+      }),
+    ).toEqual({ set: 1 });
     expect((await t.repos.tools.get('a'))?.price).toEqual({ amount: 0.04, per: 'call', example: true });
     expect((await t.repos.tools.get('b'))?.price).toEqual({ amount: 1, per: 'call' });
     await expect(c.call('setExamplePrices', { prices: [['a', -1]] })).rejects.toThrow("An example price must be a number of at least 0, not '-1'.");
@@ -129,15 +163,23 @@ describe('hand edits through the data worker (edit-service)', () => {
     const fresh = await c.call('labelQueue', { filter: { datasetIds: ['e'], mode: 'all', order: 'task' }, me: 'me' });
     const refused = c.call('saveLabel', { label: label(4), shown: old });
     await expect(refused).rejects.toBeInstanceOf(StaleLabelError);
-    await expect(refused).rejects.toThrow('Not saved: the queue it was given in was replaced (the dataset or a filter changed) before the label arrived. Nothing was written;');
+    await expect(refused).rejects.toThrow(
+      'Not saved: the queue it was given in was replaced (the dataset or a filter changed) before the label arrived. Nothing was written;',
+    );
     // The new queue's number with an item of the old dataset: not the selected dataset.
-    await expect(c.call('saveLabel', { label: label(4), shown: { ...old, queue: fresh.queue } })).rejects.toThrow("Not saved: the item belongs to 'Sums', not to the selected 'Other'.");
+    await expect(c.call('saveLabel', { label: label(4), shown: { ...old, queue: fresh.queue } })).rejects.toThrow(
+      "Not saved: the item belongs to 'Sums', not to the selected 'Other'.",
+    );
     // An item of the selected dataset that is not in the queue (filtered out, or added since).
     const absent = { ...label(4), id: 'e|b|t1|me', datasetId: 'e', toolId: 'b' };
-    await expect(c.call('saveLabel', { label: absent, shown: { ...old, queue: fresh.queue, datasetId: 'e', toolId: 'b' } })).rejects.toThrow("Not saved: task 't1' of 'b' is no longer in the selected queue.");
+    await expect(c.call('saveLabel', { label: absent, shown: { ...old, queue: fresh.queue, datasetId: 'e', toolId: 'b' } })).rejects.toThrow(
+      "Not saved: task 't1' of 'b' is no longer in the selected queue.",
+    );
     // Another rater than the queue's.
     const ann = { ...label(4), id: 'e|a|t1|ann', datasetId: 'e', rater: 'ann' };
-    await expect(c.call('saveLabel', { label: ann, shown: { ...old, queue: fresh.queue, datasetId: 'e', rater: 'ann' } })).rejects.toThrow("the queue was built for rater 'me', not 'ann'");
+    await expect(c.call('saveLabel', { label: ann, shown: { ...old, queue: fresh.queue, datasetId: 'e', rater: 'ann' } })).rejects.toThrow(
+      "the queue was built for rater 'me', not 'ann'",
+    );
     expect(await t.repos.experiences.count('d')).toBe(0);
     expect(await t.repos.experiences.count('e')).toBe(0);
     // The item on screen of the current queue is written.
@@ -149,7 +191,9 @@ describe('hand edits through the data worker (edit-service)', () => {
   it('refuses a label that is not the named item’s label by the named rater', async () => {
     const c = client();
     const shown = await queueOn(c);
-    await expect(c.call('saveLabel', { label: { ...label(4), taskId: 't2' }, shown })).rejects.toThrow("The label's taskId 't2' is not the taskId of the item on screen ('t1').");
+    await expect(c.call('saveLabel', { label: { ...label(4), taskId: 't2' }, shown })).rejects.toThrow(
+      "The label's taskId 't2' is not the taskId of the item on screen ('t1').",
+    );
     // An id that points at another row (an imported judge's label) would overwrite it.
     const err = await c.call('saveLabel', { label: { ...label(4), id: 'd|a|t1|judge' }, shown }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);

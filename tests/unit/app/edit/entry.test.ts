@@ -5,14 +5,40 @@ import type { Embedder } from '../../../../src/core/embed';
 import { retireEntry, reviseEntry } from '../../../../src/app/edit/entry';
 import type { MemoryEntry } from '../../../../src/core/records';
 
-const OLD: MemoryEntry = { id: 'e1', memoryId: 'm1', toolId: 'T', level: 'good', value: 1, text: 'Good at sums', evidence: ['x'], support: 3, origin: 'stats', pinned: false, validFrom: 1, validTo: null, supersededBy: null, createdAt: 1, updatedAt: 1 };
+const OLD: MemoryEntry = {
+  id: 'e1',
+  memoryId: 'm1',
+  toolId: 'T',
+  level: 'good',
+  value: 1,
+  text: 'Good at sums',
+  evidence: ['x'],
+  support: 3,
+  origin: 'stats',
+  pinned: false,
+  validFrom: 1,
+  validTo: null,
+  supersededBy: null,
+  createdAt: 1,
+  updatedAt: 1,
+};
 const t = withDb('edit-entry', ({ repos }) => repos.memories.applyUpdate([], [OLD], 1));
 
 describe('hand edits of a memory entry', () => {
   it('an edit is a new manual version that supersedes the old one (the history keeps both)', async () => {
     const next = await reviseEntry(t.repos.memories, OLD, { text: '  Good at long sums ', level: 'proficient' }, 50);
     expect(next.id).not.toBe('e1');
-    expect(next).toMatchObject({ text: 'Good at long sums', level: 'proficient', value: 2, origin: 'manual', validFrom: 50, validTo: null, supersededBy: null, evidence: ['x'], support: 3 });
+    expect(next).toMatchObject({
+      text: 'Good at long sums',
+      level: 'proficient',
+      value: 2,
+      origin: 'manual',
+      validFrom: 50,
+      validTo: null,
+      supersededBy: null,
+      evidence: ['x'],
+      support: 3,
+    });
     expect((await t.repos.memories.validEntries('m1', 'T')).map((e) => e.text)).toEqual(['Good at long sums']);
     const all = await t.repos.memories.toolEntries('m1', 'T');
     expect(all.find((e) => e.id === 'e1')).toMatchObject({ validTo: 50, supersededBy: next.id });

@@ -21,14 +21,21 @@ let imports: Client<ImportApi>;
 let evals: Client<EvalApi>;
 let datasetId = '';
 
-withDb('eval-cost-plane', async (t) => {
-  repos = t.repos;
-  imports = createInThreadClient(createImportHandlers(repos));
-  evals = createInThreadClient(createEvalHandlers({ repos, embedder: async () => null }));
-  const out = await imports.call('import', { file: new File([readFileSync(resolve(REPO, 'tests/fixtures/import/promptfoo/results.json'))], 'results.json'), datasetName: 'pf' });
-  datasetId = out.record.datasetId;
-  expect(out.summary.added).toBe(60);
-}, { scope: 'file' });
+withDb(
+  'eval-cost-plane',
+  async (t) => {
+    repos = t.repos;
+    imports = createInThreadClient(createImportHandlers(repos));
+    evals = createInThreadClient(createEvalHandlers({ repos, embedder: async () => null }));
+    const out = await imports.call('import', {
+      file: new File([readFileSync(resolve(REPO, 'tests/fixtures/import/promptfoo/results.json'))], 'results.json'),
+      datasetName: 'pf',
+    });
+    datasetId = out.record.datasetId;
+    expect(out.summary.added).toBe(60);
+  },
+  { scope: 'file' },
+);
 
 const plane = async () => {
   const run = await evals.call('evaluate', { datasetId, train: 10, test: 10, seeds: 1, methods: ['tool-mean', 'knn'] });
@@ -51,7 +58,11 @@ describe('cost and latency in the services', () => {
     expect(Object.keys(p.costs).sort()).toEqual(['chatty-model', 'sloppy-model', 'terse-model']);
     expect(p.costs['terse-model']).toEqual({ cost: 0.000002, source: 'data', n: 20 });
     const always = p.points.filter((x) => x.kind === 'always');
-    expect(always.map((x) => [x.label, x.cost])).toEqual([['chatty-model', expect.closeTo(0.000084, 12)], ['sloppy-model', 0.000001], ['terse-model', 0.000002]]);
+    expect(always.map((x) => [x.label, x.cost])).toEqual([
+      ['chatty-model', expect.closeTo(0.000084, 12)],
+      ['sloppy-model', 0.000001],
+      ['terse-model', 0.000002],
+    ]);
     const random = p.points.find((x) => x.kind === 'random')!;
     expect(random.cost).toBeCloseTo((0.000084 + 0.000001 + 0.000002) / 3, 12);
     // Random is the mean of the always points' scores (same tasks, uniform pick).
@@ -74,7 +85,14 @@ describe('cost and latency in the services', () => {
   });
 
   it('predict with a cost limit leaves out the tools over it, and those without a cost', async () => {
-    const res = await evals.call('predict', { datasetId, method: 'tool-mean', prompt: 'What is 2 + 2?', costs: { 'terse-model': 0.000002, 'chatty-model': 0.000084 }, maxCost: 0.00001, costWeight: 0 });
+    const res = await evals.call('predict', {
+      datasetId,
+      method: 'tool-mean',
+      prompt: 'What is 2 + 2?',
+      costs: { 'terse-model': 0.000002, 'chatty-model': 0.000084 },
+      maxCost: 0.00001,
+      costWeight: 0,
+    });
     expect(res.selection.ranked.map((r) => r.toolId)).toEqual(['terse-model']);
     expect(res.selection.choice).toBe('terse-model');
     expect(res.selection.excluded).toEqual([

@@ -17,18 +17,24 @@ const FIXTURE = 'tests/fixtures/import/genai_image_slice.json';
 const embedder = createTransformersEmbedder();
 let client: Client<EvalApi>;
 
-withDb('eval-svc', async ({ repos }) => {
-  client = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
-  const imports = createInThreadClient(createImportHandlers(repos));
-  await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
-}, { scope: 'file' });
+withDb(
+  'eval-svc',
+  async ({ repos }) => {
+    client = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
+    const imports = createInThreadClient(createImportHandlers(repos));
+    await imports.call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
+  },
+  { scope: 'file' },
+);
 
 describe('eval service', () => {
   it('gives the same numbers as `toolmem eval` for the same config and seeds', async () => {
     const run = await client.call('evaluate', { datasetId: 'g', train: 10, test: 10, seeds: 2, methods: ['tool-mean', 'knn', 'ensemble'] });
     expect(run.state).toBe('completed');
     const result = run.metrics as unknown as EvalResult;
-    const cli = JSON.parse(await runCli(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'tool-mean,knn,ensemble', '--json', '-']));
+    const cli = JSON.parse(
+      await runCli(['eval', '--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', 'tool-mean,knn,ensemble', '--json', '-']),
+    );
     for (const m of ['tool-mean', 'knn', 'ensemble']) {
       for (const k of ['mae', 'rmse'] as const) expect(result.report.methods[m]!.mean[k]).toBeCloseTo(cli.methods[m].mean[k], 6);
     }
@@ -65,12 +71,25 @@ describe('eval service', () => {
     const gap = best!.score - other!.score;
     expect(gap).toBeGreaterThan(0);
     // utility = score − weight × cost: a cost of (gap / 0.5) × 1.01 at weight 0.5 costs the best tool a little more than its lead.
-    const costly = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'], costs: { [best!.toolId]: (gap / 0.5) * 1.01 }, costWeight: 0.5 });
+    const costly = await client.call('predict', {
+      datasetId: 'g',
+      method: 'knn',
+      prompt,
+      candidates: ['DALLE_3', 'SDXL_2_1'],
+      costs: { [best!.toolId]: (gap / 0.5) * 1.01 },
+      costWeight: 0.5,
+    });
     expect(costly.selection.choice).toBe(other!.toolId);
     const ranked = costly.selection.ranked.find((r) => r.toolId === best!.toolId)!;
     expect(ranked.utility).toBeCloseTo(best!.score - gap * 1.01, 9);
     // Without a weight the costs change nothing.
-    const unweighted = await client.call('predict', { datasetId: 'g', method: 'knn', prompt, candidates: ['DALLE_3', 'SDXL_2_1'], costs: { [best!.toolId]: 100 } });
+    const unweighted = await client.call('predict', {
+      datasetId: 'g',
+      method: 'knn',
+      prompt,
+      candidates: ['DALLE_3', 'SDXL_2_1'],
+      costs: { [best!.toolId]: 100 },
+    });
     expect(unweighted.selection.choice).toBe(best!.toolId);
   });
 

@@ -22,10 +22,17 @@ const METHODS = ['tool-mean', 'knn', 'memory'];
 const embedder = createTransformersEmbedder();
 let app: Client<EvalApi>;
 
-withDb('eval-parity', async ({ repos }) => {
-  app = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
-  await createInThreadClient(createImportHandlers(repos)).call('import', { file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'), datasetName: 'G' });
-}, { scope: 'file' });
+withDb(
+  'eval-parity',
+  async ({ repos }) => {
+    app = createInThreadClient(createEvalHandlers({ repos, embedder: async () => embedder }));
+    await createInThreadClient(createImportHandlers(repos)).call('import', {
+      file: new File([readFileSync(resolve(REPO, FIXTURE))], 'genai_image.json'),
+      datasetName: 'G',
+    });
+  },
+  { scope: 'file' },
+);
 
 /** The value as JSON carries it (NaN → null, no undefined fields). */
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -36,7 +43,10 @@ describe('one evaluation use case for the worker and the CLI', () => {
     expect(run.state).toBe('completed');
     const result = run.metrics as unknown as EvalResult;
     let stdout = '';
-    const code = await runEval(['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', METHODS.join(','), '--ablation', '--json', '-'], { out: (t) => void (stdout += t), err: () => undefined });
+    const code = await runEval(
+      ['--data', FIXTURE, '--train', '10', '--test', '10', '--seeds', '2', '--methods', METHODS.join(','), '--ablation', '--json', '-'],
+      { out: (t) => void (stdout += t), err: () => undefined },
+    );
     expect(code).toBe(0);
     const cli = JSON.parse(stdout) as { ablation: { method: string; cut: string; k: number }[] };
     expect(cli).toEqual(asJson({ ...withIntervals(result.report, result.intervals!), ablation: result.ablation }));

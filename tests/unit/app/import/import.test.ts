@@ -36,7 +36,12 @@ describe('import service', () => {
     expect(again.summary).toMatchObject({ added: 0, unchanged: 9, updated: 0 });
 
     const edited = readFileSync(resolve(REPO, LOG), 'utf8').replace('assistant-b,3,', 'assistant-b,4,');
-    const third = await ctx.client.call('import', { file: new File([edited], 'team-eval-log.csv'), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
+    const third = await ctx.client.call('import', {
+      file: new File([edited], 'team-eval-log.csv'),
+      datasetName: 'Team log',
+      mapping: { id: 'case' },
+      preset: 'generic',
+    });
     expect(third.summary).toMatchObject({ added: 0, unchanged: 8, updated: 1 });
     const key = 'team-log|assistant-b|1|default';
     expect((await ctx.repos.experiences.get(key))?.score).toBe(4);
@@ -48,7 +53,9 @@ describe('import service', () => {
   it('a file that cannot be parsed stores nothing and leaves existing data untouched', async () => {
     await ctx.client.call('import', { file: file(LOG), datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' });
     const before = await snapshot();
-    await expect(ctx.client.call('import', { file: file('tests/fixtures/bad-inputs/truncated.json'), datasetName: 'Team log' })).rejects.toThrow(/truncated|end/i);
+    await expect(ctx.client.call('import', { file: file('tests/fixtures/bad-inputs/truncated.json'), datasetName: 'Team log' })).rejects.toThrow(
+      /truncated|end/i,
+    );
     expect(await snapshot()).toEqual(before);
     const failed = (await ctx.repos.imports.list()).find((r) => r.fileName === 'truncated.json');
     expect(failed?.state).toBe('failed');
@@ -60,12 +67,16 @@ describe('import service', () => {
     const big = new File([rows.join('\n')], 'big.csv');
     const abort = new AbortController();
     let batches = 0;
-    const call = ctx.client.call('import', { file: big, datasetName: 'Big', preset: 'generic' }, {
-      signal: abort.signal,
-      onProgress: (p) => {
-        if (p.accepted >= 2000 && batches++ === 0) abort.abort();
+    const call = ctx.client.call(
+      'import',
+      { file: big, datasetName: 'Big', preset: 'generic' },
+      {
+        signal: abort.signal,
+        onProgress: (p) => {
+          if (p.accepted >= 2000 && batches++ === 0) abort.abort();
+        },
       },
-    });
+    );
     await expect(call).rejects.toBeInstanceOf(CancelledError);
     // The handler finishes its rollback after the caller was told; wait for the record to settle.
     for (let i = 0; i < 100 && (await ctx.repos.imports.list()).some((r) => r.state === 'running'); i++) await new Promise((r) => setTimeout(r, 20));
@@ -131,15 +142,29 @@ describe('attaching images', () => {
 
   it('refuses a pattern without <tool> when the dataset has several tools', async () => {
     const out = await ctx.client.call('import', { file: file('tests/fixtures/import/genai_image_slice.json', 'genai_image.json'), datasetName: 'G' });
-    await expect(ctx.client.call('attachImages', { datasetId: out.record.datasetId, files: [png('DALLE_3/00000.png')], pattern: '<id>.<ext>' })).rejects.toThrow(/must contain <tool>/);
+    await expect(
+      ctx.client.call('attachImages', { datasetId: out.record.datasetId, files: [png('DALLE_3/00000.png')], pattern: '<id>.<ext>' }),
+    ).rejects.toThrow(/must contain <tool>/);
   });
 });
 
 describe('malformed files never change what is stored', () => {
   const corpus = [
-    'unclosed-quote.csv', 'missing-column.csv', 'empty.csv', 'semicolon.csv', 'non-numeric-score.csv', 'duplicate-rows.csv',
-    'latin1.csv', 'truncated.json', 'bad-line.jsonl', 'scalar.json', 'field-count.csv', 'out-of-scale.csv', 'near-miss-tool.csv',
-    'header-only.csv', 'numeric-header.csv',
+    'unclosed-quote.csv',
+    'missing-column.csv',
+    'empty.csv',
+    'semicolon.csv',
+    'non-numeric-score.csv',
+    'duplicate-rows.csv',
+    'latin1.csv',
+    'truncated.json',
+    'bad-line.jsonl',
+    'scalar.json',
+    'field-count.csv',
+    'out-of-scale.csv',
+    'near-miss-tool.csv',
+    'header-only.csv',
+    'numeric-header.csv',
   ];
 
   async function tableDigest(): Promise<string> {
@@ -157,9 +182,10 @@ describe('malformed files never change what is stored', () => {
     const before = await tableDigest();
     const count = await ctx.repos.experiences.count();
     // Into the same dataset with the generic preset and the Team log's scale: nothing stored may change.
-    const res = await ctx.client
-      .call('import', { file: file(`tests/fixtures/bad-inputs/${name}`), datasetName: 'Team log', preset: 'generic' })
-      .then((o) => o, (e: Error) => e);
+    const res = await ctx.client.call('import', { file: file(`tests/fixtures/bad-inputs/${name}`), datasetName: 'Team log', preset: 'generic' }).then(
+      (o) => o,
+      (e: Error) => e,
+    );
     if (res instanceof Error) {
       expect(res.message.length).toBeGreaterThan(20);
       expect(await tableDigest()).toBe(before);
@@ -178,20 +204,36 @@ describe('experiences export', () => {
     const before = await ctx.repos.experiences.byDataset('team-log');
     const csv = await ctx.client.call('exportExperiences', { datasetId: 'team-log', format: 'csv' });
     const text = await csv.text();
-    expect(text.split('\n')[0]).toBe('dataset,id,prompt,tool,score,rater,human,score_source,response,feedback,feedback_generated,rubric,category,image,image_id');
+    expect(text.split('\n')[0]).toBe(
+      'dataset,id,prompt,tool,score,rater,human,score_source,response,feedback,feedback_generated,rubric,category,image,image_id',
+    );
     expect(text).toContain('"Red leaves drift and fall\nquiet paths of amber light\nthe year breathes slowly"');
 
     const again = await ctx.client.call('import', { file: new File([text], 'team-log-export.csv'), datasetName: 'Round trip' });
     expect(again.summary).toMatchObject({ preset: 'generic', accepted: 9, rejected: 0 });
     const after = await ctx.repos.experiences.byDataset('round-trip');
     const strip = (rows: typeof before) =>
-      rows.map(({ taskId, prompt, toolId, score, rater, response, feedback, categories }) => ({ taskId, prompt, toolId, score, rater, response, feedback, categories })).sort((a, b) => (a.taskId + a.toolId).localeCompare(b.taskId + b.toolId));
+      rows
+        .map(({ taskId, prompt, toolId, score, rater, response, feedback, categories }) => ({
+          taskId,
+          prompt,
+          toolId,
+          score,
+          rater,
+          response,
+          feedback,
+          categories,
+        }))
+        .sort((a, b) => (a.taskId + a.toolId).localeCompare(b.taskId + b.toolId));
     expect(strip(after)).toEqual(strip(before));
   });
 
   it('exports JSONL with the human flag', async () => {
     await ctx.client.call('import', { file: file('tests/fixtures/import/alpaca_experiences_slice.csv'), datasetName: 'A' });
-    const lines = (await (await ctx.client.call('exportExperiences', { datasetId: 'a', format: 'jsonl' })).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await (await ctx.client.call('exportExperiences', { datasetId: 'a', format: 'jsonl' })).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(await ctx.repos.experiences.count('a'));
     expect(lines[0]).toMatchObject({ dataset: 'a', human: false, score_source: 'judge' });
   });

@@ -29,14 +29,20 @@ describe('outputs imported without a score', () => {
     expect(out.createdDataset).toBe(true);
     expect(out.record).toMatchObject({ state: 'completed', unscored: 4 });
     expect((await ctx.repos.tools.list()).map((t) => t.id)).toEqual(['flux', 'sdxl']);
-    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([['flux', 2], ['sdxl', 2]]);
+    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([
+      ['flux', 2],
+      ['sdxl', 2],
+    ]);
     const queue = await ctx.client.call('labelQueue', { filter: { datasetIds: ['mine'], mode: 'unlabelled-by-me', order: 'task' }, me: 'ann' });
     expect(queue.ids).toEqual(['mine|p1|flux', 'mine|p1|sdxl', 'mine|p2|flux', 'mine|p2|sdxl']);
   });
 
   it('get images attached by the <tool>/<id>.<ext> pattern, which marks their tools as image tools', async () => {
     await ctx.client.call('import', { file: csv(OUTPUTS), datasetName: 'Mine', scale: SCALE });
-    const res = await ctx.client.call('attachImages', { datasetId: 'mine', files: [png('images/sdxl/p1.png'), png('images/flux/p2.png'), png('images/other/p9.png')] });
+    const res = await ctx.client.call('attachImages', {
+      datasetId: 'mine',
+      files: [png('images/sdxl/p1.png'), png('images/flux/p2.png'), png('images/other/p9.png')],
+    });
     expect(res).toMatchObject({ matched: 2, linkedExperiences: 0, linkedItems: 2, rowsWithoutImage: 2 });
     expect(res.unmatchedFiles).toEqual([{ name: 'images/other/p9.png', reason: 'no tool named other in this dataset' }]);
     const items = await ctx.repos.labels.items('mine');
@@ -55,10 +61,31 @@ describe('outputs imported without a score', () => {
     const [item] = (await ctx.repos.labels.items('mine')).filter((i) => i.id === 'mine|p1|sdxl');
     const built = await ctx.client.call('labelQueue', { filter: { datasetIds: ['mine'], mode: 'all', order: 'task' }, me: 'ann' });
     const shown = { queue: built.queue, datasetId: 'mine', taskId: 'p1', toolId: 'sdxl', rater: 'ann' };
-    await ctx.client.call('saveLabel', { label: { id: 'mine|sdxl|p1|ann', datasetId: 'mine', taskId: 'p1', toolId: 'sdxl', prompt: item!.prompt, score: 4, rater: 'ann', scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1 }, shown });
-    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([['flux', 2], ['sdxl', 1]]);
+    await ctx.client.call('saveLabel', {
+      label: {
+        id: 'mine|sdxl|p1|ann',
+        datasetId: 'mine',
+        taskId: 'p1',
+        toolId: 'sdxl',
+        prompt: item!.prompt,
+        score: 4,
+        rater: 'ann',
+        scoreSource: 'human',
+        categories: [],
+        importId: 'manual',
+        createdAt: 1,
+      },
+      shown,
+    });
+    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([
+      ['flux', 2],
+      ['sdxl', 1],
+    ]);
     await ctx.client.call('import', { file: csv('id,prompt,model,score\np2,two cats,flux,5\n', 'scores.csv'), datasetName: 'Mine' });
-    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([['flux', 1], ['sdxl', 1]]);
+    expect([...(await ctx.repos.labels.awaiting('mine'))]).toEqual([
+      ['flux', 1],
+      ['sdxl', 1],
+    ]);
     const queue = await ctx.client.call('labelQueue', { filter: { datasetIds: ['mine'], mode: 'all', order: 'task' }, me: 'ann' });
     // Still four outputs: the scores joined them, none became a second item.
     expect([queue.total, queue.ids.length, queue.mine]).toEqual([4, 4, 1]);
@@ -72,13 +99,25 @@ describe('outputs imported without a score', () => {
   });
 
   it('countRows reads the whole file and stores nothing; with no score it says the scale must be given', async () => {
-    expect(await ctx.client.call('countRows', { file: csv(OUTPUTS) })).toMatchObject({ rowsRead: 4, scored: 0, unscored: 4, rejected: 0, scaleUndecided: true });
-    expect(await ctx.client.call('countRows', { file: csv(OUTPUTS), scale: SCALE })).toMatchObject({ scale: SCALE, scaleUndecided: false, scaleNote: 'given for this import' });
+    expect(await ctx.client.call('countRows', { file: csv(OUTPUTS) })).toMatchObject({
+      rowsRead: 4,
+      scored: 0,
+      unscored: 4,
+      rejected: 0,
+      scaleUndecided: true,
+    });
+    expect(await ctx.client.call('countRows', { file: csv(OUTPUTS), scale: SCALE })).toMatchObject({
+      scale: SCALE,
+      scaleUndecided: false,
+      scaleNote: 'given for this import',
+    });
     expect(await ctx.repos.datasets.list()).toEqual([]);
   });
 
   it('a file with no score and no scale is refused before anything is stored, asking for the scale', async () => {
-    await expect(ctx.client.call('import', { file: csv(OUTPUTS), datasetName: 'Mine' })).rejects.toThrow(/^The file has no score \(4 outputs to label\), so it cannot tell the scale their labels will use\. Give the scale/);
+    await expect(ctx.client.call('import', { file: csv(OUTPUTS), datasetName: 'Mine' })).rejects.toThrow(
+      /^The file has no score \(4 outputs to label\), so it cannot tell the scale their labels will use\. Give the scale/,
+    );
     expect(await ctx.repos.datasets.list()).toEqual([]);
     expect(await ctx.repos.labels.items('mine')).toEqual([]);
   });

@@ -10,15 +10,25 @@ let repos: Repositories;
 let client: Client<LabelApi>;
 
 const exp = (taskId: string, toolId: string, rater: string, score: number): Experience => ({
-  id: `d|${taskId}|${toolId}|${rater}`, datasetId: 'd', taskId, prompt: `prompt ${taskId}`, toolId, score, rater,
-  scoreSource: 'human', categories: [], importId: 'manual', createdAt: 1,
+  id: `d|${taskId}|${toolId}|${rater}`,
+  datasetId: 'd',
+  taskId,
+  prompt: `prompt ${taskId}`,
+  toolId,
+  score,
+  rater,
+  scoreSource: 'human',
+  categories: [],
+  importId: 'manual',
+  createdAt: 1,
 });
 
 withDb('label-svc', async (t) => {
   repos = t.repos;
   client = createInThreadClient(createLabelHandlers(repos));
   // 2 tasks × 2 tools = 4 items; "me" has labelled t1/a and t2/b, "other" has labelled t1/a and t1/b.
-  for (const e of [exp('t1', 'a', 'me', 3), exp('t2', 'b', 'me', 4), exp('t1', 'a', 'other', 2), exp('t1', 'b', 'other', 5), exp('t2', 'a', 'judge', 1)]) await repos.experiences.put(e);
+  for (const e of [exp('t1', 'a', 'me', 3), exp('t2', 'b', 'me', 4), exp('t1', 'a', 'other', 2), exp('t1', 'b', 'other', 5), exp('t2', 'a', 'judge', 1)])
+    await repos.experiences.put(e);
 });
 
 describe('labelQueue', () => {
@@ -42,19 +52,48 @@ describe('labelQueue', () => {
 
 describe('pairwiseDataset: judgements as memory evidence', () => {
   const pref = (taskId: string, toolA: string, toolB: string, winner: 'A' | 'B' | 'tie', rater: string) => ({
-    id: `d|${taskId}|${toolA}|${toolB}|${rater}`, datasetId: 'd', taskId, toolA, toolB, winner, rater, shownLeft: toolA, createdAt: 1,
+    id: `d|${taskId}|${toolA}|${toolB}|${rater}`,
+    datasetId: 'd',
+    taskId,
+    toolA,
+    toolB,
+    winner,
+    rater,
+    shownLeft: toolA,
+    createdAt: 1,
   });
 
   it('makes "<name> · pairwise" from every judgement, makes it again without the undone ones, and refuses a dataset without any', async () => {
-    await repos.datasets.put({ id: 'd', name: 'D', source: 'x', preset: 'generic', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
-    await expect(client.call('pairwiseDataset', { datasetId: 'd' })).rejects.toThrow("'D' has no pairwise judgements yet: compare pairs on the Label page first.");
+    await repos.datasets.put({
+      id: 'd',
+      name: 'D',
+      source: 'x',
+      preset: 'generic',
+      scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+      raterPolicy: { kind: 'mean' },
+      createdAt: 1,
+    });
+    await expect(client.call('pairwiseDataset', { datasetId: 'd' })).rejects.toThrow(
+      "'D' has no pairwise judgements yet: compare pairs on the Label page first.",
+    );
     await repos.labels.putPreference(pref('t1', 'a', 'b', 'A', 'me'));
     await repos.labels.putPreference(pref('t2', 'a', 'b', 'tie', 'me'));
     await repos.labels.putPreference(pref('t2', 'a', 'b', 'B', 'other'));
-    expect(await client.call('pairwiseDataset', { datasetId: 'd' })).toEqual({ datasetId: 'd-pairwise', name: 'D · pairwise', experiences: 4, tasks: 2, judgements: 3 });
+    expect(await client.call('pairwiseDataset', { datasetId: 'd' })).toEqual({
+      datasetId: 'd-pairwise',
+      name: 'D · pairwise',
+      experiences: 4,
+      tasks: 2,
+      judgements: 3,
+    });
     const rows = await repos.experiences.byDataset('d-pairwise');
     // t1: a won its one; t2: a tied and lost (½/2), b tied and won (1½/2).
-    expect(rows.map((r) => [r.taskId, r.toolId, r.score]).sort()).toEqual([['t1', 'a', 1], ['t1', 'b', 0], ['t2', 'a', 0.25], ['t2', 'b', 0.75]]);
+    expect(rows.map((r) => [r.taskId, r.toolId, r.score]).sort()).toEqual([
+      ['t1', 'a', 1],
+      ['t1', 'b', 0],
+      ['t2', 'a', 0.25],
+      ['t2', 'b', 0.75],
+    ]);
     expect((await repos.datasets.get('d-pairwise'))?.scale).toEqual({ min: 0, max: 1, direction: 'higher-better', integer: false });
     await repos.labels.removePreference('d|t1|a|b|me');
     expect((await client.call('pairwiseDataset', { datasetId: 'd' })).experiences).toBe(2);

@@ -20,17 +20,30 @@ let memory: Client<MemoryApi>;
 withDb('mem-svc', async ({ db, repos: r }) => {
   repos = r;
   memory = createInThreadClient(
-    createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), currentModel: async () => 'glove-100d', embedder: async () => embedder, apiKey: async () => undefined }),
+    createMemoryHandlers({
+      repos,
+      store: new DexieEmbeddingStore(db),
+      currentModel: async () => 'glove-100d',
+      embedder: async () => embedder,
+      apiKey: async () => undefined,
+    }),
   );
   const imports = createInThreadClient(createImportHandlers(repos));
   const file = new File([readFileSync(resolve(REPO, 'tests/fixtures/import/genai_image_slice.json'))], 'genai_image.json');
   await imports.call('import', { file, datasetName: 'G' });
   // A dataset with clear effects (the 20-prompt slice is too small for any): capability-fixture.ts.
-  await imports.call('import', { file: new File([capabilityCsv()], 'capability.csv'), datasetName: 'Cap', scale: { min: 1, max: 5, direction: 'higher-better', integer: true } });
+  await imports.call('import', {
+    file: new File([capabilityCsv()], 'capability.csv'),
+    datasetName: 'Cap',
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  });
 });
 
 const shape = (entries: MemoryEntry[]) =>
-  entries.filter((e) => e.validTo === null).map((e) => `${e.toolId}|${e.level}|${e.text}|${[...e.evidence].sort().join(',')}`).sort();
+  entries
+    .filter((e) => e.validTo === null)
+    .map((e) => `${e.toolId}|${e.level}|${e.text}|${[...e.evidence].sort().join(',')}`)
+    .sort();
 
 describe('memory service (engine none)', () => {
   it('builds capability entries (facet, effect, evidence) and stores the snapshot on the memory', async () => {
@@ -41,7 +54,12 @@ describe('memory service (engine none)', () => {
     const memoryId = (run.config as { memoryId: string }).memoryId;
     const all = (await repos.memories.allEntries(memoryId)).filter((e) => e.validTo === null);
     // Every tool has its profile; the facet entries follow.
-    expect(all.filter((e) => e.profile).map((e) => e.toolId).sort()).toEqual([...CAPABILITY_TOOLS].sort());
+    expect(
+      all
+        .filter((e) => e.profile)
+        .map((e) => e.toolId)
+        .sort(),
+    ).toEqual([...CAPABILITY_TOOLS].sort());
     const entries = all.filter((e) => !e.profile);
     const weak = entries.find((e) => e.toolId === 'A' && e.facet?.name === 'negation (tagged)');
     expect(weak, JSON.stringify(entries.map((e) => e.text))).toBeDefined();
@@ -55,7 +73,12 @@ describe('memory service (engine none)', () => {
     const stored = (await repos.memories.get(memoryId))!;
     expect(stored.embeddingModel).toBe(embedder.id);
     expect(stored.capability?.tools).toEqual([...CAPABILITY_TOOLS]);
-    expect(stored.capability?.cells.filter((c) => c.entryId !== null).map((c) => c.entryId).sort()).toEqual(entries.map((e) => e.id).sort());
+    expect(
+      stored.capability?.cells
+        .filter((c) => c.entryId !== null)
+        .map((c) => c.entryId)
+        .sort(),
+    ).toEqual(entries.map((e) => e.id).sort());
     expect(modelOf(embedder.id)).toBe('glove-100d');
   });
 

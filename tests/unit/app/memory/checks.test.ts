@@ -18,21 +18,46 @@ let repos: Repositories;
 let memory: Client<MemoryApi>;
 
 const exp = (taskId: string, toolId: string, score: number): Experience => ({
-  id: `d|${toolId}|${taskId}|r1`, datasetId: 'd', taskId, prompt: `a red fox number ${taskId}`, toolId, score, rater: 'r1', scoreSource: 'human', categories: [], importId: 'manual', createdAt: Date.now(),
+  id: `d|${toolId}|${taskId}|r1`,
+  datasetId: 'd',
+  taskId,
+  prompt: `a red fox number ${taskId}`,
+  toolId,
+  score,
+  rater: 'r1',
+  scoreSource: 'human',
+  categories: [],
+  importId: 'manual',
+  createdAt: Date.now(),
 });
 
 withDb('mem-checks', async (t) => {
   ({ db, repos } = t);
   const embedder = hashEmbedder(64); // id 'hash-64': the embedding model of memory-valid.json
   memory = createInThreadClient(
-    createMemoryHandlers({ repos, store: new DexieEmbeddingStore(db), importStore: new DexieMemoryImportStore(db), currentModel: async () => 'hash-64', embedder: async () => embedder, apiKey: async () => undefined }),
+    createMemoryHandlers({
+      repos,
+      store: new DexieEmbeddingStore(db),
+      importStore: new DexieMemoryImportStore(db),
+      currentModel: async () => 'hash-64',
+      embedder: async () => embedder,
+      apiKey: async () => undefined,
+    }),
   );
   await memory.call('importMemory', { text: VALID, mode: 'new' });
 });
 
 /** Experiences that arrive after the memory: its "good" tasks now score low, its "bad" ones high. */
 async function contradict() {
-  await repos.datasets.put({ id: 'd', name: 'D', source: 'manual', preset: 'manual', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
+  await repos.datasets.put({
+    id: 'd',
+    name: 'D',
+    source: 'manual',
+    preset: 'manual',
+    scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+    raterPolicy: { kind: 'mean' },
+    createdAt: 1,
+  });
   for (const e of [exp('00001', 'ToolA', 1), exp('00002', 'ToolA', 1), exp('00003', 'ToolA', 5), exp('00004', 'ToolA', 5)]) await repos.experiences.put(e);
 }
 
@@ -56,14 +81,40 @@ describe('drift over the app store', () => {
 describe('drift reads only what arrived after the memory', () => {
   const T = 1_700_000_000_000; // validFrom of every entry in memory-valid.json
   const importRecord = (id: string, startedAt: number, finishedAt: number) => ({
-    id, datasetId: 'd', fileName: `${id}.csv`, preset: 'generic' as const, state: 'completed' as const, rowsRead: 2, accepted: 2, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt, finishedAt,
+    id,
+    datasetId: 'd',
+    fileName: `${id}.csv`,
+    preset: 'generic' as const,
+    state: 'completed' as const,
+    rowsRead: 2,
+    accepted: 2,
+    unchanged: 0,
+    updated: 0,
+    rejected: 0,
+    errors: [],
+    startedAt,
+    finishedAt,
   });
 
   it('skips imports finished before the earliest entry, and flags rows from a later import', async () => {
-    await repos.datasets.put({ id: 'd', name: 'D', source: 'manual', preset: 'manual', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 });
+    await repos.datasets.put({
+      id: 'd',
+      name: 'D',
+      source: 'manual',
+      preset: 'manual',
+      scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+      raterPolicy: { kind: 'mean' },
+      createdAt: 1,
+    });
     expect(await repos.memories.earliestValidFrom('mem-test')).toBe(T);
     // The same contradicting scores, once from an import older than the memory, once from a newer one.
-    const old = [exp('00001', 'ToolA', 1), exp('00002', 'ToolA', 1), exp('00003', 'ToolA', 5), exp('00004', 'ToolA', 5)].map((e) => ({ ...e, id: `${e.id}|old`, rater: 'old', importId: 'imp-old', createdAt: T - 5_000 }));
+    const old = [exp('00001', 'ToolA', 1), exp('00002', 'ToolA', 1), exp('00003', 'ToolA', 5), exp('00004', 'ToolA', 5)].map((e) => ({
+      ...e,
+      id: `${e.id}|old`,
+      rater: 'old',
+      importId: 'imp-old',
+      createdAt: T - 5_000,
+    }));
     await repos.imports.put(importRecord('imp-old', T - 10_000, T - 1_000));
     await repos.experiences.writeImportBatch('imp-old', old);
     const read: string[] = [];
@@ -96,7 +147,10 @@ describe('test-case runs', () => {
     expect(none).toMatchObject({ kind: 'test-cases', state: 'blocked' });
     expect(none.error).toMatch(/pin tasks/);
     await repos.tools.put({ id: 'ToolZ', name: 'ToolZ', modality: 'other', description: '', testCases: [{ datasetId: 'd', taskId: '00001' }], createdAt: 1 });
-    expect(await memory.call('runTestCases', { toolId: 'ToolZ' })).toMatchObject({ state: 'blocked', error: expect.stringMatching(/No memory has entries for ToolZ/) });
+    expect(await memory.call('runTestCases', { toolId: 'ToolZ' })).toMatchObject({
+      state: 'blocked',
+      error: expect.stringMatching(/No memory has entries for ToolZ/),
+    });
     expect((await repos.runs.list('test-cases')).length).toBe(2);
   });
 
@@ -105,10 +159,22 @@ describe('test-case runs', () => {
     await repos.tools.put({ ...tool, testCases: [{ datasetId: 'd', taskId: '00001' }] });
     expect(await memory.call('runTestCases', { toolId: 'ToolA' })).toMatchObject({ state: 'not-run' }); // no score stored yet
     await contradict();
-    await repos.tools.put({ ...tool, testCases: [{ datasetId: 'd', taskId: '00001' }, { datasetId: 'd', taskId: '00003' }, { datasetId: 'd', taskId: '09999' }] });
+    await repos.tools.put({
+      ...tool,
+      testCases: [
+        { datasetId: 'd', taskId: '00001' },
+        { datasetId: 'd', taskId: '00003' },
+        { datasetId: 'd', taskId: '09999' },
+      ],
+    });
     const run = await memory.call('runTestCases', { toolId: 'ToolA' });
     // Calibration of ToolA: mean 3.5, slope 0.5, so predictions lie in [2.5, 4.5]: the score 1 misses by > 1.
-    const m = run.metrics as { evaluated: number; notRun: number; failed: number; cases: { taskId: string; predicted: number | null; actual: number | null }[] };
+    const m = run.metrics as {
+      evaluated: number;
+      notRun: number;
+      failed: number;
+      cases: { taskId: string; predicted: number | null; actual: number | null }[];
+    };
     expect(run.state).toBe('failed');
     expect(m).toMatchObject({ evaluated: 2, notRun: 1 });
     expect(m.failed).toBeGreaterThanOrEqual(1);

@@ -80,7 +80,8 @@ describe('memory import: new', () => {
     // 100 numbers each: the size of glove-100d's vectors (vectors of another size are refused).
     const unit = (i: number) => Array.from({ length: 100 }, (_, j) => (j === i ? 1 : 0));
     const vectors = { a1: unit(0), a2: unit(1), b1: unit(2) };
-    const withVectors = (model: string): string => serializeMemoryFile({ ...file, memory: { ...file.memory, embeddingModel: model }, embeddings: { model, dim: 100, vectors } } as MemoryFile);
+    const withVectors = (model: string): string =>
+      serializeMemoryFile({ ...file, memory: { ...file.memory, embeddingModel: model }, embeddings: { model, dim: 100, vectors } } as MemoryFile);
     const a = await app();
     const skipped = await a.memory.call('importMemory', { text: withVectors('hash-64'), mode: 'new' });
     expect(skipped).toMatchObject({ ok: true, vectors: 'skipped' });
@@ -128,9 +129,40 @@ describe('memory import: merge', () => {
     const toolA = incoming.tools[0]!;
     // Same claim with more evidence → replaces a1; a new claim → added; a new tool → created.
     toolA.entries[0] = { ...toolA.entries[0]!, id: 'x1', text: 'handles  RED foxes', evidence: ['e1', 'e9'], evidenceTasks: ['00001', '00009'], support: 2 };
-    toolA.entries.push({ id: 'x2', level: 'proficient', value: 2, text: 'Excellent at snowy scenes', origin: 'manual', support: 1, evidence: ['e7'], evidenceTasks: ['00007'], pinned: false, validFrom: 1700000000001 });
+    toolA.entries.push({
+      id: 'x2',
+      level: 'proficient',
+      value: 2,
+      text: 'Excellent at snowy scenes',
+      origin: 'manual',
+      support: 1,
+      evidence: ['e7'],
+      evidenceTasks: ['00007'],
+      pinned: false,
+      validFrom: 1700000000001,
+    });
     toolA.counts.proficient = 1;
-    incoming.tools.push({ id: 'ToolC', name: 'Tool C', modality: 'text→text', description: 'a chat model', counts: { proficient: 0, good: 1, bad: 0, weak: 0 }, entries: [{ id: 'c1', level: 'good', value: 1, text: 'Writes haiku', origin: 'llm', support: 1, evidence: ['e8'], evidenceTasks: ['00008'], pinned: false, validFrom: 1700000000002 }] });
+    incoming.tools.push({
+      id: 'ToolC',
+      name: 'Tool C',
+      modality: 'text→text',
+      description: 'a chat model',
+      counts: { proficient: 0, good: 1, bad: 0, weak: 0 },
+      entries: [
+        {
+          id: 'c1',
+          level: 'good',
+          value: 1,
+          text: 'Writes haiku',
+          origin: 'llm',
+          support: 1,
+          evidence: ['e8'],
+          evidenceTasks: ['00008'],
+          pinned: false,
+          validFrom: 1700000000002,
+        },
+      ],
+    });
     incoming.build.calibration.ToolC = { mean: 4, slope: 0.5, n: 4 };
     const text = serializeMemoryFile(incoming);
 
@@ -138,7 +170,10 @@ describe('memory import: merge', () => {
     const preview = await memory.call('importMemory', { text, mode: 'merge', memoryId: 'mem-test', dryRun: true });
     expect(await dump(db)).toBe(before);
     if (!preview.ok) throw new Error(JSON.stringify(preview.issues));
-    expect(preview.merge!.added.map((a) => `${a.toolId}|${a.level}|${a.text}`).sort()).toEqual(['ToolA|proficient|Excellent at snowy scenes', 'ToolC|good|Writes haiku']);
+    expect(preview.merge!.added.map((a) => `${a.toolId}|${a.level}|${a.text}`).sort()).toEqual([
+      'ToolA|proficient|Excellent at snowy scenes',
+      'ToolC|good|Writes haiku',
+    ]);
     expect(preview.merge!.replaced).toEqual([{ id: 'a1', toolId: 'ToolA', level: 'good', text: 'Handles red foxes', evidenceAdded: 1 }]);
     expect(preview.merge!.toolsAdded).toEqual(['ToolC']);
     expect(preview.merge!.unchanged).toBe(2);
@@ -150,7 +185,11 @@ describe('memory import: merge', () => {
     expect(await repos.tools.get('ToolC')).toMatchObject({ name: 'Tool C', description: 'a chat model' });
     const exported = readMemoryFile((await memory.call('exportMemory', { memoryId: 'mem-test' })).text);
     expect(exported.build.calibration.ToolC).toEqual({ mean: 4, slope: 0.5, n: 4 });
-    expect(exported.tools.find((t) => t.id === 'ToolA')!.entries.find((e) => e.text === 'Handles red foxes')!.evidenceTasks).toEqual(['00001', '00002', '00009']);
+    expect(exported.tools.find((t) => t.id === 'ToolA')!.entries.find((e) => e.text === 'Handles red foxes')!.evidenceTasks).toEqual([
+      '00001',
+      '00002',
+      '00009',
+    ]);
 
     // Undo per tool reverts the merge's change to that tool.
     await memory.call('undoMemory', { memoryId: 'mem-test', toolId: 'ToolA' });

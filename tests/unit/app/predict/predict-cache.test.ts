@@ -12,10 +12,27 @@ import { groundTruth } from '../../../../src/core/eval/ground-truth';
  * Issue #35: the Predict page keeps fitted models between calls, and must refit when the data they
  * were fitted on changes — also when the number of rows does not (a relabel of an existing experience).
  */
-const DATASET: Dataset = { id: 'd', name: 'Sums', source: 'manual', preset: 'manual', createdAt: 1, scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' } };
+const DATASET: Dataset = {
+  id: 'd',
+  name: 'Sums',
+  source: 'manual',
+  preset: 'manual',
+  createdAt: 1,
+  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  raterPolicy: { kind: 'mean' },
+};
 const row = (taskId: string, toolId: string, rater: string, score: number): Experience => ({
-  id: experienceKey('d', taskId, toolId, rater), datasetId: 'd', taskId, prompt: `add ${taskId}`, toolId, score, rater,
-  scoreSource: 'human', categories: [], importId: 'i1', createdAt: 1,
+  id: experienceKey('d', taskId, toolId, rater),
+  datasetId: 'd',
+  taskId,
+  prompt: `add ${taskId}`,
+  toolId,
+  score,
+  rater,
+  scoreSource: 'human',
+  categories: [],
+  importId: 'i1',
+  createdAt: 1,
 });
 // Tool a: 2, 4, 3, 5 (mean 3.5); tool b: 1, 1, 2, 2 (mean 1.5); one rater, so the mean policy is the score.
 const ROWS = [

@@ -72,10 +72,31 @@ describe('Web Locks liveness', () => {
 
 describe('an import interrupted by a reload', () => {
   const exp = (task: string, importId: string, datasetId = 'big'): Experience => ({
-    id: `${datasetId}|${task}|T|r`, datasetId, taskId: task, prompt: `p ${task}`, toolId: 'T', score: 3, rater: 'r', scoreSource: 'human', categories: [], importId, createdAt: 1,
+    id: `${datasetId}|${task}|T|r`,
+    datasetId,
+    taskId: task,
+    prompt: `p ${task}`,
+    toolId: 'T',
+    score: 3,
+    rater: 'r',
+    scoreSource: 'human',
+    categories: [],
+    importId,
+    createdAt: 1,
   });
   const running = (id: string, datasetId: string, startedAt = 5): ImportRecord => ({
-    id, datasetId, fileName: `${id}.csv`, preset: 'generic', state: 'running', rowsRead: 0, accepted: 0, unchanged: 0, updated: 0, rejected: 0, errors: [], startedAt,
+    id,
+    datasetId,
+    fileName: `${id}.csv`,
+    preset: 'generic',
+    state: 'running',
+    rowsRead: 0,
+    accepted: 0,
+    unchanged: 0,
+    updated: 0,
+    rejected: 0,
+    errors: [],
+    startedAt,
   });
 
   it('is rolled back when its lock is free, and left alone while another tab still holds it', async () => {
@@ -112,8 +133,19 @@ describe('an import interrupted by a reload', () => {
     // The tab died after the dataset row was written but before the import was marked completed.
     const rec = running('imp-half', 'g', 42);
     await repos.imports.put(rec);
-    await repos.experiences.writeImportBatch('imp-half', (await Promise.resolve(expected.slice(0, 50))).map((id) => ({ ...exp(id.split('|')[1]!, 'imp-half', 'g'), id })));
-    await repos.datasets.put({ id: 'g', name: 'G', source: 'imp-half.csv', preset: 'genai-bench', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 42 });
+    await repos.experiences.writeImportBatch(
+      'imp-half',
+      (await Promise.resolve(expected.slice(0, 50))).map((id) => ({ ...exp(id.split('|')[1]!, 'imp-half', 'g'), id })),
+    );
+    await repos.datasets.put({
+      id: 'g',
+      name: 'G',
+      source: 'imp-half.csv',
+      preset: 'genai-bench',
+      scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+      raterPolicy: { kind: 'mean' },
+      createdAt: 42,
+    });
 
     expect((await client.call('recover', {})).rolledBack).toBe(1);
     expect(await repos.datasets.get('g')).toBeUndefined();
@@ -221,7 +253,10 @@ describe('bulk embedding killed mid-way', () => {
       },
     };
     const embed = createEmbedHandlers({ host: host(state), store, setting: { get: async () => 'fake', set: async () => undefined } });
-    const handlers = { ...embed, ...createEmbedDatasetHandlers({ embed: embed.embed, prompts: async (id) => distinctPrompts(await repos.experiences.byDataset(id)) }) };
+    const handlers = {
+      ...embed,
+      ...createEmbedDatasetHandlers({ embed: embed.embed, prompts: async (id) => distinctPrompts(await repos.experiences.byDataset(id)) }),
+    };
     const { port1, port2 } = new MessageChannel();
     const server = expose<EmbedDatasetApi>(handlers, port2);
     const endpoint = Object.assign(new EventTarget(), {

@@ -23,15 +23,31 @@ withDb('storage-svc', (t) => {
   client = createInThreadClient(createStorageHandlers({ repos, restore: (text) => restoreBackup(db, text), clear: () => clearAllTables(db), locks: null }));
 });
 
-const DATASET: Dataset = { id: 'd', name: 'D', source: 's', preset: 'generic', scale: { min: 1, max: 5, direction: 'higher-better', integer: true }, raterPolicy: { kind: 'mean' }, createdAt: 1 };
-const run = (id: string, state: EvalRun['state']): EvalRun => ({ id, kind: 'eval', state, config: { datasetId: 'd', seeds: 1, methods: ['tool-mean'] }, startedAt: 5 });
+const DATASET: Dataset = {
+  id: 'd',
+  name: 'D',
+  source: 's',
+  preset: 'generic',
+  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
+  raterPolicy: { kind: 'mean' },
+  createdAt: 1,
+};
+const run = (id: string, state: EvalRun['state']): EvalRun => ({
+  id,
+  kind: 'eval',
+  state,
+  config: { datasetId: 'd', seeds: 1, methods: ['tool-mean'] },
+  startedAt: 5,
+});
 
 describe('storage handlers', () => {
   it('restores a backup, and refuses a file that is not one, changing nothing', async () => {
     await repos.datasets.put(DATASET);
     const text = await (await exportBackup(db)).text();
     await repos.datasets.put({ ...DATASET, id: 'later', name: 'Later' });
-    await expect(client.call('restoreBackup', { text: '{"format":"other"}' })).rejects.toThrow('This file is not a ToolMem backup (its "format" is not "toolmem-backup").');
+    await expect(client.call('restoreBackup', { text: '{"format":"other"}' })).rejects.toThrow(
+      'This file is not a ToolMem backup (its "format" is not "toolmem-backup").',
+    );
     expect((await repos.datasets.list()).map((d) => d.id).sort()).toEqual(['d', 'later']);
     expect(await client.call('restoreBackup', { text })).toMatchObject({ datasets: 1, experiences: 0 });
     expect((await repos.datasets.list()).map((d) => d.id)).toEqual(['d']);
