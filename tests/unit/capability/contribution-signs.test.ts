@@ -40,7 +40,9 @@ describe('every contribution line has the sign its words say', () => {
             expect(tentative.has(c.entryId), c.entryId).toBe(false);
             const claim = claims.get(c.entryId);
             if (claim && Math.abs(c.points) > 1e-12) {
-              expect(Math.sign(c.points), c.text).toBe(Math.sign(claim.value));
+              // The points are the change from the tool's usual lead (issue #34): the claim's headline delta,
+              // not its level against the others (a tool can lead less than usual and still be above them).
+              expect(Math.sign(c.points), c.text).toBe(Math.sign(claim.claim.delta));
               lines++;
             }
             if (c.entryId.startsWith('dataset:') && Math.abs(c.points) > 1e-12) {

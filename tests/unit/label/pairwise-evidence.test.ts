@@ -77,7 +77,9 @@ describe('pairwise judgements as evidence: each tool’s share of its comparison
   it('a tool that loses most pairs on a facet is a claim under the same checks, and its entry says where the scores came from', () => {
     // 40 tasks, 3 tools, 2 raters; tasks 0–19 are tagged "text". On them "weak" loses to both others
     // (one rater ties now and then); elsewhere it wins or ties as often as the others.
-    const tasks = new Map(Array.from({ length: 40 }, (_, t) => [`t${t}`, { prompt: `prompt number ${t}`, categories: t < 20 ? ['text'] : ['plain'] }]));
+    // The wording shows the tag, as in real data: a tag no text detector can place makes no claim (issue #34).
+    const prompt = (t: number) => (t < 20 ? `a shop sign that reads "open ${t}" in bold letters` : `a quiet meadow at dawn, scene ${t}`);
+    const tasks = new Map(Array.from({ length: 40 }, (_, t) => [`t${t}`, { prompt: prompt(t), categories: t < 20 ? ['text'] : ['plain'] }]));
     const prefs: Preference[] = [];
     for (let t = 0; t < 40; t++) {
       const id = `t${t}`;

@@ -118,7 +118,7 @@ describe('toolmem mcp', { timeout: 60_000 }, () => {
         level?: string;
         status?: string;
         facet?: string;
-        effect?: { n: number; ci95: number[]; lfsr?: number };
+        effect?: { n: number; ci95: number[]; lfsr?: number; deltaOwn: number; deltaVsOthers: number | null; latent?: { delta: number } };
         verdict?: string;
       };
       const p = await call<{ score: number; mean: number; contributions: Contribution[] }>(client, 'predict_score', {
@@ -132,7 +132,9 @@ describe('toolmem mcp', { timeout: 60_000 }, () => {
         expect(c.status).toBe('claim');
         expect(c.effect!.n).toBeGreaterThanOrEqual(10);
         expect(c.effect!.lfsr!).toBeLessThanOrEqual(0.05);
-        expect(Math.sign(c.points), c.text).toBe(c.level === 'proficient' || c.level === 'good' ? 1 : -1);
+        // Points are the change from the usual lead, the headline delta its words state (issue #34), not the level.
+        const fx = c.effect!;
+        expect(Math.sign(c.points), c.text).toBe(Math.sign(fx.latent?.delta ?? fx.deltaVsOthers ?? fx.deltaOwn));
         expect(['holds', 'inconclusive', 'contradicted', 'untested']).toContain(c.verdict);
       }
       const recall = await call<{ levels: Record<string, Contribution[]>; applying: Contribution[] }>(client, 'recall', {

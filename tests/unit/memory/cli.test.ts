@@ -28,7 +28,7 @@ describe('toolmem build-memory', { timeout: 90_000 }, () => {
     const file = readMemoryFile(text);
     expect(serializeMemoryFile(file)).toBe(text); // written in canonical form
     expect(file).toMatchObject({
-      version: 3,
+      version: 4,
       kind: 'toolmem-memory',
       build: { state: 'completed', datasetId: 'genai-bench', engine: 'none', split: { train: 15, seed: 3 } },
     });

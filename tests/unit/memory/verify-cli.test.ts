@@ -86,6 +86,6 @@ describe('toolmem verify', { timeout: 120_000 }, () => {
     expect((await toolmem(['verify', '--memory', join(dir, 'nope.json'), '--data', SLICE])).code).toBe(2);
     const bad = await toolmem(['verify', '--memory', resolve(REPO, 'tests/fixtures/bad-inputs/memory-wrong-version.json'), '--data', SLICE]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unsupported version 4/);
+    expect(bad.stderr).toMatch(/unsupported version 5/);
   });
 });
