@@ -115,6 +115,9 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
+    // A fixture server or a CLI child starts in well under a second, but a loaded 2-core machine can
+    // take ten (the default hook limit): a wait, not a timing goal.
+    hookTimeout: 60_000,
     // Vitest's default is one worker per core but one (so a single worker on CI's 2 cores). Two
     // there: much of a file's time is importing modules and waiting on the CLI tests' child
     // processes, which overlap well (unit suite 266 → 200 s on the 2-core CI kind).

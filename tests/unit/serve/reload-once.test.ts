@@ -33,7 +33,7 @@ describe('one look per version of a watched memory file', () => {
 
     writeFileSync(`${path}.tmp`, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), version: 99 }));
     renameSync(`${path}.tmp`, path);
-    await until(() => refusals().length === 1, 10_000);
+    await until(() => refusals().length === 1, 20_000);
     await pollsPassed();
     expect(refusals()).toHaveLength(1);
 
@@ -41,15 +41,15 @@ describe('one look per version of a watched memory file', () => {
     ftruncateSync(fd, 1024 ** 3);
     closeSync(fd);
     renameSync(`${path}.tmp`, path);
-    await until(() => refusals().length === 2, 10_000);
+    await until(() => refusals().length === 2, 20_000);
     await pollsPassed();
     expect(refusals()).toHaveLength(2);
     expect(refusals()[1]).toContain('1024.0 MiB (1,073,741,824 bytes), more than the limit of 10.0 MiB');
 
     writeFileSync(`${path}.tmp`, renamed(path.replace(/memory\.json$/, 'built.json'), 'third version'));
     renameSync(`${path}.tmp`, path);
-    await until(() => holder!.current.file.memory.name === 'third version', 10_000);
+    await until(() => holder!.current.file.memory.name === 'third version', 20_000);
     expect(holder.current.generation).toBe(2);
     expect(refusals()).toHaveLength(2);
-  }, 30_000);
+  }, 20_000);
 });

@@ -52,7 +52,7 @@ describe('hot reload', () => {
     const next = renamed(path, 'GenAI-Bench memory, second version');
     writeFileSync(`${path}.tmp`, next);
     renameSync(`${path}.tmp`, path);
-    await until(() => s.holder.current.sha === sha(next), 10_000);
+    await until(() => s.holder.current.sha === sha(next), 20_000);
     const after = await post(`${s.url}/v1/select`, select);
     expect(after.headers.get('x-toolmem-memory')).toBe(sha(next));
     expect(after.json).toEqual(before.json); // same data, same answer
@@ -65,7 +65,7 @@ describe('hot reload', () => {
     const served = s.holder.current.sha;
     const text = renamed(path, 'never served');
     writeFileSync(path, text.slice(0, text.length / 2));
-    await until(() => s.logs.some((l) => l.startsWith(`reload refused, still serving ${served}`)), 10_000);
+    await until(() => s.logs.some((l) => l.startsWith(`reload refused, still serving ${served}`)), 20_000);
     const answer = await post(`${s.url}/v1/select`, select);
     expect([answer.status, answer.headers.get('x-toolmem-memory')]).toEqual([200, served]);
     expect(await s.holder.reload()).toMatchObject({ status: 'refused' });
