@@ -16,7 +16,7 @@ test('LLM methods: enabled once a model is chosen, limited to N test tasks, call
   await app.goTo('Evaluate');
   const form = evaluate.form;
   await evaluate.chooseMethods(['generic-llm', 'toolmem-llm'], ['tool-median', 'knn', 'knn-difficulty', 'ensemble', 'memory']);
-  await expect(form.getByText(/scored on the first 50 test tasks/)).toBeVisible();
+  await expect(form.getByText(/scored\s+on\s+the\s+first\s+50\s+test\s+tasks/)).toBeVisible();
   await form.getByLabel('Task limit for LLM methods').fill('3');
   await evaluate.fillSplit(10, 10, 1);
   await form.getByRole('button', { name: 'Run evaluation' }).click();

@@ -49,7 +49,7 @@ test('a memory built with the model, evaluated on the tasks it never saw; LLM pr
   for (const m of ['tool-mean', 'memory', 'toolmem-llm']) await expect(summary.getByRole('row', { name: new RegExp(`^${m} \\d\\.\\d{3}`) })).toBeVisible();
   await expect(summary).toContainText('10 train / 10 test tasks · 1 seed');
   await expect(summary.getByTestId('eval-memory')).toContainText(
-    /GenAI slice memory — fake-model .* tested on 10 tasks it never saw; memory cited \d+; toolmem-llm cited \d+\./,
+    /GenAI slice memory — fake-model [\s\S]* tested\s+on\s+10\s+tasks\s+it\s+never\s+saw;\s+memory\s+cited\s+\d+;\s+toolmem-llm\s+cited\s+\d+\./,
   );
   await expect(form.getByLabel('Evaluation run').locator('option').first()).toHaveText(/^GenAI slice · memory GenAI slice memory · /);
 

@@ -70,7 +70,7 @@ test('predict each tool for a new task and pick one, with evidence', async ({ me
   // The pick's margin over the runner-up, and how often it beats it on the held-out tasks (both tools' errors per task).
   // knn on the slice is deterministic (seeded folds): DALLE_3 beats DeepFloyd on 17.5 of the 20 held-out tasks.
   await expect(page.getByTestId('pick-margin')).toHaveText(
-    /^Ahead of DeepFloyd_I_XL_v1 by 0\.84 score points\s— DALLE_3 does better on 88% of held-out tasks \(from both tools' errors on 20 held-out tasks; too few are like this one\)\.$/,
+    /^Ahead of DeepFloyd_I_XL_v1 by 0\.84\s+score points\s— DALLE_3 does better on 88% of held-out tasks \(from both tools' errors on 20 held-out tasks; too few are like this one\)\.$/,
   );
   await expect(page.getByTestId('only-mean')).toHaveCount(0);
 

@@ -42,7 +42,7 @@ test('the demo memory: building state, a plain summary first, whole column names
   // A plain paragraph first, above the matrix; the details folded.
   await expect(cap.summary).toBeVisible();
   await expect(cap.summary.locator('p').first()).toHaveText(
-    /^This memory learned from 1,600 training tasks of GenAI-Bench demo, about 6 tools\. Overall \S+ scores best \(\d\.\d\d on the 1–5 scale\) and \S+ worst \(\d\.\d\d\)\. It makes \d+ claims? — kinds of task on which a tool does clearly better or worse against the others than it usually does, such as .+\./,
+    /^This memory learned from 1,600 training tasks of GenAI-Bench demo, about 6 tools\. Overall \S+ scores best \(\d\.\d+ on the 1–5 scale\) and \S+ worst \(\d\.\d+\)\. It makes \d+ claims? — kinds of task on which a tool does clearly better or worse against the others than it usually does, such as .+\./,
   );
   expect((await cap.summary.boundingBox())!.y).toBeLessThan((await cap.matrix.boundingBox())!.y);
   await expect(cap.details).not.toHaveAttribute('open', '');
@@ -56,7 +56,7 @@ test('the demo memory: building state, a plain summary first, whole column names
   const n = (s: string | undefined) => Number((s ?? '0').replace(/,/g, ''));
   expect(n(m![1])).toBe(6 + n(m![2]) + n(m![3]) + n(m![4]));
   await expect(cap.details).toContainText(
-    /Prompts are compared with the embedding model glove-100d@\w+ \(it turns a text into numbers, so similar tasks can be found\)/,
+    /Prompts\s+are\s+compared\s+with\s+the\s+embedding\s+model\s+glove-100d@\w+\s+\(it\s+turns\s+a\s+text\s+into\s+numbers,\s+so\s+similar\s+tasks\s+can\s+be\s+found\)/,
   );
   await cap.details.locator('summary').click();
 
@@ -81,7 +81,7 @@ test('the demo memory: building state, a plain summary first, whole column names
   // The cell panel says its claim in words for that tool and facet.
   await cap.openCellWithEntry();
   await expect(cap.cellPanel.getByTestId('cell-status')).toHaveText(
-    /^(claim|tentative, not a claim)\s+\S+ (probably )?does (better|worse) on “.+” tasks against the other tools than it usually does(; the chance it is the other way is (below 0\.1%|[\d.]+%)\.|, but the chance it is the other way is [\d.]+% — too high to state it as a fact\.)$/,
+    /^(claim|tentative,\s+not\s+a\s+claim)\s+\S+\s+(probably\s+)?does\s+(better|worse)\s+on\s+“.+”\s+tasks\s+against\s+the\s+other\s+tools\s+than\s+it\s+usually\s+does(;\s+the\s+chance\s+it\s+is\s+the\s+other\s+way\s+is\s+(below\s+0\.1%|[\d.]+%)\.|,\s+but\s+the\s+chance\s+it\s+is\s+the\s+other\s+way\s+is\s+[\d.]+%\s+—\s+too\s+high\s+to\s+state\s+it\s+as\s+a\s+fact\.)$/,
   );
   await expect(cap.cellPanel.getByTestId('cell-status')).not.toContainText('sign');
   await shootBoth(page, 'memory-summary');

@@ -68,7 +68,7 @@ test('share a memory: export, delete everything, import it back — same memory;
   // Export of the imported memory (format version 2) gives the same file back, byte for byte.
   const again = await memory.exportMemory(join(dir, 'again.json'));
   expect(again).toBe(exported);
-  expect(JSON.parse(again)).toMatchObject({ version: 3, build: { capability: { tools: ['A', 'B', 'C'] } } });
+  expect(JSON.parse(again)).toMatchObject({ version: 4, build: { capability: { tools: ['A', 'B', 'C'] } } });
 
   await tools.goTo('Tools');
   await expect.poll(() => tools.strongestAndWeakest(), { timeout: 30_000 }).toEqual(cardsBefore);

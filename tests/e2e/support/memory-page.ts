@@ -3,6 +3,11 @@ import { LabelPage } from './label-page';
 
 /** Page object for the Memory page. */
 export class MemoryPage extends LabelPage {
+  /** A tool's tab by its exact name: the capability view's "Matrix" and "Leaderboards by facet" tabs also contain "A". */
+  override tab(name: string): Locator {
+    return this.page.getByRole('tab', { name, exact: true });
+  }
+
   level(level: 'proficient' | 'good' | 'bad' | 'weak'): Locator {
     return this.page.getByTestId(`level-${level}`);
   }
