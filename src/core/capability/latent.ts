@@ -31,6 +31,7 @@
  */
 import { cholesky, choleskySolve } from '../predict/linalg';
 import { normalCdf } from './gauss';
+import type { ShrunkCell } from './shrink';
 
 export interface LatentInput {
   /** v[j][t]: tool j's oriented score on task t (NaN where missing). */
@@ -43,15 +44,8 @@ export interface LatentInput {
   phi?: readonly number[];
 }
 
-export interface LatentCell {
-  /** Posterior of the facet-minus-overall log-odds contrast. */
-  mean: number;
-  sd: number;
-  ci95: [number, number];
-  lfsr: number;
-  /** The facet's own coefficient δ_f and its lfsr. */
-  partial: number;
-  partialLfsr: number;
+/** A shrunk cell on the log-odds scale (the same posterior summary as shrink.ts's), with the raw spread of a new sample. */
+export interface LatentCell extends ShrunkCell {
   /** Standard error of the contrast estimated on a sample of this size without the prior (a new sample's spread). */
   seRaw: number;
 }
