@@ -46,6 +46,9 @@ export class DataPage extends AppPage {
   async setScale(min: string, max: string): Promise<void> {
     const minimum = this.dialog.getByLabel('Scale minimum');
     const maximum = this.dialog.getByLabel('Scale maximum');
+    // The inferred scale lands in Min and Max when the whole-file read ends: read them after it.
+    await expect(this.dialog.getByText('Reading…', { exact: true })).toHaveCount(0);
+    await expect(this.dialog.getByText(/^Reading the scores/)).toHaveCount(0);
     if ((await minimum.inputValue()) !== min) {
       await minimum.fill(min);
       await minimum.blur();
