@@ -152,94 +152,118 @@ export async function evaluate(input: EvaluateInput): Promise<EvalReport> {
   const toolPairs = (input.toolPairs ?? allToolPairs(tools)).map(([a, b]) => [a, b] as [string, string]);
   const seeds: SeedResult[] = [];
   for (const seed of input.seeds) {
-    const fixed = input.fixedSplit;
-    const split: TaskSplit = fixed
-      ? { seed, train: fixed.train.filter((id) => tasks.has(id)), test: fixed.test.filter((id) => tasks.has(id)) }
-      : splitByTask(tasks.keys(), input.sizes, seed);
-    const trainSet = new Set(split.train);
-    const vec = (id: string) => input.vectors?.get(id);
-    const examples: TrainingExample[] = [];
-    for (const p of input.data) {
-      if (!trainSet.has(p.taskId)) continue;
-      const e: TrainingExample = { taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories };
-      const v = vec(p.taskId);
-      if (v) e.vector = v;
-      examples.push(e);
-    }
+    const split = seedSplit(input, tasks, seed);
+    const examples = trainingExamples(input, new Set(split.train));
     const testTasks = split.test.map((id) => tasks.get(id)!);
-    // Keyed by tool ids (data): null prototype (core/data-keys); `trainMean[c]` of an absent tool is undefined.
-    const trainMean = dict<number>();
-    for (const tool of tools) {
-      trainMean[tool] = mean(examples.filter((e) => e.toolId === tool).map((e) => e.score));
-    }
-    const alwaysStronger = toolPairs.map(([a, b]) => {
-      const obs = testTasks.filter((t) => t.truth.has(a) && t.truth.has(b)).map((t) => ({ trueA: t.truth.get(a)!, trueB: t.truth.get(b)! }));
-      return { a, b, ...alwaysStrongerAccuracy(trainMean[a] ?? NaN, trainMean[b] ?? NaN, obs) };
-    });
-    const alwaysStrongerSelection = selectionMetrics(
-      testTasks.map((t) => {
-        const cands = [...t.truth.keys()].sort();
-        return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => trainMean[c] ?? -Infinity) };
-      }),
-    );
+    const baselines = seedBaselines(examples, testTasks, tools, toolPairs);
     const methods = dict<MethodSeedResult>(); // method ids come from the caller: null prototype
     const matrix = emptyMatrix(testTasks, tools);
     for (const method of input.methods) {
       throwIfAborted(input.signal);
-      const predictor = method.create();
-      const t0 = Date.now();
-      await predictor.fit({ scale: input.scale, examples }, { signal: input.signal });
-      const fitMs = Date.now() - t0;
-      const pred = new Map<string, Map<string, number>>();
-      let clamped = 0;
-      let count = 0;
-      const t1 = Date.now();
-      const scored = method.maxTestTasks !== undefined ? testTasks.slice(0, method.maxTestTasks) : testTasks;
-      for (const [i, t] of scored.entries()) {
-        if (i % 50 === 0) {
-          throwIfAborted(input.signal);
-          input.onProgress?.({ seed, method: method.id, done: i, total: scored.length });
-        }
-        const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories, ...(t.rubric ? { rubric: t.rubric } : {}) };
-        const v = vec(t.taskId);
-        if (v) task.vector = v;
-        const row = new Map<string, number>();
-        for (const tool of [...t.truth.keys()].sort()) {
-          const p = await predictor.predict(task, tool, { signal: input.signal });
-          row.set(tool, p.score);
-          if (p.clamped) clamped++;
-          count++;
-        }
-        pred.set(t.taskId, row);
-      }
-      const predictMs = Date.now() - t1;
-      const llm = llmStatsOf(predictor);
+      const { result, scored, pred } = await runMethod(input, method, seed, examples, testTasks);
       fillMatrix(matrix, method.id, scored, pred);
-      methods[method.id] = score(scored, pred, tools, toolPairs, {
-        clamped,
-        predictions: count,
-        fitMs,
-        predictMs,
-        testTasks: scored.length,
-        ...(llm ? { llm } : {}),
-      });
+      methods[method.id] = { ...score(scored, pred, tools, toolPairs), ...result };
       if (input.keepPredictions && seed === input.seeds[0]) {
         methods[method.id]!.points = scored.flatMap((t) =>
           [...t.truth].map(([toolId, actual]) => ({ taskId: t.taskId, toolId, predicted: pred.get(t.taskId)!.get(toolId)!, actual })),
         );
       }
-      input.onMethodDone?.({
-        seed,
-        split,
-        tools,
-        methods: Object.assign(dict<MethodSeedResult>(), methods),
-        matrix,
-        baselines: { alwaysStronger, alwaysStrongerSelection, trainMean },
-      });
+      input.onMethodDone?.({ seed, split, tools, methods: Object.assign(dict<MethodSeedResult>(), methods), matrix, baselines });
     }
-    seeds.push({ seed, split, tools, methods, matrix, baselines: { alwaysStronger, alwaysStrongerSelection, trainMean } });
+    seeds.push({ seed, split, tools, methods, matrix, baselines });
   }
   return { seeds, tools, toolPairs, methods: input.methods.map((m) => m.id), sizes: input.sizes };
+}
+
+/** The seed's split by task, or the caller's fixed one restricted to the tasks the data holds. */
+function seedSplit(input: EvaluateInput, tasks: ReadonlyMap<string, TaskData>, seed: number): TaskSplit {
+  const fixed = input.fixedSplit;
+  return fixed
+    ? { seed, train: fixed.train.filter((id) => tasks.has(id)), test: fixed.test.filter((id) => tasks.has(id)) }
+    : splitByTask(tasks.keys(), input.sizes, seed);
+}
+
+/** Every rated pair of a training task (with its raters and vector); nothing of a test task reaches a predictor's fit. */
+function trainingExamples(input: EvaluateInput, trainSet: ReadonlySet<string>): TrainingExample[] {
+  const examples: TrainingExample[] = [];
+  for (const p of input.data) {
+    if (!trainSet.has(p.taskId)) continue;
+    const e: TrainingExample = { taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories };
+    const v = input.vectors?.get(p.taskId);
+    if (v) e.vector = v;
+    examples.push(e);
+  }
+  return examples;
+}
+
+/** The baselines every method is compared with: each tool's training mean, used to pick a tool on every test task. */
+function seedBaselines(
+  examples: readonly TrainingExample[],
+  testTasks: readonly TaskData[],
+  tools: readonly string[],
+  toolPairs: readonly [string, string][],
+): SeedResult['baselines'] {
+  // Keyed by tool ids (data): null prototype (core/data-keys); `trainMean[c]` of an absent tool is undefined.
+  const trainMean = dict<number>();
+  for (const tool of tools) {
+    trainMean[tool] = mean(examples.filter((e) => e.toolId === tool).map((e) => e.score));
+  }
+  const alwaysStronger = toolPairs.map(([a, b]) => {
+    const obs = testTasks.filter((t) => t.truth.has(a) && t.truth.has(b)).map((t) => ({ trueA: t.truth.get(a)!, trueB: t.truth.get(b)! }));
+    return { a, b, ...alwaysStrongerAccuracy(trainMean[a] ?? NaN, trainMean[b] ?? NaN, obs) };
+  });
+  const alwaysStrongerSelection = selectionMetrics(
+    testTasks.map((t) => {
+      const cands = [...t.truth.keys()].sort();
+      return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => trainMean[c] ?? -Infinity) };
+    }),
+  );
+  return { alwaysStronger, alwaysStrongerSelection, trainMean };
+}
+
+type RunFigures = Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs' | 'testTasks' | 'llm'>;
+
+/**
+ * Fits a fresh predictor of `method` on the training examples and asks it for every (test task, tool)
+ * with a true score, tools in id order; the test tasks' scores never reach it.
+ */
+async function runMethod(
+  input: EvaluateInput,
+  method: EvalMethod,
+  seed: number,
+  examples: TrainingExample[],
+  testTasks: readonly TaskData[],
+): Promise<{ result: RunFigures; scored: readonly TaskData[]; pred: Map<string, Map<string, number>> }> {
+  const predictor = method.create();
+  const t0 = Date.now();
+  await predictor.fit({ scale: input.scale, examples }, { signal: input.signal });
+  const fitMs = Date.now() - t0;
+  const pred = new Map<string, Map<string, number>>();
+  let clamped = 0;
+  let count = 0;
+  const t1 = Date.now();
+  const scored = method.maxTestTasks !== undefined ? testTasks.slice(0, method.maxTestTasks) : testTasks;
+  for (const [i, t] of scored.entries()) {
+    if (i % 50 === 0) {
+      throwIfAborted(input.signal);
+      input.onProgress?.({ seed, method: method.id, done: i, total: scored.length });
+    }
+    const task: PredictTask = { taskId: t.taskId, prompt: t.prompt, categories: t.categories, ...(t.rubric ? { rubric: t.rubric } : {}) };
+    const v = input.vectors?.get(t.taskId);
+    if (v) task.vector = v;
+    const row = new Map<string, number>();
+    for (const tool of [...t.truth.keys()].sort()) {
+      const p = await predictor.predict(task, tool, { signal: input.signal });
+      row.set(tool, p.score);
+      if (p.clamped) clamped++;
+      count++;
+    }
+    pred.set(t.taskId, row);
+  }
+  const predictMs = Date.now() - t1;
+  const llm = llmStatsOf(predictor);
+  const result: RunFigures = { clamped, predictions: count, fitMs, predictMs, testTasks: scored.length, ...(llm ? { llm } : {}) };
+  return { result, scored, pred };
 }
 
 function emptyMatrix(testTasks: readonly TaskData[], tools: readonly string[]): PredictionMatrix {
@@ -265,8 +289,7 @@ function score(
   pred: Map<string, Map<string, number>>,
   tools: readonly string[],
   toolPairs: readonly [string, string][],
-  extra: Pick<MethodSeedResult, 'clamped' | 'predictions' | 'fitMs' | 'predictMs' | 'testTasks' | 'llm'>,
-): MethodSeedResult {
+): Omit<MethodSeedResult, keyof RunFigures> {
   const perTool = dict<RegressionMetrics>(); // tool ids are data: null prototype (core/data-keys)
   for (const tool of tools) {
     const p: number[] = [];
@@ -296,7 +319,7 @@ function score(
       return { truth: cands.map((c) => t.truth.get(c)!), predicted: cands.map((c) => pred.get(t.taskId)!.get(c)!) };
     }),
   );
-  return { tools: perTool, mean: { mae: avg('mae'), rmse: avg('rmse'), pearson: avg('pearson'), spearman: avg('spearman') }, pairs, selection, ...extra };
+  return { tools: perTool, mean: { mae: avg('mae'), rmse: avg('rmse'), pearson: avg('pearson'), spearman: avg('spearman') }, pairs, selection };
 }
 
 /** mean ± sd over seeds of one number picked from each seed's result. */

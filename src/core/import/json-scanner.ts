@@ -54,6 +54,8 @@ export class JsonScanner {
   private column = 1;
   private valueLine = 1;
   private valueColumn = 1;
+  /** Where the current token starts in the chunk being pushed (0 when it began in an earlier chunk), -1 outside a token. */
+  private tokenStart = -1;
 
   /**
    * `embedded`: the array is a value inside a larger document (json-container.ts): scanning stops at
@@ -75,95 +77,121 @@ export class JsonScanner {
   push(chunk: string): JsonMember[] {
     const out: JsonMember[] = [];
     if (this.options.embedded && this.state === S.Done) return out;
-    let tokenStart = this.inToken() ? 0 : -1;
+    this.tokenStart = this.inToken() ? 0 : -1;
     let i = 0;
     while (i < chunk.length) {
       const c = chunk.charCodeAt(i);
-      let advance = true;
-      switch (this.state) {
-        case S.Start:
-          if (WS.has(c)) break;
-          if (c === 0x5b) this.container = 'array';
-          else if (c === 0x7b) this.container = 'object';
-          else if (c === SLASH) this.fail(COMMENT);
-          else this.fail(`A JSON file must hold an array or an object at the top level; this one starts with ${describeStart(chunk[i] ?? '')}`);
-          this.state = S.Item;
-          break;
-        case S.Item:
-          if (WS.has(c)) break;
-          if (c === (this.container === 'array' ? 0x5d : 0x7d)) {
-            if (this.afterComma) this.fail('Trailing comma before the closing bracket');
-            this.state = S.Done;
-          } else if (c === 0x2c) {
-            this.fail(this.afterComma ? 'Two commas in a row' : "Unexpected ',' before the first member");
-          } else if (c === SLASH) {
-            this.fail(COMMENT);
-          } else if (this.container === 'object') {
-            if (c !== QUOTE) this.fail(`Expected a member name in double quotes but found ${shown(chunk, i)}`);
-            this.startToken('string');
-            tokenStart = i;
-            this.state = S.Key;
-          } else {
-            tokenStart = i;
-            this.startValue(c);
-          }
-          break;
-        case S.Key:
-          if (this.scanString(c)) {
-            this.key = JSON.parse(this.takeToken(chunk, tokenStart, i + 1)) as string;
-            tokenStart = -1;
-            this.state = S.Colon;
-          }
-          break;
-        case S.Colon:
-          if (WS.has(c)) break;
-          if (c === SLASH) this.fail(COMMENT);
-          if (c !== 0x3a) this.fail(`Expected ':' after the member name ${quote(this.key ?? '')}`);
-          this.state = S.ValueStart;
-          break;
-        case S.ValueStart:
-          if (WS.has(c)) break;
-          if (c === SLASH) this.fail(COMMENT);
-          tokenStart = i;
-          this.startValue(c);
-          break;
-        case S.Value: {
-          const end = this.scanValue(c);
-          if (end === 'continue') break;
+      // Hot path: most characters of a file lie inside a member's value, so that state is tested
+      // first and inline; the structural states (a few characters per member) go through `step`.
+      if (this.state === S.Value) {
+        const end = this.scanValue(c);
+        if (end !== 'continue') {
+          out.push(this.takeMember(chunk, end === 'before' ? i : i + 1));
           // A primitive ends before its terminator, which the After state must see again.
-          const stop = end === 'before' ? i : i + 1;
-          if (end === 'before') advance = false;
-          this.count += 1;
-          const member: JsonMember = { index: this.count, text: this.takeToken(chunk, tokenStart, stop), line: this.valueLine, column: this.valueColumn };
-          if (this.container === 'object') member.key = this.key;
-          out.push(member);
-          tokenStart = -1;
-          this.state = S.After;
-          break;
+          if (end === 'before') continue;
         }
-        case S.After:
-          if (WS.has(c)) break;
-          if (c === 0x2c) {
-            // Item is entered only at the start (no comma yet) or right after a comma.
-            this.afterComma = true;
-            this.state = S.Item;
-          } else if (c === (this.container === 'array' ? 0x5d : 0x7d)) this.state = S.Done;
-          else if (c === SLASH) this.fail(COMMENT);
-          else this.fail(`Expected ',' or '${this.container === 'array' ? ']' : '}'}' after member ${this.count} but found ${shown(chunk, i)}`);
-          break;
-        case S.Done:
-          if (this.options.embedded) return out;
-          if (c === SLASH) this.fail(COMMENT);
-          if (!WS.has(c)) this.fail(`Unexpected data after the end of the top-level ${this.container}`);
-          break;
-      }
-      if (advance) {
-        this.track(c);
-        i += 1;
-      }
+      } else if (!this.step(c, chunk, i)) return out;
+      this.track(c);
+      i += 1;
     }
-    if (tokenStart !== -1) this.parts.push(chunk.slice(tokenStart));
+    if (this.tokenStart !== -1) this.parts.push(chunk.slice(this.tokenStart));
     return out;
+  }
+
+  /** One character outside a value; false when an embedded array is closed and scanning stops. */
+  private step(c: number, chunk: string, i: number): boolean {
+    switch (this.state) {
+      case S.Start:
+        this.onStart(c, chunk, i);
+        break;
+      case S.Item:
+        this.onItem(c, chunk, i);
+        break;
+      case S.Key:
+        if (this.scanString(c)) {
+          this.key = JSON.parse(this.takeToken(chunk, this.tokenStart, i + 1)) as string;
+          this.tokenStart = -1;
+          this.state = S.Colon;
+        }
+        break;
+      case S.Colon:
+        if (WS.has(c)) break;
+        if (c === SLASH) this.fail(COMMENT);
+        if (c !== 0x3a) this.fail(`Expected ':' after the member name ${quote(this.key ?? '')}`);
+        this.state = S.ValueStart;
+        break;
+      case S.ValueStart:
+        if (WS.has(c)) break;
+        if (c === SLASH) this.fail(COMMENT);
+        this.tokenStart = i;
+        this.startValue(c);
+        break;
+      case S.After:
+        this.onAfter(c, chunk, i);
+        break;
+      case S.Done:
+        if (this.options.embedded) return false;
+        if (c === SLASH) this.fail(COMMENT);
+        if (!WS.has(c)) this.fail(`Unexpected data after the end of the top-level ${this.container}`);
+        break;
+    }
+    return true;
+  }
+
+  private onStart(c: number, chunk: string, i: number): void {
+    if (WS.has(c)) return;
+    if (c === 0x5b) this.container = 'array';
+    else if (c === 0x7b) this.container = 'object';
+    else if (c === SLASH) this.fail(COMMENT);
+    else this.fail(`A JSON file must hold an array or an object at the top level; this one starts with ${describeStart(chunk[i] ?? '')}`);
+    this.state = S.Item;
+  }
+
+  /** Where a member (or the closing bracket) may start: at the beginning or right after a comma. */
+  private onItem(c: number, chunk: string, i: number): void {
+    if (WS.has(c)) return;
+    if (c === this.closer()) {
+      if (this.afterComma) this.fail('Trailing comma before the closing bracket');
+      this.state = S.Done;
+    } else if (c === 0x2c) {
+      this.fail(this.afterComma ? 'Two commas in a row' : "Unexpected ',' before the first member");
+    } else if (c === SLASH) {
+      this.fail(COMMENT);
+    } else if (this.container === 'object') {
+      if (c !== QUOTE) this.fail(`Expected a member name in double quotes but found ${shown(chunk, i)}`);
+      this.startToken('string');
+      this.tokenStart = i;
+      this.state = S.Key;
+    } else {
+      this.tokenStart = i;
+      this.startValue(c);
+    }
+  }
+
+  private onAfter(c: number, chunk: string, i: number): void {
+    if (WS.has(c)) return;
+    if (c === 0x2c) {
+      // Item is entered only at the start (no comma yet) or right after a comma.
+      this.afterComma = true;
+      this.state = S.Item;
+    } else if (c === this.closer()) this.state = S.Done;
+    else if (c === SLASH) this.fail(COMMENT);
+    else this.fail(`Expected ',' or '${this.container === 'array' ? ']' : '}'}' after member ${this.count} but found ${shown(chunk, i)}`);
+  }
+
+  /** The closing bracket's character code of the top-level container. */
+  private closer(): number {
+    return this.container === 'array' ? 0x5d : 0x7d;
+  }
+
+  /** The member whose value ends at `stop` (exclusive). */
+  private takeMember(chunk: string, stop: number): JsonMember {
+    this.count += 1;
+    const member: JsonMember = { index: this.count, text: this.takeToken(chunk, this.tokenStart, stop), line: this.valueLine, column: this.valueColumn };
+    if (this.container === 'object') member.key = this.key;
+    this.tokenStart = -1;
+    this.state = S.After;
+    return member;
   }
 
   /** Checks the document was complete; a primitive member can only end here if the file is truncated anyway. */

@@ -23,11 +23,11 @@
  * by default they are fixed: 'factor' features, guard on. Deterministic: folds follow task order.
  */
 import type { Evidence } from '../types';
-import { KernelRidge, subMatrix } from './kernel-ridge';
+import { BaseModels, type Bases } from './ensemble-bases';
 import { ridgeFit } from './linalg';
 import { guardOrder } from './order-guard';
 import { PromptKernel, type KernelWeights } from './prompt-kernel';
-import { presenceGroups, subsetTargets } from './targets';
+import { subsetTargets } from './targets';
 import { buildTable, taskKey, type TrainingTable } from './training-table';
 import { clampToScale, type Predictor, type PredictorNeeds, type PredictTask, type ScorePrediction, type TrainingSet } from './types';
 
@@ -74,12 +74,6 @@ export interface EnsembleChoice {
   cvError: number;
 }
 
-interface Bases {
-  d: number;
-  g: number[];
-  u: number;
-}
-
 function features(b: Bases, j: number, set: StackFeatures): number[] {
   if (set === 'linear') return [b.d, b.g[j]!];
   if (set === 'quadratic') return [b.d, b.d * b.d, b.g[j]!];
@@ -89,61 +83,6 @@ function features(b: Bases, j: number, set: StackFeatures): number[] {
 /** Stacker coefficients that reproduce the plain base prediction d̂ + ĝ. */
 function plainCoef(set: StackFeatures): number[] {
   return set === 'linear' ? [0, 1, 1] : set === 'quadratic' ? [0, 1, 0, 1] : [0, 1, 0, 1, 0];
-}
-
-/** Leading eigenvector of a small symmetric matrix (power iteration, deterministic start). */
-function leadingDirection(c: readonly number[][]): number[] {
-  const m = c.length;
-  let v = Array.from({ length: m }, (_, i) => 1 + i / m);
-  for (let it = 0; it < 200; it++) {
-    const w = c.map((r) => r.reduce((s, x, j) => s + x * v[j]!, 0));
-    const norm = Math.sqrt(w.reduce((a, b) => a + b * b, 0));
-    if (!(norm > 0)) return v.map(() => 0);
-    v = w.map((x) => x / norm);
-  }
-  return v;
-}
-
-/** Difficulty, own-deviation and second-factor models fitted on a subset of the training tasks. */
-class BaseModels {
-  private readonly rows: number[];
-  private readonly dModel: KernelRidge;
-  private readonly gModels: { tools: number[]; rows: number[]; model: KernelRidge }[];
-  private readonly uModel: { rows: number[]; model: KernelRidge } | null = null;
-
-  constructor(table: TrainingTable, gramMatrix: Float64Array, tasks: readonly number[], lambdaD: number, lambdaG: number, lambdaU: number) {
-    const n = table.tasks.length;
-    const t = subsetTargets(table, tasks);
-    this.rows = t.tasks;
-    this.dModel = new KernelRidge(lambdaD).fit(subMatrix(gramMatrix, n, this.rows), this.rows.length, [t.difficulty]);
-    this.gModels = presenceGroups(t.z).map(({ tools, rows }) => {
-      const idx = rows.map((a) => this.rows[a]!);
-      const targets = tools.map((j) => rows.map((a) => t.z[j]![a]! - t.difficulty[a]!));
-      return { tools, rows: idx, model: new KernelRidge(lambdaG).fit(subMatrix(gramMatrix, n, idx), idx.length, targets) };
-    });
-    // Second factor, from the tasks every tool scored.
-    const complete = t.tasks.map((_, a) => a).filter((a) => t.z.every((col) => !Number.isNaN(col[a]!)));
-    if (lambdaU > 0 && t.z.length > 2 && complete.length > 2) {
-      const res = complete.map((a) => t.z.map((col) => col[a]! - t.difficulty[a]!));
-      const cov = t.z.map((_, p) => t.z.map((_, q) => res.reduce((s, r) => s + r[p]! * r[q]!, 0) / res.length));
-      const dir = leadingDirection(cov);
-      const idx = complete.map((a) => this.rows[a]!);
-      const u = res.map((r) => r.reduce((s, x, j) => s + x * dir[j]!, 0));
-      this.uModel = { rows: idx, model: new KernelRidge(lambdaU).fit(subMatrix(gramMatrix, n, idx), idx.length, [u]) };
-    }
-  }
-
-  /** `row`: kernel of the query with EVERY training task (table order). */
-  predict(row: ArrayLike<number>, toolCount: number): Bases {
-    const d = this.dModel.predict(this.rows.map((a) => row[a]!))[0]!;
-    const g = new Array<number>(toolCount).fill(0);
-    for (const m of this.gModels) {
-      const out = m.model.predict(m.rows.map((a) => row[a]!));
-      m.tools.forEach((j, s) => (g[j] = out[s]!));
-    }
-    const u = this.uModel ? this.uModel.model.predict(this.uModel.rows.map((a) => row[a]!))[0]! : 0;
-    return { d, g, u };
-  }
 }
 
 interface StackRows {
@@ -182,6 +121,32 @@ export class EnsemblePredictor implements Predictor {
     this.cache = null;
     this.kernel.fit(table.tasks);
     const n = table.tasks.length;
+    const folds = Math.min(this.opts.folds ?? 5, n);
+    // Deterministic folds: task i (table order) is held out in fold i mod folds.
+    const foldOf = (i: number) => i % folds;
+    // Equal training means (common with a few hundred whole-number scores) are broken by the
+    // all-rater mean, then by tool id.
+    this.order = table.tools
+      .map((_, j) => j)
+      .sort((a, b) => table.mean[a]! - table.mean[b]! || table.targetMean[a]! - table.targetMean[b]! || (table.tools[a]! < table.tools[b]! ? -1 : 1));
+    const { best, oof } = this.chooseKernel(table, folds, foldOf);
+    this.weights = { shape: best.shape, dense: this.opts.denseWeight ?? 1, poly: this.opts.poly ?? 1 };
+    const all = Array.from({ length: n }, (_, i) => i);
+    this.final = new BaseModels(table, best.gram, all, best.lambda, this.opts.lambdaOwn ?? 30, this.opts.lambdaFactor ?? 30);
+    this.choice = this.chooseStacker(table, best, oof, folds, foldOf);
+  }
+
+  /**
+   * Step 1: the kernel's prompt-shape weight and the difficulty penalty with the least out-of-fold
+   * error of the held-out difficulty, and the out-of-fold base predictions of that choice (null when
+   * there are fewer than 3 folds: then the first of each grid, and no stacking).
+   */
+  private chooseKernel(
+    table: TrainingTable,
+    folds: number,
+    foldOf: (i: number) => number,
+  ): { best: { lambda: number; shape: number; gram: Float64Array }; oof: Bases[] | null } {
+    const n = table.tasks.length;
     const nt = table.tools.length;
     const lambdaG = this.opts.lambdaOwn ?? 30;
     const lambdaU = this.opts.lambdaFactor ?? 30;
@@ -190,15 +155,6 @@ export class EnsemblePredictor implements Predictor {
     const dense = this.opts.denseWeight ?? 1;
     const poly = this.opts.poly ?? 1;
     const all = Array.from({ length: n }, (_, i) => i);
-    const folds = Math.min(this.opts.folds ?? 5, n);
-    const foldOf = (i: number) => i % folds;
-    // Equal training means (common with a few hundred whole-number scores) are broken by the
-    // all-rater mean, then by tool id.
-    this.order = table.tools
-      .map((_, j) => j)
-      .sort((a, b) => table.mean[a]! - table.mean[b]! || table.targetMean[a]! - table.targetMean[b]! || (table.tools[a]! < table.tools[b]! ? -1 : 1));
-
-    // 1. Kernel weights and difficulty penalty: out-of-fold error of the held-out difficulty.
     let oof: Bases[] | null = null;
     let best: { err: number; lambda: number; shape: number; gram: Float64Array } = {
       err: Infinity,
@@ -206,38 +162,43 @@ export class EnsemblePredictor implements Predictor {
       shape: shapeGrid[0]!,
       gram: new Float64Array(0),
     };
-    if (folds >= 3) {
-      const fullD = subsetTargets(table, all).difficulty;
-      for (const shape of shapeGrid) {
-        const K = this.kernel.gram({ shape, dense, poly });
-        for (const lambda of lambdaGrid) {
-          const pred = new Array<Bases>(n);
-          for (let f = 0; f < folds; f++) {
-            const models = new BaseModels(
-              table,
-              K,
-              all.filter((i) => foldOf(i) !== f),
-              lambda,
-              lambdaG,
-              lambdaU,
-            );
-            for (const i of all) if (foldOf(i) === f) pred[i] = models.predict(K.subarray(i * n, (i + 1) * n), nt);
-          }
-          let err = 0;
-          for (let i = 0; i < n; i++) err += (pred[i]!.d - fullD[i]!) ** 2;
-          if (err < best.err - 1e-12) {
-            best = { err, lambda, shape, gram: K };
-            oof = pred;
-          }
+    if (folds < 3) return { best: { ...best, gram: this.kernel.gram({ shape: best.shape, dense, poly }) }, oof };
+    const fullD = subsetTargets(table, all).difficulty;
+    for (const shape of shapeGrid) {
+      const K = this.kernel.gram({ shape, dense, poly });
+      for (const lambda of lambdaGrid) {
+        const pred = new Array<Bases>(n);
+        for (let f = 0; f < folds; f++) {
+          const models = new BaseModels(
+            table,
+            K,
+            all.filter((i) => foldOf(i) !== f),
+            lambda,
+            lambdaG,
+            lambdaU,
+          );
+          for (const i of all) if (foldOf(i) === f) pred[i] = models.predict(K.subarray(i * n, (i + 1) * n), nt);
+        }
+        let err = 0;
+        for (let i = 0; i < n; i++) err += (pred[i]!.d - fullD[i]!) ** 2;
+        // A later grid point must beat the best by more than rounding noise (ties keep the earlier, smaller choice).
+        if (err < best.err - 1e-12) {
+          best = { err, lambda, shape, gram: K };
+          oof = pred;
         }
       }
-    } else {
-      best.gram = this.kernel.gram({ shape: best.shape, dense, poly });
     }
-    this.weights = { shape: best.shape, dense, poly };
-    this.final = new BaseModels(table, best.gram, all, best.lambda, lambdaG, lambdaU);
+    return { best, oof };
+  }
 
-    // 2. Stacker feature set and order guard: CV over the out-of-fold rows.
+  /** Step 2: the stacker's feature set and the order guard, by CV over the out-of-fold rows; sets `coef`. */
+  private chooseStacker(
+    table: TrainingTable,
+    best: { lambda: number; shape: number },
+    oof: readonly Bases[] | null,
+    folds: number,
+    foldOf: (i: number) => number,
+  ): EnsembleChoice {
     const stackGrid = this.opts.stackGrid ?? ['factor'];
     const guardGrid = this.opts.orderGuard === 'cv' ? [false, true] : [this.opts.orderGuard ?? true];
     let choice: EnsembleChoice = {
@@ -247,24 +208,24 @@ export class EnsemblePredictor implements Predictor {
       orderGuard: guardGrid[0]!,
       cvError: NaN,
     };
-    if (oof) {
-      let bestErr = Infinity;
-      for (const set of stackGrid) {
-        const rows = this.stackRows(table, oof, set);
-        const cvPred = this.crossStacked(table, rows, folds, foldOf);
-        for (const guard of guardGrid) {
-          const err = this.stackError(table, cvPred, guard);
-          if (err < bestErr - 1e-12) {
-            bestErr = err;
-            choice = { lambda: best.lambda, shape: best.shape, features: set, orderGuard: guard, cvError: err };
-          }
+    if (!oof) {
+      this.coef = table.tools.map(() => plainCoef(choice.features));
+      return choice;
+    }
+    let bestErr = Infinity;
+    for (const set of stackGrid) {
+      const rows = this.stackRows(table, oof, set);
+      const cvPred = this.crossStacked(table, rows, folds, foldOf);
+      for (const guard of guardGrid) {
+        const err = this.stackError(table, cvPred, guard);
+        if (err < bestErr - 1e-12) {
+          bestErr = err;
+          choice = { lambda: best.lambda, shape: best.shape, features: set, orderGuard: guard, cvError: err };
         }
       }
-      this.coef = this.fitStack(this.stackRows(table, oof, choice.features));
-    } else {
-      this.coef = table.tools.map(() => plainCoef(choice.features));
     }
-    this.choice = choice;
+    this.coef = this.fitStack(this.stackRows(table, oof, choice.features));
+    return choice;
   }
 
   private stackRows(table: TrainingTable, oof: readonly Bases[], set: StackFeatures): StackRows {
