@@ -8,7 +8,7 @@ import type { ChartConfiguration, ChartDataset, ChartTypeRegistry, TooltipItem }
 import type { CsvValue } from '../core/export/csv-cell';
 import type { CostQualityPlane, CostQualityPoint } from '../app/evaluate/api';
 import { pairedDifference, type PairedDifference, type PlaneInput } from '../core/eval/cost-plane';
-import { methodStyles } from './palette';
+import { methodStyles, type MethodStyle } from './palette';
 
 /** Grey for the reference marks (always one tool, random, the frontier): methods carry the colours. */
 const REFERENCE = '#5a6370';
@@ -156,28 +156,10 @@ export function costPlaneChart(plane: CostQualityPlane, order: readonly string[]
     }),
     set('always one tool', of('always'), { pointStyle: 'rect', pointRadius: 6, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
     ...methods.map((m) => {
-      const st = styles.get(m)!;
-      // The line a little transparent, the markers not: where lines run together the markers still tell them apart.
-      return set(
-        m,
-        of('method')
-          .filter((p) => p.label === m)
-          .sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0)),
-        {
-          showLine: true,
-          borderColor: `${st.color}cc`,
-          borderWidth: 1.5,
-          order: 2,
-          pointStyle: st.pointStyle,
-          pointRotation: st.rotation,
-          pointRadius: 5,
-          pointHoverRadius: 7,
-          pointBackgroundColor: st.color,
-          pointBorderColor: st.color,
-          pointBorderWidth: st.stroke,
-          backgroundColor: st.color,
-        },
-      );
+      const points = of('method')
+        .filter((p) => p.label === m)
+        .sort((a, b) => (a.lambda ?? 0) - (b.lambda ?? 0));
+      return set(m, points, methodLine(styles.get(m)!));
     }),
     set('random', of('random'), { pointStyle: 'triangle', pointRadius: 7, backgroundColor: 'rgba(90, 99, 112, 0.45)', borderColor: REFERENCE, order: 1 }),
     set('oracle (best true score; a bound)', of('oracle'), {
@@ -189,28 +171,47 @@ export function costPlaneChart(plane: CostQualityPlane, order: readonly string[]
       order: 1,
     }),
   ];
+  return { type: 'scatter', data: { datasets } as ChartConfiguration['data'], options: planeOptions(plane, datasets, factor, label) };
+}
+
+/** A method's line: a little transparent, its markers not, so where lines run together the markers still tell them apart. */
+function methodLine(st: MethodStyle): Partial<ChartDataset<'scatter'>> {
   return {
-    type: 'scatter',
-    data: { datasets } as ChartConfiguration['data'],
-    options: {
-      plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
-        tooltip: {
-          callbacks: {
-            label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
-              const names = datasets[item.datasetIndex]?.names;
-              return (
-                `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, ` +
-                `score ${sig(item.parsed.y ?? 0)}`
-              );
-            },
+    showLine: true,
+    borderColor: `${st.color}cc`,
+    borderWidth: 1.5,
+    order: 2,
+    pointStyle: st.pointStyle,
+    pointRotation: st.rotation,
+    pointRadius: 5,
+    pointHoverRadius: 7,
+    pointBackgroundColor: st.color,
+    pointBorderColor: st.color,
+    pointBorderWidth: st.stroke,
+    backgroundColor: st.color,
+  };
+}
+
+/** Legend, axes in the plane's cost unit, and a tooltip naming the point (`names` rides along with each dataset). */
+function planeOptions(plane: CostQualityPlane, datasets: readonly { names: string[] }[], factor: number, label: string): ChartConfiguration['options'] {
+  return {
+    plugins: {
+      legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
+      tooltip: {
+        callbacks: {
+          label: (item: TooltipItem<keyof ChartTypeRegistry>) => {
+            const names = datasets[item.datasetIndex]?.names;
+            return (
+              `${names?.[item.dataIndex] ?? item.dataset.label}: ${factor === 1 ? `$${sig(item.parsed.x ?? 0)}` : `$${sig(item.parsed.x ?? 0)} per 1M`}, ` +
+              `score ${sig(item.parsed.y ?? 0)}`
+            );
           },
         },
       },
-      scales: {
-        x: { type: 'linear', title: { display: true, text: label }, ticks: { callback: (v) => `$${sig(Number(v))}` } },
-        y: { title: { display: true, text: plane.direction === 'lower-better' ? 'mean true score (lower is better)' : 'mean true score' } },
-      },
+    },
+    scales: {
+      x: { type: 'linear', title: { display: true, text: label }, ticks: { callback: (v) => `$${sig(Number(v))}` } },
+      y: { title: { display: true, text: plane.direction === 'lower-better' ? 'mean true score (lower is better)' : 'mean true score' } },
     },
   };
 }

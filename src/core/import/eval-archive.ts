@@ -184,40 +184,7 @@ export async function* evalSampleItems(
       if (length > SAMPLE_MAX) tooLarge = true;
       else parts.push(data);
       if (!final) return;
-      const column = quote(file.name).slice(1, -1);
-      if (tooLarge) {
-        ready.push({
-          error: {
-            file: fileName,
-            row: index,
-            column,
-            reason: `sample ${quote(file.name)} is over ${SAMPLE_MAX.toLocaleString('en-US')} bytes of JSON and was not read`,
-            raw: { entry: file.name },
-          },
-        });
-        return;
-      }
-      const bytes = new Uint8Array(length);
-      let at = 0;
-      for (const p of parts) {
-        bytes.set(p, at);
-        at += p.length;
-      }
-      const parsed = parseJsonRecord(new TextDecoder().decode(bytes));
-      if (parsed.value === undefined) {
-        const why = parsed.error ?? `expected an object, found ${parsed.found?.kind ?? 'another value'}`;
-        ready.push({
-          error: {
-            file: fileName,
-            row: index,
-            column,
-            reason: `sample ${quote(file.name)}: ${why}`,
-            raw: { entry: file.name, member: clipRaw(new TextDecoder().decode(bytes.subarray(0, 4000))) },
-          },
-        });
-        return;
-      }
-      ready.push({ record: { row: index, key: file.name, data: parsed.value } });
+      ready.push(sampleItem(file.name, index, tooLarge ? null : parts, length, fileName));
     };
     file.start();
   });
@@ -243,4 +210,43 @@ export async function* evalSampleItems(
   } finally {
     await iterator.return?.();
   }
+}
+
+/**
+ * One sample entry, inflated, as a record, or as a row error naming the entry: `parts` null when the
+ * entry was over SAMPLE_MAX (its bytes were dropped as they came, so a huge entry never sits in memory).
+ */
+function sampleItem(name: string, index: number, parts: readonly Uint8Array[] | null, length: number, fileName: string): ReadItem {
+  const column = quote(name).slice(1, -1);
+  if (!parts) {
+    return {
+      error: {
+        file: fileName,
+        row: index,
+        column,
+        reason: `sample ${quote(name)} is over ${SAMPLE_MAX.toLocaleString('en-US')} bytes of JSON and was not read`,
+        raw: { entry: name },
+      },
+    };
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  const parsed = parseJsonRecord(new TextDecoder().decode(bytes));
+  if (parsed.value === undefined) {
+    const why = parsed.error ?? `expected an object, found ${parsed.found?.kind ?? 'another value'}`;
+    return {
+      error: {
+        file: fileName,
+        row: index,
+        column,
+        reason: `sample ${quote(name)}: ${why}`,
+        raw: { entry: name, member: clipRaw(new TextDecoder().decode(bytes.subarray(0, 4000))) },
+      },
+    };
+  }
+  return { record: { row: index, key: name, data: parsed.value } };
 }

@@ -7,7 +7,7 @@ import { LEVEL_VALUE, type Level, type Tool } from '../types';
 import type { Memory, MemoryEntry } from '../records';
 import { setOwn } from './records';
 import { mergeMemoryFiles, type MergeReport } from './merge';
-import type { MemoryFile } from './schema';
+import type { MemoryFile, MemoryFileEntry, MemoryFileHistoryEntry } from './schema';
 import { fileToRows, importedBuildOf, type ImportedBuild } from './stored';
 
 /** A vector for the embedding cache: the entry text's hash is computed by the caller. */
@@ -123,36 +123,19 @@ export function planMerge(
     for (const e of tool.entries) {
       const was = before.get(e.id);
       if (was && JSON.stringify(was.e) === JSON.stringify(e)) {
-        setOwn(extras, e.id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });
+        setOwn(extras, e.id, extrasOf(e));
         continue;
       }
       let id = e.id;
       if (was) id = newVersionId(e.id);
       else if (takenElsewhere.has(id)) {
-        for (let n = 1; used.has(id); n++) id = n === 1 ? `${e.id}~import` : `${e.id}~import${n}`;
+        id = freeId(e.id, used);
         preview.renamed.push({ from: e.id, to: id });
       }
       used.add(id);
-      const old = was ? rowById.get(e.id) : undefined;
-      const row: MemoryEntry = {
-        ...(old ?? { memoryId: memory.id, toolId: tool.id, origin: e.origin, pinned: e.pinned }),
-        id,
-        level: e.level,
-        value: LEVEL_VALUE[e.level],
-        text: e.text,
-        evidence: [...e.evidence],
-        support: e.support,
-        validFrom: at,
-        validTo: null,
-        supersededBy: null,
-        createdAt: at,
-        updatedAt: at,
-        ...(e.facet ? { facet: e.facet } : {}),
-        ...(e.effect ? { effect: e.effect } : {}),
-        ...(e.verdict ? { verdict: e.verdict } : {}),
-      };
+      const row = mergedRow(e, id, was ? rowById.get(e.id) : undefined, { memoryId: memory.id, toolId: tool.id }, at);
       added.push(row);
-      setOwn(extras, id, { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) });
+      setOwn(extras, id, extrasOf(e));
       if (was) {
         superseded.push({ id: e.id, supersededBy: id });
         preview.replaced.push({ id: e.id, toolId: tool.id, level: e.level, text: e.text, evidenceAdded: e.evidence.length - was.e.evidence.length });
@@ -160,7 +143,7 @@ export function planMerge(
     }
   }
   // History rows keep what they had (their evidence tasks as the current file names them).
-  for (const h of current.history ?? []) setOwn(extras, h.id, { evidenceTasks: h.evidenceTasks, ...(h.stats ? { stats: h.stats } : {}) });
+  for (const h of current.history ?? []) setOwn(extras, h.id, extrasOf(h));
   const imported: ImportedBuild = {
     version: merged.version,
     build: structuredClone(merged.build),
@@ -182,4 +165,40 @@ export function planMerge(
     at,
   };
   return { write, preview, report };
+}
+
+/** What a stored row does not hold and the memory's `settings.imported` keeps per entry, so its export gives the file back. */
+function extrasOf(e: MemoryFileEntry | MemoryFileHistoryEntry): ImportedBuild['entries'][string] {
+  return { evidenceTasks: e.evidenceTasks, ...(e.stats ? { stats: e.stats } : {}) };
+}
+
+/** `<id>~import`, `<id>~import2`, … : the first not in `used`. */
+function freeId(id: string, used: ReadonlySet<string>): string {
+  let free = id;
+  for (let n = 1; used.has(free); n++) free = n === 1 ? `${id}~import` : `${id}~import${n}`;
+  return free;
+}
+
+/**
+ * The stored row of a merged entry, valid from `at`: a new version keeps the replaced row's memory, tool,
+ * origin and pin (`old`); an added entry takes the file's.
+ */
+function mergedRow(e: MemoryFileEntry, id: string, old: MemoryEntry | undefined, owner: { memoryId: string; toolId: string }, at: number): MemoryEntry {
+  return {
+    ...(old ?? { ...owner, origin: e.origin, pinned: e.pinned }),
+    id,
+    level: e.level,
+    value: LEVEL_VALUE[e.level],
+    text: e.text,
+    evidence: [...e.evidence],
+    support: e.support,
+    validFrom: at,
+    validTo: null,
+    supersededBy: null,
+    createdAt: at,
+    updatedAt: at,
+    ...(e.facet ? { facet: e.facet } : {}),
+    ...(e.effect ? { effect: e.effect } : {}),
+    ...(e.verdict ? { verdict: e.verdict } : {}),
+  };
 }

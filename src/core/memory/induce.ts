@@ -80,30 +80,12 @@ export function experienceQuery(e: Pick<Experience, 'prompt' | 'feedback'>): str
 
 export async function induceExperience(engine: LlmEngine, index: EntryIndex, input: InduceInput, usage: Usage): Promise<InduceOutcome> {
   const { experience: e, settings, signal } = input;
-  const view: PromptExperience = {
-    prompt: e.prompt,
-    score: e.score,
-    image: e.imageId !== undefined || input.tool.modality === 'text→image',
-    ...(e.response !== undefined ? { response: e.response } : {}),
-    ...(e.rubric !== undefined ? { rubric: e.rubric } : {}),
-    ...(e.feedback ? { feedback: e.feedback, feedbackGenerated: e.feedbackGenerated === true } : {}),
-  };
+  const view = promptView(input);
   const base = { tool: input.tool, scale: input.scale };
   const meaning = input.scaleMeaning ? { scaleMeaning: input.scaleMeaning } : {};
-
-  let feedback: string | undefined;
-  if (!e.feedback && settings.feedback) {
-    const reply = await engine.chat(feedbackMessages({ ...base, ...meaning, experience: view }), {
-      temperature: 0,
-      maxTokens: FEEDBACK_MAX_TOKENS,
-      ...(signal ? { signal } : {}),
-    });
-    usage.calls++;
-    usage.promptTokens += reply.promptTokens;
-    usage.completionTokens += reply.completionTokens;
-    feedback = reply.text.trim();
-    if (feedback) Object.assign(view, { feedback, feedbackGenerated: true });
-  }
+  // Step 1: only when the experience has none; the written feedback is marked generated in the prompts.
+  const feedback = !e.feedback && settings.feedback ? await writeFeedback(engine, { ...base, ...meaning, experience: view }, usage, signal) : undefined;
+  if (feedback) Object.assign(view, { feedback, feedbackGenerated: true });
   const withFeedback = feedback ? { feedback } : {};
 
   const [query] = await index.embed([experienceQuery({ prompt: e.prompt, feedback: view.feedback })], signal);
@@ -132,36 +114,75 @@ export async function induceExperience(engine: LlmEngine, index: EntryIndex, inp
   const operations = deduped.operations;
   const entries = new Map([...byAlias, ...deduped.extra]);
   const plan = planOperations(operations, { memoryId: input.memoryId, toolId: e.toolId, at: input.at, experienceId: e.id, entries, newId: input.newId });
-
-  let critique = false;
-  let critiqueError: string | undefined;
-  if (settings.critiqueBelow !== null && normalisedScore(e.score, input.scale) <= settings.critiqueBelow) {
-    const weakOnes = shown.filter((s) => s.level === 'bad' || s.level === 'weak');
-    const c = await askParsed(
-      engine,
-      critiqueMessages({ ...base, entries: weakOnes, experience: view }),
-      (text) => {
-        const r = parseCritique(text);
-        return r.ok ? { ok: true, value: r.critique } : r;
-      },
-      { jsonSchema: CRITIQUE_JSON_SCHEMA, maxTokens: settings.maxTokens.critique, usage, ...(signal ? { signal } : {}) },
-    );
-    if (!c.result.ok) critiqueError = `critique: ${c.result.error}`;
-    else if (c.result.value) {
-      const r = await addCritique(plan, c.result.value, {
-        index,
-        toolId: e.toolId,
-        memoryId: input.memoryId,
-        experienceId: e.id,
-        at: input.at,
-        newId: input.newId,
-        ...(signal ? { signal } : {}),
-      });
-      critique = r === null;
-      if (r !== null) critiqueError = `critique: ${r}`;
-    }
-  }
+  const { critique, critiqueError } =
+    settings.critiqueBelow !== null && normalisedScore(e.score, input.scale) <= settings.critiqueBelow
+      ? await critiqueInto(plan, engine, index, input, shown, view, usage)
+      : { critique: false, critiqueError: undefined };
   return { status: 'applied', plan, operations, rejected, critique, ...(critiqueError ? { critiqueError } : {}), ...sizes, ...withFeedback };
+}
+
+/** The experience as the prompts show it (a text→image tool's experiences are images even without a stored one). */
+function promptView(input: InduceInput): PromptExperience {
+  const e = input.experience;
+  return {
+    prompt: e.prompt,
+    score: e.score,
+    image: e.imageId !== undefined || input.tool.modality === 'text→image',
+    ...(e.response !== undefined ? { response: e.response } : {}),
+    ...(e.rubric !== undefined ? { rubric: e.rubric } : {}),
+    ...(e.feedback ? { feedback: e.feedback, feedbackGenerated: e.feedbackGenerated === true } : {}),
+  };
+}
+
+/** Step 1: the model's feedback on the experience (one call, counted in `usage`); empty text when it wrote none. */
+async function writeFeedback(engine: LlmEngine, args: Parameters<typeof feedbackMessages>[0], usage: Usage, signal?: AbortSignal): Promise<string> {
+  const reply = await engine.chat(feedbackMessages(args), {
+    temperature: 0,
+    maxTokens: FEEDBACK_MAX_TOKENS,
+    ...(signal ? { signal } : {}),
+  });
+  usage.calls++;
+  usage.promptTokens += reply.promptTokens;
+  usage.completionTokens += reply.completionTokens;
+  return reply.text.trim();
+}
+
+/**
+ * Step 4: a low-scoring experience distilled into a critique added to `plan` (shown the bad and weak
+ * entries only). A critique that stays invalid is reported in `critiqueError` and leaves the plan as it was.
+ */
+async function critiqueInto(
+  plan: UpdatePlan,
+  engine: LlmEngine,
+  index: EntryIndex,
+  input: InduceInput,
+  shown: readonly PromptEntry[],
+  view: PromptExperience,
+  usage: Usage,
+): Promise<{ critique: boolean; critiqueError: string | undefined }> {
+  const { experience: e, settings, signal } = input;
+  const weakOnes = shown.filter((s) => s.level === 'bad' || s.level === 'weak');
+  const c = await askParsed(
+    engine,
+    critiqueMessages({ tool: input.tool, scale: input.scale, entries: weakOnes, experience: view }),
+    (text) => {
+      const r = parseCritique(text);
+      return r.ok ? { ok: true, value: r.critique } : r;
+    },
+    { jsonSchema: CRITIQUE_JSON_SCHEMA, maxTokens: settings.maxTokens.critique, usage, ...(signal ? { signal } : {}) },
+  );
+  if (!c.result.ok) return { critique: false, critiqueError: `critique: ${c.result.error}` };
+  if (!c.result.value) return { critique: false, critiqueError: undefined };
+  const r = await addCritique(plan, c.result.value, {
+    index,
+    toolId: e.toolId,
+    memoryId: input.memoryId,
+    experienceId: e.id,
+    at: input.at,
+    newId: input.newId,
+    ...(signal ? { signal } : {}),
+  });
+  return { critique: r === null, critiqueError: r !== null ? `critique: ${r}` : undefined };
 }
 
 interface CritiqueContext {

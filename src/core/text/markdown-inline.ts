@@ -172,6 +172,19 @@ function flanking(src: string, i: number, c: string, len: number): { canOpen: bo
   return { canOpen, canClose };
 }
 
+/** How many copies of `c` run from `i` on (at least 1: `src[i]` is `c`). */
+function runLength(src: string, i: number, c: string): number {
+  let len = 1;
+  while (src[i + len] === c) len++;
+  return len;
+}
+
+/** A code span's text: line breaks become spaces; one space each side is stripped when both are there (and it is not all spaces). */
+function codeSpanText(raw: string): string {
+  const code = raw.replace(/\n/g, ' ');
+  return code.length > 1 && code.startsWith(' ') && code.endsWith(' ') && code.trim() ? code.slice(1, -1) : code;
+}
+
 /** Parses one block's inline text. `links: false` inside a link's label (no link in a link). */
 export function parseInline(src: string, links = true): Inline[] {
   const pieces: Piece[] = [];
@@ -201,14 +214,11 @@ export function parseInline(src: string, links = true): Inline[] {
       }
     }
     if (c === '`') {
-      let len = 1;
-      while (src[i + len] === '`') len++;
+      const len = runLength(src, i, '`');
       const end = i > used ? closer.get(i) : undefined;
       if (end !== undefined) {
-        let code = src.slice(i + len, end).replace(/\n/g, ' ');
-        if (code.length > 1 && code.startsWith(' ') && code.endsWith(' ') && code.trim()) code = code.slice(1, -1);
         flush();
-        pieces.push({ type: 'code', text: code });
+        pieces.push({ type: 'code', text: codeSpanText(src.slice(i + len, end)) });
         i = end + len;
         used = end;
       } else {
@@ -238,8 +248,7 @@ export function parseInline(src: string, links = true): Inline[] {
       continue;
     }
     if (c === '*' || c === '_' || c === '~') {
-      let len = 1;
-      while (src[i + len] === c) len++;
+      const len = runLength(src, i, c);
       const { canOpen, canClose } = flanking(src, i, c, len);
       if (canOpen || canClose) {
         flush();

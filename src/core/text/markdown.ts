@@ -97,6 +97,7 @@ function interrupts(line: string): boolean {
 function parseBlocks(lines: string[], depth: number): Block[] {
   const out: Block[] = [];
   let i = 0;
+  // Each branch consumes the lines of one block and returns the index of the next line.
   while (i < lines.length) {
     const line = lines[i]!;
     if (blank(line)) {
@@ -104,83 +105,91 @@ function parseBlocks(lines: string[], depth: number): Block[] {
       continue;
     }
     const fence = FENCE.exec(line);
-    if (fence && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) {
-      const [, ind, run] = fence;
-      const close = new RegExp(`^ {0,3}${run![0] === '`' ? '`' : '~'}{${run!.length},}[ \\t]*$`);
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !close.test(lines[i]!)) {
-        body.push(lines[i]!.replace(new RegExp(`^ {0,${ind!.length}}`), ''));
-        i++;
-      }
-      i++;
-      out.push({ type: 'code', lang: (fence[3]!.trim().split(/\s/)[0] ?? '').slice(0, 40), text: body.join('\n') });
-      continue;
-    }
     const atx = ATX.exec(line);
-    if (atx) {
+    // A backtick fence whose info string holds a backtick is not a fence (CommonMark): it is text.
+    if (fence && !(fence[2]![0] === '`' && fence[3]!.includes('`'))) i = parseFence(lines, i, fence, out);
+    else if (atx) {
       out.push({ type: 'heading', level: atx[1]!.length, children: parseInline(atx[2] ?? '') });
       i++;
-      continue;
-    }
-    if (RULE.test(line)) {
+    } else if (RULE.test(line)) {
       out.push({ type: 'rule' });
       i++;
-      continue;
-    }
-    if (QUOTE.test(line) && depth < MAX_BLOCK_DEPTH) {
-      const body: string[] = [];
-      while (i < lines.length && (QUOTE.test(lines[i]!) || (!blank(lines[i]!) && body.length && !blank(body[body.length - 1]!) && !interrupts(lines[i]!)))) {
-        body.push(lines[i]!.replace(QUOTE, ''));
-        i++;
-      }
-      out.push({ type: 'quote', children: parseBlocks(body, depth + 1) });
-      continue;
-    }
-    const item = itemStart(line);
-    if (item && depth < MAX_BLOCK_DEPTH) {
-      i = parseList(lines, i, depth, out);
-      continue;
-    }
-    if (tableAt(lines, i)) {
-      const head = splitRow(line);
-      const align: Align[] = splitRow(lines[i + 1]!).map((c) =>
-        c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : null,
-      );
-      const rows: Inline[][][] = [];
-      i += 2;
-      while (i < lines.length && !blank(lines[i]!) && !interrupts(lines[i]!)) {
-        const cells = splitRow(lines[i]!);
-        rows.push(head.map((_, k) => parseInline(cells[k] ?? '')));
-        i++;
-      }
-      out.push({ type: 'table', align, head: head.map((c) => parseInline(c)), rows });
-      continue;
-    }
-    // Paragraph: up to a blank line, a block start, a table, or a setext underline.
-    const para: string[] = [line.trim()];
-    i++;
-    let level = 0;
-    while (i < lines.length && !blank(lines[i]!)) {
-      const next = lines[i]!;
-      if (/^ {0,3}=+[ \t]*$/.test(next)) {
-        level = 1;
-        i++;
-        break;
-      }
-      if (/^ {0,3}-+[ \t]*$/.test(next)) {
-        level = 2;
-        i++;
-        break;
-      }
-      if (interrupts(next) || tableAt(lines, i)) break;
-      para.push(next.trim());
-      i++;
-    }
-    const children = parseInline(para.join('\n'));
-    out.push(level ? { type: 'heading', level, children } : { type: 'paragraph', children });
+    } else if (QUOTE.test(line) && depth < MAX_BLOCK_DEPTH) i = parseQuote(lines, i, depth, out);
+    else if (itemStart(line) && depth < MAX_BLOCK_DEPTH) i = parseList(lines, i, depth, out);
+    else if (tableAt(lines, i)) i = parseTable(lines, i, out);
+    else i = parseParagraph(lines, i, out);
   }
   return out;
+}
+
+/** A fenced code block: up to a closing fence of the same character, at least as long (or the end). */
+function parseFence(lines: string[], i: number, fence: RegExpExecArray, out: Block[]): number {
+  const [, ind, run] = fence;
+  const close = new RegExp(`^ {0,3}${run![0] === '`' ? '`' : '~'}{${run!.length},}[ \\t]*$`);
+  const body: string[] = [];
+  i++;
+  while (i < lines.length && !close.test(lines[i]!)) {
+    // The fence's own indentation is removed from each line of its body.
+    body.push(lines[i]!.replace(new RegExp(`^ {0,${ind!.length}}`), ''));
+    i++;
+  }
+  out.push({ type: 'code', lang: (fence[3]!.trim().split(/\s/)[0] ?? '').slice(0, 40), text: body.join('\n') });
+  return i + 1;
+}
+
+/** A block quote: its marked lines plus lazy continuation lines of a paragraph inside it. */
+function parseQuote(lines: string[], i: number, depth: number, out: Block[]): number {
+  const body: string[] = [];
+  while (i < lines.length && (QUOTE.test(lines[i]!) || (!blank(lines[i]!) && body.length && !blank(body[body.length - 1]!) && !interrupts(lines[i]!)))) {
+    body.push(lines[i]!.replace(QUOTE, ''));
+    i++;
+  }
+  out.push({ type: 'quote', children: parseBlocks(body, depth + 1) });
+  return i;
+}
+
+/** A pipe table: header, delimiter row (alignments), then rows up to a blank line or a block start. */
+function parseTable(lines: string[], i: number, out: Block[]): number {
+  const head = splitRow(lines[i]!);
+  const align: Align[] = splitRow(lines[i + 1]!).map((c) =>
+    c.startsWith(':') && c.endsWith(':') ? 'center' : c.endsWith(':') ? 'right' : c.startsWith(':') ? 'left' : null,
+  );
+  const rows: Inline[][][] = [];
+  i += 2;
+  while (i < lines.length && !blank(lines[i]!) && !interrupts(lines[i]!)) {
+    const cells = splitRow(lines[i]!);
+    // Every row has the header's width: missing cells are empty, extra ones dropped.
+    rows.push(head.map((_, k) => parseInline(cells[k] ?? '')));
+    i++;
+  }
+  out.push({ type: 'table', align, head: head.map((c) => parseInline(c)), rows });
+  return i;
+}
+
+/** A paragraph: up to a blank line, a block start, a table, or a setext underline (which makes it a heading). */
+function parseParagraph(lines: string[], i: number, out: Block[]): number {
+  const para: string[] = [lines[i]!.trim()];
+  i++;
+  let level = 0;
+  while (i < lines.length && !blank(lines[i]!)) {
+    const next = lines[i]!;
+    if (/^ {0,3}=+[ \t]*$/.test(next)) {
+      level = 1;
+      i++;
+      break;
+    }
+    if (/^ {0,3}-+[ \t]*$/.test(next)) {
+      level = 2;
+      i++;
+      break;
+    }
+    if (interrupts(next) || tableAt(lines, i)) break;
+    para.push(next.trim());
+    i++;
+  }
+  const children = parseInline(para.join('\n'));
+  out.push(level ? { type: 'heading', level, children } : { type: 'paragraph', children });
+  return i;
 }
 
 /** Reads the list starting at line `i` into `out`; returns the index after it. */
