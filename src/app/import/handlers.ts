@@ -38,8 +38,14 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
         { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: blobSource(req.file) },
         req.rows ?? 5,
       ),
-    nearMissTools: async (req, ctx) => findNearMissTools(blobBytes(req.file), { ...(await readOf(repos, req)).options, signal: ctx.signal }),
-    countRows: async (req, ctx) => countRows(blobBytes(req.file), { ...(await readOf(repos, req)).options, signal: ctx.signal }),
+    nearMissTools: async (req, ctx) => {
+      const { input, options } = await readOf(repos, req);
+      return findNearMissTools(input, { ...options, signal: ctx.signal });
+    },
+    countRows: async (req, ctx) => {
+      const { input, options } = await readOf(repos, req);
+      return countRows(input, { ...options, signal: ctx.signal });
+    },
     import: (req, ctx) => importFile(repos, locks, req, ctx),
     undo: ({ importId }) => undoImport(repos, importId),
     attachImages: (req, ctx) =>
@@ -54,9 +60,9 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
 type Req<K extends keyof ImportApi> = ImportApi[K]['req'];
 
 async function previewImport(repos: Repositories, req: Req<'preview'>) {
-  const { target, options } = await readOf(repos, req);
+  const { target, input, options } = await readOf(repos, req);
   // The import's own options (optionsOf): an existing dataset's scale reads the rows as the import will.
-  const preview = await previewRows(blobBytes(req.file), { ...options, importId: 'preview', now: Date.now() }, req.rows ?? 8);
+  const preview = await previewRows(input, { ...options, importId: 'preview', now: Date.now() }, req.rows ?? 8);
   return { ...preview, datasetName: target.name };
 }
 

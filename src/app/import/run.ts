@@ -96,7 +96,7 @@ export async function runOne(
   const createdDataset = !target.existing;
   try {
     const summary = await runImport(
-      blobBytes(req.file),
+      read.input,
       {
         ...read.options,
         totalBytes: req.file.size,
@@ -105,7 +105,10 @@ export async function runOne(
         signal: ctx.signal,
         onProgress: (p) => ctx.progress(p),
         batchSize: batchSizeFor(req.file.size),
-        // The scores are read once before anything is written when the scale must be inferred.
+        // The one second pass: when the scale must be inferred (no scale given, none from the dataset or
+        // the preset), the scores are read before anything is written, so an outlier is a row error and
+        // an undecidable scale refuses the file before a row is stored. Holding the rows instead would
+        // make memory grow with the file. Every other import reads the file once (request.ts, readOf).
         reopen: () => blobBytes(req.file),
       },
       sink,
