@@ -98,7 +98,7 @@ export interface MemoryRepository {
   allEntries(memoryId: string): Promise<MemoryEntry[]>;
   /** Every version (valid and superseded) of one tool's entries, optionally of one level: what the Memory page shows for a tool. */
   toolEntries(memoryId: string, toolId: string, level?: Level): Promise<MemoryEntry[]>;
-  /** The tools that have entries in a memory, sorted — from the index, without reading an entry. */
+  /** The tools that have entries in a memory, sorted — from the index, without reading an entry; a live read of it runs again when the entries change. */
   outline(memoryId: string): Promise<{ toolIds: string[] }>;
   /** How many entry rows (every version) a memory holds, from the index. Counting 20,000 takes ~0.1 s: not on a page's first paint. */
   entryCount(memoryId: string): Promise<number>;

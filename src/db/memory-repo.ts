@@ -54,8 +54,14 @@ export class DexieMemoryRepository implements BuildMemoryRepository {
    * A skip scan of the `[memoryId+toolId]` index: one key per tool, then a seek past that tool's
    * keys. Chromium walks every index key for a `nextunique` cursor (Dexie's `uniqueKeys`): 150 ms for
    * a memory of 20,000 entries on a cold start, against a few ms for 8 seeks.
+   *
+   * Live reads (liveQuery, UiStorage.watch) see only what goes through Dexie, and the raw cursor
+   * does not: the one-key Dexie read of the memory's `[memoryId+validFrom]` range first is what makes
+   * a watched outline run again when the memory's entries change (a new tool shows, an emptied
+   * memory loses its tools). It costs one index seek.
    */
   async outline(memoryId: string): Promise<{ toolIds: string[] }> {
+    await this.earliestValidFrom(memoryId);
     const toolIds = await this.db.transaction('r', this.db.entries, (tx) => {
       const index = tx.idbtrans.objectStore('entries').index('[memoryId+toolId]');
       // Arrays sort after strings in IndexedDB: [id] < [id, any tool] < [id, []].
