@@ -9,17 +9,8 @@ export function blobText(blob: Blob): AsyncGenerator<string> {
 }
 
 /** The chunks a stream yields, its reader released however the consumer stops. */
-async function* chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      if (value) yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+function chunksOf<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
+  return replay([], stream.getReader(), false);
 }
 
 /**
@@ -84,8 +75,8 @@ export async function readOnce(blob: Blob, headBytes = HEAD_BYTES): Promise<Blob
   };
 }
 
-/** The chunks already read, then the rest of the stream; the reader is released however the consumer stops. */
-async function* replay(kept: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>, ended: boolean): AsyncGenerator<Uint8Array> {
+/** The chunks already read, then the rest of the stream (none when it `ended`); the reader is released however the consumer stops. */
+async function* replay<T>(kept: T[], reader: ReadableStreamDefaultReader<T>, ended: boolean): AsyncGenerator<T> {
   try {
     while (kept.length > 0) yield kept.shift()!;
     if (ended) return;

@@ -31,7 +31,7 @@ class CountingFile extends File {
 
 const counting = (rel: string, name = rel.split('/').pop()!) => new CountingFile([readFileSync(resolve(REPO, rel))], name);
 const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
-const SCALE = { min: 1, max: 5, direction: 'higher-better' } as const;
+const SCALE = { min: 1, max: 5, direction: 'higher-better', integer: true } as const;
 
 const ctx = withDb('reads-once', ({ repos }) => ({ client: createInThreadClient(createImportHandlers(repos, undefined, { locks: null })) }));
 
