@@ -4,6 +4,7 @@
  * vectors, and entries (valid and history). One place, so both exports stay byte-compatible.
  */
 import type { Memory, MemoryEntry } from '../records';
+import type { Tool } from '../types';
 import { setOwn } from './records';
 import type { MemoryFile, MemoryFileEntry } from './schema';
 
@@ -65,4 +66,15 @@ export function toHistoryEntry(e: MemoryEntry, entry: MemoryFileEntry): NonNulla
     supersededBy: e.supersededBy,
     ...(e.retiredReason !== undefined ? { retiredReason: e.retiredReason } : {}),
   };
+}
+
+/** A tool's header in the file: its description (the tool's id when the app has no row for it) and its valid entries counted by level. */
+export function fileToolHeader(
+  id: string,
+  valid: readonly Pick<MemoryEntry, 'level'>[],
+  tool: Pick<Tool, 'name' | 'modality' | 'description'> | undefined,
+): Pick<MemoryFile['tools'][number], 'id' | 'name' | 'modality' | 'description' | 'counts'> {
+  const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
+  for (const e of valid) counts[e.level]++;
+  return { id, name: tool?.name ?? id, modality: tool?.modality ?? 'other', description: tool?.description ?? '', counts };
 }

@@ -10,7 +10,7 @@ import type { Memory, MemoryEntry } from '../records';
 import { taskOfExperienceKey } from '../ids';
 import type { CapabilitySnapshot } from '../capability/types';
 import type { MemoryFile, MemoryFileCapability, MemoryFileEntry } from './schema';
-import { fileEmbeddings, fileMemoryHeader, toFileEntry, toHistoryEntry } from './file-parts';
+import { fileEmbeddings, fileMemoryHeader, fileToolHeader, toFileEntry, toHistoryEntry } from './file-parts';
 import { fileEntryRow } from './predictor';
 import { recordMap, setOwn } from './records';
 import { canonicalMemoryFile } from './serialize';
@@ -117,15 +117,9 @@ export function storedMemoryToFile(memory: Memory, imported: ImportedBuild, entr
     build: structuredClone(imported.build),
     tools: toolIds.map((id) => {
       const mine = valid.filter((e) => e.toolId === id);
-      const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
-      for (const e of mine) counts[e.level]++;
       const t = described.get(id);
       return {
-        id,
-        name: t?.name ?? id,
-        modality: t?.modality ?? 'other',
-        description: t?.description ?? '',
-        counts,
+        ...fileToolHeader(id, mine, t),
         entries: mine.map(fileEntry),
         ...structuredClone(costs.get(id) ?? {}),
       };

@@ -18,6 +18,7 @@ import {
   MEMORY_FORMAT_VERSION,
   fileEmbeddings,
   fileMemoryHeader,
+  fileToolHeader,
   toFileEntry,
   toHistoryEntry,
   type MemoryFile,
@@ -125,15 +126,9 @@ export function memoryToFile(
     },
     tools: toolIds.map((id) => {
       const mine = valid.filter((e) => e.toolId === id);
-      const counts = { proficient: 0, good: 0, bad: 0, weak: 0 };
-      for (const e of mine) counts[e.level]++;
       const t = described.get(id);
       return {
-        id,
-        name: t?.name ?? id,
-        modality: t?.modality ?? 'other',
-        description: t?.description ?? '',
-        counts,
+        ...fileToolHeader(id, mine, t),
         entries: mine.map((e) => fileEntry(e, taskOf, own(clusterStats, e.id))),
         ...fileCostFields(t, options.costStats?.get(id)),
       };
