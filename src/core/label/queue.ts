@@ -30,6 +30,25 @@ export function itemId(datasetId: string, taskId: string, toolId: string): strin
   return `${datasetId}|${taskId}|${toolId}`;
 }
 
+/**
+ * The output an experience scored, as a label item (its score and rater left out). The pairwise view
+ * passes `withRubric: false`: it has always shown the two outputs without the rubric.
+ */
+export function experienceItem(e: Experience, withRubric = true): LabelItem {
+  return {
+    id: itemId(e.datasetId, e.taskId, e.toolId),
+    datasetId: e.datasetId,
+    taskId: e.taskId,
+    toolId: e.toolId,
+    prompt: e.prompt,
+    categories: e.categories,
+    createdAt: e.createdAt,
+    ...(e.response !== undefined ? { response: e.response } : {}),
+    ...(e.imageId !== undefined ? { imageId: e.imageId } : {}),
+    ...(withRubric && e.rubric !== undefined ? { rubric: e.rubric } : {}),
+  };
+}
+
 /** One item per dataset × task × tool, with the labels already given to it. */
 export function itemsFromExperiences(experiences: Iterable<Experience>, created: LabelItem[] = []): { items: LabelItem[]; labels: Map<string, QueueLabel[]> } {
   const items = new Map<string, LabelItem>();
@@ -43,18 +62,7 @@ export function itemsFromExperiences(experiences: Iterable<Experience>, created:
     if (known && derived.has(id) && e.createdAt < known.createdAt) items.set(id, { ...known, createdAt: e.createdAt });
     if (!known) {
       derived.add(id);
-      items.set(id, {
-        id,
-        datasetId: e.datasetId,
-        taskId: e.taskId,
-        toolId: e.toolId,
-        prompt: e.prompt,
-        categories: e.categories,
-        createdAt: e.createdAt,
-        ...(e.response !== undefined ? { response: e.response } : {}),
-        ...(e.imageId !== undefined ? { imageId: e.imageId } : {}),
-        ...(e.rubric !== undefined ? { rubric: e.rubric } : {}),
-      });
+      items.set(id, experienceItem(e));
     }
     (labels.get(id) ?? labels.set(id, []).get(id)!).push({ rater: e.rater, score: e.score });
   }
