@@ -1,7 +1,7 @@
 import { dropDbs, newDb } from '../helpers/db';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UiStorage } from '../../../src/ui/storage';
-import type { MemoryEntry } from '../../../src/core/records';
+import { entry } from '../memory/helpers';
 
 const storage = () => new UiStorage(newDb('ui-storage'));
 afterEach(dropDbs);
@@ -41,23 +41,7 @@ describe('UiStorage (the UI adapter to IndexedDB)', () => {
 
   it("a live read of a memory's outline runs again when an entry of a new tool is written (the outline's raw cursor is not tracked by itself)", async () => {
     const s = storage();
-    const row = (id: string, toolId: string): MemoryEntry => ({
-      id,
-      memoryId: 'm',
-      toolId,
-      level: 'good',
-      value: 1,
-      text: `text ${id}`,
-      evidence: ['e'],
-      support: 1,
-      origin: 'llm',
-      pinned: false,
-      validFrom: 1,
-      validTo: null,
-      supersededBy: null,
-      createdAt: 1,
-      updatedAt: 1,
-    });
+    const row = (id: string, toolId: string) => entry(id, 'good', `text ${id}`, { memoryId: 'm', toolId });
     await s.repos.memories.applyUpdate([], [row('a', 'T')], 1);
     const seen: string[][] = [];
     await new Promise<void>((resolve, reject) => {
