@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test, expect } from './support/fixtures';
 
 const LOG = 'tests/fixtures/e2e/team-eval-log.csv';
@@ -43,6 +44,29 @@ test('import a generic CSV with a column mapping, see it stored, reload, undo', 
   await expect(page.getByRole('status').filter({ hasText: 'Undid the import' })).toBeVisible();
   await expect(data.datasetCard('Team eval log')).toHaveCount(0);
   await expect(data.emptyState).toBeVisible();
+});
+
+test('a file dropped on the drop zone is previewed; the zone is highlighted while the file is held over it', async ({ data, page }) => {
+  await data.open('data');
+  await data.openImport();
+  const text = readFileSync(LOG, 'utf8');
+  // A real DataTransfer holding the file, as the browser builds it for a drag from the desktop.
+  const transfer = await page.evaluateHandle((csv) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([csv], 'team-eval-log.csv', { type: 'text/csv' }));
+    return dt;
+  }, text);
+  await page.mouse.move(0, 0); // not hovering: the highlight below comes from the drag alone
+  const border = () => data.dropZone.evaluate((el) => getComputedStyle(el).borderColor);
+  const resting = await border();
+  await data.dropZone.dispatchEvent('dragover', { dataTransfer: transfer });
+  await expect(data.dropZone).toHaveClass(/\bdragging\b/);
+  expect(await border()).not.toBe(resting);
+  await data.dropZone.dispatchEvent('dragleave', { dataTransfer: transfer });
+  await expect(data.dropZone).not.toHaveClass(/\bdragging\b/);
+  await data.dropZone.dispatchEvent('dragover', { dataTransfer: transfer });
+  await data.dropZone.dispatchEvent('drop', { dataTransfer: transfer });
+  await expect(data.dialog.getByTestId('preview-table').locator('tbody tr').first()).toContainText('assistant-a');
 });
 
 test('re-importing the same file stores nothing twice', async ({ data }) => {
