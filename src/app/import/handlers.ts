@@ -6,8 +6,7 @@ import type { CallContext, Handlers } from '../../rpc';
 import { statsFromCounts } from '../../core/stats/dataset-stats';
 import { costStats, type ToolCostStat } from '../../core/cost/tool-cost';
 import { experiencesToCsv, experiencesToJsonl } from '../../core/export/experiences';
-import { blobBytes } from '../../platform/blob';
-import { blobSource } from '../../core/import/parquet-reader';
+import { readOnce } from '../../platform/blob';
 import { attachImages, type ThumbnailMaker } from './images';
 import type { ImportApi, ImportOutcome } from './api';
 import { browserLocks, holdLock, importLockName, type LockManagerLike } from '../../platform/locks';
@@ -32,20 +31,9 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
   const locks = options.locks === undefined ? browserLocks() : options.locks;
   return {
     preview: (req) => previewImport(repos, req),
-    samples: (req) =>
-      readSamples(
-        blobBytes(req.file),
-        { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: blobSource(req.file) },
-        req.rows ?? 5,
-      ),
-    nearMissTools: async (req, ctx) => {
-      const { input, options } = await readOf(repos, req);
-      return findNearMissTools(input, { ...options, signal: ctx.signal });
-    },
-    countRows: async (req, ctx) => {
-      const { input, options } = await readOf(repos, req);
-      return countRows(input, { ...options, signal: ctx.signal });
-    },
+    samples: (req) => sampleRecords(req),
+    nearMissTools: (req, ctx) => nearMissTools(repos, req, ctx.signal),
+    countRows: (req, ctx) => rowCounts(repos, req, ctx.signal),
     import: (req, ctx) => importFile(repos, locks, req, ctx),
     undo: ({ importId }) => undoImport(repos, importId),
     attachImages: (req, ctx) =>
@@ -58,6 +46,22 @@ export function createImportHandlers(repos: Repositories, makeThumbnail?: Thumbn
 }
 
 type Req<K extends keyof ImportApi> = ImportApi[K]['req'];
+
+/** The first records as read, for the path picker (the file opened once: its head names the format). */
+async function sampleRecords(req: Req<'samples'>) {
+  const file = await readOnce(req.file);
+  return readSamples(file.bytes, { fileName: req.file.name, ...(req.preset ? { preset: req.preset } : {}), randomAccess: file.randomAccess }, req.rows ?? 5);
+}
+
+async function nearMissTools(repos: Repositories, req: Req<'nearMissTools'>, signal: AbortSignal) {
+  const { input, options } = await readOf(repos, req);
+  return findNearMissTools(input, { ...options, signal });
+}
+
+async function rowCounts(repos: Repositories, req: Req<'countRows'>, signal: AbortSignal) {
+  const { input, options } = await readOf(repos, req);
+  return countRows(input, { ...options, signal });
+}
 
 async function previewImport(repos: Repositories, req: Req<'preview'>) {
   const { target, input, options } = await readOf(repos, req);

@@ -59,11 +59,14 @@ describe('an import call reads its file once', () => {
     }
   });
 
-  it('the preview and the row count open the file once per call', async () => {
+  it('the preview, the samples and the row count open the file once per call', async () => {
     const req = { datasetName: 'Team log', mapping: { id: 'case' }, preset: 'generic' as const };
     const previewed = counting(LOG);
     await ctx.client.call('preview', { file: previewed, ...req });
     expect(previewed.reads).toEqual({ stream: 1, slice: 0, text: 0, arrayBuffer: 0 });
+    const sampled = counting(LOG);
+    expect((await ctx.client.call('samples', { file: sampled, ...req })).samples.length).toBe(5);
+    expect(sampled.reads).toEqual({ stream: 1, slice: 0, text: 0, arrayBuffer: 0 });
     const counted = counting(LOG);
     expect(await ctx.client.call('countRows', { file: counted, ...req })).toMatchObject({ rowsRead: 10, rejected: 1 });
     expect(counted.reads).toEqual({ stream: 1, slice: 0, text: 0, arrayBuffer: 0 });
