@@ -6,7 +6,8 @@
  * server's CPU per select (from /proc, as bench:serve reads it), then stops the server and prints the
  * functions with the most self time in the profile (the .cpuprofile stays in .bench/serve-profile/
  * for Chrome's DevTools). Options: --seconds S (default 5), --connections N (default 50), --top N
- * (default 30), --no-profile (CPU per select only: no profiler overhead), --rounds N (measurements, default 1).
+ * (default 30), --no-profile (CPU per select only: no profiler overhead), --rounds N (measurements, default 1),
+ * --new-bodies (the same texts in bodies never sent before, so no kept answer is reused: bench:serve's second CPU figure).
  * Asserts nothing.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, copyFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ const { values: argv } = parseArgs({
     top: { type: 'string', default: '30' },
     rounds: { type: 'string', default: '1' },
     'no-profile': { type: 'boolean', default: false },
+    'new-bodies': { type: 'boolean', default: false },
   },
 });
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -78,10 +80,13 @@ async function main() {
   const requests = TASKS.map((task) => rawRequest({ path: '/v1/select', port, body: JSON.stringify({ task, candidates: TOOLS }), headers: auth }));
   console.log(`profile: ${loadLine()} before; ${TASKS.length} prompts, ${argv.connections} connections, ${argv.seconds} s${PROFILE ? ', --cpu-prof' : ''}`);
   await closedLoop({ port, requests, connections: 4, ms: 600_000, total: TASKS.length });
+  // Trailing spaces (valid JSON) make each body new while its text repeats.
+  const padded = Array.from({ length: 40 }, (_, k) => TASKS.map((task) => JSON.stringify({ task, candidates: TOOLS }) + ' '.repeat(k + 1))).flat();
+  const loop = argv['new-bodies'] ? padded.map((body) => rawRequest({ path: '/v1/select', port, body, headers: auth })) : requests;
   const loopStart = performance.now();
   for (let round = 0; round < Number(argv.rounds); round++) {
     const c0 = cpuMs(srv.proc.pid);
-    const r = await closedLoop({ port, requests, connections: Number(argv.connections), ms: Number(argv.seconds) * 1000 });
+    const r = await closedLoop({ port, requests: loop, connections: Number(argv.connections), ms: Number(argv.seconds) * 1000 });
     const per = (cpuMs(srv.proc.pid) - c0) / Math.max(1, r.count);
     console.log(
       `profile: ${r.rate.toFixed(0)} selects/s, p50 ${percentile(r.ms, 50).toFixed(2)} ms, p99 ${percentile(r.ms, 99).toFixed(2)} ms, ` +

@@ -67,10 +67,10 @@ export class AnswerCache {
     }
     this.map.set(key, answer);
     this.bytes += size;
-    for (const [k, v] of this.map) {
-      if (this.map.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= weight(k, v);
+    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const first = this.map.keys().next().value as string;
+      this.bytes -= weight(first, this.map.get(first)!);
+      this.map.delete(first);
     }
   }
 }
