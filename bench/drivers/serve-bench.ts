@@ -263,7 +263,9 @@ function goals(sel: Awaited<ReturnType<typeof selectLevels>>, added: Awaited<Ret
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nMust reach (issue #35, #36):');
   console.log(`serve: goal throughput at 200 conn ≥ 0.3 of bare: ${ratio.toFixed(3)} — ${met(ratio >= 0.3)}`);
-  console.log(`serve: goal p99 at 200 conn ≤ 50 ms: ${ms(p99)} — ${met(p99 <= 50)}`);
+  // The bare server's p99 beside it: on a shared machine the scheduler's share of the tail is in both.
+  const bareP99 = percentile(at200.bare.ms, 99);
+  console.log(`serve: goal p99 at 200 conn ≤ 50 ms: ${ms(p99)} (bare server ${ms(bareP99)}, ratio ${(p99 / bareP99).toFixed(2)}) — ${met(p99 <= 50)}`);
   console.log(
     `serve: goal server CPU per select ≤ 0.15 ms: ${ms(cpu)} (repeated texts; in new bodies ${ms(sel.newBodyCpu)}; new texts ${ms(sel.freshCpu)}) — ${met(cpu <= 0.15)}`,
   );

@@ -7,7 +7,9 @@
  * functions with the most self time in the profile (the .cpuprofile stays in .bench/serve-profile/
  * for Chrome's DevTools). Options: --seconds S (default 5), --connections N (default 50), --top N
  * (default 30), --no-profile (CPU per select only: no profiler overhead), --rounds N (measurements, default 1),
- * --new-bodies (the same texts in bodies never sent before, so no kept answer is reused: bench:serve's second CPU figure).
+ * --new-bodies (the same texts in bodies never sent before, so no kept answer is reused: bench:serve's second CPU figure),
+ * --server-repo DIR (the server of another checkout, e.g. `git archive <commit> bin src | tar -x -C DIR` with this
+ * checkout's node_modules and public linked in: a before/after of the same measurement).
  * Asserts nothing.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, copyFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ const { values: argv } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'no-profile': { type: 'boolean', default: false },
     'new-bodies': { type: 'boolean', default: false },
+    'server-repo': { type: 'string' },
   },
 });
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -73,12 +76,15 @@ async function main() {
   const memory = resolve(DIR, 'memory.json');
   copyFileSync(resolve(REPO, 'tests/fixtures/serve/genai-200.json'), memory);
   const prof = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', DIR] : [];
-  const args = [...prof, 'bin/toolmem.mjs', 'serve', '--memory', memory, '--port', '0', '--token', TOKEN, '--workers', '1'];
+  const bin = argv['server-repo'] ? resolve(argv['server-repo'], 'bin/toolmem.mjs') : 'bin/toolmem.mjs';
+  const args = [...prof, bin, 'serve', '--memory', memory, '--port', '0', '--token', TOKEN, '--workers', '1'];
   const srv = await child(args, /serving .* on (http:\/\/127\.0\.0\.1:(\d+))/);
   const port = Number(srv.match[2]);
   const auth = { authorization: `Bearer ${TOKEN}` };
   const requests = TASKS.map((task) => rawRequest({ path: '/v1/select', port, body: JSON.stringify({ task, candidates: TOOLS }), headers: auth }));
-  console.log(`profile: ${loadLine()} before; ${TASKS.length} prompts, ${argv.connections} connections, ${argv.seconds} s${PROFILE ? ', --cpu-prof' : ''}`);
+  console.log(
+    `profile: ${loadLine()} before; ${TASKS.length} prompts, ${argv.connections} connections, ${argv.seconds} s${PROFILE ? ', --cpu-prof' : ''}${argv['server-repo'] ? `, server of ${argv['server-repo']}` : ''}`,
+  );
   await closedLoop({ port, requests, connections: 4, ms: 600_000, total: TASKS.length });
   // Trailing spaces (valid JSON) make each body new while its text repeats.
   const padded = Array.from({ length: 40 }, (_, k) => TASKS.map((task) => JSON.stringify({ task, candidates: TOOLS }) + ' '.repeat(k + 1))).flat();
