@@ -4,8 +4,9 @@
  *  1. /v1/select at 1, 50 and 200 keep-alive connections (closed loop, raw sockets: serve-load.ts),
  *     for toolmem serve (--workers 1 unless --workers N) and the bare server: throughput, p50, p99,
  *     their ratios, and the server's CPU per select (from /proc, the parse worker and any cluster
- *     workers included) — with the 1,600 demo prompts repeated (after one warm-up pass), and with
- *     texts never seen before;
+ *     workers included) — with the 1,600 demo prompts repeated (after one warm-up pass: the same
+ *     bodies, answered from the kept answers), the same texts in bodies never sent before (answers
+ *     built afresh from kept predictions), and texts never seen before;
  *  2. the router's added latency at 1 and 50 connections: /v1/chat/completions (route
  *     toolmem:strict, one upstream) against the same request sent straight to that fake upstream,
  *     each connection sending its next call as soon as it has an answer (saturated), and 50
@@ -159,7 +160,14 @@ async function selectLevels(s: Setup) {
   console.log(
     `serve: server CPU per select: ${ms(at50.ours.cpuPer)} repeated texts, ${ms(f.cpuPer)} new texts (50 conn); bare server ${ms(at50.bare.cpuPer)} per request`,
   );
-  return { levels, freshCpu: f.cpuPer };
+  // The same texts in bodies the server never saw (trailing spaces, valid JSON): every request is
+  // parsed, checked and answered afresh (the kept answers of repeated bodies never hit), while the
+  // texts' vectors and predictions are kept — what a repeated task costs when its body differs.
+  const padded = Array.from({ length: 30 }, (_, k) => TASKS.map((task) => JSON.stringify({ task, candidates: TOOLS }) + ' '.repeat(k + 1))).flat();
+  const bodies = padded.map((body) => rawRequest({ path: '/v1/select', port: s.port, body, headers: auth }));
+  const nb = await measured(s.srv.proc.pid, { port: s.port, requests: bodies, connections: 50, ms: LEVEL_MS, total: bodies.length });
+  console.log(`serve: server CPU per select, repeated texts in bodies never sent before: ${ms(nb.cpuPer)} (50 conn, ${line(nb)})`);
+  return { levels, freshCpu: f.cpuPer, newBodyCpu: nb.cpuPer };
 }
 
 /** Part 2: the router's added latency (toolmem:strict → upstream B, against B directly). */
@@ -255,8 +263,12 @@ function goals(sel: Awaited<ReturnType<typeof selectLevels>>, added: Awaited<Ret
   const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log('\nMust reach (issue #35, #36):');
   console.log(`serve: goal throughput at 200 conn ≥ 0.3 of bare: ${ratio.toFixed(3)} — ${met(ratio >= 0.3)}`);
-  console.log(`serve: goal p99 at 200 conn ≤ 50 ms: ${ms(p99)} — ${met(p99 <= 50)}`);
-  console.log(`serve: goal server CPU per select ≤ 0.15 ms: ${ms(cpu)} (repeated texts; new texts ${ms(sel.freshCpu)}) — ${met(cpu <= 0.15)}`);
+  // The bare server's p99 beside it: on a shared machine the scheduler's share of the tail is in both.
+  const bareP99 = percentile(at200.bare.ms, 99);
+  console.log(`serve: goal p99 at 200 conn ≤ 50 ms: ${ms(p99)} (bare server ${ms(bareP99)}, ratio ${(p99 / bareP99).toFixed(2)}) — ${met(p99 <= 50)}`);
+  console.log(
+    `serve: goal server CPU per select ≤ 0.15 ms: ${ms(cpu)} (repeated texts; in new bodies ${ms(sel.newBodyCpu)}; new texts ${ms(sel.freshCpu)}) — ${met(cpu <= 0.15)}`,
+  );
   console.log(`serve: goal router added p50 at 50 conn ≤ 5 ms: ${diff(r50)} at 5 calls/s each (${diff(added[1]!.p50)} saturated) — ${met(r50 <= 5)}`);
   console.log(`serve: goal /v1/select p99 during a refused 75 MB reload ≤ 100 ms: ${ms(stallP99)} — ${met(stallP99 <= 100)}`);
 }

@@ -22,12 +22,16 @@ export interface CandidateTool {
 /** One candidate's predicted score (sync for the memory-file predictors, async for fitted and LLM methods). */
 export type PredictTool = (toolId: string) => ScorePrediction | Promise<ScorePrediction>;
 
+const isThenable = (v: unknown): v is PromiseLike<ScorePrediction> => typeof (v as { then?: unknown } | null)?.then === 'function';
+
 export async function predictAndSelect(predict: PredictTool, candidates: readonly CandidateTool[], opts: SelectOptions = {}): Promise<TaskSelection> {
   // Keyed by candidate tool ids (data): null prototype, see core/data-keys.
   const predictions = dict<ScorePrediction>();
   const scored = [];
   for (const { toolId, cost, latencyMs } of candidates) {
-    const p = await predict(toolId);
+    const got = predict(toolId);
+    // A memory-file predictor answers at once: not awaited (an await is a microtask turn per candidate, on every select).
+    const p = isThenable(got) ? await got : got;
     predictions[toolId] = p;
     scored.push({ toolId, score: p.score, ...(cost !== undefined ? { cost } : {}), ...(latencyMs !== undefined ? { latencyMs } : {}) });
   }

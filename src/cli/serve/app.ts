@@ -17,17 +17,31 @@
  * route, status and time — never a header (the token) and never a prompt unless `logPrompts`.
  * Shutdown without resets: drain.ts.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ToolHandlers } from '../mcp/server';
 import { clipInput } from '../../core/text/quote';
+import { AnswerCache } from './answer-cache';
 import { API_TOOLS, apiAnswer } from './api';
-import { createCors } from './cors';
+import { createCors, type Cors } from './cors';
 import { afterAcceptGrace, ConnectionTracker, drainServer, stopListening } from './drain';
-import { createGuard, isLoopbackHost } from './guard';
-import { closeAfterAnswer, Deadline, HttpError, jsonObject, lingerThenDestroy, readBody, sendError, sendJson } from './http';
+import { createGuard, isLoopbackHost, type Guard } from './guard';
+import {
+  closeAfterAnswer,
+  Deadline,
+  HttpError,
+  jsonBytes,
+  jsonHeaders,
+  jsonObject,
+  lingerThenDestroy,
+  readBody,
+  sendError,
+  sendJson,
+  sendPrepared,
+} from './http';
 import { handleMcpPost, mcpMethodNotAllowed } from './mcp-http';
-import type { MemoryHolder } from './memory-holder';
+import type { Loaded, MemoryHolder } from './memory-holder';
 import { handleChat } from './router';
 import type { RouteTable } from './routes';
 
@@ -64,19 +78,7 @@ export interface ServeApp {
   stopListening(): void;
 }
 
-const METHODS: ReadonlyMap<string, string> = new Map([
-  ['/healthz', 'GET'],
-  ['/readyz', 'GET'],
-  ['/mcp', 'POST'],
-  ['/v1/predict', 'POST'],
-  ['/v1/select', 'POST'],
-  ['/v1/recall', 'POST'],
-  ['/v1/chat/completions', 'POST'],
-  ['/v1/models', 'GET'],
-]);
-const ROUTE_LIST = [...METHODS].map(([p, m]) => `${m} ${p}`).join(', ');
-
-/** What one request carries through the routing: its deadline, whether its body was read, the CORS headers of its answers. */
+/** What one request carries through the routing: its deadline, whether its body was read. */
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
@@ -84,199 +86,283 @@ interface Exchange {
   deadline: Deadline;
   bodyRead: boolean;
   expectsContinue: boolean;
+  /** What the request's log line says: the error code of its answer, its task text (`--log-prompts`). */
+  code: string;
+  task: string | undefined;
+}
+
+/** One server's configuration, checks and what it has in flight. */
+interface ServeState {
+  cfg: ServeConfig;
+  guard: Guard;
+  cors: Cors;
+  tracker: ConnectionTracker | null;
+  /** Responses not finished yet: told to close their connection when the server drains. */
+  inFlight: Set<ServerResponse>;
+  sessions: number;
+  /** Stopping: /readyz answers 503. */
+  notReady: boolean;
+  /** The listener is closed: every answer closes its connection. */
+  draining: boolean;
+  /** The JSON API's answers per loaded memory (a reload gets an empty cache). */
+  answers: WeakMap<Loaded<Served>, AnswerCache>;
+}
+
+/** A route's answer; resolves with the request's task text when it has one (for `--log-prompts`). */
+type Answer = (st: ServeState, x: Exchange, loaded: Loaded<Served>) => Promise<string | undefined> | undefined;
+
+const ROUTES: ReadonlyMap<string, { method: 'GET' | 'POST'; answer: Answer }> = new Map([
+  ['/healthz', { method: 'GET', answer: healthz }],
+  ['/readyz', { method: 'GET', answer: readyz }],
+  ['/mcp', { method: 'POST', answer: mcp }],
+  ['/v1/predict', { method: 'POST', answer: api }],
+  ['/v1/select', { method: 'POST', answer: api }],
+  ['/v1/recall', { method: 'POST', answer: api }],
+  ['/v1/chat/completions', { method: 'POST', answer: chat }],
+  ['/v1/models', { method: 'GET', answer: models }],
+]);
+const ROUTE_LIST = [...ROUTES].map(([p, r]) => `${r.method} ${p}`).join(', ');
+
+const memoryHeader = (loaded: Loaded<Served>) => ({ 'x-toolmem-memory': loaded.sha });
+
+async function body(st: ServeState, x: Exchange): Promise<Buffer> {
+  if (x.expectsContinue && !x.res.headersSent) x.res.writeContinue();
+  const b = await readBody(x.req, { maxBytes: st.cfg.maxBodyBytes, deadline: x.deadline });
+  x.bodyRead = true;
+  return b;
+}
+
+function healthz(_st: ServeState, x: Exchange): undefined {
+  sendJson(x.res, 200, { status: 'ok' });
+  return undefined;
+}
+
+function readyz(st: ServeState, x: Exchange, loaded: Loaded<Served>): undefined {
+  const ready = {
+    ready: !st.notReady,
+    pid: process.pid,
+    memory: {
+      id: loaded.file.memory.id,
+      name: loaded.file.memory.name,
+      sha256: loaded.sha,
+      generation: loaded.generation,
+      loadedAt: new Date(loaded.loadedAt).toISOString(),
+      tools: loaded.file.tools.length,
+    },
+    routes: st.cfg.routes ? [...st.cfg.routes.routes.keys()] : [],
+  };
+  sendJson(x.res, st.notReady ? 503 : 200, ready, memoryHeader(loaded));
+  return undefined;
+}
+
+function models(st: ServeState, x: Exchange, loaded: Loaded<Served>): undefined {
+  const data = [...(st.cfg.routes?.routes.keys() ?? [])].map((id) => ({ id, object: 'model', owned_by: 'toolmem' }));
+  sendJson(x.res, 200, { object: 'list', data }, memoryHeader(loaded));
+  return undefined;
+}
+
+async function mcp(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise<undefined> {
+  const { cfg } = st;
+  if (st.sessions >= cfg.maxSessions)
+    throw new HttpError(503, 'server_error', 'too_many_sessions', `This server runs at most ${cfg.maxSessions} MCP exchanges at once; retry shortly.`, {
+      'retry-after': '1',
+    });
+  st.sessions++;
+  try {
+    const text = (await body(st, x)).toString('utf8');
+    x.res.setHeader('x-toolmem-memory', loaded.sha);
+    await handleMcpPost(x.req, x.res, text, loaded.prepared.handlers, cfg.version ?? '0.1.0');
+  } finally {
+    st.sessions--;
+  }
+  return undefined;
+}
+
+/**
+ * /v1/predict, /v1/select, /v1/recall. A body this memory answered before is answered with the
+ * same bytes (answer-cache.ts): the answer depends on the memory and the body's text alone.
+ */
+async function api(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise<string | undefined> {
+  const text = (await body(st, x)).toString('utf8');
+  let answers = st.answers.get(loaded);
+  if (!answers) st.answers.set(loaded, (answers = new AnswerCache()));
+  const kept = answers.get(x.path, text);
+  if (kept) {
+    sendPrepared(x.res, 200, kept.bytes, kept.headers);
+    return kept.task;
+  }
+  const json = jsonObject(text);
+  const bytes = jsonBytes(await apiAnswer(loaded.prepared.handlers, API_TOOLS.get(x.path)!, json));
+  const answer = { bytes, headers: jsonHeaders(bytes.length, memoryHeader(loaded)), task: typeof json.task === 'string' ? json.task : undefined };
+  answers.set(x.path, text, answer);
+  sendPrepared(x.res, 200, bytes, answer.headers);
+  return answer.task;
+}
+
+async function chat(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise<string> {
+  const json = jsonObject(await body(st, x));
+  const table = st.cfg.routes;
+  if (!table) throw new HttpError(404, 'not_found_error', 'no_routes', 'This server has no routes: start it with --routes FILE to serve /v1/chat/completions.');
+  const done = await handleChat(x.res, json, { table, handlers: loaded.prepared.routed, headers: memoryHeader(loaded), deadline: x.deadline.signal });
+  return done.task;
+}
+
+/** The checks every route but GET /healthz passes, in order; a CORS preflight is answered here (true). */
+function preflightOrChecks(st: ServeState, { req, res }: Exchange): boolean {
+  st.guard.checkHost(req.headers);
+  st.guard.checkOrigin(req.headers);
+  const preflight = st.cors.preflight(req.method, req.headers);
+  if (preflight) {
+    res.writeHead(preflight.status, { ...preflight.headers, 'content-length': 0 }).end();
+    return true;
+  }
+  st.guard.checkToken(req.headers, req.socket);
+  return false;
+}
+
+async function route(st: ServeState, x: Exchange): Promise<string | undefined> {
+  const { req, res, path } = x;
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  const r = ROUTES.get(path);
+  if (path === '/healthz' && method === 'GET') return healthz(st, x);
+  if (preflightOrChecks(st, x)) return undefined;
+  if (r === undefined)
+    throw new HttpError(
+      404,
+      'not_found_error',
+      'unknown_route',
+      `No route ${clipInput(req.method ?? '', 20)} ${clipInput(path, 80)}: this server has ${ROUTE_LIST}.`,
+    );
+  if (path === '/mcp' && method !== 'POST') return void mcpMethodNotAllowed(res);
+  if (method !== r.method) throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${path} answers ${r.method} only.`, { allow: r.method });
+  return r.answer(st, x, st.cfg.holder.current);
+}
+
+/** The error's answer; one sent before the body was read closes the connection (bounded). Returns the error's code. */
+function answerError(st: ServeState, x: Exchange, err: unknown): string {
+  const { req, res, path } = x;
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !x.bodyRead && !res.headersSent) closeAfterAnswer(req, res, { expectsContinue: x.expectsContinue });
+  if (err instanceof HttpError) {
+    sendError(res, err);
+    return err.code;
+  }
+  st.cfg.log(`internal error on ${clipInput(path, 80)}: ${clipInput((err as Error)?.message ?? String(err), 300)}`);
+  if (!res.headersSent) sendError(res, new HttpError(500, 'server_error', 'internal', 'Internal error (logged on the server).'));
+  else res.destroy();
+  return 'internal';
+}
+
+/** The request's deadline passed: 504 when nothing was sent yet, else the answer is cut. */
+function deadlinePassed(st: ServeState, x: Exchange): void {
+  // After the body reader's own 408 (it rejects first, in this same turn).
+  setImmediate(() => {
+    if (!x.res.headersSent) {
+      const seconds = `${st.cfg.requestTimeoutMs / 1000} s`;
+      x.code = 'deadline';
+      answerError(st, x, new HttpError(504, 'server_error', 'deadline', `No answer within ${seconds}, this server's time limit per request.`));
+    } else if (!x.res.writableEnded) x.res.destroy();
+  });
+}
+
+/** The log line of a request that failed (every request with `--log-prompts`). */
+function logRequest(st: ServeState, x: Exchange, t0: number): void {
+  const { cfg } = st;
+  const status = x.res.statusCode;
+  if (status < 400 && !cfg.logPrompts) return;
+  const prompt = cfg.logPrompts && x.task !== undefined ? ` task=${JSON.stringify(clipInput(x.task, 200))}` : '';
+  cfg.log(`${x.req.method} ${clipInput(x.path, 80)} ${status} ${(performance.now() - t0).toFixed(1)} ms${x.code ? ` ${x.code}` : ''}${prompt}`);
+}
+
+async function handle(st: ServeState, req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> {
+  const t0 = performance.now();
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const x: Exchange = { req, res, path, deadline: new Deadline(), bodyRead: false, expectsContinue, code: '', task: undefined };
+  const timer = setTimeout(() => x.deadline.expire(), st.cfg.requestTimeoutMs);
+  const done = st.tracker!.begin(req.socket);
+  st.inFlight.add(res);
+  if (st.draining) res.shouldKeepAlive = false;
+  const corsHeaders = req.headers.origin === undefined ? null : st.cors.answerHeaders(req.headers);
+  if (corsHeaders) for (const k in corsHeaders) res.setHeader(k, corsHeaders[k]!);
+  res.once('close', () => {
+    clearTimeout(timer);
+    st.inFlight.delete(res);
+    done();
+    logRequest(st, x, t0);
+  });
+  x.deadline.onExpire(() => deadlinePassed(st, x));
+  try {
+    x.task = await route(st, x);
+  } catch (err) {
+    x.code = answerError(st, x, err);
+  }
+}
+
+/**
+ * Node's own answers to what never became a request: headers too slow (408), too large (431),
+ * unparsable or ambiguous — conflicting Content-Length / Transfer-Encoding, bad chunking (400).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const status =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? '408 Request Timeout'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : '400 Bad Request';
+  if (!socket.writable) return void socket.destroy();
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  lingerThenDestroy(socket);
+}
+
+function httpServer(st: ServeState): Server {
+  const ms = st.cfg.requestTimeoutMs;
+  const server = createServer(
+    { headersTimeout: Math.min(10_000, ms), requestTimeout: ms * 2, keepAliveTimeout: 5_000, connectionsCheckingInterval: Math.min(1_000, ms) },
+    (req, res) => void handle(st, req, res),
+  );
+  st.tracker = new ConnectionTracker(server);
+  // "Expect: 100-continue": the checks run first; only a request that passes them is told to send its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void handle(st, req, res, true));
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/** Stops the server without resetting anyone (drain.ts). */
+async function closeServe(st: ServeState, server: Server, drainMs: number): Promise<void> {
+  st.notReady = true;
+  if (server.listening) await afterAcceptGrace();
+  // From the moment the listener is closed every answer says Connection: close (drain.ts).
+  void stopListening(server);
+  st.draining = true;
+  for (const res of st.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  await drainServer(server, st.tracker!, drainMs);
 }
 
 export async function startServe(cfg: ServeConfig): Promise<ServeApp> {
-  const guard = createGuard({ token: cfg.token, allowOrigins: cfg.allowOrigins, loopback: isLoopbackHost(cfg.host) });
-  const cors = createCors(cfg.allowOrigins);
-  /** Responses not finished yet: told to close their connection when the server drains. */
-  const inFlight = new Set<ServerResponse>();
-  let sessions = 0;
-  /** Stopping: /readyz answers 503. */
-  let notReady = false;
-  /** The listener is closed: every answer closes its connection. */
-  let draining = false;
-  const seconds = `${cfg.requestTimeoutMs / 1000} s`;
-
-  async function body(x: Exchange): Promise<Buffer> {
-    if (x.expectsContinue && !x.res.headersSent) x.res.writeContinue();
-    const b = await readBody(x.req, { maxBytes: cfg.maxBodyBytes, deadline: x.deadline });
-    x.bodyRead = true;
-    return b;
-  }
-
-  async function route(x: Exchange): Promise<string | undefined> {
-    const { req, res, path } = x;
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const allowed = METHODS.get(path);
-    if (path === '/healthz' && method === 'GET') return void sendJson(res, 200, { status: 'ok' });
-    guard.checkHost(req.headers);
-    guard.checkOrigin(req.headers);
-    const preflight = cors.preflight(req.method, req.headers);
-    if (preflight) {
-      res.writeHead(preflight.status, { ...preflight.headers, 'content-length': 0 }).end();
-      return undefined;
-    }
-    guard.checkToken(req.headers, req.socket);
-    if (allowed === undefined)
-      throw new HttpError(
-        404,
-        'not_found_error',
-        'unknown_route',
-        `No route ${clipInput(req.method ?? '', 20)} ${clipInput(path, 80)}: this server has ${ROUTE_LIST}.`,
-      );
-    if (path === '/mcp' && method !== 'POST') return void mcpMethodNotAllowed(res);
-    if (method !== allowed) throw new HttpError(405, 'invalid_request_error', 'method_not_allowed', `${path} answers ${allowed} only.`, { allow: allowed });
-    const loaded = cfg.holder.current;
-    const memory = { 'x-toolmem-memory': loaded.sha };
-    if (path === '/readyz') {
-      const ready = {
-        ready: !notReady,
-        pid: process.pid,
-        memory: {
-          id: loaded.file.memory.id,
-          name: loaded.file.memory.name,
-          sha256: loaded.sha,
-          generation: loaded.generation,
-          loadedAt: new Date(loaded.loadedAt).toISOString(),
-          tools: loaded.file.tools.length,
-        },
-        routes: cfg.routes ? [...cfg.routes.routes.keys()] : [],
-      };
-      return void sendJson(res, notReady ? 503 : 200, ready, memory);
-    }
-    if (path === '/v1/models') {
-      return void sendJson(
-        res,
-        200,
-        { object: 'list', data: [...(cfg.routes?.routes.keys() ?? [])].map((id) => ({ id, object: 'model', owned_by: 'toolmem' })) },
-        memory,
-      );
-    }
-    if (path === '/mcp') {
-      if (sessions >= cfg.maxSessions)
-        throw new HttpError(503, 'server_error', 'too_many_sessions', `This server runs at most ${cfg.maxSessions} MCP exchanges at once; retry shortly.`, {
-          'retry-after': '1',
-        });
-      sessions++;
-      try {
-        const text = (await body(x)).toString('utf8');
-        res.setHeader('x-toolmem-memory', loaded.sha);
-        await handleMcpPost(req, res, text, loaded.prepared.handlers, cfg.version ?? '0.1.0');
-      } finally {
-        sessions--;
-      }
-      return undefined;
-    }
-    const json = jsonObject(await body(x));
-    const tool = API_TOOLS.get(path);
-    if (tool) {
-      sendJson(res, 200, await apiAnswer(loaded.prepared.handlers, tool, json), memory);
-      return typeof json.task === 'string' ? json.task : undefined;
-    }
-    if (!cfg.routes)
-      throw new HttpError(404, 'not_found_error', 'no_routes', 'This server has no routes: start it with --routes FILE to serve /v1/chat/completions.');
-    const done = await handleChat(res, json, { table: cfg.routes, handlers: loaded.prepared.routed, headers: memory, deadline: x.deadline.signal });
-    return done.task;
-  }
-
-  /** The error's answer; one sent before the body was read closes the connection (bounded). */
-  function answerError(x: Exchange, err: unknown): string {
-    const { req, res, path } = x;
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !x.bodyRead && !res.headersSent) closeAfterAnswer(req, res, { expectsContinue: x.expectsContinue });
-    if (err instanceof HttpError) {
-      sendError(res, err);
-      return err.code;
-    }
-    cfg.log(`internal error on ${clipInput(path, 80)}: ${clipInput((err as Error)?.message ?? String(err), 300)}`);
-    if (!res.headersSent) sendError(res, new HttpError(500, 'server_error', 'internal', 'Internal error (logged on the server).'));
-    else res.destroy();
-    return 'internal';
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse, expectsContinue = false): Promise<void> {
-    const t0 = performance.now();
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const x: Exchange = { req, res, path: q < 0 ? url : url.slice(0, q), deadline: new Deadline(), bodyRead: false, expectsContinue };
-    const timer = setTimeout(() => x.deadline.expire(), cfg.requestTimeoutMs);
-    const done = tracker.begin(req.socket);
-    inFlight.add(res);
-    if (draining) res.shouldKeepAlive = false;
-    const corsHeaders = req.headers.origin === undefined ? null : cors.answerHeaders(req.headers);
-    if (corsHeaders) for (const k in corsHeaders) res.setHeader(k, corsHeaders[k]!);
-    let code = '';
-    let task: string | undefined;
-    res.once('close', () => {
-      clearTimeout(timer);
-      inFlight.delete(res);
-      done();
-      if (res.statusCode >= 400 || cfg.logPrompts) {
-        const prompt = cfg.logPrompts && task !== undefined ? ` task=${JSON.stringify(clipInput(task, 200))}` : '';
-        cfg.log(`${req.method} ${clipInput(x.path, 80)} ${res.statusCode} ${(performance.now() - t0).toFixed(1)} ms${code ? ` ${code}` : ''}${prompt}`);
-      }
-    });
-    x.deadline.onExpire(() => {
-      // After the body reader's own 408 (it rejects first, in this same turn).
-      setImmediate(() => {
-        if (!res.headersSent) {
-          code = 'deadline';
-          answerError(x, new HttpError(504, 'server_error', 'deadline', `No answer within ${seconds}, this server's time limit per request.`));
-        } else if (!res.writableEnded) res.destroy();
-      });
-    });
-    try {
-      task = await route(x);
-    } catch (err) {
-      code = answerError(x, err);
-    }
-  }
-
-  const server = createServer(
-    {
-      headersTimeout: Math.min(10_000, cfg.requestTimeoutMs),
-      requestTimeout: cfg.requestTimeoutMs * 2,
-      keepAliveTimeout: 5_000,
-      connectionsCheckingInterval: Math.min(1_000, cfg.requestTimeoutMs),
-    },
-    (req, res) => void handle(req, res),
-  );
-  const tracker = new ConnectionTracker(server);
-  // "Expect: 100-continue": the checks run first; only a request that passes them is told to send its body.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => void handle(req, res, true));
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    // Node's own answers to what never became a request: headers too slow (408), too large (431),
-    // unparsable or ambiguous — conflicting Content-Length / Transfer-Encoding, bad chunking (400).
-    const status =
-      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? '408 Request Timeout'
-        : err.code === 'HPE_HEADER_OVERFLOW'
-          ? '431 Request Header Fields Too Large'
-          : '400 Bad Request';
-    if (!socket.writable) return void socket.destroy();
-    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    lingerThenDestroy(socket);
-  });
+  const st: ServeState = {
+    cfg,
+    guard: createGuard({ token: cfg.token, allowOrigins: cfg.allowOrigins, loopback: isLoopbackHost(cfg.host) }),
+    cors: createCors(cfg.allowOrigins),
+    tracker: null,
+    inFlight: new Set(),
+    sessions: 0,
+    notReady: false,
+    draining: false,
+    answers: new WeakMap(),
+  };
+  const server = httpServer(st);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(cfg.port, cfg.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const shown = cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host;
-
   return {
     url: `http://${shown}:${port}`,
     port,
     stopListening: () => void stopListening(server),
-    close: async (drainMs = 10_000) => {
-      notReady = true;
-      if (server.listening) await afterAcceptGrace();
-      // From the moment the listener is closed every answer says Connection: close (drain.ts).
-      void stopListening(server);
-      draining = true;
-      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-      await drainServer(server, tracker, drainMs);
-    },
+    close: (drainMs = 10_000) => closeServe(st, server, drainMs),
   };
 }

@@ -30,11 +30,31 @@ export class HttpError extends Error {
   }
 }
 
+/** A JSON value's bytes as sent (the text of shared parts reused: shared-json.ts). */
+export const jsonBytes = (value: unknown): Buffer => Buffer.from(stringify(value), 'utf8');
+
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  // Encoded once: the length is the buffer's, and the socket writes the same bytes.
-  const body = Buffer.from(stringify(value), 'utf8');
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'cache-control': 'no-store' });
+  sendJsonBytes(res, status, jsonBytes(value), headers);
+}
+
+/** The headers of a JSON answer of `length` bytes, after `headers` (in this order on the wire). */
+export const jsonHeaders = (length: number, headers: Readonly<Record<string, string>> = {}): Record<string, string | number> => ({
+  ...headers,
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': length,
+  'cache-control': 'no-store',
+});
+
+/** JSON already encoded (`jsonBytes`): the length is the buffer's, and the socket writes the same bytes. */
+export function sendJsonBytes(res: ServerResponse, status: number, body: Buffer, headers: Readonly<Record<string, string>> = {}): void {
+  sendPrepared(res, status, body, jsonHeaders(body.length, headers));
+}
+
+/** An answer whose bytes and whole headers (`jsonHeaders`) were made before; neither is changed here, so both may be shared. */
+export function sendPrepared(res: ServerResponse, status: number, body: Buffer, headers: Readonly<Record<string, string | number>>): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, headers as Record<string, string | number>);
   res.end(body);
 }
 
@@ -258,8 +278,8 @@ const tooDeep = () =>
   new HttpError(400, 'invalid_request_error', 'too_deep', `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
 
 /** A JSON object body; 400 for anything else, with the parser's reason (bounded), or for nesting deeper than MAX_JSON_DEPTH. */
-export function jsonObject(body: Buffer): Record<string, unknown> {
-  const text = body.toString('utf8');
+export function jsonObject(body: Buffer | string): Record<string, unknown> {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
   if (nestsDeeperThan(text)) throw tooDeep();
   let value: unknown;
   try {
