@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto] [--hetero]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -104,7 +104,14 @@ export function checkBuild(
   set: Loaded,
   trainIds: readonly string[],
   row: ClaimsRow,
-  opts: { kinds?: readonly FacetKind[]; maxLfsr?: number; maxFlip?: number; meanFlip?: number; contrastScale?: 'score' | 'logit' | 'auto' } = {},
+  opts: {
+    kinds?: readonly FacetKind[];
+    maxLfsr?: number;
+    maxFlip?: number;
+    meanFlip?: number;
+    contrastScale?: 'score' | 'logit' | 'auto';
+    heterogeneity?: boolean;
+  } = {},
 ): void {
   const train = new Set(trainIds);
   const test = new Set(set.data.map((p) => p.taskId).filter((id) => !train.has(id)));
@@ -125,6 +132,7 @@ export function checkBuild(
     ...(opts.maxFlip !== undefined ? { maxFlip: opts.maxFlip } : {}),
     ...(opts.meanFlip !== undefined ? { meanFlip: opts.meanFlip } : {}),
     ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}),
+    ...(opts.heterogeneity ? { heterogeneity: true } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -136,6 +144,9 @@ export function checkBuild(
   const unseen = scoreTableFromSet({ scale: set.scale, examples: unseenRows });
   const tasks = new Map(unseenRows.map((p) => [p.taskId, p]));
   const claims = predictor.entries.filter((e) => e.status === 'claim');
+  // CLAIMS_DEBUG=hetero prints each facet's split-half inflation κ (hetero.ts).
+  if (process.env.CLAIMS_DEBUG === 'hetero')
+    console.log(`inflation: ${predictor.facets.map((d, f) => `${d.facet.name} ${(predictor.inflation[f] ?? 1).toFixed(2)}`).join('; ')}`);
   const byName = new Map(claims.map((e) => [e.facet.name, e]));
   const membersOf = (name: string) => {
     const e = byName.get(name)!;
@@ -324,6 +335,7 @@ async function main() {
     ...(maxFlipArg ? { maxFlip: Number(maxFlipArg) } : {}),
     ...(meanFlipArg ? { meanFlip: Number(meanFlipArg) } : {}),
     ...(scaleArg ? { contrastScale: scaleArg } : {}),
+    ...(argv.includes('--hetero') ? { heterogeneity: true } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();

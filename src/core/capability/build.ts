@@ -86,6 +86,40 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
   };
   const predictor = new CapabilityMemoryPredictor(options);
   predictor.fit(set);
+  const entries = memoryRows(predictor, input);
+  return { entries, snapshot: snapshotOf(predictor, input, discovery, trainingTasks(set), entries.length), predictor };
+}
+
+/** The fitted predictor's profiles and facet entries as memory rows (profiles first). */
+function memoryRows(predictor: CapabilityMemoryPredictor, input: CapabilityBuildInput): MemoryEntry[] {
+  const row = (e: { id: string; toolId: string; level: MemoryEntry['level']; value: MemoryEntry['value']; text: string; evidence: string[] }) => ({
+    id: e.id,
+    memoryId: input.memoryId,
+    toolId: e.toolId,
+    level: e.level,
+    value: e.value,
+    text: withSource(e.text, input.source),
+    evidence: e.evidence,
+    support: e.evidence.length,
+    origin: 'stats' as const,
+    pinned: false,
+    validFrom: input.at,
+    validTo: null,
+    supersededBy: null,
+  });
+  const profiles: MemoryEntry[] = predictor.profiles.map((p) => ({ ...row(p), profile: p.profile, createdAt: input.at, updatedAt: input.at }));
+  const facetEntries: MemoryEntry[] = predictor.entries.map((e) => ({ ...row(e), facet: e.facet, effect: e.effect, createdAt: input.at, updatedAt: input.at }));
+  return [...profiles, ...facetEntries];
+}
+
+/** What the Memory page draws and memory files carry: facets (matrix columns), cells, the shared note, the report, boards and picks. */
+function snapshotOf(
+  predictor: CapabilityMemoryPredictor,
+  input: CapabilityBuildInput,
+  discovery: FacetDiscovery,
+  tasks: number,
+  entries: number,
+): CapabilitySnapshot {
   const facets = predictor.facets;
   const entryOf = new Map(predictor.entries.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e.id]));
   // Matrix columns: every facet but the twins merged into another (facet-merge.ts).
@@ -101,55 +135,12 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       effect: c.effect,
       entryId: entryOf.get(`${c.toolId}\u0000${facets[c.facet]!.facet.name}`) ?? null,
     }));
-  const profiles: MemoryEntry[] = predictor.profiles.map((p) => ({
-    id: p.id,
-    memoryId: input.memoryId,
-    toolId: p.toolId,
-    level: p.level,
-    value: p.value,
-    text: withSource(p.text, input.source),
-    evidence: p.evidence,
-    support: p.evidence.length,
-    origin: 'stats',
-    pinned: false,
-    validFrom: input.at,
-    validTo: null,
-    supersededBy: null,
-    profile: p.profile,
-    createdAt: input.at,
-    updatedAt: input.at,
-  }));
-  const facetEntries: MemoryEntry[] = predictor.entries.map((e) => ({
-    id: e.id,
-    memoryId: input.memoryId,
-    toolId: e.toolId,
-    level: e.level,
-    value: e.value,
-    text: withSource(e.text, input.source),
-    evidence: e.evidence,
-    support: e.evidence.length,
-    origin: 'stats',
-    pinned: false,
-    validFrom: input.at,
-    validTo: null,
-    supersededBy: null,
-    facet: e.facet,
-    effect: e.effect,
-    createdAt: input.at,
-    updatedAt: input.at,
-  }));
-  const entries = [...profiles, ...facetEntries];
   const passRates = predictor.contrastScale.kind === 'logit';
   const scaleWidth = input.scale.max - input.scale.min;
   const columnOf = (f: number) => column.get(f);
-  const detectorNotes = (predictor.detectorSet?.detectors ?? []).map((d) => ({
-    facet: facets.find((x) => x.facet.rule.type === 'category' && x.facet.rule.value === d.value)?.facet.name ?? d.value,
-    auc: d.auc,
-    useful: d.auc >= MIN_DETECTOR_AUC,
-  }));
   const hard = predictor.notes.filter((n) => n.kind === 'difficulty').map((n) => n.facet.name);
   const easy = predictor.notes.filter((n) => n.kind === 'ease').map((n) => n.facet.name);
-  const snapshot: CapabilitySnapshot = {
+  return {
     facets: facets
       .filter((_, f) => column.has(f))
       .map((d) => ({ facet: d.facet, n: d.taskIds.length, ...(d.centroid ? { centroid: Array.from(d.centroid) } : {}) })),
@@ -163,28 +154,7 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
           items: predictor.notes.map((n) => ({ id: n.id, facet: n.facet.name, kind: n.kind, n: n.n, delta: n.delta, ci95: n.ci95, q: n.q, text: n.text })),
         }
       : null,
-    report: {
-      facetsTested: column.size,
-      cellsTested: cells.length,
-      entries: entries.length,
-      belowMinN: discovery.belowMinN ?? 0,
-      notes: [
-        // How much data there is and how much a facet and a claim need, first: plain words for small sets.
-        `${trainingTasks(set).toLocaleString('en-US')} training tasks: a facet is tested when it applies to at ` +
-          `least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the ` +
-          `tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
-        ...discovery.notes,
-        ...predictor.merged.map(
-          (m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`,
-        ),
-        `Contrasts: ${predictor.contrastScale.why}.`,
-        ...(detectorNotes.length ? [detectorNote(detectorNotes)] : []),
-      ],
-      contrastScale: predictor.contrastScale,
-      ...(detectorNotes.length ? { detectors: detectorNotes } : {}),
-      claims: predictor.entries.filter((e) => e.status === 'claim').length,
-      tentative: predictor.entries.filter((e) => e.status === 'tentative').length,
-    },
+    report: reportOf(predictor, discovery, { tasks, entries, facetsTested: column.size, cellsTested: cells.length }),
     ...(predictor.model ? { model: predictor.toModel() } : {}),
     overall: predictor.overall,
     leaderboards: predictor.leaderboards.flatMap((rows, f) => (columnOf(f) === undefined ? [] : [{ facet: columnOf(f)!, rows }])),
@@ -194,5 +164,40 @@ export function buildCapability(input: CapabilityBuildInput): CapabilityBuild {
       return [{ ...k, facet: col, text: withSource(pickText(k, facets[k.facet]!, { scaleWidth, passRates }), input.source) }];
     }),
   };
-  return { entries, snapshot, predictor };
+}
+
+/** The build report: counts, and its notes in plain words (data size first, then discovery, merges, the scale, detectors). */
+function reportOf(
+  predictor: CapabilityMemoryPredictor,
+  discovery: FacetDiscovery,
+  counts: { tasks: number; entries: number; facetsTested: number; cellsTested: number },
+): CapabilitySnapshot['report'] {
+  const facets = predictor.facets;
+  const detectorNotes = (predictor.detectorSet?.detectors ?? []).map((d) => ({
+    facet: facets.find((x) => x.facet.rule.type === 'category' && x.facet.rule.value === d.value)?.facet.name ?? d.value,
+    auc: d.auc,
+    useful: d.auc >= MIN_DETECTOR_AUC,
+  }));
+  return {
+    facetsTested: counts.facetsTested,
+    cellsTested: counts.cellsTested,
+    entries: counts.entries,
+    belowMinN: discovery.belowMinN ?? 0,
+    notes: [
+      // How much data there is and how much a facet and a claim need, first: plain words for small sets.
+      `${counts.tasks.toLocaleString('en-US')} training tasks: a facet is tested when it applies to at ` +
+        `least ${(discovery.minTasks ?? 5).toLocaleString('en-US')} of them and not to all; a claim needs ${MIN_CLAIM_TASKS} tasks of the ` +
+        `tool inside the facet and ${MIN_CLAIM_TASKS} outside.`,
+      ...discovery.notes,
+      ...predictor.merged.map(
+        (m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`,
+      ),
+      `Contrasts: ${predictor.contrastScale.why}.`,
+      ...(detectorNotes.length ? [detectorNote(detectorNotes)] : []),
+    ],
+    contrastScale: predictor.contrastScale,
+    ...(detectorNotes.length ? { detectors: detectorNotes } : {}),
+    claims: predictor.entries.filter((e) => e.status === 'claim').length,
+    tentative: predictor.entries.filter((e) => e.status === 'tentative').length,
+  };
 }

@@ -24,13 +24,14 @@
  * The number written into the effect is the shrunk one (`deltaVsOthers` / `deltaOwn` with one tool,
  * `ci95` its 95% credible interval, `lfsr`); the raw estimate and its t-interval stay in `raw`.
  */
-import type { EffectTable, ScoreTable } from './effects';
+import type { EffectTable, ScoreTable, ToolFacetEffect } from './effects';
 import { advantages, computeEffects, membership, oriented } from './effects';
 import { toolDeviation, type JointModel } from './fit';
 import { normalCdf } from './gauss';
-import { shrinkCells, type ShrinkResult } from './shrink';
-import { latentCells, latentContrast, pointsOf, type LatentResult } from './latent';
+import { shrinkCells, type ShrinkResult, type ShrunkCell } from './shrink';
+import { latentCells, latentContrast, pointsOf, type LatentCell, type LatentResult } from './latent';
 import { ashCell, fitAsh } from './ash';
+import { facetInflation } from './hetero';
 import type { ScoreScale } from '../types';
 import type { DiscoveredFacet, Effect } from './types';
 
@@ -51,6 +52,14 @@ export interface ClaimRules {
    */
   meanFlip?: number;
   minTasks?: number;
+  /**
+   * When true: widen each facet's intervals by its split-half overdispersion κ_f (hetero.ts: how much
+   * more the contrast disagrees between random halves of the training tasks than its standard errors
+   * allow). Off by default: on the tuning seeds (101–112) it removed 2 of WMT MQM's 5 wrong-sign
+   * claims but also 4 of GenAI-Bench's 62 confirmed ones, left MMLU-Pro's direction where it was
+   * (0.969 → 0.968) and made a pass/fail build about 4× slower (docs/memory.md); `claims-bench.ts --hetero` compares.
+   */
+  heterogeneity?: boolean;
 }
 
 export const DEFAULT_MAX_LFSR = 0.05;
@@ -70,6 +79,8 @@ export interface ClaimsResult {
   latent: LatentResult | null;
   /** The scale the contrasts were fitted on, and why (for the build notes). */
   scale: { kind: 'score' | 'logit'; why: string };
+  /** Per facet, the split-half inflation κ_f its intervals were widened by (1: none; all 1 when turned off). */
+  inflation: number[];
 }
 
 /** Share of finite scores at 0 or 1 on a 0–1 scale at or above which the scale counts as pass/fail. */
@@ -147,104 +158,160 @@ function classifyOn(
   targets: ScoreTable | undefined,
   noEntry: ReadonlySet<number>,
 ): ClaimsResult {
-  const models: readonly JointModel[] = fits === null ? [] : Array.isArray(fits) ? fits : [fits as JointModel];
-  const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
-  const maxTentative = Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR);
-  const minTasks = rules.minTasks ?? MIN_CLAIM_TASKS;
-  const maxFlip = rules.maxFlip ?? DEFAULT_MAX_FLIP;
   const x = membership(table, facets);
   // Several raters: their mean is the less noisy response (training side only); verification
   // still recomputes the contrast on the ground truth of unseen tasks.
   const basis = targets ?? table;
   const y = responses(basis);
   const basisEffects = targets ? computeEffects(targets, facets).effects : effects.effects;
-  const basisCell = new Map(basisEffects.map((c) => [`${c.toolId}\u0000${c.facet}`, c.effect]));
   const latent = scale.kind === 'logit' ? latentCells({ v: oriented(basis), x }) : null;
   const shrink = latent ? null : shrinkCells({ y, x });
   const vBasis = latent ? oriented(basis) : null;
-  const pending: Pending[] = [];
   const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));
-  const single = table.toolIds.length === 1;
+  const measured = effects.effects.filter((c) => c.tested && !noEntry.has(c.facet)).map((c) => ({ j: toolIndex.get(c.toolId)!, f: c.facet }));
+  const inflation =
+    rules.heterogeneity !== true || !measured.length
+      ? facets.map(() => 1)
+      : facetInflation(vBasis ? { kind: 'logit', v: vBasis } : { kind: 'score', y }, x, measured);
+  const maxLfsr = rules.maxLfsr ?? DEFAULT_MAX_LFSR;
+  const ctx: CellContext = {
+    table,
+    x,
+    y,
+    single: table.toolIds.length === 1,
+    models: fits === null ? [] : Array.isArray(fits) ? fits : [fits as JointModel],
+    latent,
+    shrink,
+    vBasis,
+    basisCell: new Map(basisEffects.map((c) => [`${c.toolId}\u0000${c.facet}`, c.effect])),
+    inflation,
+    maxLfsr,
+    maxTentative: Math.max(maxLfsr, rules.maxTentativeLfsr ?? DEFAULT_MAX_TENTATIVE_LFSR),
+    minTasks: rules.minTasks ?? MIN_CLAIM_TASKS,
+    maxFlip: rules.maxFlip ?? DEFAULT_MAX_FLIP,
+  };
+  const pending: Pending[] = [];
   for (const cell of effects.effects) {
-    const e = cell.effect;
     const j = toolIndex.get(cell.toolId)!;
     const s = (latent ? latent.cells[j]?.[cell.facet] : shrink!.cells[j]?.[cell.facet]) ?? null;
-    if (!cell.tested || !s || noEntry.has(cell.facet)) {
-      e.status = 'none';
-      continue;
-    }
-    const rawDelta = single ? e.deltaOwn : e.deltaVsOthers!;
-    const rawCi = single ? (e.ci95Own ?? e.ci95) : e.ci95;
-    e.raw = { delta: rawDelta, ci95: [rawCi[0], rawCi[1]] };
-    const b = basisCell.get(`${cell.toolId}\u0000${cell.facet}`) ?? e;
-    const basisCi = single ? (b.ci95Own ?? b.ci95) : b.ci95;
-    // Paired tasks outside the facet: the tool's paired tasks minus the paired facet tasks.
-    let pairedIn = 0;
-    let pairedOut = 0;
-    for (let t = 0; t < table.taskIds.length; t++) {
-      if (Number.isNaN(y[j]![t]!)) continue;
-      if (x[cell.facet]![t]) pairedIn++;
-      else pairedOut++;
-    }
-    // The model assumes one noise variance per tool; where the facet's tasks are noisier than that
-    // (heavy tails, a hard subset), the Welch interval of the raw contrast is wider than the model's
-    // for the same contrast, and the posterior sd is widened by that ratio (never narrowed).
-    const total = pairedIn + pairedOut;
-    const seModel = !shrink
-      ? 0
-      : total > 0 && pairedIn > 0 && pairedOut > 0
-        ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut)
-        : 0;
-    // The latent fit carries its own spread of a new sample (seRaw) and its dispersion; the score fit
-    // reads the spread from the raw contrast's Welch interval.
-    const seWelch: number = 'seRaw' in s ? (s.seRaw as number) : (basisCi[1] - basisCi[0]) / (2 * 1.959964);
-    const widen = seModel > 0 && Number.isFinite(seWelch) ? Math.max(1, seWelch / seModel) : 1;
-    const sd = s.sd * widen;
-    const ci95: [number, number] = [s.mean - 1.959964 * sd, s.mean + 1.959964 * sd];
-    const lfsr = sd > 0 ? normalCdf(-Math.abs(s.mean) / sd) : s.lfsr;
-    if (latent) {
-      // The claim lives on the logit scale; a reader sees it as pass-rate points at the facet's level.
-      e.latent = { delta: s.mean, ci95 };
-      const show = (c: number) => latentPoints(c, e, table.scale);
-      e.deltaVsOthers = show(s.mean);
-      e.ci95 = [show(ci95[0]), show(ci95[1])];
-    } else {
-      if (single) {
-        e.deltaOwn = s.mean;
-        e.ci95Own = ci95;
-      } else e.deltaVsOthers = s.mean;
-      e.ci95 = ci95;
-    }
-    e.lfsr = lfsr;
-    const enough = (e.nOwn ?? e.n) >= minTasks && e.n >= minTasks && pairedOut >= minTasks;
-    const sign = Math.sign(s.mean);
-    const devs = single
-      ? []
-      : models.flatMap((m) => {
-          const mj = m.tools.indexOf(cell.toolId);
-          return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
-        });
-    const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
-    // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
-    const excludes0 = ci95[0] > 0 || ci95[1] < 0;
-    // Would a new sample of the same size show the same sign? Its estimate varies around the truth
-    // by the raw standard error, so P(flip) = Φ(−|mean| / √(sd² + se²)). Without this a claim can
-    // be sure of a sign (small lfsr) yet too small to show on the next few dozen tasks.
-    const flip = Number.isFinite(seWelch) ? normalCdf(-Math.abs(s.mean) / Math.sqrt(sd * sd + seWelch * seWelch)) : 0.5;
-    // The raw estimate the adaptive-shrinkage check reads: the unshrunk contrast on the claim's scale.
-    const raw = vBasis ? latentContrast(vBasis, j, x[cell.facet]!) : { delta: rawDelta, ci95: basisCi };
-    const rawSe = (raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964);
-    pending.push({
-      e,
-      sign,
-      candidate: enough && lfsr <= maxLfsr && excludes0 && agrees && flip <= maxFlip,
-      flip,
-      tentative: enough && lfsr <= maxTentative && sign !== 0,
-      b: raw.delta,
-      s: rawSe,
-      se: seWelch,
-    });
+    if (!cell.tested || !s || noEntry.has(cell.facet)) cell.effect.status = 'none';
+    else pending.push(assessCell(ctx, cell, j, s));
   }
+  admitClaims(pending, ctx, rules.meanFlip);
+  return { shrink, latent, scale, inflation };
+}
+
+/** What every cell of one classification reads. */
+interface CellContext {
+  table: ScoreTable;
+  x: Uint8Array[];
+  /** Responses of the basis (raters' mean where there are several). */
+  y: Float64Array[];
+  single: boolean;
+  models: readonly JointModel[];
+  latent: LatentResult | null;
+  shrink: ShrinkResult | null;
+  /** Oriented basis scores (logit scale only). */
+  vBasis: Float64Array[] | null;
+  basisCell: ReadonlyMap<string, Effect>;
+  inflation: readonly number[];
+  maxLfsr: number;
+  maxTentative: number;
+  minTasks: number;
+  maxFlip: number;
+}
+
+/** One tested cell: its shrunk numbers written into the effect, and what the claim rules read of it. */
+function assessCell(ctx: CellContext, cell: ToolFacetEffect, j: number, s: ShrunkCell | LatentCell): Pending {
+  const { single } = ctx;
+  const e = cell.effect;
+  const rawDelta = single ? e.deltaOwn : e.deltaVsOthers!;
+  const rawCi = single ? (e.ci95Own ?? e.ci95) : e.ci95;
+  e.raw = { delta: rawDelta, ci95: [rawCi[0], rawCi[1]] };
+  const b = ctx.basisCell.get(`${cell.toolId}\u0000${cell.facet}`) ?? e;
+  const basisCi = single ? (b.ci95Own ?? b.ci95) : b.ci95;
+  const { sd, seNew, pairedOut, kappa } = spreadOf(ctx, cell.facet, j, s, basisCi);
+  const ci95: [number, number] = [s.mean - 1.959964 * sd, s.mean + 1.959964 * sd];
+  const lfsr = sd > 0 ? normalCdf(-Math.abs(s.mean) / sd) : s.lfsr;
+  writeShrunk(ctx, e, s.mean, ci95);
+  e.lfsr = lfsr;
+  const enough = (e.nOwn ?? e.n) >= ctx.minTasks && e.n >= ctx.minTasks && pairedOut >= ctx.minTasks;
+  const sign = Math.sign(s.mean);
+  const devs = single
+    ? []
+    : ctx.models.flatMap((m) => {
+        const mj = m.tools.indexOf(cell.toolId);
+        return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
+      });
+  const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
+  // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
+  const excludes0 = ci95[0] > 0 || ci95[1] < 0;
+  // Would a new sample of the same size show the same sign? Its estimate varies around the truth
+  // by the raw standard error, so P(flip) = Φ(−|mean| / √(sd² + se²)). Without this a claim can
+  // be sure of a sign (small lfsr) yet too small to show on the next few dozen tasks.
+  const flip = Number.isFinite(seNew) ? normalCdf(-Math.abs(s.mean) / Math.sqrt(sd * sd + seNew * seNew)) : 0.5;
+  // The raw estimate the adaptive-shrinkage check reads: the unshrunk contrast on the claim's scale.
+  const raw = ctx.vBasis ? latentContrast(ctx.vBasis, j, ctx.x[cell.facet]!) : { delta: rawDelta, ci95: basisCi };
+  return {
+    e,
+    sign,
+    candidate: enough && lfsr <= ctx.maxLfsr && excludes0 && agrees && flip <= ctx.maxFlip,
+    flip,
+    tentative: enough && lfsr <= ctx.maxTentative && sign !== 0,
+    b: raw.delta,
+    s: kappa * ((raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964)),
+    se: seNew,
+  };
+}
+
+/** The cell's posterior sd (widened where the facet is noisier than the model; times κ) and a new sample's standard error. */
+function spreadOf(ctx: CellContext, f: number, j: number, s: ShrunkCell | LatentCell, basisCi: readonly [number, number]) {
+  const { shrink } = ctx;
+  // Paired tasks outside the facet: the tool's paired tasks minus the paired facet tasks.
+  let pairedIn = 0;
+  let pairedOut = 0;
+  for (let t = 0; t < ctx.table.taskIds.length; t++) {
+    if (Number.isNaN(ctx.y[j]![t]!)) continue;
+    if (ctx.x[f]![t]) pairedIn++;
+    else pairedOut++;
+  }
+  // The model assumes one noise variance per tool; where the facet's tasks are noisier than that
+  // (heavy tails, a hard subset), the Welch interval of the raw contrast is wider than the model's
+  // for the same contrast, and the posterior sd is widened by that ratio (never narrowed).
+  const total = pairedIn + pairedOut;
+  const seModel = !shrink
+    ? 0
+    : total > 0 && pairedIn > 0 && pairedOut > 0
+      ? Math.sqrt(shrink.sigma2[j]!) * (pairedOut / total) * Math.sqrt(1 / pairedIn + 1 / pairedOut)
+      : 0;
+  // The latent fit carries its own spread of a new sample (seRaw) and its dispersion; the score fit
+  // reads the spread from the raw contrast's Welch interval.
+  const seWelch: number = 'seRaw' in s ? s.seRaw : (basisCi[1] - basisCi[0]) / (2 * 1.959964);
+  const widen = seModel > 0 && Number.isFinite(seWelch) ? Math.max(1, seWelch / seModel) : 1;
+  // Split-half overdispersion (hetero.ts, when turned on) widens the posterior and a new sample's spread alike.
+  const kappa = ctx.inflation[f] ?? 1;
+  return { sd: s.sd * widen * kappa, seNew: seWelch * kappa, pairedOut, kappa };
+}
+
+/** The shrunk contrast and its interval as the effect's headline numbers (pass-rate points on the logit scale). */
+function writeShrunk(ctx: CellContext, e: Effect, mean: number, ci95: [number, number]): void {
+  if (ctx.latent) {
+    // The claim lives on the logit scale; a reader sees it as pass-rate points at the facet's level.
+    e.latent = { delta: mean, ci95 };
+    const show = (c: number) => latentPoints(c, e, ctx.table.scale);
+    e.deltaVsOthers = show(mean);
+    e.ci95 = [show(ci95[0]), show(ci95[1])];
+    return;
+  }
+  if (ctx.single) {
+    e.deltaOwn = mean;
+    e.ci95Own = ci95;
+  } else e.deltaVsOthers = mean;
+  e.ci95 = ci95;
+}
+
+/** Statuses: a candidate is a claim only if it also holds under the adaptive-shrinkage prior (and the mean-flip control, when set). */
+function admitClaims(pending: readonly Pending[], ctx: CellContext, meanFlip: number | undefined): void {
   // A claim must also hold under a prior that lets most cells have no effect at all (ash.ts).
   const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
   const ash = usable.length
@@ -256,12 +323,11 @@ function classifyOn(
   const chosen: { p: Pending; flip: number }[] = [];
   for (const p of pending) {
     const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;
-    const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= maxLfsr && a.flip <= maxFlip;
+    const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= ctx.maxLfsr && a.flip <= ctx.maxFlip;
     p.e.status = p.tentative ? 'tentative' : 'none';
     if (p.candidate && sure) chosen.push({ p, flip: Math.max(p.flip, a.flip) });
   }
-  for (const c of withinMeanFlip(chosen, rules.meanFlip)) c.p.e.status = 'claim';
-  return { shrink, latent, scale };
+  for (const c of withinMeanFlip(chosen, meanFlip)) c.p.e.status = 'claim';
 }
 
 /** The surest cells whose average flip chance stays within `mean` (all of them when `mean` is unset). */

@@ -158,16 +158,6 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
   const scored = (j: number, t: number) => !Number.isNaN(v[j]![t]!);
   const toolMean = v.map((row) => moments([...row].filter((x) => !Number.isNaN(x))).mean);
   const adv = advantages(v);
-  const difficulty = Float64Array.from({ length: nTasks }, (_, t) => {
-    let s = 0;
-    let c = 0;
-    for (let j = 0; j < nTools; j++)
-      if (scored(j, t)) {
-        s += v[j]![t]! - toolMean[j]!;
-        c++;
-      }
-    return c > 0 ? s / c : NaN;
-  });
   const members = membership(table, facets);
   const usual = adv.map((row) => moments([...row].filter((x) => !Number.isNaN(x))).mean);
   const effects: ToolFacetEffect[] = [];
@@ -221,13 +211,32 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
     e.effect.q = Number.isNaN(qHead[i]!) ? 1 : qHead[i]!;
     e.effect.qOwn = Number.isNaN(qOwn[i]!) ? 1 : qOwn[i]!;
   });
+  return { effects, shared: sharedEffects(v, toolMean, members, width) };
+}
+
+/**
+ * The dataset-level note's statistic per facet: facet minus overall of each task's mean oriented
+ * deviation over the tools that scored it, d_t = mean_j (v_jt − μ_j); its own BH family.
+ */
+function sharedEffects(v: readonly Float64Array[], toolMean: readonly number[], members: readonly Uint8Array[], width: number): SharedEffect[] {
+  const nTasks = v[0]?.length ?? 0;
+  const difficulty = Float64Array.from({ length: nTasks }, (_, t) => {
+    let s = 0;
+    let c = 0;
+    for (let j = 0; j < v.length; j++)
+      if (!Number.isNaN(v[j]![t]!)) {
+        s += v[j]![t]! - toolMean[j]!;
+        c++;
+      }
+    return c > 0 ? s / c : NaN;
+  });
   const shared: SharedEffect[] = members.map((member, f) => {
     const c = contrast(difficulty, (t) => !Number.isNaN(difficulty[t]!), member, width);
     return { facet: f, n: c.n, delta: c.delta, ci95: c.ci, p: c.p, q: 1, tested: c.tested };
   });
   const qShared = bhQValues(shared.map((s) => (s.tested ? s.p : NaN)));
   shared.forEach((s, f) => (s.q = Number.isNaN(qShared[f]!) ? 1 : qShared[f]!));
-  return { effects, shared };
+  return shared;
 }
 
 /** A training set as a score table (ground truth; tasks and tools in id order). */

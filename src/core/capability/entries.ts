@@ -118,14 +118,8 @@ export interface BuiltEntries {
 }
 
 export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEntries {
-  const alpha = rules.alpha ?? 0.1;
-  const minD = rules.minD ?? 0.2;
-  const strongD = rules.strongD ?? 0.5;
   const prefix = rules.idPrefix ?? 'cap';
-  const { table, facets } = input;
-  const scaleWidth = table.scale.max - table.scale.min;
-  const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));
-  const taskIndex = new Map(table.taskIds.map((id, t) => [id, t]));
+  const { table } = input;
   const expId = input.experienceId ?? ((j: number, t: number) => `${table.taskIds[t]}|${table.toolIds[j]}`);
   const sd = table.scores.map((row) => {
     const v = Array.from(row).filter((x) => !Number.isNaN(x));
@@ -133,7 +127,22 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     const s = Math.sqrt(v.reduce((a, x) => a + (x - m) ** 2, 0) / Math.max(1, v.length - 1));
     return Math.max(s, 1e-3 * (table.scale.max - table.scale.min));
   });
-  const excludes0 = (c: [number, number]) => c[0] > 0 || c[1] < 0;
+  const entries = facetEntries(input, { prefix, expId, sd, strongD: rules.strongD ?? 0.5 });
+  const profiles = profileEntries(table, input.effects, prefix, expId);
+  const { notes, note } = datasetNotes(input, sd, rules);
+  return { entries, profiles, notes, note };
+}
+
+/** Per tool × facet, the cells classified claim or tentative as entries (level, text, evidence, typical member). */
+function facetEntries(
+  input: EntryInput,
+  ctx: { prefix: string; expId: (j: number, t: number) => string; sd: readonly number[]; strongD: number },
+): CapabilityEntry[] {
+  const { prefix, expId, sd, strongD } = ctx;
+  const { table, facets } = input;
+  const scaleWidth = table.scale.max - table.scale.min;
+  const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));
+  const taskIndex = new Map(table.taskIds.map((id, t) => [id, t]));
   const entries: CapabilityEntry[] = [];
   for (const { toolId, facet: f, tested, effect } of input.effects.effects) {
     const status = effect.status;
@@ -181,10 +190,16 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     });
     entries.push({ ...base, text });
   }
+  return entries;
+}
+
+/** Every tool's profile entry (its overall standing), in pass rates where the claims live on the logit scale. */
+function profileEntries(table: ScoreTable, effects: EffectTable, prefix: string, expId: (j: number, t: number) => string): ProfileEntry[] {
+  const scaleWidth = table.scale.max - table.scale.min;
   const computed = toolProfiles(table);
   // Pass/fail data whose claims live on the logit scale speak in pass rates (the profile too).
-  const passRates = input.effects.effects.some((c) => c.effect.latent !== undefined);
-  const profiles: ProfileEntry[] = table.toolIds.map((toolId, j) => {
+  const passRates = effects.effects.some((c) => c.effect.latent !== undefined);
+  return table.toolIds.map((toolId, j) => {
     const profile = computed[j]!;
     // Its advantage as the text prints it decides good / bad: "0.0 vs the other tools" is not bad.
     const shown = roundShown(profile.advantage, numberStyle(scaleWidth, passRates));
@@ -206,6 +221,15 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
     });
     return { id: `${prefix}:${toolId}:overall`, toolId, level: lv, value: LEVEL_VALUE[lv], profile, evidence, text };
   });
+}
+
+/** The dataset-level note: facets every tool finds harder (or easier) than usual, one note per facet and one text. */
+function datasetNotes(input: EntryInput, sd: readonly number[], rules: EntryRules): { notes: DatasetNote[]; note: string } {
+  const alpha = rules.alpha ?? 0.1;
+  const minD = rules.minD ?? 0.2;
+  const { table, facets } = input;
+  const scaleWidth = table.scale.max - table.scale.min;
+  const excludes0 = (c: [number, number]) => c[0] > 0 || c[1] < 0;
   const pooledSd = sd.reduce((a, b) => a + b, 0) / Math.max(1, sd.length);
   const notes: DatasetNote[] = [];
   for (const s of input.effects.shared) {
@@ -227,7 +251,7 @@ export function buildEntries(input: EntryInput, rules: EntryRules = {}): BuiltEn
   const note = [sharedDifficultyNote(list('difficulty'), { scaleWidth }), sharedEaseNote(list('ease').reverse(), { scaleWidth })]
     .filter((x): x is string => x !== null)
     .join(' ');
-  return { entries, profiles, notes, note };
+  return { notes, note };
 }
 
 const formatScale = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2)).replace('-', '−');

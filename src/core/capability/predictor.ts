@@ -100,6 +100,8 @@ export class CapabilityMemoryPredictor implements Predictor {
   note = '';
   /** The scale the claims' contrasts were fitted on, and why (claims.ts). */
   contrastScale: { kind: 'score' | 'logit'; why: string } = { kind: 'score', why: '' };
+  /** Per facet, the split-half inflation of its claim intervals (claims.ts, hetero.ts). */
+  inflation: number[] = [];
   /** Every tool's level on all training tasks, and per facet (same order as `facets`). */
   overall: LeaderRow[] = [];
   leaderboards: LeaderRow[][] = [];
@@ -157,7 +159,9 @@ export class CapabilityMemoryPredictor implements Predictor {
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
     const targets: ScoreTable = { ...scores, scores: table.target };
     const fits = this.textModel ? [this.model, this.textModel] : this.model;
-    this.contrastScale = classifyClaims(scores, this.facets, effects, fits, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable])).scale;
+    const classified = classifyClaims(scores, this.facets, effects, fits, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable]));
+    this.contrastScale = classified.scale;
+    this.inflation = classified.inflation;
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
