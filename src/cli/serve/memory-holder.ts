@@ -11,6 +11,7 @@
  * reloaded. Reloads run one at a time; a change during one queues another.
  */
 import { watch, watchFile, unwatchFile, type FSWatcher, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { formatIssues, MemoryFileError, type MemoryFile } from '../../core/memory-format';
 import { MemoryParser, parserOptionsFor } from './memory-parser';
@@ -128,20 +129,32 @@ export class MemoryHolder<T> {
   watch(debounceMs = 30, pollMs = 2000): void {
     this.parser.warm();
     const name = basename(this.path);
-    const later = () => {
+    const later = (action: () => void) => {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => {
         this.timer = null;
-        void this.reload();
+        action();
       }, debounceMs);
     };
+    const reload = () => void this.reload();
     this.watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
-      if (file === null || file === name) later();
+      if (file === null || file === name) later(reload);
     });
     this.watcher.on('error', () => this.log('watching the memory folder failed; changes are still seen by polling'));
     watchFile(this.path, { interval: pollMs, persistent: false }, (curr: Stats) => {
-      if (statIdentity(curr) !== this.lastSeen) later();
+      if (statIdentity(curr) !== this.lastSeen) later(() => void this.reloadIfUnseen());
     });
+  }
+
+  /**
+   * The poll's reload: a poll can see a replace while the folder event's reload of it is still
+   * running (on a loaded machine the reload has not yet stat-ed the file), so it waits for that
+   * reload and looks again: a version it has already looked at is not read (or refused) twice.
+   */
+  private async reloadIfUnseen(): Promise<void> {
+    if (this.running) await this.running;
+    const seen = await stat(this.path).then(statIdentity, () => null);
+    if (seen === null || seen !== this.lastSeen) await this.reload();
   }
 
   close(): void {

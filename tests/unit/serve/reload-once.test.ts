@@ -51,5 +51,5 @@ describe('one look per version of a watched memory file', () => {
     await until(() => holder!.current.file.memory.name === 'third version', 20_000);
     expect(holder.current.generation).toBe(2);
     expect(refusals()).toHaveLength(2);
-  }, 20_000);
+  }, 90_000);
 });
