@@ -22,32 +22,14 @@ import { moments } from '../memory/stat-tests';
 import { tQuantile975 } from './effects';
 import { ashAbove, ashPosterior, fitAsh } from './ash';
 import { verdictOf, MIN_VERIFY_N } from './verify';
-import type { Verdict } from './types';
+import type { PickClaim, Verdict } from './types';
 
 export const MIN_PICK_PROBABILITY = 0.9;
 /** Chance that a new sample of the facet's size shows the pick ahead; tuned on seeds 101–110 (claims-bench). */
 export const MIN_PICK_REPLICATION = 0.8;
 const MIN_PICK_TASKS = 10;
 
-export interface PickClaim {
-  /** Index of the facet (the caller's facet list). */
-  facet: number;
-  /** The pick, and the overall best it beats on the facet. */
-  toolId: string;
-  over: string;
-  /** P(the pick does better than `over` on the facet's tasks). */
-  probability: number;
-  /** Posterior mean lead of the pick over `over` on the facet (oriented score points) and its 95% interval. */
-  lead: number;
-  ci95: [number, number];
-  /** Facet tasks both are scored on, and their means there (scale units). */
-  n: number;
-  mean: number;
-  overMean: number;
-  /** The pick's probability of being the best tool on the facet (its leaderboard). */
-  pBest: number;
-  verdict?: Verdict;
-}
+export type { PickClaim };
 
 export interface PickInput {
   toolIds: readonly string[];

@@ -249,20 +249,30 @@ export interface LeaderRow {
   pBest: number;
 }
 
-/** A pick claim as stored (picks.ts), with its text and, once checked, its verdict. */
-export interface SnapshotPick {
+/** A pick claim (picks.ts): a facet's likely best tool where it differs from the overall best. */
+export interface PickClaim {
+  /** Index of the facet (the caller's facet list). */
   facet: number;
+  /** The pick, and the overall best it beats on the facet. */
   toolId: string;
   over: string;
+  /** P(the pick does better than `over` on the facet's tasks). */
   probability: number;
+  /** Posterior mean lead of the pick over `over` on the facet (oriented score points) and its 95% interval. */
   lead: number;
   ci95: [number, number];
+  /** Facet tasks both are scored on, and their means there (scale units). */
   n: number;
   mean: number;
   overMean: number;
+  /** The pick's probability of being the best tool on the facet (its leaderboard). */
   pBest: number;
-  text: string;
   verdict?: Verdict;
+}
+
+/** A pick claim as stored, with its text. */
+export interface SnapshotPick extends PickClaim {
+  text: string;
 }
 
 /** Plain numbers only: JSON-serialisable as is (memory files carry it). */
