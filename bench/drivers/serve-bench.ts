@@ -5,8 +5,8 @@
  *     for toolmem serve (--workers 1 unless --workers N) and the bare server: throughput, p50, p99,
  *     their ratios, and the server's CPU per select (from /proc, the parse worker and any cluster
  *     workers included) — with the 1,600 demo prompts repeated (after one warm-up pass: the same
- *     bodies, answered from the kept answers), the same texts in bodies never sent before (answers
- *     built afresh from kept predictions), and texts never seen before;
+ *     bodies, answered from the kept answers), the same texts in bodies never sent before (parsed,
+ *     then answered from the kept answer of the same arguments), and texts never seen before;
  *  2. the router's added latency at 1 and 50 connections: /v1/chat/completions (route
  *     toolmem:strict, one upstream) against the same request sent straight to that fake upstream,
  *     each connection sending its next call as soon as it has an answer (saturated), and 50
@@ -160,9 +160,9 @@ async function selectLevels(s: Setup) {
   console.log(
     `serve: server CPU per select: ${ms(at50.ours.cpuPer)} repeated texts, ${ms(f.cpuPer)} new texts (50 conn); bare server ${ms(at50.bare.cpuPer)} per request`,
   );
-  // The same texts in bodies the server never saw (trailing spaces, valid JSON): every request is
-  // parsed, checked and answered afresh (the kept answers of repeated bodies never hit), while the
-  // texts' vectors and predictions are kept — what a repeated task costs when its body differs.
+  // The same texts in bodies the server never saw (trailing spaces, valid JSON): no body text is
+  // kept, so every request is parsed and answered from the kept answer of the same parsed arguments —
+  // what a repeated task costs when a client formats its body differently.
   const padded = Array.from({ length: 30 }, (_, k) => TASKS.map((task) => JSON.stringify({ task, candidates: TOOLS }) + ' '.repeat(k + 1))).flat();
   const bodies = padded.map((body) => rawRequest({ path: '/v1/select', port: s.port, body, headers: auth }));
   const nb = await measured(s.srv.proc.pid, { port: s.port, requests: bodies, connections: 50, ms: LEVEL_MS, total: bodies.length });

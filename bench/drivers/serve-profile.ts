@@ -8,6 +8,7 @@
  * for Chrome's DevTools). Options: --seconds S (default 5), --connections N (default 50), --top N
  * (default 30), --no-profile (CPU per select only: no profiler overhead), --rounds N (measurements, default 1),
  * --new-bodies (the same texts in bodies never sent before, so no kept answer is reused: bench:serve's second CPU figure),
+ * --new-texts (texts never seen before, each sent once: bench:serve's third CPU figure),
  * --server-repo DIR (the server of another checkout, e.g. `git archive <commit> bin src | tar -x -C DIR` with this
  * checkout's node_modules and public linked in: a before/after of the same measurement).
  * Asserts nothing.
@@ -27,6 +28,7 @@ const { values: argv } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'no-profile': { type: 'boolean', default: false },
     'new-bodies': { type: 'boolean', default: false },
+    'new-texts': { type: 'boolean', default: false },
     'server-repo': { type: 'string' },
   },
 });
@@ -88,7 +90,10 @@ async function main() {
   await closedLoop({ port, requests, connections: 4, ms: 600_000, total: TASKS.length });
   // Trailing spaces (valid JSON) make each body new while its text repeats.
   const padded = Array.from({ length: 40 }, (_, k) => TASKS.map((task) => JSON.stringify({ task, candidates: TOOLS }) + ' '.repeat(k + 1))).flat();
-  const loop = argv['new-bodies'] ? padded.map((body) => rawRequest({ path: '/v1/select', port, body, headers: auth })) : requests;
+  // New texts: each demo prompt with a variant suffix, never sent before (40 variants each, so a loop never wraps in 5 s).
+  const fresh = Array.from({ length: 40 }, (_, k) => TASKS.map((task) => JSON.stringify({ task: `${task} (variant ${k})`, candidates: TOOLS }))).flat();
+  const bodiesOf = (list: string[]) => list.map((body) => rawRequest({ path: '/v1/select', port, body, headers: auth }));
+  const loop = argv['new-texts'] ? bodiesOf(fresh) : argv['new-bodies'] ? bodiesOf(padded) : requests;
   const loopStart = performance.now();
   for (let round = 0; round < Number(argv.rounds); round++) {
     const c0 = cpuMs(srv.proc.pid);

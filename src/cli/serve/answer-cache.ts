@@ -6,7 +6,10 @@
  * answered with the bytes made the first time, without parsing, checking, predicting or
  * serialising again. One cache per loaded memory (a reload starts an empty one, so no answer can
  * outlive the file it came from); only 200 answers are kept (errors are made again, cheaply).
- * Keys are the whole body text (never a hash: two bodies must never share an answer), at most
+ * The server looks an answer up twice (app.ts `api`): by the body text, which needs no parse, then by
+ * the parsed body written back compactly, so the same arguments in other bytes (spacing, escapes)
+ * share one answer; an argument that differs gives another key.
+ * Keys are the whole text (never a hash: two bodies must never share an answer), at most
  * MAX_KEY_CHARS of it; the cache holds at most `maxEntries` answers and `maxBytes` of keys and
  * answers together, the least recently used dropped first.
  */

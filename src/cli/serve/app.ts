@@ -180,7 +180,8 @@ async function mcp(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise
 
 /**
  * /v1/predict, /v1/select, /v1/recall. A body this memory answered before is answered with the
- * same bytes (answer-cache.ts): the answer depends on the memory and the body's text alone.
+ * same bytes (answer-cache.ts): the answer depends on the memory and the body's arguments alone,
+ * looked up first by the body text (no parse), then by the parsed body.
  */
 async function api(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise<string | undefined> {
   const text = (await body(st, x)).toString('utf8');
@@ -192,12 +193,24 @@ async function api(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise
     return kept.task;
   }
   const json = jsonObject(text);
+  // The same arguments in other bytes (spacing, escapes, a client's own formatting) share one answer:
+  // the parsed body written back compactly is the second key (key order kept: it is what was sent).
+  const parsedKey = JSON.stringify(json);
+  const same = answers.get(PARSED_ROUTE(x.path), parsedKey);
+  if (same) {
+    sendPrepared(x.res, 200, same.bytes, same.headers);
+    return same.task;
+  }
   const bytes = jsonBytes(await apiAnswer(loaded.prepared.handlers, API_TOOLS.get(x.path)!, json));
   const answer = { bytes, headers: jsonHeaders(bytes.length, memoryHeader(loaded)), task: typeof json.task === 'string' ? json.task : undefined };
   answers.set(x.path, text, answer);
+  answers.set(PARSED_ROUTE(x.path), parsedKey, answer);
   sendPrepared(x.res, 200, bytes, answer.headers);
   return answer.task;
 }
+
+/** The answer cache's route for keys that are parsed bodies rather than body texts (never a real path: no leading slash). */
+const PARSED_ROUTE = (path: string) => `parsed${path}`;
 
 async function chat(st: ServeState, x: Exchange, loaded: Loaded<Served>): Promise<string> {
   const json = jsonObject(await body(st, x));

@@ -79,6 +79,17 @@ describe('answers kept per memory generation', () => {
     expect(first.text).not.toContain('"cost"');
   });
 
+  it('the same arguments in other bytes get the same answer; other arguments never share it', async () => {
+    const args = { task: 'A red kite over a beach', candidates: ['DALLE_3', 'SDXL_Turbo'] };
+    const first = await select(JSON.stringify(args));
+    expect(first.status).toBe(200);
+    // Spacing and an escaped letter: another text, the same parsed body.
+    expect(await select(`{ "task" : "A red kite over a be\\u0061ch",\n  "candidates": ["DALLE_3", "SDXL_Turbo"] }  `)).toEqual(first);
+    const other = await select(JSON.stringify({ ...args, candidates: ['SDXL_Turbo'] }));
+    expect(other.status).toBe(200);
+    expect((JSON.parse(other.text) as { ranked: { tool: string }[] }).ranked.map((r) => r.tool)).toEqual(['SDXL_Turbo']);
+  });
+
   it('a body that failed is answered with its error every time', async () => {
     const body = JSON.stringify({ task: 'A lighthouse at dusk', candidates: ['NOPE'] });
     const a = await select(body);
