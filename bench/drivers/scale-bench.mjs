@@ -10,7 +10,7 @@
 // with the import time, rows/s, peak memory of the tab (renderer process RSS from /proc — the import
 // worker runs in it — and the page's JS heap from CDP), then Data/Memory/Tools/Evaluate open times
 // (a click in the navigation) and one evaluation (tool-mean, one seed) at each size.
-// `--sizes 10k,100k` runs only those sizes of the curve (and not the 200k page table).
+// `--sizes 10k,100k` runs only those sizes of the curve (and not the 200k page table); `--pages-only` only the page table.
 // `--smoke`: 2,000 seeded experiences and a curve of 1,000 (npm run bench:smoke); `--dist DIR`: an existing bench build (common.mjs).
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
@@ -26,6 +26,8 @@ const TOOLS = 8;
 const GOAL_MS = 1000;
 
 const sizesArg = argValue('--sizes');
+/** `--pages-only`: the 200k page table without the curve (a few minutes instead of a quarter of an hour). */
+const PAGES_ONLY = process.argv.includes('--pages-only');
 const parseSize = (t) => {
   const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(t.trim());
   if (!m) throw new Error(`--sizes: '${t}' is not a size like 10k, 100k or 1M`);
@@ -385,7 +387,7 @@ async function scaleCurve() {
 
 try {
   if (!sizesArg) await pageTable();
-  await scaleCurve();
+  if (!PAGES_ONLY) await scaleCurve();
 } finally {
   server.kill();
 }
