@@ -4,7 +4,8 @@
  * canvas and sets the font; these functions only draw, so the exported PNG is exactly what is shown.
  */
 import { headline, statusOf } from './capability-format';
-import { columnLabel, divergingColor, isLight, kindLabel, rowY, truncateToFit, type CapabilityMatrixModel, type MatrixGeometry } from './capability-matrix';
+import { columnLabel, kindLabel, truncateToFit, type CapabilityMatrixModel } from './capability-matrix';
+import { divergingColor, isLight, rowY, type MatrixGeometry } from './capability-matrix-geometry';
 
 /** The theme's colours, read once per paint from the page's CSS variables. */
 export interface MatrixInk {

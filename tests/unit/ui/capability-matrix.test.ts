@@ -4,20 +4,14 @@ import {
   buildMatrix,
   cellEntries,
   cellLines,
-  cellSizeFor,
   columnLabel,
   findCell,
-  divergingColor,
   facetsByTool,
-  hitTest,
-  isLight,
   kindLabel,
-  layoutMatrix,
-  moveFocus,
-  rowY,
   toolExtremes,
   truncateToFit,
 } from '../../../src/ui/capability-matrix';
+import { cellSizeFor, divergingColor, hitTest, isLight, layoutMatrix, moveFocus, rowY } from '../../../src/ui/capability-matrix-geometry';
 import { MINUS } from '../../../src/ui/capability-format';
 
 const facet = (kind: FacetKind, name: string): Facet =>
