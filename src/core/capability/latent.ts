@@ -32,6 +32,7 @@
 import { cholesky, choleskySolve } from '../predict/linalg';
 import { normalCdf } from './gauss';
 import type { ShrunkCell } from './shrink';
+import { sigmoid } from './score-calibration';
 
 export interface LatentInput {
   /** v[j][t]: tool j's oriented score on task t (NaN where missing). */
@@ -72,7 +73,6 @@ interface ToolComparisons {
   others: number;
 }
 
-const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
 const logSigmoid = (z: number) => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
 
 /** Tool j's comparisons with every other tool, over the tasks where `use` holds. */

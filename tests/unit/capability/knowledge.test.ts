@@ -5,7 +5,8 @@
  * the same on every surface.
  */
 import { describe, expect, it } from 'vitest';
-import { auc, FacetDetectors, learnDetectors, plattFit, type DetectorSet } from '../../../src/core/capability/detectors';
+import { FacetDetectors, learnDetectors, type DetectorSet } from '../../../src/core/capability/detectors';
+import { auc, plattFit } from '../../../src/core/capability/score-calibration';
 import { latentCells, latentContrast, pointsOf } from '../../../src/core/capability/latent';
 import { facetLeaderboard, rankInterval, rankPosterior } from '../../../src/core/capability/leaderboard';
 import { pickClaims, verifyPick } from '../../../src/core/capability/picks';
