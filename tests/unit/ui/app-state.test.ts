@@ -3,6 +3,7 @@ import { until } from '../helpers/until';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { experienceKey } from '../../../src/core/ids';
 import type { Dataset, Experience } from '../../../src/core/types';
+import { SUMS_DATASET } from '../helpers/records';
 
 // AppState listens for online/offline on `window`; Node has neither.
 beforeAll(() => {
@@ -10,15 +11,7 @@ beforeAll(() => {
 });
 const { AppState } = await import('../../../src/ui/app-state.svelte');
 
-const DATASET: Dataset = {
-  id: 'd',
-  name: 'Sums',
-  source: 'manual',
-  preset: 'manual',
-  createdAt: 1,
-  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
-  raterPolicy: { kind: 'mean' },
-};
+const DATASET: Dataset = SUMS_DATASET;
 const row = (taskId: string, toolId: string): Experience => ({
   id: experienceKey('d', taskId, toolId, 'judge'),
   datasetId: 'd',

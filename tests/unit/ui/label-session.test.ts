@@ -10,16 +10,9 @@ import { UiStorage } from '../../../src/ui/storage';
 import type { DataApi } from '../../../src/ui/workers';
 import { createSend, type Send } from '../../../src/ui/send';
 import { StaleLabelError } from '../../../src/core/errors';
+import { SUMS_DATASET } from '../helpers/records';
 
-const DATASET: Dataset = {
-  id: 'd',
-  name: 'Sums',
-  source: 'manual',
-  preset: 'manual',
-  createdAt: 1,
-  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
-  raterPolicy: { kind: 'mean' },
-};
+const DATASET: Dataset = SUMS_DATASET;
 const judge = (taskId: string, toolId: string, score = 3): Experience => ({
   id: `d|${toolId}|${taskId}|judge`,
   datasetId: 'd',

@@ -7,16 +7,9 @@ import type { LabelTarget } from '../../../../src/app/edit/api';
 import type { Dataset, Experience, LabelItem, Preference, Tool } from '../../../../src/core/types';
 import { StaleLabelError, ValidationError } from '../../../../src/core/errors';
 import type { Client } from '../../../../src/rpc';
+import { SUMS_DATASET } from '../../helpers/records';
 
-const DATASET: Dataset = {
-  id: 'd',
-  name: 'Sums',
-  source: 'manual',
-  preset: 'manual',
-  createdAt: 1,
-  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
-  raterPolicy: { kind: 'mean' },
-};
+const DATASET: Dataset = SUMS_DATASET;
 const TOOL: Tool = { id: 'a', name: 'a', modality: 'text→text', description: '', createdAt: 1 };
 const label = (score: number, createdAt = 10): Experience => ({
   id: 'd|a|t1|me',

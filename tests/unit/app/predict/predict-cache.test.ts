@@ -7,20 +7,13 @@ import type { Dataset, Experience } from '../../../../src/core/types';
 import { experienceKey } from '../../../../src/core/ids';
 import { fitFingerprint } from '../../../../src/core/eval/fingerprint';
 import { groundTruth } from '../../../../src/core/eval/ground-truth';
+import { SUMS_DATASET } from '../../helpers/records';
 
 /**
  * Issue #35: the Predict page keeps fitted models between calls, and must refit when the data they
  * were fitted on changes — also when the number of rows does not (a relabel of an existing experience).
  */
-const DATASET: Dataset = {
-  id: 'd',
-  name: 'Sums',
-  source: 'manual',
-  preset: 'manual',
-  createdAt: 1,
-  scale: { min: 1, max: 5, direction: 'higher-better', integer: true },
-  raterPolicy: { kind: 'mean' },
-};
+const DATASET: Dataset = SUMS_DATASET;
 const row = (taskId: string, toolId: string, rater: string, score: number): Experience => ({
   id: experienceKey('d', taskId, toolId, rater),
   datasetId: 'd',
