@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto] [--hetero]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto] [--hetero] [--self-check]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -111,6 +111,8 @@ export function checkBuild(
     meanFlip?: number;
     contrastScale?: 'score' | 'logit' | 'auto';
     heterogeneity?: boolean;
+    /** true: each facet kind's flip level from the inner self-check (claims.ts, self-check.ts). */
+    selfCheck?: boolean;
   } = {},
 ): void {
   const train = new Set(trainIds);
@@ -133,6 +135,7 @@ export function checkBuild(
     ...(opts.meanFlip !== undefined ? { meanFlip: opts.meanFlip } : {}),
     ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}),
     ...(opts.heterogeneity ? { heterogeneity: true } : {}),
+    ...(opts.selfCheck ? { selfCheck: true } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -144,6 +147,8 @@ export function checkBuild(
   const unseen = scoreTableFromSet({ scale: set.scale, examples: unseenRows });
   const tasks = new Map(unseenRows.map((p) => [p.taskId, p]));
   const claims = predictor.entries.filter((e) => e.status === 'claim');
+  // CLAIMS_DEBUG=admission prints, with --self-check, each facet kind's inner check and level (self-check.ts).
+  if (process.env.CLAIMS_DEBUG === 'admission' && predictor.admission) console.log(`admission: ${JSON.stringify(predictor.admission.kinds)}`);
   // CLAIMS_DEBUG=hetero prints each facet's split-half inflation κ (hetero.ts).
   if (process.env.CLAIMS_DEBUG === 'hetero')
     console.log(`inflation: ${predictor.facets.map((d, f) => `${d.facet.name} ${(predictor.inflation[f] ?? 1).toFixed(2)}`).join('; ')}`);
@@ -336,6 +341,7 @@ async function main() {
     ...(meanFlipArg ? { meanFlip: Number(meanFlipArg) } : {}),
     ...(scaleArg ? { contrastScale: scaleArg } : {}),
     ...(argv.includes('--hetero') ? { heterogeneity: true } : {}),
+    ...(argv.includes('--self-check') ? { selfCheck: true } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();

@@ -16,6 +16,7 @@ import { MIN_CLAIM_TASKS, type ClaimRules } from './claims';
 import type { CapabilityCell, CapabilitySnapshot, FacetDiscovery, FacetKind } from './types';
 import { pickText, withSource, type EvidenceSource } from './templates';
 import { MIN_DETECTOR_AUC } from './detectors';
+import { admissionNote } from './self-check';
 
 /**
  * The build note on the tag detectors: each tag's held-out AUC (how well its text alone tells a task
@@ -193,6 +194,7 @@ function reportOf(
         (m) => `Facet "${m.dropped}" selects nearly the same tasks as "${m.kept}": merged into it (one claim; a new prompt is placed by either).`,
       ),
       `Contrasts: ${predictor.contrastScale.why}.`,
+      ...(predictor.admission ? [admissionNote(predictor.admission)] : []),
       ...(detectorNotes.length ? [detectorNote(detectorNotes)] : []),
     ],
     contrastScale: predictor.contrastScale,

@@ -13,6 +13,7 @@
 import { computeEffects, oriented, type EffectTable, type ScoreTable } from './effects';
 import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, type ProfileEntry } from './entries';
 import { classifyClaims, type ClaimRules } from './claims';
+import type { TableAdmission } from './self-check';
 import { mergeSameFacets } from './facet-merge';
 import { noteSign } from './templates';
 import { facetPoints, fitJoint, toolDeviation, type JointModel } from './fit';
@@ -102,6 +103,8 @@ export class CapabilityMemoryPredictor implements Predictor {
   contrastScale: { kind: 'score' | 'logit'; why: string } = { kind: 'score', why: '' };
   /** Per facet, the split-half inflation of its claim intervals (claims.ts, hetero.ts). */
   inflation: number[] = [];
+  /** The table's claim admission level from the self-check (claims.ts, self-check.ts), or null when off. */
+  admission: TableAdmission | null = null;
   /** Every tool's level on all training tasks, and per facet (same order as `facets`). */
   overall: LeaderRow[] = [];
   leaderboards: LeaderRow[][] = [];
@@ -162,6 +165,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     const classified = classifyClaims(scores, this.facets, effects, fits, this.opts.claims, targets, new Set([...this.twins, ...this.undetectable]));
     this.contrastScale = classified.scale;
     this.inflation = classified.inflation;
+    this.admission = classified.admission;
     this.effects = effects;
     const prompts = new Map(tasks.map((t) => [t.taskId, t.prompt]));
     const built = buildEntries(
