@@ -27,7 +27,8 @@ import type { FacetKind } from '../../src/core/capability/types';
 import type { ScoreScale } from '../../src/core/types';
 import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { existsSync, readFileSync } from 'node:fs';
-import { seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
+import { dumpPickInput } from './pick-dump';
+import { argValue, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
 
 export interface Loaded {
   data: ScoredPair[];
@@ -72,9 +73,12 @@ export interface ClaimsRow {
   pickTested: number;
   pickAgree: number;
   pickHolds: number;
+  pickContradicted: number;
+  /** Σ stated probability of the tested picks (their mean beside the direction). */
+  pickProbability: number;
 }
 
-const emptyRow = (label: string): ClaimsRow => ({
+export const emptyRow = (label: string): ClaimsRow => ({
   label,
   builds: 0,
   claims: 0,
@@ -93,6 +97,8 @@ const emptyRow = (label: string): ClaimsRow => ({
   pickTested: 0,
   pickAgree: 0,
   pickHolds: 0,
+  pickContradicted: 0,
+  pickProbability: 0,
 });
 
 function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
@@ -198,13 +204,23 @@ export function checkBuild(
     row.picks++;
     if (v.verdict === 'untested' || v.delta === null) continue;
     row.pickTested++;
+    row.pickProbability += k.probability;
     if (v.delta > 0) row.pickAgree++;
     if (v.verdict === 'holds') row.pickHolds++;
+    if (v.verdict === 'contradicted') row.pickContradicted++;
     if (process.env.CLAIMS_DEBUG)
       console.log(
         `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} n ${v.n} ${v.verdict}`,
       );
   }
+  if (process.env.PICKS_DUMP)
+    dumpPickInput(process.env.PICKS_DUMP, row.label, predictor, unseen, (d) =>
+      Uint8Array.from(unseen.taskIds, (id) => {
+        const t = tasks.get(id)!;
+        const vec = set.vectors.get(id);
+        return applies(d, { prompt: t.prompt, categories: t.categories, ...(vec ? { vector: vec } : {}) }) ? 1 : 0;
+      }),
+    );
   const tools = new Set(trainSet.examples.map((e) => e.toolId));
   row.tools += tools.size;
   row.profiled += new Set(predictor.profiles.map((p) => p.toolId)).size;
@@ -273,7 +289,7 @@ export const GENAI = SMOKE
 export const ALPACA = SMOKE ? 'public/demo/alpaca_eval_100.csv' : sharedData('alpaca_eval_2/experiences.csv');
 export const WMT = sharedData('wmt_mqm/experiences.csv');
 /** Training tasks of a GenAI-Bench build (the smoke keeps 160 tasks), and the learning curve's sizes. */
-const GENAI_TRAIN = SMOKE ? 60 : 200;
+const GENAI_TRAIN = SMOKE ? 60 : Number(argValue('--train', '200'));
 const CURVE = SMOKE ? [50] : [50, 100, 200, 400, 800];
 export const MMLU = sharedData('mmlu_pro/experiences.csv');
 const MMLU_ITEMS = sharedData('mmlu_pro/items.csv');

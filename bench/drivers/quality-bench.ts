@@ -15,6 +15,9 @@
  *  5. Claims (issue #25; claims-bench.ts): direction, confidently wrong, confirmed, calibration and
  *     profiles on GenAI-Bench (200 training tasks, seeds 1–5, with and without tags), AlpacaEval and
  *     WMT MQM (half / half, seeds 1–3), and the learning curve at 50–800 training tasks.
+ * 5b. Pick claims (issue #34; picks-bench.ts): picks, tested, ahead, contradicted and direction on
+ *     unseen tasks over 110 builds (GenAI-Bench seeds 1–20 with and without tags, 400 and 800
+ *     training tasks on seeds 1–5; WMT MQM, MMLU-Pro and AlpacaEval half / half, seeds 1–10).
  *  6. Free text (issue #34; free-text-bench.ts): GenAI-Bench memories of 200 training tasks built
  *     with and without tags (seeds 1 and 3), asked about their unseen tasks as text only, and
  *     DALLE_3's predicted lead over SDXL_2_1 on 8 negation prompts against 8 matched ones over MCP.
@@ -31,7 +34,8 @@ import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/
 import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
-import { claimsBench } from './claims-bench';
+import { claimsBench, type ClaimsRow } from './claims-bench';
+import { picksBench, pooledPicks } from './picks-bench';
 import { freeTextBench } from './free-text-bench';
 import { loadLine, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
 
@@ -438,6 +442,15 @@ else {
 {
   console.log('\nClaims checked on unseen tasks (shrunk effects, lfsr ≤ 0.05; tuned on seeds 101–130, reported on 1–5 / 1–3)');
   out.claims = await claimsBench();
+}
+
+// ---- 5b. Pick claims over enough builds to tell (issue #34; picks-bench.ts) ---------------------
+{
+  console.log('\nPick claims on unseen tasks, over more builds (tuned on seeds 101–112)');
+  // The smoke reuses section 5's builds (one per set) so it stays fast; a full run builds 110 more.
+  const claimRows = (out.claims as ClaimsRow[]).filter((r) => !/training tasks|pooled/.test(r.label));
+  out.picks = SMOKE ? claimRows : await picksBench();
+  if (SMOKE) console.log(pooledPicks(claimRows, 'pooled').line);
 }
 
 // ---- 6. Free text (issue #34; free-text-bench.ts): a tagged memory asked as an agent asks -------

@@ -88,6 +88,7 @@ const ENTRIES = {
       fig('^GenAI-Bench NUM, pooled \\(NUM builds\\)\\s+NUM'),
       // Issue #34: pick claims pooled, and the free-text figures (tagged vs untagged memory, DALLE_3's negation over MCP).
       fig('^Pick claims, pooled over the sets above: NUM made, NUM tested, direction (NUM|—)'),
+      fig('^Pick claims over more builds, pooled: NUM builds, NUM picks, NUM tested, NUM ahead, NUM contradicted, direction (NUM|—)'),
       fig(
         "^Goals: tagged text-only RMSE NUM pooled .*never worse than untagged \\(NUM\\).*tool-mean NUM; DALLE_3's lead shrinks by -?NUM on negation .*cited on NUM of NUM",
       ),

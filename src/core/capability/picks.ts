@@ -12,6 +12,11 @@
  * D_k + θ_kf (D_k the overall mean difference, se(D_k)² added to every posterior component), and
  * P(k beats B on f) = Σ_m w_m Φ((D_k + μ_m) / √(v_m + se(D_k)²)) over the posterior's components.
  *
+ * The scores are the claims' targets (predictor.ts): every rater's mean where a task has several, the
+ * figure the unseen check reads. Chosen on the rater-policy score instead, a pick could rest on one
+ * rater's noise: on GenAI-Bench's tuning seeds both of its picks (SDXL_2_1 over DALLE_3 on negation)
+ * came from that and were behind on unseen tasks; on the raters' mean neither is made.
+ *
  * A pick claim stands when the facet's most likely best tool (leaderboard.ts) is not B, that
  * probability is ≥ MIN_PICK_PROBABILITY, a new sample of the facet's size would show the pick ahead
  * with probability ≥ MIN_PICK_REPLICATION, and the facet has MIN_CLAIM_TASKS paired tasks. It is
@@ -33,7 +38,7 @@ export type { PickClaim };
 
 export interface PickInput {
   toolIds: readonly string[];
-  /** Oriented scores v[j][t] (NaN missing) and scores in scale units. */
+  /** Oriented scores v[j][t] (NaN missing) and scores in scale units: the claims' targets (every rater's mean). */
   v: readonly ArrayLike<number>[];
   scores: readonly ArrayLike<number>[];
   /** Facet membership over the same tasks (every facet of the fit: overlaps are counted once). */

@@ -25,7 +25,7 @@ import { applies as facetApplies, discoverFacets, facetMembership, type Discover
 import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
 import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
 import { facetLeaderboard } from './leaderboard';
-import { pickClaims, type PickClaim } from './picks';
+import { pickClaims, type PickClaim, type PickInput } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
@@ -110,6 +110,8 @@ export class CapabilityMemoryPredictor implements Predictor {
   leaderboards: LeaderRow[][] = [];
   /** Facets whose likely best tool beats the overall best there (picks.ts); `facet` indexes `facets`. */
   picks: PickClaim[] = [];
+  /** What the picks were chosen from (benchmarks re-check pick rules on it); null before a fit. */
+  pickInput: PickInput | null = null;
   model: JointModel | null = null;
   /**
    * The same joint fit with each category facet read the way free text reads it: the detector's
@@ -178,7 +180,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.note = built.note;
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
-    this.rankTools(scores, x);
+    this.rankTools(scores, x, targets);
     // Predictions use claims only: a tentative entry's share goes to "other facets".
     const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
     const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
@@ -196,23 +198,30 @@ export class CapabilityMemoryPredictor implements Predictor {
 
   /**
    * Leaderboards of every facet and of all tasks, and the pick claims (leaderboard.ts, picks.ts). A
-   * facet merged into another or whose detector cannot place free text has no pick.
+   * facet merged into another or whose detector cannot place free text has no pick. The boards show
+   * the ground truth (the rater policy); picks are chosen and sized on the claims' targets (every
+   * rater's mean where there are several): the figure a pick is checked against on unseen tasks.
    */
-  private rankTools(scores: ScoreTable, x: readonly ArrayLike<number>[]): void {
+  private rankTools(scores: ScoreTable, x: readonly ArrayLike<number>[], targets: ScoreTable): void {
     const v = oriented(scores);
     const all = new Uint8Array(scores.taskIds.length).fill(1);
     this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
     this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row));
     const best = this.order.at(-1);
+    this.pickInput = null;
     if (best === undefined || scores.toolIds.length < 2) return void (this.picks = []);
     const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
     const toolIndex = new Map(scores.toolIds.map((id, j) => [id, j]));
-    const likelyBest = this.leaderboards.map((rows, f) => {
-      if (!eligible(f) || !rows.length) return null;
+    const vt = oriented(targets);
+    const likelyBest = x.map((row, f) => {
+      if (!eligible(f)) return null;
+      const rows = facetLeaderboard(targets.toolIds, vt, targets.scores, row);
+      if (!rows.length) return null;
       const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
       return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
     });
-    this.picks = pickClaims({ toolIds: scores.toolIds, v, scores: scores.scores, x, best, likelyBest });
+    this.pickInput = { toolIds: scores.toolIds, v: vt, scores: targets.scores, x, best, likelyBest };
+    this.picks = pickClaims(this.pickInput);
     this.pickRules = this.picks.map((k) => ({ facet: k.facet, tool: toolIndex.get(k.toolId)!, over: best, probability: k.probability }));
   }
 

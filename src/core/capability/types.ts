@@ -261,11 +261,14 @@ export interface PickClaim {
   /** Posterior mean lead of the pick over `over` on the facet (oriented score points) and its 95% interval. */
   lead: number;
   ci95: [number, number];
-  /** Facet tasks both are scored on, and their means there (scale units). */
+  /**
+   * Facet tasks both are scored on, and their means there (scale units), on the claims' targets:
+   * every rater's mean where a task has several (the figure the unseen check reads).
+   */
   n: number;
   mean: number;
   overMean: number;
-  /** The pick's probability of being the best tool on the facet (its leaderboard). */
+  /** The pick's probability of being the best tool on the facet (a leaderboard of the same targets). */
   pBest: number;
   verdict?: Verdict;
 }
