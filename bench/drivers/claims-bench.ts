@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|auto] [--hetero] [--self-check]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -115,7 +115,7 @@ export function checkBuild(
     maxLfsr?: number;
     maxFlip?: number;
     meanFlip?: number;
-    contrastScale?: 'score' | 'logit' | 'auto';
+    contrastScale?: 'score' | 'logit' | 'normal' | 'auto';
     heterogeneity?: boolean;
     /** true: each facet kind's flip level from the inner self-check (claims.ts, self-check.ts). */
     selfCheck?: boolean;
@@ -348,7 +348,7 @@ async function main() {
   const only = arg('--only');
   const maxLfsrArg = arg('--max-lfsr');
   const maxLfsr = maxLfsrArg ? Number(maxLfsrArg) : undefined;
-  const scaleArg = arg('--scale') as 'score' | 'logit' | 'auto' | undefined;
+  const scaleArg = arg('--scale') as 'score' | 'logit' | 'normal' | 'auto' | undefined;
   const maxFlipArg = arg('--max-flip');
   const meanFlipArg = arg('--mean-flip');
   const tuning = {

@@ -33,15 +33,20 @@ import { latentCells, latentContrast, pointsOf, type LatentCell, type LatentResu
 import { ashCell, fitAsh } from './ash';
 import { facetInflation } from './hetero';
 import { innerClaims, selfCheckRecords, tableAdmission, type TableAdmission } from './self-check';
+import { chooseScale, type ContrastScale, type ContrastScaleRule } from './contrast-scale';
+import { normalScoreTable } from './tails';
 import type { ScoreScale } from '../types';
+export { contrastScaleOf, MOSTLY_BINARY } from './contrast-scale';
 import type { DiscoveredFacet, Effect } from './types';
 
 export interface ClaimRules {
   /**
    * The scale contrasts are fitted on: 'score' (score points, shrink.ts), 'logit' (a Rasch-style
-   * latent scale, latent.ts), or 'auto' (default): logit for 0–1 scores that are (mostly) pass/fail.
+   * latent scale, latent.ts), 'normal' (score points, and a claim must also hold on normal scores,
+   * tails.ts), or 'auto' (default): logit for 0–1 scores that are (mostly) pass/fail, else score
+   * points (contrast-scale.ts).
    */
-  contrastScale?: 'score' | 'logit' | 'auto';
+  contrastScale?: ContrastScaleRule;
   maxLfsr?: number;
   maxTentativeLfsr?: number;
   /** Largest chance that a new sample of the same size shows the other sign (default 0.12). */
@@ -88,47 +93,13 @@ export interface ClaimsResult {
   shrink: ShrinkResult | null;
   latent: LatentResult | null;
   /** The scale the contrasts were fitted on, and why (for the build notes). */
-  scale: { kind: 'score' | 'logit'; why: string };
+  scale: ContrastScale;
   /** Per facet, the split-half inflation κ_f its intervals were widened by (1: none; all 1 when turned off). */
   inflation: number[];
   /** The table's admission level from the self-check (null when it is off). */
   admission: TableAdmission | null;
   /** Flip chance of every cell with enough evidence and lfsr ≤ the tentative level whose two fits agree on the sign (keyed by its effect). */
   flipOf: ReadonlyMap<Effect, number>;
-}
-
-/** Share of finite scores at 0 or 1 on a 0–1 scale at or above which the scale counts as pass/fail. */
-export const MOSTLY_BINARY = 0.9;
-
-/** Which scale the contrasts are fitted on, with the reason in words. */
-export function contrastScaleOf(table: ScoreTable, rule: ClaimRules['contrastScale'] = 'auto'): ClaimsResult['scale'] {
-  if (rule === 'score') return { kind: 'score', why: 'score points (set by the build)' };
-  if (rule === 'logit') return { kind: 'logit', why: 'a logit scale with task difficulty shared by the tools (set by the build)' };
-  const { min, max } = table.scale;
-  let total = 0;
-  let bound = 0;
-  for (const row of table.scores) {
-    for (let t = 0; t < row.length; t++) {
-      const v = row[t]!;
-      if (!Number.isFinite(v)) continue;
-      total++;
-      if (v === min || v === max) bound++;
-    }
-  }
-  const share = total ? bound / total : 0;
-  const pct = `${Math.round(share * 100)}%`;
-  if (min === 0 && max === 1 && share >= MOSTLY_BINARY) {
-    return {
-      kind: 'logit',
-      why:
-        `${pct} of the scores are 0 or 1 (pass/fail): contrasts on a logit scale, with each task's difficulty shared by the tools (Rasch-style), ` +
-        `so a floor or a ceiling is not read as a trait`,
-    };
-  }
-  return {
-    kind: 'score',
-    why: min === 0 && max === 1 ? `scores on 0–1 but only ${pct} of them are 0 or 1: contrasts in score points` : 'contrasts in score points',
-  };
 }
 
 /**
@@ -149,17 +120,26 @@ export function classifyClaims(
   targets?: ScoreTable,
   noEntry: ReadonlySet<number> = new Set(),
 ): ClaimsResult {
-  const scale = contrastScaleOf(targets ?? table, rules.contrastScale);
+  const { scale, normal } = chooseScale(targets ?? table, rules.contrastScale);
   const admission = rules.selfCheck === true ? selfCheck(table, facets, rules, targets, noEntry) : null;
   const used = admission ? { ...rules, facetMaxFlip: admission.levels } : rules;
-  if (scale.kind === 'score') return { ...classifyOn(scale, table, facets, effects, model, used, targets, noEntry), admission };
-  // Pass/fail: the claim lives on the logit scale, and must hold in score points too (two fits that
-  // read the data differently agree before a person is told something as a fact).
-  const copy: EffectTable = { effects: effects.effects.map((c) => ({ ...c, effect: { ...c.effect } })), shared: effects.shared };
-  classifyOn({ kind: 'score', why: '' }, table, facets, copy, model, used, targets, noEntry);
+  if (scale.kind === 'score' && !normal) return { ...classifyOn(scale, table, facets, effects, model, used, targets, noEntry), admission };
+  // Pass/fail: the claim lives on the logit scale, and must hold in score points too; heavy tails:
+  // it lives in score points and must hold on normal scores too (two fits that read the data
+  // differently agree before a person is told something as a fact).
+  const points: ClaimsResult['scale'] = { kind: 'score', why: '' };
+  let other: EffectTable;
+  if (normal) {
+    const nTable = normalScoreTable(table);
+    other = computeEffects(nTable, facets);
+    classifyOn(points, nTable, facets, other, model, used, targets ? normalScoreTable(targets) : undefined, noEntry);
+  } else {
+    other = { effects: effects.effects.map((c) => ({ ...c, effect: { ...c.effect } })), shared: effects.shared };
+    classifyOn(points, table, facets, other, model, used, targets, noEntry);
+  }
   const result = classifyOn(scale, table, facets, effects, model, used, targets, noEntry);
   effects.effects.forEach((c, i) => {
-    if (c.effect.status === 'claim' && copy.effects[i]!.effect.status !== 'claim') c.effect.status = 'tentative';
+    if (c.effect.status === 'claim' && other.effects[i]!.effect.status !== 'claim') c.effect.status = 'tentative';
   });
   return { ...result, admission };
 }
