@@ -72,6 +72,11 @@ export function chooseScale(table: ScoreTable, rule: ContrastScaleRule = 'auto')
   return { scale: { kind: 'score', why }, normal: false };
 }
 
+/** Whether a build's claims had to hold on normal scores too, read from its stored scale (the memory file keeps kind and why). */
+export function admitsOnNormalScores(scale: ContrastScale): boolean {
+  return scale.kind === 'score' && scale.why.startsWith(NORMAL_WHY);
+}
+
 /** The scale the contrasts are fitted on, with the reason in words. */
 export function contrastScaleOf(table: ScoreTable, rule: ContrastScaleRule = 'auto'): ContrastScale {
   return chooseScale(table, rule).scale;

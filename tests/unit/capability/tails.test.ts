@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyClaims } from '../../../src/core/capability/claims';
-import { chooseScale, contrastScaleOf, HEAVY_TAILS } from '../../../src/core/capability/contrast-scale';
+import { admitsOnNormalScores, chooseScale, contrastScaleOf, HEAVY_TAILS } from '../../../src/core/capability/contrast-scale';
 import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
 import { excessKurtosis, normalQuantile, normalScoreTable, tailResiduals } from '../../../src/core/capability/tails';
 import type { DiscoveredFacet } from '../../../src/core/capability/types';
@@ -143,5 +143,15 @@ describe('classifyClaims on normal scores', () => {
     const auto = classify(t, 'auto');
     expect(auto.result.scale).toEqual({ kind: 'score', why: 'contrasts in score points' });
     expect(auto.effects).toEqual(score.effects);
+  });
+});
+
+describe('admitsOnNormalScores reads the stored scale', () => {
+  it('true only for the heavy-tail reason (auto or set by the build)', () => {
+    const heavy = tableOf([Array.from({ length: 20 }, (_, t) => (t === 0 ? -20 : 0)), Array.from({ length: 20 }, () => 0)]);
+    expect(admitsOnNormalScores(chooseScale(heavy).scale)).toBe(true);
+    expect(admitsOnNormalScores(contrastScaleOf(heavy, 'normal'))).toBe(true);
+    expect(admitsOnNormalScores(contrastScaleOf(heavy, 'score'))).toBe(false);
+    expect(admitsOnNormalScores({ kind: 'score', why: 'contrasts in score points' })).toBe(false);
   });
 });
