@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { buildCapability } from '../../../src/core/capability/build';
 import { classifyClaims } from '../../../src/core/capability/claims';
 import { admitsOnNormalScores, chooseScale, contrastScaleOf, HEAVY_TAILS } from '../../../src/core/capability/contrast-scale';
 import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
 import { excessKurtosis, normalQuantile, normalScoreTable, tailResiduals } from '../../../src/core/capability/tails';
 import type { DiscoveredFacet } from '../../../src/core/capability/types';
-import type { ScoreScale } from '../../../src/core/types';
+import type { Experience, ScoreScale } from '../../../src/core/types';
 
 const MQM: ScoreScale = { min: -25, max: 0, direction: 'higher-better', integer: false };
 
@@ -153,5 +154,54 @@ describe('admitsOnNormalScores reads the stored scale', () => {
     expect(admitsOnNormalScores(contrastScaleOf(heavy, 'normal'))).toBe(true);
     expect(admitsOnNormalScores(contrastScaleOf(heavy, 'score'))).toBe(false);
     expect(admitsOnNormalScores({ kind: 'score', why: 'contrasts in score points' })).toBe(false);
+  });
+});
+
+describe('buildCapability: the build notes say which scale the claims used and why', () => {
+  // 120 tasks, 3 tools on an MQM-like penalty scale; tasks 0–59 are tagged "long".
+  const input = (score: (j: number, t: number) => number) => ({
+    scale: MQM,
+    experiences: new Map<string, Experience[]>(
+      ['A', 'B', 'C'].map((tool, j) => [
+        tool,
+        Array.from({ length: 120 }, (_, t) => ({
+          id: `d|t${t}|${tool}|r`,
+          datasetId: 'd',
+          taskId: `t${t}`,
+          prompt: `segment ${t}`,
+          toolId: tool,
+          score: score(j, t),
+          rater: 'r',
+          scoreSource: 'human' as const,
+          categories: [t < 60 ? 'long' : 'short'],
+          importId: 'i',
+          createdAt: 0,
+        })),
+      ]),
+    ),
+    memoryId: 'm',
+    idPrefix: 'b',
+    at: 1,
+    kinds: ['category' as const],
+  });
+  const contrasts = (score: (j: number, t: number) => number) => {
+    const report = buildCapability(input(score)).snapshot.report;
+    return { notes: report.notes.filter((n) => n.startsWith('Contrasts:')), scale: report.contrastScale };
+  };
+
+  it('rare large penalties (each tool loses 15 points on one task in 30): score points, and normal scores too, with the statistic', () => {
+    const { notes, scale } = contrasts((j, t) => -1 + (t % 30 === j ? -15 : 0) + jitter(j, t));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^Contrasts: contrasts in score points; a claim must also hold on normal scores \(.*\), because the tools' per-task differences have heavy tails \(excess kurtosis \d+\.\d, at least 3\), where a mean over a few dozen tasks is not yet near normal\.$/,
+    );
+    expect(scale!.kind).toBe('score');
+    expect(admitsOnNormalScores(scale!)).toBe(true);
+  });
+
+  it('light tails: plain score points, as before', () => {
+    const { notes, scale } = contrasts((j, t) => -2 + (j === 0 && t < 60 ? -1 : 0) + jitter(j, t));
+    expect(notes).toEqual(['Contrasts: contrasts in score points.']);
+    expect(scale).toEqual({ kind: 'score', why: 'contrasts in score points' });
   });
 });
