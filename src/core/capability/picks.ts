@@ -19,7 +19,9 @@
  *
  * A pick claim stands when the facet's most likely best tool (leaderboard.ts) is not B, that
  * probability is ≥ MIN_PICK_PROBABILITY, a new sample of the facet's size would show the pick ahead
- * with probability ≥ MIN_PICK_REPLICATION, and the facet has MIN_CLAIM_TASKS paired tasks. It is
+ * with probability ≥ MIN_PICK_REPLICATION, the facet has MIN_PICK_TASKS paired tasks, and the pick
+ * survives the selection bootstrap (pick-bootstrap.ts: reselected, and ahead by more than the
+ * selection's bias, in ≥ MIN_PICK_SELECTION of resamples of the facet's tasks). It is
  * checked on unseen tasks like any claim: does the pick beat B on the facet's unseen tasks (mean
  * difference, t-interval)?
  */
@@ -27,6 +29,7 @@ import { moments } from '../memory/stat-tests';
 import { tQuantile975 } from './effects';
 import { ashAbove, ashPosterior, fitAsh } from './ash';
 import { verdictOf, MIN_VERIFY_N } from './verify';
+import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstrap';
 import type { PickClaim, Verdict } from './types';
 
 export const MIN_PICK_PROBABILITY = 0.9;
@@ -74,7 +77,23 @@ function rawContrast(d: ArrayLike<number>, member: ArrayLike<number>): RawContra
   return { b: share * (a.mean - o.mean), s: share * Math.sqrt(a.variance / a.n + o.variance / o.n), n: a.n, variance: a.variance };
 }
 
-export function pickClaims(input: PickInput): PickClaim[] {
+/** A facet whose likely best tool is not the overall best, before any threshold (what pickClaims filters). */
+export interface PickCandidate {
+  facet: number;
+  /** Index of the likely best tool, and its pBest on the facet's leaderboard. */
+  tool: number;
+  pBest: number;
+  /** The posterior's P(pick beats B on the facet), the chance a new sample of the facet's size shows it ahead. */
+  probability: number;
+  replication: number;
+  /** Posterior mean lead and its sd (with se(D)²), paired facet tasks. */
+  lead: number;
+  sd: number;
+  n: number;
+}
+
+/** Every candidate pick (likely best ≠ B, ≥ MIN_PICK_TASKS paired facet tasks), read through one adaptive-shrinkage prior. */
+export function pickCandidates(input: PickInput): PickCandidate[] {
   const { v, x, best } = input;
   const J = v.length;
   const others = Array.from({ length: J }, (_, k) => k).filter((k) => k !== best);
@@ -89,7 +108,7 @@ export function pickClaims(input: PickInput): PickClaim[] {
     usable.map((c) => c.b),
     usable.map((c) => c.s),
   );
-  const out: PickClaim[] = [];
+  const out: PickCandidate[] = [];
   input.likelyBest.forEach((lb, f) => {
     if (!lb || lb.tool === best) return;
     const i = others.indexOf(lb.tool);
@@ -100,30 +119,50 @@ export function pickClaims(input: PickInput): PickClaim[] {
     // The lead on the facet is D (the overall mean difference, se²/n) plus the shrunk contrast.
     const seD2 = all.variance / all.n;
     const parts = ashPosterior(prior, c.b, c.s);
-    const probability = ashAbove(parts, all.mean, seD2);
-    const replication = ashAbove(parts, all.mean, seD2 + c.variance / c.n);
-    if (probability < MIN_PICK_PROBABILITY || replication < MIN_PICK_REPLICATION) return;
     const m = parts.reduce((a, p) => a + p.weight * p.mean, 0);
     const variance = parts.reduce((a, p) => a + p.weight * (p.variance + p.mean * p.mean), 0) - m * m + seD2;
-    const lead = all.mean + m;
-    const sd = Math.sqrt(Math.max(0, variance));
-    const mean = (j: number) =>
-      moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[lb.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s)))
-        .mean;
     out.push({
       facet: f,
-      toolId: input.toolIds[lb.tool]!,
-      over: input.toolIds[best]!,
-      probability,
-      lead,
-      ci95: [lead - 1.959964 * sd, lead + 1.959964 * sd],
-      n: c.n,
-      mean: mean(lb.tool),
-      overMean: mean(best),
+      tool: lb.tool,
       pBest: lb.pBest,
+      probability: ashAbove(parts, all.mean, seD2),
+      replication: ashAbove(parts, all.mean, seD2 + c.variance / c.n),
+      lead: all.mean + m,
+      sd: Math.sqrt(Math.max(0, variance)),
+      n: c.n,
     });
   });
   return out;
+}
+
+/** The candidates that pass the posterior's thresholds and the selection bootstrap, as claims. */
+export function pickClaims(input: PickInput): PickClaim[] {
+  const { v, x, best } = input;
+  return (
+    pickCandidates(input)
+      .filter((c) => c.probability >= MIN_PICK_PROBABILITY && c.replication >= MIN_PICK_REPLICATION)
+      // The posterior does not see that the pick was chosen as the facet's largest lead: redo that
+      // choice on resamples of the facet's tasks and keep the pick only where it survives (pick-bootstrap.ts).
+      .filter((c) => selectionBootstrap(v, x[c.facet]!, best, c.tool, { seed: pickSeed(c.facet, c.tool) }).share >= MIN_PICK_SELECTION)
+      .map((c) => {
+        const f = c.facet;
+        const mean = (j: number) =>
+          moments(Array.from(input.scores[j]!).filter((s, t) => x[f]![t] && !Number.isNaN(v[c.tool]![t]!) && !Number.isNaN(v[best]![t]!) && !Number.isNaN(s)))
+            .mean;
+        return {
+          facet: f,
+          toolId: input.toolIds[c.tool]!,
+          over: input.toolIds[best]!,
+          probability: c.probability,
+          lead: c.lead,
+          ci95: [c.lead - 1.959964 * c.sd, c.lead + 1.959964 * c.sd] as [number, number],
+          n: c.n,
+          mean: mean(c.tool),
+          overMean: mean(best),
+          pBest: c.pBest,
+        };
+      })
+  );
 }
 
 /**
