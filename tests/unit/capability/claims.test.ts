@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { classifyClaims, MIN_CLAIM_TASKS, withinMeanFlip } from '../../../src/core/capability/claims';
-import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
+import { computeEffects } from '../../../src/core/capability/effects';
 import { normalCdf, symmetricEigen } from '../../../src/core/capability/gauss';
 import { shrinkCells, shrinkDeviance } from '../../../src/core/capability/shrink';
 import { summarise, verdictOf } from '../../../src/core/capability/verify';
-import type { DiscoveredFacet, Verdict } from '../../../src/core/capability/types';
+import type { Verdict } from '../../../src/core/capability/types';
+import { facetOf, jitter, tableOf } from '../helpers/capability-fixtures';
 
 describe('gauss helpers', () => {
   it('Φ at known points; a 2×2 eigen-decomposition', () => {
@@ -83,25 +84,9 @@ describe('shrinkCells: one tool, one facet, by hand', () => {
   });
 });
 
-const facetOf = (name: string, ids: string[]): DiscoveredFacet => ({
-  facet: { kind: 'category', name, rule: { type: 'category', value: name } },
-  taskIds: ids,
-});
-
-function tableOf(n: number, score: (tool: number, t: number) => number, tools = 3): ScoreTable {
-  const taskIds = Array.from({ length: n }, (_, t) => `t${String(t).padStart(3, '0')}`);
-  return {
-    taskIds,
-    toolIds: Array.from({ length: tools }, (_, j) => String.fromCharCode(65 + j)),
-    scores: Array.from({ length: tools }, (_, j) => Float64Array.from(taskIds, (_, t) => score(j, t))),
-    scale: { min: 1, max: 5, direction: 'higher-better', integer: false },
-  };
-}
-const jitter = (j: number, t: number) => [0.4, -0.4, 0.2, -0.2, 0][(t * 3 + j) % 5]!;
-
 describe('classifyClaims', () => {
   it('a clear trait is a claim with a shrunk number, its raw estimate kept; a tool without a trait is none', () => {
-    const t = tableOf(60, (j, u) => 3 + (j === 0 && u < 20 ? -1.5 : 0) + jitter(j, u));
+    const t = tableOf(60, (j, u) => 3 + (j === 0 && u < 20 ? -1.5 : 0) + jitter(j, u), 3);
     const f = [facetOf('F', t.taskIds.slice(0, 20))];
     const effects = computeEffects(t, f);
     const raw = effects.effects.find((c) => c.toolId === 'A')!.effect.deltaVsOthers!;
@@ -121,7 +106,7 @@ describe('classifyClaims', () => {
       [9, 'none'],
       [10, 'claim'],
     ] as const) {
-      const t = tableOf(60, (j, u) => 3 + (j === 0 && u < m ? -2 : 0) + jitter(j, u));
+      const t = tableOf(60, (j, u) => 3 + (j === 0 && u < m ? -2 : 0) + jitter(j, u), 3);
       const f = [facetOf('F', t.taskIds.slice(0, m))];
       const effects = computeEffects(t, f);
       classifyClaims(t, f, effects, null);
@@ -132,7 +117,7 @@ describe('classifyClaims', () => {
   });
 
   it('a weak pattern is tentative (lfsr in (0.05, 0.2]) or none, never a claim', () => {
-    const t = tableOf(60, (j, u) => 3 + (j === 0 && u < 20 ? -0.25 : 0) + jitter(j, u) * 3);
+    const t = tableOf(60, (j, u) => 3 + (j === 0 && u < 20 ? -0.25 : 0) + jitter(j, u) * 3, 3);
     const f = [facetOf('F', t.taskIds.slice(0, 20))];
     const effects = computeEffects(t, f);
     classifyClaims(t, f, effects, null);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCapability } from '../../../src/core/capability/build';
 import { classifyClaims, DEFAULT_MAX_FLIP } from '../../../src/core/capability/claims';
-import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
+import { computeEffects } from '../../../src/core/capability/effects';
 import {
   admissionLevel,
   admissionNote,
@@ -13,24 +13,8 @@ import {
   tableAdmission,
   type InnerRecord,
 } from '../../../src/core/capability/self-check';
-import type { DiscoveredFacet, FacetKind } from '../../../src/core/capability/types';
-import type { Experience } from '../../../src/core/types';
+import { experiencesOf, facetOf, jitter, tableOf } from '../helpers/capability-fixtures';
 
-const facetOf = (name: string, ids: string[], kind: FacetKind = 'category'): DiscoveredFacet => ({
-  facet: { kind, name, rule: kind === 'cue' ? { type: 'cue', cue: name } : { type: 'category', value: name } },
-  taskIds: ids,
-});
-
-function tableOf(n: number, score: (tool: number, t: number) => number, tools = 2): ScoreTable {
-  const taskIds = Array.from({ length: n }, (_, t) => `t${String(t).padStart(3, '0')}`);
-  return {
-    taskIds,
-    toolIds: Array.from({ length: tools }, (_, j) => String.fromCharCode(65 + j)),
-    scores: Array.from({ length: tools }, (_, j) => Float64Array.from(taskIds, (_, t) => score(j, t))),
-    scale: { min: 1, max: 5, direction: 'higher-better', integer: false },
-  };
-}
-const jitter = (j: number, t: number) => [0.4, -0.4, 0.2, -0.2, 0][(t * 3 + j) % 5]!;
 const records = (n: number, wrong: number, flip: number, facet = 0): InnerRecord[] => Array.from({ length: n }, (_, i) => ({ flip, wrong: i < wrong, facet }));
 
 describe('poissonAtLeast', () => {
@@ -100,7 +84,7 @@ describe('tableAdmission and its build note', () => {
 
 describe('restrictTable, selfCheckRecords', () => {
   it('a table restricted to a mask keeps its tools and scale and the masked tasks in order', () => {
-    const t = tableOf(4, (j, u) => 10 * j + u);
+    const t = tableOf(4, (j, u) => 10 * j + u, 2);
     const r = restrictTable(t, [1, 0, 1, 0]);
     expect(r.taskIds).toEqual(['t000', 't002']);
     expect(r.toolIds).toEqual(['A', 'B']);
@@ -109,7 +93,7 @@ describe('restrictTable, selfCheckRecords', () => {
   });
 
   // 120 tasks; tool A is 1 point better on the facet (tasks 0–59): every random half holds ~30 facet tasks.
-  const t = tableOf(120, (j, u) => 3 + (j === 0 && u < 60 ? 1 : 0) + jitter(j, u));
+  const t = tableOf(120, (j, u) => 3 + (j === 0 && u < 60 ? 1 : 0) + jitter(j, u), 2);
   const f = [facetOf('F', t.taskIds.slice(0, 60))];
 
   it('a true claim made on one half holds on the other: one record per half and split, none wrong', () => {
@@ -166,24 +150,11 @@ describe('classifyClaims with the self-check', () => {
 
 describe('buildCapability: the build notes say the admission level when the self-check is on', () => {
   // 120 tasks, 3 tools; tasks 0–59 are tagged "text" and say so; tool A is 1.5 points worse on them.
-  const experiences = new Map<string, Experience[]>(
-    ['A', 'B', 'C'].map((tool, j) => [
-      tool,
-      Array.from({ length: 120 }, (_, t) => ({
-        id: `d|t${t}|${tool}|r`,
-        datasetId: 'd',
-        taskId: `t${t}`,
-        prompt: t < 60 ? `a shop sign that reads "open ${t}"` : `a quiet meadow at dawn, scene ${t}`,
-        toolId: tool,
-        score: 3 + (j === 0 && t < 60 ? -1.5 : 0) + jitter(j, t),
-        rater: 'r',
-        scoreSource: 'human' as const,
-        categories: [t < 60 ? 'text' : 'plain'],
-        importId: 'i',
-        createdAt: 0,
-      })),
-    ]),
-  );
+  const experiences = experiencesOf(120, ['A', 'B', 'C'], (j, t) => ({
+    prompt: t < 60 ? `a shop sign that reads "open ${t}"` : `a quiet meadow at dawn, scene ${t}`,
+    score: 3 + (j === 0 && t < 60 ? -1.5 : 0) + jitter(j, t),
+    categories: [t < 60 ? 'text' : 'plain'],
+  }));
   const input = { scale: { min: 1, max: 5, direction: 'higher-better' as const, integer: false }, experiences, memoryId: 'm', idPrefix: 'b', at: 1 };
 
   it('off (the default): no such note; on: one sentence with the level', () => {

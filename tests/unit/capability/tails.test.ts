@@ -4,8 +4,8 @@ import { classifyClaims } from '../../../src/core/capability/claims';
 import { admitsOnNormalScores, chooseScale, contrastScaleOf, HEAVY_TAILS } from '../../../src/core/capability/contrast-scale';
 import { computeEffects, type ScoreTable } from '../../../src/core/capability/effects';
 import { excessKurtosis, normalQuantile, normalScoreTable, tailResiduals } from '../../../src/core/capability/tails';
-import type { DiscoveredFacet } from '../../../src/core/capability/types';
-import type { Experience, ScoreScale } from '../../../src/core/types';
+import type { ScoreScale } from '../../../src/core/types';
+import { experiencesOf, facetOf, jitter } from '../helpers/capability-fixtures';
 
 const MQM: ScoreScale = { min: -25, max: 0, direction: 'higher-better', integer: false };
 
@@ -104,11 +104,6 @@ describe('contrast scale: which one the rule picks', () => {
   });
 });
 
-const facetOf = (name: string, taskIds: string[]): DiscoveredFacet => ({
-  facet: { kind: 'category', name, rule: { type: 'category', value: name } },
-  taskIds,
-});
-const jitter = (j: number, t: number) => [0.4, -0.4, 0.2, -0.2, 0][(t * 3 + j) % 5]!;
 function build(score: (j: number, t: number) => number): ScoreTable {
   return tableOf(Array.from({ length: 3 }, (_, j) => Array.from({ length: 60 }, (_, t) => score(j, t))));
 }
@@ -161,24 +156,7 @@ describe('buildCapability: the build notes say which scale the claims used and w
   // 120 tasks, 3 tools on an MQM-like penalty scale; tasks 0–59 are tagged "long".
   const input = (score: (j: number, t: number) => number) => ({
     scale: MQM,
-    experiences: new Map<string, Experience[]>(
-      ['A', 'B', 'C'].map((tool, j) => [
-        tool,
-        Array.from({ length: 120 }, (_, t) => ({
-          id: `d|t${t}|${tool}|r`,
-          datasetId: 'd',
-          taskId: `t${t}`,
-          prompt: `segment ${t}`,
-          toolId: tool,
-          score: score(j, t),
-          rater: 'r',
-          scoreSource: 'human' as const,
-          categories: [t < 60 ? 'long' : 'short'],
-          importId: 'i',
-          createdAt: 0,
-        })),
-      ]),
-    ),
+    experiences: experiencesOf(120, ['A', 'B', 'C'], (j, t) => ({ prompt: `segment ${t}`, score: score(j, t), categories: [t < 60 ? 'long' : 'short'] })),
     memoryId: 'm',
     idPrefix: 'b',
     at: 1,
