@@ -15,8 +15,8 @@ import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, 
 import { classifyClaims, type ClaimRules } from './claims';
 import type { TableAdmission } from './self-check';
 import { mergeSameFacets } from './facet-merge';
-import { noteSign } from './templates';
-import { facetPoints, fitJoint, toolDeviation, type JointModel } from './fit';
+import { ABSENT_ID, contributionLines, ORDER_ID, OTHER_ID, SHARED_ID } from './contributions';
+import { facetPoints, fitJoint, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
 import { buildTable, taskKey } from '../predict/training-table';
 import type { ScoreScale } from '../types';
@@ -30,10 +30,7 @@ import { pickClaims, type PickClaim, type PickInput } from './picks';
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
 
-export const OTHER_ID = 'other';
-export const ABSENT_ID = 'absent';
-export const ORDER_ID = 'order';
-export const SHARED_ID = 'shared';
+export { ABSENT_ID, ORDER_ID, OTHER_ID, SHARED_ID } from './contributions';
 
 /** Every capability-memory prediction explains itself: `mean` is the tool's training mean, Σ contributions' points = raw prediction − mean. */
 export interface MemoryPrediction extends ScorePrediction {
@@ -402,44 +399,7 @@ export class CapabilityMemoryPredictor implements Predictor {
     if (j === undefined) return { ...toPrediction(table.globalMean, table.scale), explanation: { mean: table.globalMean, contributions: [] } };
     const { x, points: all, guard, model } = this.taskRows(task);
     const points = all[j]!;
-    const byId = new Map<string, Contribution>();
-    const add = (id: string, text: string, p: number, probability?: number) => {
-      const c = byId.get(id);
-      if (c) c.points += p;
-      else byId.set(id, { entryId: id, text, points: p, ...(probability !== undefined ? { probability } : {}) });
-    };
-    points.forEach((p, f) => {
-      // A facet applies when its value is at least ½ (a tag's detector may give a probability);
-      // the line shows the probability of the facet it stands for (a twin's, the one it merged into).
-      const on = x[f]! >= 0.5;
-      const label = on ? this.labels[j]![f]! : { id: ABSENT_ID, text: 'facets this task lacks' };
-      if (on && label.id !== OTHER_ID) {
-        const probability = x[this.keptOf.get(f) ?? f]!;
-        // The tool's deviation from the average tool (γ_jf − γ̄_f) and what every tool shares on the
-        // facet (β_f + γ̄_f) are apart, so each line has the sign its words say: a claim gets the
-        // deviation (its shared part is the "shared" line); a dataset note gets the shared part
-        // (the tool's own deviation goes to "other facets").
-        const own = (x[f]! - model.freq[f]!) * toolDeviation(model, j, f);
-        if (label.id.startsWith('dataset:')) {
-          // The note's line only where its share has the sign its words state ("hard" lowers the
-          // score): fitted jointly, a facet hard on its own can add a little once overlapping
-          // facets have taken their share; that goes to "other facets" instead.
-          const shared = p - own;
-          const sign = noteSign(label.text);
-          if (sign === 0 || shared === 0 || Math.sign(shared) === sign) {
-            add(label.id, label.text, shared, probability);
-            add(OTHER_ID, 'other facets of this task', own);
-          } else add(OTHER_ID, 'other facets of this task', p);
-        } else {
-          add(label.id, label.text, own, probability);
-          add(SHARED_ID, "what every tool shares on this task's facets", p - own);
-        }
-        return;
-      }
-      add(label.id, label.text, p);
-    });
-    if (guard[j] !== 0) add(ORDER_ID, "kept in the tools' training order", guard[j]!);
-    const contributions = [...byId.values()].sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.entryId < b.entryId ? -1 : 1));
+    const contributions = contributionLines({ tool: j, points, x, labels: this.labels[j]!, keptOf: this.keptOf, model, guard: guard[j]! });
     const base = model.mu[j]!;
     const raw = base + points.reduce((s, p) => s + p, 0) + guard[j]!;
     const evidence = contributions
