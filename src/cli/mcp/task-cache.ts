@@ -7,15 +7,30 @@
  */
 import type { Embedder } from '../../core/embed';
 
+/** An optional second bound: the values' summed weight (e.g. bytes), the least recently used dropped first. */
+export interface LruWeight<K, V> {
+  maxWeight: number;
+  weight(key: K, value: V): number;
+}
+
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
+  private total = 0;
   hits = 0;
   misses = 0;
 
-  constructor(readonly max: number) {}
+  constructor(
+    readonly max: number,
+    private readonly sized?: LruWeight<K, V>,
+  ) {}
 
   get size(): number {
     return this.map.size;
+  }
+
+  /** The summed weight of the values held (0 without a weight bound). */
+  get weight(): number {
+    return this.total;
   }
 
   get(key: K): V | undefined {
@@ -30,15 +45,27 @@ export class LruCache<K, V> {
     return v;
   }
 
+  /** Holds `value` as the most recent; a value heavier than the whole weight bound is not held (an older one of its key stays). */
   set(key: K, value: V): void {
     if (this.max <= 0) return;
-    this.map.delete(key);
+    const w = this.sized ? this.sized.weight(key, value) : 0;
+    if (this.sized && w > this.sized.maxWeight) return;
+    this.remove(key);
     this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+    this.total += w;
+    while (this.map.size > this.max || (this.sized && this.total > this.sized.maxWeight)) this.remove(this.map.keys().next().value as K);
   }
 
   clear(): void {
     this.map.clear();
+    this.total = 0;
+  }
+
+  private remove(key: K): void {
+    const old = this.map.get(key);
+    if (old === undefined) return;
+    this.map.delete(key);
+    if (this.sized) this.total -= this.sized.weight(key, old);
   }
 }
 

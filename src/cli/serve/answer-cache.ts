@@ -13,6 +13,7 @@
  * MAX_KEY_CHARS of it; the cache holds at most `maxEntries` answers and `maxBytes` of keys and
  * answers together, the least recently used dropped first.
  */
+import { LruCache } from '../mcp/task-cache';
 
 /** An answer as sent: its JSON bytes and headers, and the request's task text (for `--log-prompts`). */
 export interface CachedAnswer {
@@ -27,54 +28,25 @@ export const DEFAULT_MAX_ANSWERS = 4096;
 /** Keys and answers in all: a select answer of six tools is about 5 KB. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
+/** The JSON API's kept answers: an LRU (task-cache.ts) bounded by entries and by bytes, keyed by route and text. */
 export class AnswerCache {
-  /** Keyed by route and body text; a Map keeps insertion order, so the least recently used key is the first. */
-  private readonly map = new Map<string, CachedAnswer>();
-  private bytes = 0;
-  hits = 0;
-  misses = 0;
+  private readonly lru: LruCache<string, CachedAnswer>;
 
-  constructor(
-    readonly maxEntries = DEFAULT_MAX_ANSWERS,
-    readonly maxBytes = DEFAULT_MAX_ANSWER_BYTES,
-  ) {}
+  constructor(maxEntries = DEFAULT_MAX_ANSWERS, maxBytes = DEFAULT_MAX_ANSWER_BYTES) {
+    this.lru = new LruCache(maxEntries, { maxWeight: maxBytes, weight });
+  }
 
   get size(): number {
-    return this.map.size;
+    return this.lru.size;
   }
 
   /** The answer kept for `body` on `route`, or undefined. */
   get(route: string, body: string): CachedAnswer | undefined {
-    if (body.length > MAX_KEY_CHARS) return undefined;
-    const key = `${route} ${body}`;
-    const v = this.map.get(key);
-    if (v === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.map.delete(key);
-    this.map.set(key, v);
-    return v;
+    return body.length > MAX_KEY_CHARS ? undefined : this.lru.get(`${route} ${body}`);
   }
 
   set(route: string, body: string, answer: CachedAnswer): void {
-    if (body.length > MAX_KEY_CHARS) return;
-    const key = `${route} ${body}`;
-    const size = weight(key, answer);
-    if (size > this.maxBytes || this.maxEntries <= 0) return;
-    const old = this.map.get(key);
-    if (old) {
-      this.map.delete(key);
-      this.bytes -= weight(key, old);
-    }
-    this.map.set(key, answer);
-    this.bytes += size;
-    while (this.map.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const first = this.map.keys().next().value as string;
-      this.bytes -= weight(first, this.map.get(first)!);
-      this.map.delete(first);
-    }
+    if (body.length <= MAX_KEY_CHARS) this.lru.set(`${route} ${body}`, answer);
   }
 }
 
