@@ -27,7 +27,7 @@
 import type { EffectTable, ScoreTable, ToolFacetEffect } from './effects';
 import { advantages, computeEffects, membership, oriented } from './effects';
 import { toolDeviation, type JointModel } from './fit';
-import { normalCdf } from './gauss';
+import { ci95Of, normalCdf, sdOfCi95 } from './gauss';
 import { shrinkCells, type ShrinkResult, type ShrunkCell } from './shrink';
 import { latentCells, latentContrast, pointsOf, type LatentCell, type LatentResult } from './latent';
 import { ashCell, fitAsh } from './ash';
@@ -243,7 +243,7 @@ function assessCell(ctx: CellContext, cell: ToolFacetEffect, j: number, s: Shrun
   const b = ctx.basisCell.get(`${cell.toolId}\u0000${cell.facet}`) ?? e;
   const basisCi = single ? (b.ci95Own ?? b.ci95) : b.ci95;
   const { sd, seNew, pairedOut, kappa } = spreadOf(ctx, cell.facet, j, s, basisCi);
-  const ci95: [number, number] = [s.mean - 1.959964 * sd, s.mean + 1.959964 * sd];
+  const ci95 = ci95Of(s.mean, sd);
   const lfsr = sd > 0 ? normalCdf(-Math.abs(s.mean) / sd) : s.lfsr;
   writeShrunk(ctx, e, s.mean, ci95);
   e.lfsr = lfsr;
@@ -272,7 +272,7 @@ function assessCell(ctx: CellContext, cell: ToolFacetEffect, j: number, s: Shrun
     flip,
     tentative: enough && lfsr <= ctx.maxTentative && sign !== 0,
     b: raw.delta,
-    s: kappa * ((raw.ci95[1] - raw.ci95[0]) / (2 * 1.959964)),
+    s: kappa * sdOfCi95(raw.ci95),
     se: seNew,
   };
 }
@@ -299,7 +299,7 @@ function spreadOf(ctx: CellContext, f: number, j: number, s: ShrunkCell | Latent
       : 0;
   // The latent fit carries its own spread of a new sample (seRaw) and its dispersion; the score fit
   // reads the spread from the raw contrast's Welch interval.
-  const seWelch: number = 'seRaw' in s ? s.seRaw : (basisCi[1] - basisCi[0]) / (2 * 1.959964);
+  const seWelch: number = 'seRaw' in s ? s.seRaw : sdOfCi95(basisCi);
   const widen = seModel > 0 && Number.isFinite(seWelch) ? Math.max(1, seWelch / seModel) : 1;
   // Split-half overdispersion (hetero.ts, when turned on) widens the posterior and a new sample's spread alike.
   const kappa = ctx.inflation[f] ?? 1;

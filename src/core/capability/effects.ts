@@ -24,6 +24,7 @@ import type { TrainingSet } from '../predict/types';
 import type { ScoreScale } from '../types';
 import { bhQValues } from './bh';
 import type { DiscoveredFacet, Effect } from './types';
+import { Z95 } from './gauss';
 
 export interface ScoreTable {
   taskIds: readonly string[];
@@ -61,7 +62,7 @@ const T975 = new Map<number, number>();
 /** Two-sided 95% Student t quantile, by bisection on the exact p (cached by df to 0.01). */
 export function tQuantile975(df: number): number {
   if (!(df > 0)) return Infinity;
-  if (df > 1e4) return 1.959964;
+  if (df > 1e4) return Z95;
   const key = Math.round(df * 100) / 100;
   const hit = T975.get(key);
   if (hit !== undefined) return hit;

@@ -4,6 +4,15 @@
  * rotations are exact enough and simple; no library needed.
  */
 
+/** The two-sided 95% quantile of the standard normal, as every interval of the capability analysis uses it. */
+export const Z95 = 1.959964;
+
+/** The normal 95% interval around `mean` with standard deviation `sd`. */
+export const ci95Of = (mean: number, sd: number): [number, number] => [mean - Z95 * sd, mean + Z95 * sd];
+
+/** The standard deviation a normal 95% interval stands for (its half-width over Z95). */
+export const sdOfCi95 = (ci: readonly [number, number]): number => (ci[1] - ci[0]) / (2 * Z95);
+
 /** Φ(x), the standard normal CDF (erfc by a Chebyshev fit, |error| < 1.2e-7). */
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;

@@ -23,6 +23,7 @@
 import { mulberry32 } from '../eval/rng';
 import { moments } from '../memory/stat-tests';
 import { latentContrast } from './latent';
+import { sdOfCi95 } from './gauss';
 
 /** Random splits of the training tasks into halves. */
 export const SPLIT_HALVES = 8;
@@ -151,6 +152,6 @@ function latentMeasure(v: readonly ArrayLike<number>[], x: readonly ArrayLike<nu
     }
     const share = paired > 0 ? (paired - r.n) / paired : 0;
     if (!r.tested || !(share > 0)) return { delta: NaN, se: Infinity };
-    return { delta: r.delta / share, se: (r.ci95[1] - r.ci95[0]) / (2 * 1.959964 * share) };
+    return { delta: r.delta / share, se: sdOfCi95(r.ci95) / share };
   };
 }

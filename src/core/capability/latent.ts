@@ -30,7 +30,7 @@
  * w_fᵀ S w_f, S the δ block of the inverse Hessian. Pure and deterministic.
  */
 import { cholesky, choleskySolve } from '../predict/linalg';
-import { normalCdf } from './gauss';
+import { ci95Of, normalCdf, Z95 } from './gauss';
 import type { ShrunkCell } from './shrink';
 import { sigmoid } from './score-calibration';
 
@@ -290,7 +290,7 @@ function cellOf(c: ToolComparisons, x: readonly ArrayLike<number>[], fit: Fit, p
   return {
     mean,
     sd,
-    ci95: [mean - 1.959964 * sd, mean + 1.959964 * sd],
+    ci95: ci95Of(mean, sd),
     lfsr: sd > 0 ? normalCdf(-Math.abs(mean) / sd) : mean === 0 ? 0.5 : 0,
     partial,
     partialLfsr: psd > 0 ? normalCdf(-Math.abs(partial) / psd) : 0.5,
@@ -393,7 +393,7 @@ export function latentContrast(v: readonly ArrayLike<number>[], j: number, membe
   const se = Math.sqrt(Math.max(0, choleskySolve(fit.l, P, unit)[K]!));
   const scale = (c.paired.length - n) / c.paired.length;
   const delta = scale * fit.theta[K]!;
-  const half = 1.959964 * se * scale;
+  const half = Z95 * se * scale;
   return { n, delta, ci95: [delta - half, delta + half], tested: Number.isFinite(se) };
 }
 

@@ -31,6 +31,7 @@ import { ashAbove, ashPosterior, fitAsh } from './ash';
 import { verdictOf, MIN_VERIFY_N } from './verify';
 import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstrap';
 import type { PickClaim, Verdict } from './types';
+import { ci95Of } from './gauss';
 
 export const MIN_PICK_PROBABILITY = 0.9;
 /** Chance that a new sample of the facet's size shows the pick ahead; tuned on seeds 101–110 (claims-bench). */
@@ -155,7 +156,7 @@ export function pickClaims(input: PickInput): PickClaim[] {
           over: input.toolIds[best]!,
           probability: c.probability,
           lead: c.lead,
-          ci95: [c.lead - 1.959964 * c.sd, c.lead + 1.959964 * c.sd] as [number, number],
+          ci95: ci95Of(c.lead, c.sd),
           n: c.n,
           mean: mean(c.tool),
           overMean: mean(best),

@@ -22,7 +22,7 @@
  * facet's own coefficient θ_jf (its effect beyond the facets it overlaps) is reported beside it.
  * Pure and deterministic.
  */
-import { normalCdf, symmetricEigen } from './gauss';
+import { ci95Of, normalCdf, symmetricEigen } from './gauss';
 
 export interface ShrinkInput {
   /** y[j][t]: tool j's response on task t (NaN where the tool is not paired on t). */
@@ -228,7 +228,7 @@ export function shrinkCells(input: ShrinkInput): ShrinkResult {
       out.push({
         mean,
         sd,
-        ci95: [mean - 1.959964 * sd, mean + 1.959964 * sd],
+        ci95: ci95Of(mean, sd),
         lfsr: sd > 0 ? normalCdf(-Math.abs(mean) / sd) : mean === 0 ? 0.5 : 0,
         partial: coef[f]!,
         partialLfsr: psd > 0 ? normalCdf(-Math.abs(coef[f]!) / psd) : 0.5,
