@@ -11,7 +11,8 @@
  *               models that see the data differently must agree before a person is told
  *               something as a fact;
  *   tentative   lfsr ≤ maxTentativeLfsr (default 0.2) with enough evidence, and not a claim: kept,
- *               shown apart and labelled, never counted as a claim nor used by predictions;
+ *               shown apart and labelled, never counted as a claim (a prediction's line names it,
+ *               labelled, only where the fits agree with its sign: contributions.ts);
  *   none        everything else (still a cell of the matrix, shrunk).
  *
  * Enough evidence = at least `minTasks` (10) facet tasks the tool has a score on, `minTasks` paired

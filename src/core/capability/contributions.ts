@@ -6,7 +6,8 @@
  */
 import { toolDeviation, type JointModel } from './fit';
 import { noteSign } from './templates';
-import type { Contribution } from './types';
+import type { CapabilityEntry, DatasetNote } from './entries';
+import type { Contribution, DiscoveredFacet } from './types';
 
 /** The tool's deviations on facets with no entry of their own. */
 export const OTHER_ID = 'other';
@@ -31,6 +32,51 @@ export interface ContributionInput {
   model: JointModel;
   /** The order guard's points for this tool (0: none). */
   guard: number;
+}
+
+export interface LabelInput {
+  tools: readonly string[];
+  facets: readonly DiscoveredFacet[];
+  /** A twin facet's index → the facet it was merged into (its share is credited there). */
+  keptOf: ReadonlyMap<number, number>;
+  entries: readonly CapabilityEntry[];
+  notes: readonly DatasetNote[];
+  /** The predictor's fits (on tags, and for free text): a tentative entry speaks only where every one agrees with it. */
+  fits: readonly JointModel[];
+}
+
+/**
+ * Per tool and facet, the entry or note whose words a contribution line carries. A claim's entry
+ * always; a tentative entry (its text says "Tentative:") where every fit gives the tool's deviation
+ * on the facet the sign the entry states — the prediction uses that deviation whatever the entry's
+ * status, and a reader should see it under the entry's words rather than in "other facets" (issue
+ * #34: an agent's prompt cited only shared notes where the tool's own, less sure, entry was at
+ * work). Then the facet's dataset note; else OTHER_ID.
+ */
+export function contributionLabels(input: LabelInput): { id: string; text: string }[][] {
+  const { tools, facets, keptOf, fits } = input;
+  const facetIndex = new Map(facets.map((d, f) => [d.facet.name, f]));
+  const agrees = (e: CapabilityEntry) => {
+    const f = facetIndex.get(e.facet.name);
+    const sign = Math.sign(e.claim.delta);
+    if (f === undefined || sign === 0 || !fits.length) return false;
+    return fits.every((m) => {
+      const j = m.tools.indexOf(e.toolId);
+      return j >= 0 && f < m.beta.length && Math.sign(toolDeviation(m, j, f)) === sign;
+    });
+  };
+  const spoken = input.entries.filter((e) => e.status === 'claim' || (e.status === 'tentative' && agrees(e)));
+  const entryOf = new Map(spoken.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
+  const noteOf = new Map(input.notes.map((n) => [n.facet.name, n]));
+  return tools.map((tool) =>
+    facets.map((_, f) => {
+      const d = facets[keptOf.get(f) ?? f]!;
+      const e = entryOf.get(`${tool}\u0000${d.facet.name}`);
+      if (e) return { id: e.id, text: e.text };
+      const n = noteOf.get(d.facet.name);
+      return n ? { id: n.id, text: n.text } : { id: OTHER_ID, text: 'other facets of this task' };
+    }),
+  );
 }
 
 /** The explanation's lines, largest first (ties by id), same ids summed into one line. */

@@ -3,7 +3,8 @@
  * (facets → effects → entries and dataset notes) and the joint facet model of fit.ts, as one
  * `Predictor`. Every prediction carries its contributions in score points:
  *
- *   facet applies, the tool × facet has an entry    → the entry's id and text
+ *   facet applies, the tool × facet has an entry    → the entry's id and text (a tentative one only
+ *                                                    where the fits agree with its sign)
  *   facet applies, the facet is a dataset note      → `dataset:<facet>` (shared difficulty / ease)
  *   facet applies, neither                          → one "other facets" line
  *   facets that do NOT apply                        → one "facets this task lacks" line (the centring:
@@ -15,7 +16,7 @@ import { buildEntries, type CapabilityEntry, type DatasetNote, type EntryRules, 
 import { classifyClaims, type ClaimRules } from './claims';
 import type { TableAdmission } from './self-check';
 import { mergeSameFacets } from './facet-merge';
-import { ABSENT_ID, contributionLines, ORDER_ID, OTHER_ID, SHARED_ID } from './contributions';
+import { ABSENT_ID, contributionLabels, contributionLines, ORDER_ID, OTHER_ID, SHARED_ID } from './contributions';
 import { facetPoints, fitJoint, type JointModel } from './fit';
 import { isotonic } from '../predict/order-guard';
 import { buildTable, taskKey } from '../predict/training-table';
@@ -178,19 +179,14 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.cache = null;
     this.order = table.tools.map((_, j) => j).sort((a, b) => table.mean[a]! - table.mean[b]! || a - b);
     this.rankTools(scores, x, targets);
-    // Predictions use claims only: a tentative entry's share goes to "other facets".
-    const entryOf = new Map(this.entries.filter((e) => e.status === 'claim').map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));
-    const noteOf = new Map(this.notes.map((n) => [n.facet.name, n]));
-    // A twin's share is credited to the facet it was merged into: one thing to a reader, one line.
-    this.labels = table.tools.map((tool) =>
-      this.facets.map((_, f) => {
-        const d = this.facets[this.keptOf.get(f) ?? f]!;
-        const e = entryOf.get(`${tool}\u0000${d.facet.name}`);
-        if (e) return { id: e.id, text: e.text };
-        const n = noteOf.get(d.facet.name);
-        return n ? { id: n.id, text: n.text } : { id: OTHER_ID, text: 'other facets of this task' };
-      }),
-    );
+    this.labels = contributionLabels({
+      tools: table.tools,
+      facets: this.facets,
+      keptOf: this.keptOf,
+      entries: this.entries,
+      notes: this.notes,
+      fits: [fits].flat(),
+    });
   }
 
   /**
