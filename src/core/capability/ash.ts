@@ -123,3 +123,32 @@ export function ashAbove(parts: readonly { weight: number; mean: number; varianc
   }
   return Math.min(1, Math.max(0, p));
 }
+
+/** P(θ ≤ x) under a cell's ash posterior (the null's point mass counts at 0). */
+function ashCdf(parts: readonly { weight: number; mean: number; variance: number }[], x: number): number {
+  let p = 0;
+  for (const c of parts) p += c.weight * (c.variance > 0 ? normalCdf((x - c.mean) / Math.sqrt(c.variance)) : x >= c.mean ? 1 : 0);
+  return Math.min(1, Math.max(0, p));
+}
+
+/**
+ * The equal-tailed credible interval of a cell's ash posterior (95% by default): the smallest x with
+ * P(θ ≤ x) ≥ (1 − level)/2 and the smallest with P(θ ≤ x) ≥ (1 + level)/2, found by bisection (the
+ * CDF jumps at 0 where the null has weight, so an end can sit exactly at 0). It excludes 0 only
+ * when the lfsr is below (1 − level)/2.
+ */
+export function ashInterval(parts: readonly { weight: number; mean: number; variance: number }[], level = 0.95): [number, number] {
+  const reach = Math.max(1e-9, ...parts.map((c) => Math.abs(c.mean) + 10 * Math.sqrt(c.variance)));
+  const quantile = (q: number) => {
+    let lo = -reach;
+    let hi = reach;
+    for (let i = 0; i < 100 && hi - lo > 1e-12 * reach; i++) {
+      const mid = (lo + hi) / 2;
+      if (ashCdf(parts, mid) >= q) hi = mid;
+      else lo = mid;
+    }
+    // An end within rounding of the null's jump is the jump itself.
+    return Math.abs(hi) <= 1e-9 * reach ? 0 : hi;
+  };
+  return [quantile((1 - level) / 2), quantile((1 + level) / 2)];
+}
