@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check] [--adaptive]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -126,6 +126,8 @@ export function checkBuild(
     heterogeneity?: boolean;
     /** true: each facet kind's flip level from the inner self-check (claims.ts, self-check.ts). */
     selfCheck?: boolean;
+    /** true: the adaptive posterior alone may admit a claim (claims.ts `adaptive`, admit.ts). */
+    adaptive?: boolean;
   } = {},
 ): void {
   const train = new Set(trainIds);
@@ -149,6 +151,7 @@ export function checkBuild(
     ...(opts.contrastScale ? { contrastScale: opts.contrastScale } : {}),
     ...(opts.heterogeneity ? { heterogeneity: true } : {}),
     ...(opts.selfCheck ? { selfCheck: true } : {}),
+    ...(opts.adaptive ? { adaptive: true } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -368,6 +371,7 @@ async function main() {
     ...(scaleArg ? { contrastScale: scaleArg } : {}),
     ...(argv.includes('--hetero') ? { heterogeneity: true } : {}),
     ...(argv.includes('--self-check') ? { selfCheck: true } : {}),
+    ...(argv.includes('--adaptive') ? { adaptive: true } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();

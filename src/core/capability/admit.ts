@@ -25,9 +25,10 @@ export interface AdmitContext {
  * adaptive posterior decides (`ashDecides`: not with heavy tails) — the adaptive posterior's 95%
  * interval excludes 0 and the claim shows that posterior's mean and interval. Each claim thus shows
  * the numbers of a posterior that admits it, the more shrunk one first. The normal prior shrinks every
- * cell by one factor, far too much where most cells are null and a few are not: on GenAI-Bench's
- * tuning seeds (101–112, 24 builds) the second way took confirmed claims from 106 to 177, direction
- * 0.992 → 0.969, size calibration 1.07 → 0.84 (the adaptive posterior's means alone: 0.73) (docs/memory.md).
+ * cell by one factor, far too much where most cells are null and a few are not; admitting by the
+ * adaptive posterior took GenAI-Bench's tuning seeds (101–112, 24 builds) from 106 confirmed claims to
+ * 177 (direction 0.992 → 0.969, size calibration 1.07 → 0.84; its means alone: 0.73), but on the
+ * reported seeds direction fell 0.981 → 0.929, so it is off by default (claims.ts `adaptive`).
  */
 export function admitClaims(pending: readonly Pending[], ctx: AdmitContext, meanFlip: number | undefined): Map<Effect, number> {
   const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
