@@ -16,8 +16,8 @@ export function legendStops(colorDomain: number): string {
  * when the colours stop short of the largest effect (a few outliers would wash out every other cell).
  */
 export function legendText(model: Pick<CapabilityMatrixModel, 'colorDomain' | 'domain'>): string {
-  const clipped = model.colorDomain < model.domain;
-  return `${clipped ? '≤ ' : ''}${formatSigned(-model.colorDomain)} worse · 0 · better ${clipped ? '≥ ' : ''}${formatSigned(model.colorDomain)} (score points vs the other tools)`;
+  const [atMost, atLeast] = model.colorDomain < model.domain ? ['≤ ', '≥ '] : ['', ''];
+  return `${atMost}${formatSigned(-model.colorDomain)} worse · 0 · better ${atLeast}${formatSigned(model.colorDomain)} (score points vs the other tools)`;
 }
 
 /** Whether the cells carry a claim status (builds since issue #25): the legend then explains the outlines. */

@@ -6,7 +6,8 @@
 import type { Memory, MemoryEntry } from '../core/records';
 import { LEVELS, type Level } from '../core/types';
 
-export const LEVEL_LABEL = { proficient: 'Proficient (+2)', good: 'Good (+1)', bad: 'Bad (−1)', weak: 'Weak (−2)' } as const satisfies Record<Level, string>;
+/** A level's heading on the Memory page. */
+export const LEVEL_LABEL: Readonly<Record<Level, string>> = { proficient: 'Proficient (+2)', good: 'Good (+1)', bad: 'Bad (−1)', weak: 'Weak (−2)' };
 
 /** Entries shown per level at first, and per "Show more": a tool can hold thousands, and rendering them all takes seconds. */
 export const ENTRY_PAGE = 50;

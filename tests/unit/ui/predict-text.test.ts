@@ -23,7 +23,8 @@ describe('what a prediction learned from', () => {
 
   it('where the ranges come from, a sample said as one', () => {
     expect(rangeBasis({ folds: 5, tasks: 1000, maxTrain: 800, allTasks: 1600 })).toBe(
-      "1,000 of its 1,600 tasks (a seeded sample), split into 5 folds; each fold's tasks were predicted by a model that learned from at most 800 of the other tasks, so no error comes from a model that saw its task",
+      "1,000 of its 1,600 tasks (a seeded sample), split into 5 folds; each fold's tasks were predicted by a model that learned from at most 800 " +
+        'of the other tasks, so no error comes from a model that saw its task',
     );
     expect(rangeBasis({ folds: 5, tasks: 400, maxTrain: 320 })).toMatch(/^its 400 tasks, split into 5 folds;/);
   });
