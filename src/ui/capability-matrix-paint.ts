@@ -2,10 +2,11 @@
  * Painting the capability matrix on a canvas (CapabilityMatrix.svelte): the kind band, the rotated
  * facet names, the tool names and the cells, in the geometry of `layoutMatrix`. The caller sizes the
  * canvas and sets the font; these functions only draw, so the exported PNG is exactly what is shown.
+ * `drawMatrix` does both for a canvas element: sizes it for the screen's pixel ratio, then paints.
  */
 import { headline, statusOf } from './capability-format';
 import { columnLabel, kindLabel, truncateToFit, type CapabilityMatrixModel } from './capability-matrix';
-import { divergingColor, isLight, rowY, type MatrixGeometry } from './capability-matrix-geometry';
+import { divergingColor, isLight, layoutMatrix, rowY, type MatrixGeometry } from './capability-matrix-geometry';
 
 /** The theme's colours, read once per paint from the page's CSS variables. */
 export interface MatrixInk {
@@ -87,4 +88,51 @@ export function paintCells(ctx: CanvasRenderingContext2D, m: CapabilityMatrixMod
       }
     });
   });
+}
+
+/** Font size of every label on the matrix (px). */
+const FONT_PX = 12;
+/** Height of the header: the kind band and the rotated facet names (px). */
+const HEADER = 132;
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/**
+ * Sizes `c` for the matrix `m` in `width` px (0: the cells' own size) and paints it all; returns its
+ * geometry and the time it took (ms), also left on the canvas as data-draw-ms. Null without a 2D context.
+ */
+export function drawMatrix(c: HTMLCanvasElement, m: CapabilityMatrixModel, width: number): { geo: MatrixGeometry; ms: number } | null {
+  const t0 = performance.now();
+  const ctx = c.getContext('2d');
+  if (!ctx) return null;
+  const family = getComputedStyle(c).fontFamily || 'system-ui, sans-serif';
+  const font = `${FONT_PX}px ${family}`;
+  ctx.font = font;
+  let widest = 0;
+  for (const t of m.tools) widest = Math.max(widest, ctx.measureText(t).width);
+  const labelWidth = Math.min(190, widest + 14);
+  const g = layoutMatrix(m, { labelWidth, headerHeight: HEADER, ...(width > 0 ? { width } : {}) });
+  const dpr = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
+  c.width = Math.round(g.width * dpr);
+  c.height = Math.round(g.height * dpr);
+  c.style.width = `${g.width}px`;
+  c.style.height = `${g.height}px`;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  // An opaque background: the exported PNG must read on dark and light viewers alike.
+  ctx.fillStyle = cssVar('--surface', '#ffffff');
+  ctx.fillRect(0, 0, g.width, g.height);
+  const ink: MatrixInk = {
+    text: cssVar('--text', '#1b1f24'),
+    text2: cssVar('--text-2', '#5a6370'),
+    border: cssVar('--border', '#dde1e7'),
+  };
+  ctx.font = font;
+  ctx.textBaseline = 'middle';
+  paintLabels(ctx, m, g, labelWidth, ink);
+  paintCells(ctx, m, g, ink);
+  const ms = performance.now() - t0;
+  c.dataset.drawMs = ms.toFixed(1);
+  return { geo: g, ms };
 }

@@ -3,22 +3,14 @@ import { toolChoicesFrom, type ToolDecision } from '../core/import/near-miss-too
 import type { CanonicalField, FieldMapping, ImportProgress, NearMissTool, PreviewResult } from '../core/import/types';
 import type { RowCounts } from '../core/import/row-counts';
 import type { PresetId, ScoreScale } from '../core/types';
-import { CancelledError } from '../core/errors';
 import type { ImportOutcome, ImportRequest } from '../app/import/api';
 import type { Send } from './send';
 import { pickRunFiles } from '../core/import/run-files';
+import { importErrorMessage, importRequestOf } from './import-request';
 
 export type ImportStep = 'choose' | 'configure' | 'running' | 'done';
 export type { ToolDecision };
-
-/** What the dialog says when an import stops; the import service has rolled back every batch by then. */
-export function importErrorMessage(err: unknown): string {
-  if (err instanceof CancelledError) return 'Import cancelled. Nothing from this file was kept.';
-  const message = err instanceof Error ? err.message : String(err);
-  // StorageFullError already says that nothing was saved and what to free.
-  if (err instanceof Error && err.name === 'StorageFullError') return `${message} The rows already written by this import were removed again.`;
-  return `${message} Nothing from this file was kept.`;
-}
+export { importErrorMessage };
 
 /**
  * State of the import dialog: choose a file → check the preview and settings → import with
@@ -173,27 +165,21 @@ export class ImportFlow {
 
   request(): ImportRequest {
     if (!this.#file) throw new Error('No file chosen');
-    const mapping = Object.fromEntries(Object.entries(this.#mapping).filter(([, v]) => v)) as FieldMapping;
-    return {
+    return importRequestOf({
       file: this.#file,
-      ...(this.#skills ? { skills: this.#skills } : {}),
-      ...(this.#prompts ? { prompts: this.#prompts } : {}),
-      ...(this.#results ? { results: this.#results } : {}),
-      ...(this.#scenarioState ? { scenarioState: this.#scenarioState } : {}),
-      ...(this.#runSpec ? { runSpec: this.#runSpec } : {}),
-      ...(this.#datasetName.trim() ? { datasetName: this.#datasetName.trim() } : {}),
-      ...(this.#preset ? { preset: this.#preset } : {}),
-      ...(this.#preset === 'generic' && Object.keys(mapping).length ? { mapping } : {}),
-      ...(this.#scale ? { scale: $state.snapshot(this.#scale) } : {}),
-      ...(this.#preset === 'helm'
-        ? this.#metric.trim()
-          ? { judgeColumn: this.#metric.trim() }
-          : {}
-        : this.#judgeColumn
-          ? { judgeColumn: this.#judgeColumn }
-          : {}),
-      ...((this.#preset === 'lm-eval-harness' || this.#preset === 'generic') && this.#defaultTool.trim() ? { defaultTool: this.#defaultTool.trim() } : {}),
-    };
+      skills: this.#skills,
+      prompts: this.#prompts,
+      results: this.#results,
+      scenarioState: this.#scenarioState,
+      runSpec: this.#runSpec,
+      datasetName: this.#datasetName,
+      preset: this.#preset,
+      mapping: this.#mapping,
+      scale: this.#scale ? $state.snapshot(this.#scale) : undefined,
+      judgeColumn: this.#judgeColumn,
+      metric: this.#metric,
+      defaultTool: this.#defaultTool,
+    });
   }
 
   /** The request the Import button sends: the settings plus the tool decisions (plain Map/Set, cloned to the worker). */

@@ -4,11 +4,11 @@
  * server, a repeated body gets the bytes of the first answer while a reloaded memory answers
  * from itself (no answer of the previous file survives a reload), and a bad body is never kept.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { AnswerCache, MAX_KEY_CHARS, type CachedAnswer } from '../../../src/cli/serve/answer-cache';
 import { until } from '../helpers/until';
-import { memoryCopy, servers, type Started } from './helpers';
+import { replaceFile, servedCopy, type Started } from './helpers';
 
 const answer = (text: string, task?: string): CachedAnswer => ({ bytes: Buffer.from(text), headers: {}, task });
 
@@ -46,13 +46,9 @@ describe('AnswerCache', () => {
   });
 });
 
-const { start } = servers();
 let path: string;
 let s: Started;
-beforeAll(async () => {
-  path = await memoryCopy();
-  s = await start({ memoryPath: path });
-}, 60_000);
+servedCopy({}, (copy) => ({ path, server: s } = copy));
 
 async function select(body: string): Promise<{ status: number; memory: string | null; text: string }> {
   const res = await fetch(`${s.url}/v1/select`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -68,8 +64,7 @@ describe('answers kept per memory generation', () => {
     // The same memory with DALLE_3 given a price: the select answer of that body now carries its cost.
     const file = JSON.parse(readFileSync(path, 'utf8')) as { tools: { id: string; cost?: unknown }[] };
     file.tools.find((t) => t.id === 'DALLE_3')!.cost = { perCall: 0.04, source: 'card' };
-    writeFileSync(`${path}.tmp`, JSON.stringify(file));
-    renameSync(`${path}.tmp`, path);
+    replaceFile(path, JSON.stringify(file));
     await until(() => s.holder.current.generation === 2, 20_000);
     const after = await select(body);
     expect(after.memory).not.toBe(first.memory);

@@ -6,15 +6,11 @@
  * listener is gone — a refused connection, never a reset or a hang-up.
  */
 import { Agent, request } from 'node:http';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { memoryCopy, servers, type Started } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { servedCopy, type Started } from './helpers';
 
-const { start } = servers();
 let s: Started;
-
-beforeAll(async () => {
-  s = await start({ memoryPath: await memoryCopy(), watch: false });
-}, 60_000);
+servedCopy({ watch: false }, (copy) => (s = copy.server));
 
 interface Outcome {
   status: number;

@@ -3,10 +3,10 @@
  * (as `toolmem build-memory --llm none` writes it), the offline GloVe embedder, servers on port 0
  * (ephemeral, so test files never collide), every server and fake upstream closed after the file.
  */
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, ftruncateSync, mkdtempSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Embedder } from '../../../src/core/embed';
 import { main } from '../../../src/cli/main';
 import { openServe, type OpenServe, type OpenServeOptions } from '../../../src/cli/serve/open';
@@ -29,6 +29,20 @@ export async function memoryCopy(): Promise<string> {
   const path = join(dir, 'memory.json');
   copyFileSync(built, path);
   return path;
+}
+
+/** Replaces `path` the way a build does: written beside it, then renamed over it (one change for the watcher). */
+export function replaceFile(path: string, text: string): void {
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+}
+
+/** Replaces `path` by rename with a sparse file of `bytes` (no disk used). */
+export function replaceSparse(path: string, bytes: number): void {
+  const fd = openSync(`${path}.tmp`, 'w');
+  ftruncateSync(fd, bytes);
+  closeSync(fd);
+  renameSync(`${path}.tmp`, path);
 }
 
 /** The same memory under another name: valid, other bytes (another version hash). */
@@ -84,6 +98,21 @@ export function servers(): { start(opts: Partial<OpenServeOptions> & { memoryPat
       return fake;
     },
   };
+}
+
+type Servers = ReturnType<typeof servers>;
+
+/**
+ * Call at module level: `servers()`, and before the file's tests a fresh copy of the slice memory
+ * served with `opts`; `ready` gets the copy's path and its server (a test may replace the file).
+ */
+export function servedCopy(opts: Partial<OpenServeOptions>, ready: (copy: { path: string; server: Started }) => void): Servers {
+  const started = servers();
+  beforeAll(async () => {
+    const path = await memoryCopy();
+    ready({ path, server: await started.start({ memoryPath: path, ...opts }) });
+  }, 60_000);
+  return started;
 }
 
 export function writeJson(path: string, value: unknown): void {

@@ -6,20 +6,16 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/core/embed';
 import { until } from '../helpers/until';
-import { embedder, memoryCopy, post, servers, TOKEN, type Started } from './helpers';
+import { embedder, memoryCopy, post, servedCopy, TOKEN, type Started } from './helpers';
 
-const { start } = servers();
 const auth = { authorization: `Bearer ${TOKEN}` };
 const TASK = 'A cat sitting on a red chair next to two books';
 let s: Started;
 const clients: Client[] = [];
-
-beforeAll(async () => {
-  s = await start({ memoryPath: await memoryCopy(), token: TOKEN });
-}, 60_000);
+const { start } = servedCopy({ token: TOKEN }, (copy) => (s = copy.server));
 afterAll(async () => {
   for (const c of clients) await c.close();
 });

@@ -5,11 +5,11 @@
  * validated in the parse worker, never on the thread that answers requests, which keeps answering
  * while a 48 MB file is parsed and refused. The old memory keeps serving throughout.
  */
-import { closeSync, openSync, renameSync, writeFileSync, ftruncateSync } from 'node:fs';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import * as memoryFormat from '../../../src/core/memory-format';
 import { toolmem } from '../helpers/cli';
-import { memoryCopy, post, renamed, servers, type Started } from './helpers';
+import { memoryCopy, post, renamed, replaceFile, replaceSparse, servedCopy, type Started } from './helpers';
 
 // Counts the memory-format parser's calls on this thread (the parse worker has its own copy).
 const mainThreadParses = vi.hoisted(() => ({ count: 0 }));
@@ -24,23 +24,10 @@ vi.mock('../../../src/core/memory-format', async (original) => {
   };
 });
 
-const { start } = servers();
 const select = { task: 'Three red apples on a wooden table', candidates: ['DALLE_3', 'SDXL_2_1'] };
 let path: string;
 let s: Started;
-
-beforeAll(async () => {
-  path = await memoryCopy();
-  s = await start({ memoryPath: path, watch: false, maxMemoryBytes: 60 * 1024 * 1024 });
-}, 60_000);
-
-/** Replaces the memory file by rename with a sparse file of `bytes` (no disk used). */
-function sparse(bytes: number): void {
-  const fd = openSync(`${path}.tmp`, 'w');
-  ftruncateSync(fd, bytes);
-  closeSync(fd);
-  renameSync(`${path}.tmp`, path);
-}
+servedCopy({ watch: false, maxMemoryBytes: 60 * 1024 * 1024 }, (copy) => ({ path, server: s } = copy));
 
 describe('memory files over the limit', () => {
   it('at start: exit 2, refused from its size without reading it', async () => {
@@ -54,7 +41,7 @@ describe('memory files over the limit', () => {
   it('on reload: a 61 MiB file and a 1 GiB sparse file are refused from their size; the old memory keeps serving', async () => {
     const served = s.holder.current.sha;
     for (const bytes of [61 * 1024 * 1024, 1024 ** 3]) {
-      sparse(bytes);
+      replaceSparse(path, bytes);
       const r = await s.holder.reload();
       expect(r).toMatchObject({
         status: 'refused',
@@ -74,8 +61,7 @@ describe('memory files under the limit', () => {
     // Valid JSON, one 48 MB string: read, hashed, parsed, then refused by the parser's string limit.
     const file = JSON.parse(renamed(path.replace(/memory\.json$/, 'built.json'), 'x')) as { memory: { name: string } };
     file.memory.name = 'x'.repeat(48 * 1024 * 1024);
-    writeFileSync(`${path}.tmp`, JSON.stringify(file));
-    renameSync(`${path}.tmp`, path);
+    replaceFile(path, JSON.stringify(file));
     let settled = false;
     const reload = s.holder.reload().finally(() => (settled = true));
     let answeredMeanwhile = 0;

@@ -4,12 +4,12 @@
  * refused file (a 75 MB one costs seconds of parsing) is read and refused once, not twice, and a
  * file refused from its size is logged once. A new version after it is still picked up.
  */
-import { closeSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MemoryFile } from '../../../src/core/memory-format';
 import { MemoryHolder } from '../../../src/cli/serve/memory-holder';
 import { until } from '../helpers/until';
-import { memoryCopy, renamed } from './helpers';
+import { memoryCopy, renamed, replaceFile, replaceSparse } from './helpers';
 
 const POLL_MS = 50;
 let holder: MemoryHolder<MemoryFile> | null = null;
@@ -31,23 +31,18 @@ describe('one look per version of a watched memory file', () => {
     holder.watch(10, POLL_MS);
     const refusals = () => logs.filter((l) => l.startsWith('reload refused'));
 
-    writeFileSync(`${path}.tmp`, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), version: 99 }));
-    renameSync(`${path}.tmp`, path);
+    replaceFile(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), version: 99 }));
     await until(() => refusals().length === 1, 20_000);
     await pollsPassed();
     expect(refusals()).toHaveLength(1);
 
-    const fd = openSync(`${path}.tmp`, 'w');
-    ftruncateSync(fd, 1024 ** 3);
-    closeSync(fd);
-    renameSync(`${path}.tmp`, path);
+    replaceSparse(path, 1024 ** 3);
     await until(() => refusals().length === 2, 20_000);
     await pollsPassed();
     expect(refusals()).toHaveLength(2);
     expect(refusals()[1]).toContain('1024.0 MiB (1,073,741,824 bytes), more than the limit of 10.0 MiB');
 
-    writeFileSync(`${path}.tmp`, renamed(path.replace(/memory\.json$/, 'built.json'), 'third version'));
-    renameSync(`${path}.tmp`, path);
+    replaceFile(path, renamed(path.replace(/memory\.json$/, 'built.json'), 'third version'));
     await until(() => holder!.current.file.memory.name === 'third version', 20_000);
     expect(holder.current.generation).toBe(2);
     expect(refusals()).toHaveLength(2);

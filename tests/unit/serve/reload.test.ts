@@ -4,13 +4,12 @@
  * flight during a reload finishes on the memory it started with while the next gets the new one.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/core/embed';
 import { until } from '../helpers/until';
-import { embedder, memoryCopy, post, renamed, servers, type Started } from './helpers';
+import { embedder, memoryCopy, post, renamed, replaceFile, servedCopy, type Started } from './helpers';
 
-const { start } = servers();
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 const select = { task: 'Two dogs playing chess in a park', candidates: ['DALLE_3', 'SDXL_Turbo'] };
 
@@ -40,18 +39,14 @@ function gated(real: Embedder) {
 
 let path: string;
 let s: Started;
-beforeAll(async () => {
-  path = await memoryCopy();
-  s = await start({ memoryPath: path });
-}, 60_000);
+const { start } = servedCopy({}, (copy) => ({ path, server: s } = copy));
 
 describe('hot reload', () => {
   it('a valid new file (replaced by rename) is served from the next request on', async () => {
     const before = await post(`${s.url}/v1/select`, select);
     expect(before.headers.get('x-toolmem-memory')).toBe(sha(readFileSync(path)));
     const next = renamed(path, 'GenAI-Bench memory, second version');
-    writeFileSync(`${path}.tmp`, next);
-    renameSync(`${path}.tmp`, path);
+    replaceFile(path, next);
     await until(() => s.holder.current.sha === sha(next), 20_000);
     const after = await post(`${s.url}/v1/select`, select);
     expect(after.headers.get('x-toolmem-memory')).toBe(sha(next));

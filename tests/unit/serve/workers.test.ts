@@ -6,12 +6,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { renameSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../helpers/until';
-import { memoryCopy, renamed, TOKEN } from './helpers';
+import { memoryCopy, renamed, replaceFile, TOKEN } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -74,8 +73,7 @@ describe('toolmem serve --workers 2', () => {
 
     // Reloads: each worker watches the file and swaps in the new version.
     const next = renamed(memory, 'second version');
-    writeFileSync(`${memory}.tmp`, next);
-    renameSync(`${memory}.tmp`, memory);
+    replaceFile(memory, next);
     const seen = new Map<number, string>();
     for (const end = Date.now() + 60_000; Date.now() < end && ![...pids].every((p) => seen.get(p) === sha(next));) {
       const r = await ready(url);
