@@ -7,6 +7,7 @@ import { applies } from '../../src/core/capability/facets';
 import type { ScoreTable } from '../../src/core/capability/effects';
 import type { CapabilityEntry } from '../../src/core/capability/entries';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
+import { forgetCueMatches } from '../../src/core/capability/cues';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
 import { table, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { induceClusterMemory } from '../../src/core/predict';
@@ -163,6 +164,8 @@ export function engineTimes(sets: readonly { examples: TrainingExample[]; scale:
   const capability: number[] = [];
   for (let i = 0; i < runs; i++) {
     clusters.push(cpu(() => sets.forEach((s) => induceClusterMemory(s))));
+    // A cold build: the cue match cache (cues.ts) kept from the previous run would flatter it.
+    forgetCueMatches();
     capability.push(cpu(() => sets.forEach((s) => new CapabilityMemoryPredictor().fit(s))));
   }
   return { clusters: median(clusters), capability: median(capability) };

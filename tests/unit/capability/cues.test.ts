@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CUES, cueById, cueMatches } from '../../../src/core/capability/cues';
+import { CUES, cueById, cueMatches, forgetCueMatches } from '../../../src/core/capability/cues';
 
 /** Hand-written prompts: each cue must fire on every positive and on no near-miss. */
 const CASES: Record<string, { yes: string[]; no: string[] }> = {
@@ -229,5 +229,23 @@ describe('cue registry', () => {
   it('is the same on repeated calls (no regex state kept between prompts)', () => {
     const cue = cueById('negation')!;
     expect([cue.test('no cats'), cue.test('no cats'), cue.test('no cats')]).toEqual([true, true, true]);
+  });
+});
+
+describe('cueMatches keeps what it found (one build asks each prompt about each cue about four times)', () => {
+  it('answers a repeated question from its cache, the same as a cold one, and never shares a changeable empty array', () => {
+    forgetCueMatches();
+    const first = cueMatches('negation', 'a cat not wearing a hat, three birds on a fence');
+    expect(first).toEqual(['not']);
+    expect(cueMatches('negation', 'a cat not wearing a hat, three birds on a fence')).toBe(first);
+    forgetCueMatches();
+    const cold = cueMatches('negation', 'a cat not wearing a hat, three birds on a fence');
+    expect(cold).not.toBe(first);
+    expect(cold).toEqual(first);
+    const none = cueMatches('negation', 'a cat wearing a hat');
+    expect(none).toEqual([]);
+    expect(Object.isFrozen(none)).toBe(true);
+    // Derived cues read the cached matches of the cue they derive from: "three" counts, "two" does not.
+    expect(cueMatches('count-3', 'two dogs and three birds')).toEqual(['three']);
   });
 });
