@@ -32,6 +32,8 @@ import { verdictOf, MIN_VERIFY_N } from './verify';
 import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstrap';
 import type { PickClaim, Verdict } from './types';
 import { ci95Of } from './gauss';
+import { oriented, type ScoreTable } from './effects';
+import { facetLeaderboard } from './leaderboard';
 
 export const MIN_PICK_PROBABILITY = 0.9;
 /** Chance that a new sample of the facet's size shows the pick ahead; tuned on seeds 101–110 (claims-bench). */
@@ -188,4 +190,29 @@ export function verifyPick(
   const half = se > 0 ? tQuantile975(m.n - 1) * se : 0;
   const ci95: [number, number] = [m.mean - half, m.mean + half];
   return { verdict: verdictOf(1, m.n, m.mean, ci95, opts.minN ?? MIN_VERIFY_N), n: m.n, delta: m.mean, ci95, on: opts.on, checkedAt: opts.at };
+}
+
+/**
+ * A fit's picks: per facet its likely best tool on the claims' targets (every rater's mean where
+ * there are several: what a pick is checked against), then `pickClaims`. Null with fewer than two
+ * tools. `eligible`: facets that may carry a pick (not a twin, placeable in free text).
+ */
+export function picksOf(
+  targets: ScoreTable,
+  x: readonly ArrayLike<number>[],
+  best: number,
+  eligible: (f: number) => boolean,
+): { input: PickInput; picks: PickClaim[] } | null {
+  if (targets.toolIds.length < 2) return null;
+  const toolIndex = new Map(targets.toolIds.map((id, j) => [id, j]));
+  const vt = oriented(targets);
+  const likelyBest = x.map((row, f) => {
+    if (!eligible(f)) return null;
+    const rows = facetLeaderboard(targets.toolIds, vt, targets.scores, row);
+    if (!rows.length) return null;
+    const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
+    return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
+  });
+  const input: PickInput = { toolIds: targets.toolIds, v: vt, scores: targets.scores, x, best, likelyBest };
+  return { input, picks: pickClaims(input) };
 }

@@ -26,7 +26,7 @@ import { applies as facetApplies, discoverFacets, facetMembership, type Discover
 import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
 import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
 import { facetLeaderboard } from './leaderboard';
-import { pickClaims, type PickClaim, type PickInput } from './picks';
+import { picksOf, type PickClaim, type PickInput } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
 export type { SerializedCapabilityModel };
@@ -201,21 +201,12 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
     this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row));
     const best = this.order.at(-1);
-    this.pickInput = null;
-    if (best === undefined || scores.toolIds.length < 2) return void (this.picks = []);
     const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
+    const made = best === undefined ? null : picksOf(targets, x, best, eligible);
+    this.pickInput = made?.input ?? null;
+    this.picks = made?.picks ?? [];
     const toolIndex = new Map(scores.toolIds.map((id, j) => [id, j]));
-    const vt = oriented(targets);
-    const likelyBest = x.map((row, f) => {
-      if (!eligible(f)) return null;
-      const rows = facetLeaderboard(targets.toolIds, vt, targets.scores, row);
-      if (!rows.length) return null;
-      const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
-      return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
-    });
-    this.pickInput = { toolIds: scores.toolIds, v: vt, scores: targets.scores, x, best, likelyBest };
-    this.picks = pickClaims(this.pickInput);
-    this.pickRules = this.picks.map((k) => ({ facet: k.facet, tool: toolIndex.get(k.toolId)!, over: best, probability: k.probability }));
+    this.pickRules = made ? made.picks.map((k) => ({ facet: k.facet, tool: toolIndex.get(k.toolId)!, over: made.input.best, probability: k.probability })) : [];
   }
 
   /**
