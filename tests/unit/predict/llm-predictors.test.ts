@@ -21,6 +21,7 @@ import type { PromptTool } from '../../../src/core/prompts';
 import { LEVEL_VALUE, type Level, type ScoreScale } from '../../../src/core/types';
 import type { MemoryEntry } from '../../../src/core/records';
 import { ex, SCALE, set, v } from './helpers';
+import { memoryEntryOf } from '../helpers/records';
 
 const angle = (a: number) => v(Math.cos(a), Math.sin(a));
 const lastUser = (engine: ScriptedEngine, call = -1) => engine.calls.at(call)!.messages.at(-1)!.content;
@@ -37,23 +38,7 @@ function training() {
 }
 
 function entry(id: string, toolId: string, level: Level): MemoryEntry {
-  return {
-    id,
-    memoryId: 'm',
-    toolId,
-    level,
-    value: LEVEL_VALUE[level],
-    text: `${toolId} ${level} ${id}`,
-    evidence: ['x'],
-    support: 3,
-    origin: 'stats',
-    pinned: false,
-    validFrom: 0,
-    validTo: null,
-    supersededBy: null,
-    createdAt: 0,
-    updatedAt: 0,
-  };
+  return memoryEntryOf({ id, toolId, level, value: LEVEL_VALUE[level], text: `${toolId} ${level} ${id}`, evidence: ['x'], support: 3 });
 }
 
 /** A: 14 good, 2 weak, 1 proficient (+ 1 retired good); B: 3 bad. */

@@ -1,29 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory, MemoryEntry } from '../../../src/core/records';
 import type { Effect, ToolProfile } from '../../../src/core/capability/types';
+import { memoryEntryOf } from '../helpers/records';
 import { emptyLevelText, entryOrder, toolEntries, trainTasksOf } from '../../../src/ui/memory-entries';
 
 let n = 0;
 function entry(over: Partial<MemoryEntry>): MemoryEntry {
   n += 1;
-  return {
-    id: `e${n}`,
-    memoryId: 'm',
-    toolId: 'A',
-    level: 'good',
-    value: 1,
-    text: `entry ${n}`,
-    evidence: [],
-    support: 1,
-    origin: 'capability',
-    pinned: false,
-    validFrom: 0,
-    validTo: null,
-    supersededBy: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...over,
-  } as MemoryEntry;
+  return memoryEntryOf({ id: `e${n}`, text: `entry ${n}`, ...over });
 }
 const tentative = (lfsr: number) => ({ status: 'tentative', lfsr }) as Effect;
 
