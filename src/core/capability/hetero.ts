@@ -22,7 +22,7 @@
  */
 import { mulberry32 } from '../eval/rng';
 import { moments } from '../memory/stat-tests';
-import { latentContrast } from './latent';
+import { latentContrast } from './latent-contrast';
 import { sdOfCi95 } from './gauss';
 
 /** Random splits of the training tasks into halves. */

@@ -30,7 +30,7 @@
  * w_fᵀ S w_f, S the δ block of the inverse Hessian. Pure and deterministic.
  */
 import { cholesky, choleskySolve } from '../predict/linalg';
-import { ci95Of, normalCdf, Z95 } from './gauss';
+import { ci95Of, normalCdf } from './gauss';
 import type { ShrunkCell } from './shrink';
 import { sigmoid } from './score-calibration';
 
@@ -59,7 +59,7 @@ export interface LatentResult {
 }
 
 /** Comparisons of one tool, grouped by task (flat arrays: the fit loops over them many times). */
-interface ToolComparisons {
+export interface ToolComparisons {
   /** Tasks where the tool is scored with at least one other tool. */
   paired: number[];
   /** Per group (a task with comparisons): its task index and its first comparison (group g: start[g] … start[g + 1] − 1). */
@@ -76,7 +76,12 @@ interface ToolComparisons {
 const logSigmoid = (z: number) => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
 
 /** Tool j's comparisons with every other tool, over the tasks where `use` holds. */
-function comparisons(v: readonly ArrayLike<number>[], j: number, x: readonly ArrayLike<number>[], use: (t: number) => boolean = () => true): ToolComparisons {
+export function comparisons(
+  v: readonly ArrayLike<number>[],
+  j: number,
+  x: readonly ArrayLike<number>[],
+  use: (t: number) => boolean = () => true,
+): ToolComparisons {
   const J = v.length;
   const n = v[j]!.length;
   const paired: number[] = [];
@@ -113,7 +118,7 @@ function comparisons(v: readonly ArrayLike<number>[], j: number, x: readonly Arr
   return { paired, task: Int32Array.from(task), start: Int32Array.from(start), k: Int32Array.from(k), y: Uint8Array.from(y), active, others: J - 1 };
 }
 
-interface Fit {
+export interface Fit {
   theta: Float64Array;
   /** Negative Hessian of the tempered log posterior (P × P) and its Cholesky factor. */
   h: Float64Array;
@@ -126,7 +131,7 @@ interface Fit {
  * divided by φ, δ with prior precision 1/τ² (η a tiny ridge, so a tool never compared with some
  * other stays finite).
  */
-function fitTool(c: ToolComparisons, F: number, tau2: number, phi: number, init?: Float64Array): Fit {
+export function fitTool(c: ToolComparisons, F: number, tau2: number, phi: number, init?: Float64Array): Fit {
   const K = c.others;
   const P = K + F;
   const theta = init ? Float64Array.from(init) : new Float64Array(P);
@@ -189,7 +194,7 @@ function fitTool(c: ToolComparisons, F: number, tau2: number, phi: number, init?
 }
 
 /** Task-cluster dispersion of a fit (Pearson), at least 1. */
-function dispersion(c: ToolComparisons, theta: Float64Array): number {
+export function dispersion(c: ToolComparisons, theta: Float64Array): number {
   const K = c.others;
   let num = 0;
   let den = 0;
@@ -359,51 +364,4 @@ export function latentCells(input: LatentInput): LatentResult {
     return Array.from({ length: F }, (_, f) => cellOf(c, input.x, fit, phi[j]!, f));
   });
   return { tau2, phi, cells };
-}
-
-export interface LatentContrast {
-  /** Facet tasks where the tool is paired with another tool. */
-  n: number;
-  /** Facet-minus-overall log-odds contrast and its 95% interval (task-cluster dispersion included). */
-  delta: number;
-  ci95: [number, number];
-  tested: boolean;
-}
-
-/**
- * The claimed statistic on any table (verification): tool j's log-odds over the other tools inside
- * the facet vs outside it (one facet, no prior), scaled to facet-minus-overall. Tested when both
- * sides have at least two paired tasks with comparisons.
- */
-export function latentContrast(v: readonly ArrayLike<number>[], j: number, member: ArrayLike<number>): LatentContrast {
-  const c = comparisons(v, j, [member]);
-  let n = 0;
-  for (const t of c.paired) if (member[t]) n++;
-  let inGroups = 0;
-  for (const t of c.task) if (member[t]) inGroups++;
-  const outGroups = c.task.length - inGroups;
-  if (inGroups < 2 || outGroups < 2) return { n, delta: 0, ci95: [-Infinity, Infinity], tested: false };
-  const first = fitTool(c, 1, 1e6, 1);
-  const phi = dispersion(c, first.theta);
-  const fit = fitTool(c, 1, 1e6, phi, first.theta);
-  const K = c.others;
-  const P = K + 1;
-  const unit = new Float64Array(P);
-  unit[K] = 1;
-  const se = Math.sqrt(Math.max(0, choleskySolve(fit.l, P, unit)[K]!));
-  const scale = (c.paired.length - n) / c.paired.length;
-  const delta = scale * fit.theta[K]!;
-  const half = Z95 * se * scale;
-  return { n, delta, ci95: [delta - half, delta + half], tested: Number.isFinite(se) };
-}
-
-/**
- * A log-odds change shown as pass-rate points: the tool passes `mean` here; at its usual lead over
- * the others (the change `c` undone) it would pass σ(logit(mean) − c). `n` bounds the mean away
- * from 0 and 1 (½ a task), so a facet it never passes still maps to a finite change.
- */
-export function pointsOf(c: number, mean: number, n: number): number {
-  const eps = 0.5 / Math.max(1, n);
-  const m = Math.min(1 - eps, Math.max(eps, mean));
-  return m - sigmoid(Math.log(m / (1 - m)) - c);
 }

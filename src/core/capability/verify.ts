@@ -18,7 +18,7 @@
  * interval wider than ±0.55 points, larger than most claimed effects, so a verdict would be noise.
  */
 import { computeEffects, membership, oriented, type ScoreTable } from './effects';
-import { latentContrast } from './latent';
+import { latentContrast } from './latent-contrast';
 import type { DiscoveredFacet, Facet, Verdict, VerdictKind } from './types';
 
 export const MIN_VERIFY_N = 15;

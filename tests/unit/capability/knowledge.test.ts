@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { FacetDetectors, learnDetectors, type DetectorSet } from '../../../src/core/capability/detectors';
 import { auc, plattFit } from '../../../src/core/capability/score-calibration';
-import { latentCells, latentContrast, pointsOf } from '../../../src/core/capability/latent';
+import { latentCells } from '../../../src/core/capability/latent';
+import { latentContrast, pointsOf } from '../../../src/core/capability/latent-contrast';
 import { facetLeaderboard, rankInterval, rankPosterior } from '../../../src/core/capability/leaderboard';
 import { pickClaims, verifyPick } from '../../../src/core/capability/picks';
 import { ashAbove, ashPosterior, fitAsh } from '../../../src/core/capability/ash';
