@@ -45,21 +45,16 @@ export function admitClaims(pending: readonly Pending[], ctx: AdmitContext, mean
     const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= ctx.maxLfsr && a.flip <= ctx.level(p.f);
     p.e.status = p.tentative ? 'tentative' : 'none';
     if (p.tentative && a !== null && Math.sign(a.mean) === p.sign) flipOf.set(p.e, Math.max(p.flip, a.flip));
-    if (!ctx.ashDecides) {
-      if (p.candidate && sure) chosen.push({ p, flip: Math.max(p.flip, a.flip) });
-      continue;
-    }
-    // A claim the normal-prior fit admits too keeps that fit's (more shrunk) numbers.
-    if (p.candidate && sure) {
+    if (!sure) continue;
+    // Both posteriors admit it: the claim keeps the normal-prior fit's (more shrunk) numbers.
+    if (p.candidate) {
       chosen.push({ p, flip: Math.max(p.flip, a.flip) });
       continue;
     }
-    if (!p.supported || !sure) continue;
+    if (!ctx.ashDecides || !p.supported) continue;
     const ci95 = ashInterval(ashPosterior(ash!, p.b, p.s));
     if (!(ci95[0] > 0 || ci95[1] < 0)) continue;
-    const mean = a.mean;
-    const lfsr = a.lfsr;
-    chosen.push({ p, flip: a.flip, write: () => ((p.e.lfsr = lfsr), ctx.write(p.e, mean, ci95)) });
+    chosen.push({ p, flip: a.flip, write: () => ((p.e.lfsr = a.lfsr), ctx.write(p.e, a.mean, ci95)) });
   }
   for (const c of withinMeanFlip(chosen, meanFlip)) {
     c.write?.();

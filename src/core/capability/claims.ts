@@ -30,7 +30,7 @@
  */
 import type { EffectTable, ScoreTable, ToolFacetEffect } from './effects';
 import { advantages, computeEffects, membership, oriented } from './effects';
-import { toolDeviation, type JointModel } from './fit';
+import { toolDeviations, type JointModel } from './fit';
 import { ci95Of, normalCdf, sdOfCi95 } from './gauss';
 import { shrinkCells, type ShrinkResult, type ShrunkCell } from './shrink';
 import { latentCells, type LatentCell, type LatentResult } from './latent';
@@ -274,12 +274,7 @@ function assessCell(ctx: CellContext, cell: ToolFacetEffect, j: number, s: Shrun
   e.lfsr = lfsr;
   const enough = (e.nOwn ?? e.n) >= ctx.minTasks && e.n >= ctx.minTasks && pairedOut >= ctx.minTasks;
   const sign = Math.sign(s.mean);
-  const devs = single
-    ? []
-    : ctx.models.flatMap((m) => {
-        const mj = m.tools.indexOf(cell.toolId);
-        return mj >= 0 && cell.facet < m.beta.length ? [toolDeviation(m, mj, cell.facet)] : [];
-      });
+  const devs = single ? [] : toolDeviations(ctx.models, cell.toolId, cell.facet);
   const agrees = sign !== 0 && Math.sign(s.partial) === sign && devs.every((d) => Math.sign(d) === sign);
   // The 95% interval a person reads must exclude 0 too: at the default 0.05 the binding rule is lfsr < 0.025.
   const excludes0 = ci95[0] > 0 || ci95[1] < 0;

@@ -4,7 +4,7 @@
  * sign its words say: a claim's line is the tool's own deviation on the facet, a dataset note's line
  * what every tool shares there, and what has no words of its own goes to an aggregate line.
  */
-import { toolDeviation, type JointModel } from './fit';
+import { toolDeviation, toolDeviations, type JointModel } from './fit';
 import { noteSign } from './templates';
 import type { CapabilityEntry, DatasetNote } from './entries';
 import type { Contribution, DiscoveredFacet } from './types';
@@ -60,10 +60,9 @@ export function contributionLabels(input: LabelInput): { id: string; text: strin
     const f = facetIndex.get(e.facet.name);
     const sign = Math.sign(e.claim.delta);
     if (f === undefined || sign === 0 || !fits.length) return false;
-    return fits.every((m) => {
-      const j = m.tools.indexOf(e.toolId);
-      return j >= 0 && f < m.beta.length && Math.sign(toolDeviation(m, j, f)) === sign;
-    });
+    // Every fit must have the tool and the facet, and give the deviation the entry's sign.
+    const devs = toolDeviations(fits, e.toolId, f);
+    return devs.length === fits.length && devs.every((d) => Math.sign(d) === sign);
   };
   const spoken = input.entries.filter((e) => e.status === 'claim' || (e.status === 'tentative' && agrees(e)));
   const entryOf = new Map(spoken.map((e) => [`${e.toolId}\u0000${e.facet.name}`, e]));

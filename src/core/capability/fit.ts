@@ -271,3 +271,11 @@ export function toolDeviation(model: JointModel, j: number, f: number): number {
   for (const g of model.gamma) sum += g[f]!;
   return model.gamma[j]![f]! - sum / model.gamma.length;
 }
+
+/** The tool's deviation on facet f in each fit that has the tool and the facet (claims and contribution labels ask every fit). */
+export function toolDeviations(models: readonly JointModel[], toolId: string, f: number): number[] {
+  return models.flatMap((m) => {
+    const j = m.tools.indexOf(toolId);
+    return j >= 0 && f < m.beta.length ? [toolDeviation(m, j, f)] : [];
+  });
+}
