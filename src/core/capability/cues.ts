@@ -106,16 +106,20 @@ const META: readonly { id: string; label: string; modality: CueModality; trigger
  * Matches already found, per prompt and cue. One build asks each prompt about each cue about four
  * times (discovery, membership, the joint fits, detector features, entry examples: 151,876 calls for
  * 35,904 pairs on the demo), and the regular expressions are most of a cue's cost. Bounded: emptied
- * when it holds MATCH_CACHE_PROMPTS prompts, so a pass over more tasks than that keeps memory flat.
+ * when it holds MATCH_CACHE_PROMPTS prompts or MATCH_CACHE_CHARS characters of them, so a pass over
+ * more tasks than that, or a server asked about long prompts it would otherwise keep, stays flat.
  */
 const MATCH_CACHE_PROMPTS = 4096;
+const MATCH_CACHE_CHARS = 4_000_000;
 const matchCache = new Map<string, Map<string, readonly string[]>>();
+let cachedChars = 0;
 /** Most prompts match most cues not at all: one shared empty answer. */
 const NONE: readonly string[] = Object.freeze([]);
 
 /** Empties the match cache (a benchmark times a cold build with it). */
 export function forgetCueMatches(): void {
   matchCache.clear();
+  cachedChars = 0;
 }
 
 /** The trigger texts of cue `id` found in `prompt` (lower-cased, in order); [] for length cues. Callers must not change the array. */
@@ -124,9 +128,10 @@ export function cueMatches(id: string, prompt: string): readonly string[] {
   const known = byCue?.get(id);
   if (known) return known;
   if (!byCue) {
-    if (matchCache.size >= MATCH_CACHE_PROMPTS) matchCache.clear();
+    if (matchCache.size >= MATCH_CACHE_PROMPTS || cachedChars + prompt.length > MATCH_CACHE_CHARS) forgetCueMatches();
     byCue = new Map();
     matchCache.set(prompt, byCue);
+    cachedChars += prompt.length;
   }
   const found = matchesOf(id, prompt);
   const hits = found.length ? found : NONE;

@@ -245,6 +245,13 @@ describe('cueMatches keeps what it found (one build asks each prompt about each 
     const none = cueMatches('negation', 'a cat wearing a hat');
     expect(none).toEqual([]);
     expect(Object.isFrozen(none)).toBe(true);
+    // Bounded by characters too: a prompt that would take the cache past 4,000,000 characters empties it first.
+    const kept = cueMatches('negation', 'a street without cars');
+    expect(cueMatches('negation', 'a street without cars')).toBe(kept);
+    expect(cueMatches('negation', 'x '.repeat(2_000_001))).toEqual([]);
+    const again = cueMatches('negation', 'a street without cars');
+    expect(again).not.toBe(kept);
+    expect(again).toEqual(['without']);
     // Derived cues read the cached matches of the cue they derive from: "three" counts, "two" does not.
     expect(cueMatches('count-3', 'two dogs and three birds')).toEqual(['three']);
   });
