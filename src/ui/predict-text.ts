@@ -7,15 +7,14 @@ import type { PredictRequest, PredictResponse, ToolPrediction } from '../app/eva
 import { formatCost, formatLatency } from '../core/cost/tool-cost';
 import { dictFrom } from '../core/data-keys';
 import type { ExcludedCandidate } from '../core/predict/select';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+import { formatPlural } from './format';
 
 /** "9,600 scored outputs (1,600 tasks × 6 tools)": the count and what it is made of, so it squares with the dataset's 1,600 tasks (issue #38). */
 export function learnedFrom(r: Pick<PredictResponse, 'trainedOn' | 'trainedTasks' | 'trainedTools'>): string {
-  const outputs = plural(r.trainedOn, 'scored output');
+  const outputs = formatPlural(r.trainedOn, 'scored output');
   if (r.trainedTasks === undefined || r.trainedTools === undefined) return outputs;
-  const tasks = plural(r.trainedTasks, 'task');
-  const tools = `${r.trainedTools} tool${r.trainedTools === 1 ? '' : 's'}`;
+  const tasks = formatPlural(r.trainedTasks, 'task');
+  const tools = formatPlural(r.trainedTools, 'tool');
   const whole = r.trainedTasks * r.trainedTools === r.trainedOn;
   return `${outputs} (${whole ? `${tasks} × ${tools}` : `${tasks}, ${tools}; not every tool scored on every task`})`;
 }
