@@ -13,7 +13,7 @@ import type { Contribution, DiscoveredFacet } from './types';
 export const OTHER_ID = 'other';
 /** The facets the task lacks (their small shares, or a probability below ½). */
 export const ABSENT_ID = 'absent';
-/** The isotonic guard that keeps the tools in their training order. */
+/** The isotonic guard that keeps the tools in their training order (the reader's words: their overall ranking). */
 export const ORDER_ID = 'order';
 /** What every tool shares on the task's facets (the part of a claim's facet that is not the tool's own). */
 export const SHARED_ID = 'shared';
@@ -113,6 +113,6 @@ export function contributionLines(input: ContributionInput): Contribution[] {
       add(OTHER_ID, 'other facets of this task', own);
     } else add(OTHER_ID, 'other facets of this task', p);
   });
-  if (guard !== 0) add(ORDER_ID, "kept in the tools' training order", guard);
+  if (guard !== 0) add(ORDER_ID, "held to the tools' overall ranking", guard);
   return [...byId.values()].sort((a, b) => Math.abs(b.points) - Math.abs(a.points) || (a.entryId < b.entryId ? -1 : 1));
 }
