@@ -1,4 +1,5 @@
 /** Display helpers (pure). */
+import type { EntryOrigin } from '../core/types';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -92,4 +93,19 @@ export function formatMean(value: number, scale: { min: number; max: number }): 
 export function scoreCell(value: number, scale: { min: number; max: number }, kind: 'score' | 'mean' = 'score'): { text: string; title: string | undefined } {
   const text = kind === 'mean' ? formatMean(value, scale) : formatScore(value, scale);
   return { text, title: Number(text) === value || !Number.isFinite(value) ? undefined : String(value) };
+}
+
+/**
+ * Where an entry came from, in a reader's words (the stored ids `stats`, `llm`, … are the file's).
+ * A `Record` over a closed union of our own ids, never a key from data.
+ */
+const ORIGIN_WORDS: Record<EntryOrigin, string> = {
+  stats: 'from the data',
+  llm: 'written by the language model',
+  critique: 'revised after a critique',
+  manual: 'edited by you',
+};
+
+export function originLabel(origin: EntryOrigin): string {
+  return ORIGIN_WORDS[origin];
 }

@@ -24,7 +24,7 @@ test('build a memory without an LLM: capability entries with evidence; edit, his
   await detail.getByRole('button', { name: 'Save as a new version' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Entry edited' })).toBeVisible();
   const edited = memory.entries.filter({ hasText: 'checked by hand' });
-  await expect(edited).toContainText('manual');
+  await expect(edited).toContainText('edited by you');
   await edited.click();
   await expect(detail.getByRole('heading', { name: 'Earlier versions' })).toBeVisible();
   await expect(detail.locator('.history .removed').first()).toBeVisible();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatMean, formatScore, scoreCell, scoreDecimals } from '../../../src/ui/format';
+import { formatCount, formatMean, formatScore, originLabel, scoreCell, scoreDecimals } from '../../../src/ui/format';
 
 const scale = (min: number, max: number) => ({ min, max });
 
@@ -44,5 +44,16 @@ describe('counts grouped by thousands without locale data', () => {
   it('groups integers as en-US does, and leaves the rest to toLocaleString', () => {
     expect([0, 7, 999, 1000, 28800, 1234567, -1600, -999].map(formatCount)).toEqual(['0', '7', '999', '1,000', '28,800', '1,234,567', '-1,600', '-999']);
     for (const n of [12, 1001, 100000, 9007199254740991, -4321, 2.5, Number.NaN, 1e21]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+  });
+});
+
+describe('where an entry came from', () => {
+  it("says it in a reader's words, one per stored origin", () => {
+    expect((['stats', 'llm', 'critique', 'manual'] as const).map(originLabel)).toEqual([
+      'from the data',
+      'written by the language model',
+      'revised after a critique',
+      'edited by you',
+    ]);
   });
 });
