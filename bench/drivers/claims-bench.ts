@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check] [--adaptive]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check] [--adaptive] [--kind-prior]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -128,6 +128,8 @@ export function checkBuild(
     selfCheck?: boolean;
     /** true: the adaptive posterior alone may admit a claim (claims.ts `adaptive`, admit.ts). */
     adaptive?: boolean;
+    /** true: a prior variance per facet kind in the score-point shrinkage (claims.ts `kindPrior`). */
+    kindPrior?: boolean;
   } = {},
 ): void {
   const train = new Set(trainIds);
@@ -152,6 +154,7 @@ export function checkBuild(
     ...(opts.heterogeneity ? { heterogeneity: true } : {}),
     ...(opts.selfCheck ? { selfCheck: true } : {}),
     ...(opts.adaptive ? { adaptive: true } : {}),
+    ...(opts.kindPrior ? { kindPrior: true } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -372,6 +375,7 @@ async function main() {
     ...(argv.includes('--hetero') ? { heterogeneity: true } : {}),
     ...(argv.includes('--self-check') ? { selfCheck: true } : {}),
     ...(argv.includes('--adaptive') ? { adaptive: true } : {}),
+    ...(argv.includes('--kind-prior') ? { kindPrior: true } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();

@@ -10,9 +10,11 @@
  *
  * One prior variance τ² is shared by every tool and facet of the memory; τ² and each σ_j² are chosen
  * by maximising the marginal likelihood (empirical Bayes; Gaussian, closed form through the
- * eigen-decomposition of XᵀX). Fitting all facets jointly matters: facets overlap (a tag and a cue
- * for the same thing, "scene" inside "basic"), so one underlying effect is counted once, and a
- * tool's cells share its baseline through the intercept.
+ * eigen-decomposition of XᵀX). Optionally (`groups`, claims.ts `kindPrior`, off by default) each
+ * group of facets — a facet kind — has its own prior variance τ²·r_group, by the same criterion.
+ * Fitting all facets jointly matters: facets overlap (a tag and a cue for the same thing, "scene"
+ * inside "basic"), so one underlying effect is counted once, and a tool's cells share its baseline
+ * through the intercept.
  *
  * What an entry claims is the contrast verification recomputes on unseen tasks — the facet's mean
  * advantage minus the overall mean advantage — implied by the posterior: c_f = w_fᵀθ with
@@ -33,6 +35,14 @@ export interface ShrinkInput {
   tau2?: number;
   /** Fixed noise variance per tool (skips its search), e.g. for tests. */
   sigma2?: readonly number[];
+  /**
+   * Per facet, its group (e.g. its kind: dataset tag, text cue, theme; 0, 1, …). With groups, facet
+   * f's prior variance is τ²·r_group(f): the ratios are chosen by marginal likelihood (the first
+   * facet's group fixed at 1) unless `ratios` gives them. Without groups: one τ² for every facet.
+   */
+  groups?: readonly number[];
+  /** Fixed prior-variance ratio per group (skips their search), e.g. for tests. */
+  ratios?: readonly number[];
 }
 
 export interface ShrunkCell {
@@ -48,6 +58,8 @@ export interface ShrunkCell {
 
 export interface ShrinkResult {
   tau2: number;
+  /** Prior-variance ratio per group (facet f's prior variance is τ²·ratios[groups[f]]); [] without groups. */
+  ratios: number[];
   sigma2: number[];
   /** cells[j][f]; null where the tool has fewer than 3 paired tasks. */
   cells: (ShrunkCell | null)[][];
@@ -65,7 +77,19 @@ interface ToolData {
   variance: number;
 }
 
-function prepare(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): ToolData | null {
+/** What a tool's fit needs from the data, before any per-kind rescaling of the facet columns. */
+interface Moments {
+  n: number;
+  rows: number[];
+  yy: number;
+  /** Centred cross-products XᵀX (F × F) and Xᵀy. */
+  k: Float64Array;
+  xy: Float64Array;
+  w: Float64Array;
+  variance: number;
+}
+
+function moments(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): Moments | null {
   const F = x.length;
   const rows: number[] = [];
   for (let t = 0; t < y.length; t++) if (!Number.isNaN(y[t]!)) rows.push(t);
@@ -86,13 +110,6 @@ function prepare(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): ToolDat
       k[g * F + f] = s;
     }
   }
-  const { values: d, vectors: u } = symmetricEigen(k, F);
-  const z = new Float64Array(F);
-  for (let i = 0; i < F; i++) {
-    let s = 0;
-    for (let f = 0; f < F; f++) s += u[f * F + i]! * xy[f]!;
-    z[i] = s;
-  }
   // Contrast vectors: for facet f, w_g = mean over f's rows of x_g − overall mean of x_g.
   const w = new Float64Array(F * F);
   for (let f = 0; f < F; f++) {
@@ -106,8 +123,34 @@ function prepare(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): ToolDat
     if (m === 0) continue;
     for (let g = 0; g < F; g++) w[f * F + g] = sums[g]! / m - xm[g]!;
   }
+  return { n, rows, yy, k, xy, w, variance: yy / Math.max(1, n - 1) };
+}
+
+/**
+ * The eigen-decomposition the closed form reads, with facet column f scaled by s_f (θ_f = s_f·φ_f,
+ * φ ~ N(0, τ²): a prior variance τ²·s_f² per facet). Scaling X by D = diag(s) gives DKD and D·Xᵀy,
+ * and the contrast wᵀθ = (Dw)ᵀφ, so the posterior of φ is today's and maps back exactly.
+ */
+function decompose(m: Moments, s: ArrayLike<number> | null): ToolData {
+  const F = m.xy.length;
+  const sc = (f: number) => (s ? s[f]! : 1);
+  const k = s ? Float64Array.from(m.k, (v, i) => v * sc(Math.floor(i / F)) * sc(i % F)) : m.k;
+  const xy = s ? Float64Array.from(m.xy, (v, f) => v * sc(f)) : m.xy;
+  const w = s ? Float64Array.from(m.w, (v, i) => v * sc(i % F)) : m.w;
+  const { values: d, vectors: u } = symmetricEigen(k, F);
+  const z = new Float64Array(F);
+  for (let i = 0; i < F; i++) {
+    let acc = 0;
+    for (let f = 0; f < F; f++) acc += u[f * F + i]! * xy[f]!;
+    z[i] = acc;
+  }
   for (let i = 0; i < F; i++) d[i] = Math.max(0, d[i]!);
-  return { n, rows, yy, d, u, z, w, variance: yy / Math.max(1, n - 1) };
+  return { n: m.n, rows: m.rows, yy: m.yy, d, u, z, w, variance: m.variance };
+}
+
+function prepare(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): ToolData | null {
+  const m = moments(y, x);
+  return m ? decompose(m, null) : null;
 }
 
 /** −2 · log marginal likelihood (up to a constant) of one tool for (τ², σ²); the centring costs one df. */
@@ -186,11 +229,56 @@ export function shrinkDeviance(input: ShrinkInput, j: number, tau2: number, sigm
   return td ? deviance(td, tau2, sigma2) : NaN;
 }
 
+/** Log₁₀ grid of a group's prior-variance ratio (1/100 … 100, half a decade apart). */
+const RATIO_GRID = Array.from({ length: 9 }, (_, i) => 10 ** (-2 + i / 2));
+
+interface Prior {
+  tools: (ToolData | null)[];
+  tau2: number;
+  ratios: number[];
+  /** Per facet, √ratio of its group (null: one τ²). */
+  scale: Float64Array | null;
+}
+
+/**
+ * τ² and, with groups, each group's ratio by marginal likelihood: coordinate search over the
+ * groups other than the first facet's (two passes over a log grid; τ² and every σ_j² refitted at
+ * each point), keeping the current ratio on ties: up to 16 extra fits per free group, each as cheap
+ * as today's one (a GenAI-Bench claims build about 2× as long).
+ */
+function priorOf(input: ShrinkInput): Prior {
+  const groups = input.groups;
+  if (!groups?.length) {
+    const tools = input.y.map((y) => prepare(y, input.x));
+    return { tools, tau2: input.tau2 ?? fitTau2(tools), ratios: [], scale: null };
+  }
+  const mom = input.y.map((y) => moments(y, input.x));
+  const G = Math.max(...groups) + 1;
+  const at = (ratios: readonly number[]) => {
+    const scale = Float64Array.from(groups, (g) => Math.sqrt(ratios[g]!));
+    const tools = mom.map((m) => (m ? decompose(m, scale) : null));
+    const tau2 = input.tau2 ?? fitTau2(tools);
+    return { tools, tau2, ratios: [...ratios], scale, dev: totalDeviance(tools, tau2) };
+  };
+  let best = at(input.ratios ?? Array.from({ length: G }, () => 1));
+  if (input.ratios) return best;
+  const free = [...new Set(groups)].filter((g) => g !== groups[0]);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const g of free) {
+      for (const r of RATIO_GRID) {
+        if (r === best.ratios[g]) continue;
+        const next = at(best.ratios.map((v, h) => (h === g ? r : v)));
+        if (next.dev < best.dev - 1e-9) best = next;
+      }
+    }
+  }
+  return best;
+}
+
 export function shrinkCells(input: ShrinkInput): ShrinkResult {
   const F = input.x.length;
-  const tools = input.y.map((y) => prepare(y, input.x));
+  const { tools, tau2, ratios, scale } = priorOf(input);
   const fixed = input.sigma2;
-  const tau2 = input.tau2 ?? fitTau2(tools);
   const sigma2: number[] = [];
   const cells = tools.map((td) => {
     if (!td) {
@@ -230,11 +318,12 @@ export function shrinkCells(input: ShrinkInput): ShrinkResult {
         sd,
         ci95: ci95Of(mean, sd),
         lfsr: sd > 0 ? normalCdf(-Math.abs(mean) / sd) : mean === 0 ? 0.5 : 0,
-        partial: coef[f]!,
+        // θ_f = s_f·φ_f: the same lfsr, the mean mapped back.
+        partial: coef[f]! * (scale?.[f] ?? 1),
         partialLfsr: psd > 0 ? normalCdf(-Math.abs(coef[f]!) / psd) : 0.5,
       });
     }
     return out;
   });
-  return { tau2, sigma2, cells };
+  return { tau2, ratios, sigma2, cells };
 }
