@@ -190,6 +190,46 @@ function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
   });
 }
 
+/** x̃[t·F + f] = x_f(task t) − p_f, task-major: the held-out error reads a task's facets together. */
+function centredRows(x: readonly ArrayLike<number>[], freq: readonly number[], n: number): Float64Array {
+  const F = x.length;
+  const out = new Float64Array(n * F);
+  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) out[t * F + f] = x[f]![t]! - freq[f]!;
+  return out;
+}
+
+/**
+ * Squared error on fold k's tasks (t ≡ k mod folds) of the fit (β, γ): Σ_t Σ_j (y_jt − centre_j − Σ_f x̃_ft·(β_f + γ_jf))²,
+ * summed in that order (tasks, then tools, then facets), so the CV choice does not depend on how it is computed.
+ */
+function heldOutError(
+  target: readonly Float64Array[],
+  centred: Float64Array,
+  F: number,
+  centre: readonly number[],
+  fit: { beta: Float64Array; gamma: Float64Array[] },
+  k: number,
+  folds: number,
+): number {
+  const J = target.length;
+  const n = target[0]?.length ?? 0;
+  const coef = new Float64Array(J * F);
+  for (let j = 0; j < J; j++) for (let f = 0; f < F; f++) coef[j * F + f] = fit.beta[f]! + fit.gamma[j]![f]!;
+  let sum = 0;
+  for (let t = k; t < n; t += folds) {
+    const row = t * F;
+    for (let j = 0; j < J; j++) {
+      const y = target[j]![t]!;
+      if (Number.isNaN(y)) continue;
+      let p = centre[j]!;
+      const c = j * F;
+      for (let f = 0; f < F; f++) p += centred[row + f]! * coef[c + f]!;
+      sum += (y - p) ** 2;
+    }
+  }
+  return sum;
+}
+
 export function fitJoint(input: FitInput): JointModel {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
@@ -210,21 +250,12 @@ export function fitJoint(input: FitInput): JointModel {
     });
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
+    const centred = centredRows(input.x, freq, n);
     for (const lg of LAMBDA_GAMMA_GRID) {
       for (const { k, centre, ne } of parts) {
         const part = prepareGamma(ne, F, lg, input.penalty);
         for (const lb of LAMBDA_BETA_GRID) {
-          const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
-          let sum = 0;
-          for (let t = k; t < n; t += folds) {
-            input.tools.forEach((_, j) => {
-              const y = input.target[j]![t]!;
-              if (Number.isNaN(y)) return;
-              let p = centre[j]!;
-              for (let f = 0; f < F; f++) p += (input.x[f]![t]! - freq[f]!) * (beta[f]! + gamma[j]![f]!);
-              sum += (y - p) ** 2;
-            });
-          }
+          const sum = heldOutError(input.target, centred, F, centre, solveBeta(part, ne, F, lb, input.penalty), k, folds);
           se.set(`${lb} ${lg}`, (se.get(`${lb} ${lg}`) ?? 0) + sum);
         }
       }

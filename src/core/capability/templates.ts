@@ -37,10 +37,22 @@ const OWN_VERB: Readonly<Record<Level, string>> = { proficient: 'Proficient at',
 
 const MINUS = '−';
 
+// toLocaleString with options builds a new Intl.NumberFormat on every call (a build formats
+// thousands of numbers); one formatter per decimals count gives the same text.
+const fixedFormats = new Map<number, Intl.NumberFormat>();
+function fixedFormat(decimals: number): Intl.NumberFormat {
+  let f = fixedFormats.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    fixedFormats.set(decimals, f);
+  }
+  return f;
+}
+
 /** A number for a glance: fixed decimals, thousands separators, a real minus sign. */
 export function formatNumber(x: number, decimals = 1, signed = false): string {
   const rounded = Number(x.toFixed(decimals));
-  const body = Math.abs(rounded).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const body = fixedFormat(decimals).format(Math.abs(rounded));
   if (rounded < 0) return `${MINUS}${body}`;
   return signed && rounded > 0 ? `+${body}` : body;
 }
@@ -51,10 +63,21 @@ function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredF
   return 'facet' in f ? { facet: f.facet, disc: f } : { facet: f };
 }
 
+// Compiled word patterns (no `g` flag, so `test` keeps no state between texts).
+const MAX_WORD_PATTERNS = 1024;
+const wordPatterns = new Map<string, RegExp>();
+
 /** Whole-word, case-insensitive occurrence of `word` in `text`. */
 export function contains(text: string, word: string): boolean {
-  const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  let re = wordPatterns.get(word);
+  if (!re) {
+    const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu');
+    // Bounded: the words are cue triggers (a few hundred); forget them all rather than grow.
+    if (wordPatterns.size >= MAX_WORD_PATTERNS) wordPatterns.clear();
+    wordPatterns.set(word, re);
+  }
+  return re.test(text);
 }
 
 /** Cue words to show: the facet's most frequent triggers that the example contains, else the example's own. */
