@@ -130,21 +130,23 @@ function prepareGamma(ne: Normal, F: number, lambdaGamma: number, weight?: Array
     const l = F > 0 ? cholesky(m, F) : m;
     factors.push(l);
     // Z = M_j·A_j column by column (A_j symmetric), then A_j − A_j·Z and b_j − A_j·M_j·b_j.
-    const z = new Float64Array(F * F);
+    // Z is kept transposed (zt[c·F + k] = Z_kc) so the products below read both factors in order.
+    const zt = new Float64Array(F * F);
     for (let c = 0; c < F; c++) {
       for (let r = 0; r < F; r++) col[r] = aj[r * F + c]!;
-      const sol = choleskySolve(l, F, col);
-      for (let r = 0; r < F; r++) z[r * F + c] = sol[r]!;
+      zt.set(choleskySolve(l, F, col), c * F);
     }
     const mb = F > 0 ? choleskySolve(l, F, ne.b[j]!) : new Float64Array(0);
     for (let r = 0; r < F; r++) {
       let sb = 0;
       for (let k = 0; k < F; k++) sb += aj[r * F + k]! * mb[k]!;
       rhs[r] = rhs[r]! + ne.b[j]![r]! - sb;
+      const row = r * F;
       for (let c = 0; c < F; c++) {
+        const zc = c * F;
         let sum = 0;
-        for (let k = 0; k < F; k++) sum += aj[r * F + k]! * z[k * F + c]!;
-        lhs[r * F + c] = lhs[r * F + c]! + aj[r * F + c]! - sum;
+        for (let k = 0; k < F; k++) sum += aj[row + k]! * zt[zc + k]!;
+        lhs[row + c] = lhs[row + c]! + aj[row + c]! - sum;
       }
     }
   });
