@@ -85,7 +85,7 @@ interface Contrast {
   tested: boolean;
 }
 
-/** Scratch rows for `contrast` (a build calls it thousands of times; reused instead of two arrays per call). */
+/** Scratch rows for `splitMoments` (a build calls it thousands of times; reused instead of two arrays per call). */
 const scratch = { inside: new Float64Array(0), outside: new Float64Array(0) };
 
 /** moments() of stat-tests.ts over values[0 … n), the same sums in the same order. */
@@ -100,8 +100,11 @@ function momentsOf(values: Float64Array, n: number): Moments {
   return { n, mean, variance: v / (n - 1) };
 }
 
-/** Facet mean minus overall mean of x over the rows where x is a number, with its Welch interval. */
-function contrast(x: ArrayLike<number>, member: Uint8Array, width: number): Contrast {
+/**
+ * moments() of the numbers of x (NaN skipped) on the member tasks and on the others: the same as
+ * collecting both sides into arrays first, without the arrays.
+ */
+export function splitMoments(x: ArrayLike<number>, member: ArrayLike<number>): { inside: Moments; outside: Moments } {
   if (scratch.inside.length < member.length) scratch.inside = new Float64Array(member.length);
   if (scratch.outside.length < member.length) scratch.outside = new Float64Array(member.length);
   const { inside, outside } = scratch;
@@ -113,8 +116,12 @@ function contrast(x: ArrayLike<number>, member: Uint8Array, width: number): Cont
     if (member[t]) inside[ni++] = v;
     else outside[no++] = v;
   }
-  const a = momentsOf(inside, ni);
-  const b = momentsOf(outside, no);
+  return { inside: momentsOf(inside, ni), outside: momentsOf(outside, no) };
+}
+
+/** Facet mean minus overall mean of x over the rows where x is a number, with its Welch interval. */
+function contrast(x: ArrayLike<number>, member: Uint8Array, width: number): Contrast {
+  const { inside: a, outside: b } = splitMoments(x, member);
   const total = a.n + b.n;
   if (a.n < 2 || b.n < 2) {
     const delta = a.n > 0 && b.n > 0 ? (b.n / total) * (a.mean - b.mean) : 0;
