@@ -71,11 +71,15 @@ interface Normal {
  *   A_fg = n11_fg − p_f·n1_g − p_g·n1_f + p_f·p_g·n,    b_f = s1_f − p_f·Σ r
  * (N·k² work per tool for k active facets per task, instead of N·F²).
  */
-function normalEquations(input: FitInput, freq: readonly number[], use: (t: number) => boolean, centre: readonly number[]): Normal {
+function normalEquations(
+  input: FitInput,
+  freq: readonly number[],
+  use: (t: number) => boolean,
+  centre: readonly number[],
+  active: readonly (readonly number[])[] = activeFacets(input),
+): Normal {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
-  const active: number[][] = Array.from({ length: n }, () => []);
-  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
   // Values of the active features (1 for a rule; a probability for a detected tag).
   const value = (f: number, t: number) => input.x[f]![t]!;
   const a: Float64Array[] = [];
@@ -110,6 +114,15 @@ function normalEquations(input: FitInput, freq: readonly number[], use: (t: numb
     b.push(bj);
   });
   return { a, b };
+}
+
+/** Per task, the facets with a nonzero value (ascending): the same for every fold's normal equations. */
+function activeFacets(input: FitInput): number[][] {
+  const F = input.facets.length;
+  const n = input.target[0]?.length ?? 0;
+  const active: number[][] = Array.from({ length: n }, () => []);
+  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
+  return active;
 }
 
 /** The λγ-dependent half of the solve, per tool: M_j = (A_j + λγ·W)⁻¹ as a factor, A_j − A_j·M_j·A_j, b_j − A_j·M_j·b_j. */
@@ -245,10 +258,11 @@ export function fitJoint(input: FitInput): JointModel {
   let lambda = input.lambda;
   if (!lambda) {
     const folds = Math.min(FOLDS, n);
+    const active = activeFacets(input);
     const parts = Array.from({ length: folds }, (_, k) => {
       const inTrain = (t: number) => t % folds !== k;
       const centre = targetMeans(input, inTrain);
-      return { k, centre, ne: normalEquations(input, freq, inTrain, centre) };
+      return { k, centre, ne: normalEquations(input, freq, inTrain, centre, active) };
     });
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
