@@ -37,17 +37,11 @@ const OWN_VERB: Readonly<Record<Level, string>> = { proficient: 'Proficient at',
 
 const MINUS = '−';
 
-// toLocaleString with options builds a new Intl.NumberFormat on every call (a build formats
-// thousands of numbers); one formatter per decimals count gives the same text.
+// toLocaleString with options builds an Intl.NumberFormat per call (a build formats thousands of numbers); one per decimals count gives the same text.
 const fixedFormats = new Map<number, Intl.NumberFormat>();
-function fixedFormat(decimals: number): Intl.NumberFormat {
-  let f = fixedFormats.get(decimals);
-  if (!f) {
-    f = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    fixedFormats.set(decimals, f);
-  }
-  return f;
-}
+const fixedFormat = (decimals: number): Intl.NumberFormat =>
+  fixedFormats.get(decimals) ??
+  fixedFormats.set(decimals, new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })).get(decimals)!;
 
 /** A number for a glance: fixed decimals, thousands separators, a real minus sign. */
 export function formatNumber(x: number, decimals = 1, signed = false): string {
@@ -63,8 +57,7 @@ function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredF
   return 'facet' in f ? { facet: f.facet, disc: f } : { facet: f };
 }
 
-// Compiled word patterns (no `g` flag, so `test` keeps no state between texts).
-const MAX_WORD_PATTERNS = 1024;
+// Compiled word patterns, bounded (cue triggers: a few hundred); no `g` flag, so `test` keeps no state between texts.
 const wordPatterns = new Map<string, RegExp>();
 
 /** Whole-word, case-insensitive occurrence of `word` in `text`. */
@@ -73,8 +66,7 @@ export function contains(text: string, word: string): boolean {
   if (!re) {
     const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     re = new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu');
-    // Bounded: the words are cue triggers (a few hundred); forget them all rather than grow.
-    if (wordPatterns.size >= MAX_WORD_PATTERNS) wordPatterns.clear();
+    if (wordPatterns.size >= 1024) wordPatterns.clear();
     wordPatterns.set(word, re);
   }
   return re.test(text);
