@@ -43,24 +43,37 @@ export const ASH_NULL_PSEUDOCOUNT = 0;
 export function fitAsh(b: readonly number[], s: readonly number[], nullWeight = ASH_NULL_PSEUDOCOUNT): AshFit {
   const sd = grid(b, s);
   const K = sd.length;
-  let weight = sd.map(() => 1 / K);
-  const like = b.map((x, i) => sd.map((w) => normalPdf(x, s[i]! ** 2 + w * w)));
+  const N = b.length;
+  // Flat typed rows and reused scratch: the EM runs up to 500 passes over every cell.
+  const like = new Float64Array(N * K);
+  for (let i = 0; i < N; i++) for (let k = 0; k < K; k++) like[i * K + k] = normalPdf(b[i]!, s[i]! ** 2 + sd[k]! * sd[k]!);
+  let weight = new Float64Array(K).fill(1 / K);
+  const counts = new Float64Array(K);
+  const part = new Float64Array(K);
   for (let it = 0; it < 500; it++) {
-    const counts = new Array<number>(K).fill(0);
+    counts.fill(0);
     counts[0] = nullWeight;
-    for (const row of like) {
+    for (let i = 0; i < N; i++) {
       let total = 0;
-      for (let k = 0; k < K; k++) total += weight[k]! * row[k]!;
+      for (let k = 0; k < K; k++) {
+        part[k] = weight[k]! * like[i * K + k]!;
+        total += part[k]!;
+      }
       if (!(total > 0)) continue;
-      for (let k = 0; k < K; k++) counts[k] = counts[k]! + (weight[k]! * row[k]!) / total;
+      for (let k = 0; k < K; k++) counts[k] = counts[k]! + part[k]! / total;
     }
-    const sum = counts.reduce((a, c) => a + c, 0);
-    const next = counts.map((c) => c / sum);
-    const change = next.reduce((m, w, k) => Math.max(m, Math.abs(w - weight[k]!)), 0);
+    let sum = 0;
+    for (let k = 0; k < K; k++) sum += counts[k]!;
+    const next = new Float64Array(K);
+    let change = 0;
+    for (let k = 0; k < K; k++) {
+      next[k] = counts[k]! / sum;
+      change = Math.max(change, Math.abs(next[k]! - weight[k]!));
+    }
     weight = next;
     if (change < 1e-8) break;
   }
-  return { sd, weight };
+  return { sd, weight: Array.from(weight) };
 }
 
 export interface AshCell {

@@ -25,8 +25,32 @@ export function masked(text: string, mask: readonly RegExp[] | undefined): strin
 export function findAll(rule: Rule, text: string): string[] {
   const t = masked(text, rule.mask);
   const hits: { at: number; s: string }[] = [];
-  for (const re of rule.find) for (const m of t.matchAll(re)) hits.push({ at: m.index, s: m[0].toLowerCase().replace(/\s+/g, ' ').trim() });
+  for (const re of rule.find) eachMatch(re, t, (at, s) => hits.push({ at, s: s.toLowerCase().replace(/\s+/g, ' ').trim() }));
   return hits.sort((a, b) => a.at - b.at).map((h) => h.s);
+}
+
+/**
+ * The matches `text.matchAll(re)` yields for a global `re`, without the copy of the expression
+ * matchAll makes on every call (most of a cold cue's cost): exec from index 0, stepping one code
+ * point past an empty match as matchAll does; `re.lastIndex` is 0 again afterwards.
+ */
+function eachMatch(re: RegExp, text: string, on: (at: number, match: string) => void): void {
+  re.lastIndex = 0;
+  try {
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      on(m.index, m[0]);
+      if (m[0] === '') re.lastIndex = advance(text, re.lastIndex, re.unicode);
+    }
+  } finally {
+    re.lastIndex = 0;
+  }
+}
+
+/** AdvanceStringIndex: the next index, past a surrogate pair when `unicode`. */
+function advance(text: string, i: number, unicode: boolean): number {
+  if (!unicode || i + 1 >= text.length) return i + 1;
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
 }
 
 const NUMBER_WORDS = (

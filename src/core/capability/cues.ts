@@ -113,6 +113,9 @@ const MATCH_CACHE_PROMPTS = 4096;
 const MATCH_CACHE_CHARS = 4_000_000;
 const matchCache = new Map<string, Map<string, readonly string[]>>();
 let cachedChars = 0;
+/** Word counts for the length cues (each of the five asks, in each pass of a build): bounded and emptied with the matches. */
+const wordCounts = new Map<string, number>();
+let wordCountChars = 0;
 /** Most prompts match most cues not at all: one shared empty answer. */
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -120,6 +123,8 @@ const NONE: readonly string[] = Object.freeze([]);
 export function forgetCueMatches(): void {
   matchCache.clear();
   cachedChars = 0;
+  wordCounts.clear();
+  wordCountChars = 0;
 }
 
 /** The trigger texts of cue `id` found in `prompt` (lower-cased, in order); [] for length cues. Callers must not change the array. */
@@ -155,9 +160,23 @@ function matchesOf(id: string, prompt: string): string[] {
   return hits;
 }
 
+function cachedWordCount(prompt: string): number {
+  let n = wordCounts.get(prompt);
+  if (n === undefined) {
+    if (wordCounts.size >= MATCH_CACHE_PROMPTS || wordCountChars + prompt.length > MATCH_CACHE_CHARS) {
+      wordCounts.clear();
+      wordCountChars = 0;
+    }
+    n = wordCount(prompt);
+    wordCounts.set(prompt, n);
+    wordCountChars += prompt.length;
+  }
+  return n;
+}
+
 function makeCue(meta: (typeof META)[number]): Cue {
   const length = lengthTests.get(meta.id);
-  const test = length ? (p: string) => length(wordCount(p)) : (p: string) => cueMatches(meta.id, p).length > 0;
+  const test = length ? (p: string) => length(cachedWordCount(p)) : (p: string) => cueMatches(meta.id, p).length > 0;
   return { ...meta, test };
 }
 

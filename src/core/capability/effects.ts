@@ -19,7 +19,7 @@
  * Shared effect of a facet (the dataset-level note): the same statistic on the task's mean oriented
  * deviation over the tools that scored it, d_t = mean_j (v_jt − μ_j); its own BH family.
  */
-import { moments, tTestP, welch } from '../memory/stat-tests';
+import { moments, tTestP, welch, type Moments } from '../memory/stat-tests';
 import type { TrainingSet } from '../predict/types';
 import type { ScoreScale } from '../types';
 import { bhQValues } from './bh';
@@ -85,16 +85,43 @@ interface Contrast {
   tested: boolean;
 }
 
-/** Facet mean minus overall mean of x over the rows in `use`, with its Welch interval. */
-function contrast(x: ArrayLike<number>, use: (t: number) => boolean, member: Uint8Array, width: number): Contrast {
-  const inside: number[] = [];
-  const outside: number[] = [];
+/** Scratch rows for `splitMoments` (a build calls it thousands of times; reused instead of two arrays per call). */
+const scratch = { inside: new Float64Array(0), outside: new Float64Array(0) };
+
+/** moments() of stat-tests.ts over values[0 … n), the same sums in the same order. */
+function momentsOf(values: Float64Array, n: number): Moments {
+  if (n === 0) return { n: 0, mean: NaN, variance: 0 };
+  let s = 0;
+  for (let i = 0; i < n; i++) s += values[i]!;
+  const mean = s / n;
+  if (n < 2) return { n, mean, variance: 0 };
+  let v = 0;
+  for (let i = 0; i < n; i++) v += (values[i]! - mean) ** 2;
+  return { n, mean, variance: v / (n - 1) };
+}
+
+/**
+ * moments() of the numbers of x (NaN skipped) on the member tasks and on the others: the same as
+ * collecting both sides into arrays first, without the arrays.
+ */
+export function splitMoments(x: ArrayLike<number>, member: ArrayLike<number>): { inside: Moments; outside: Moments } {
+  if (scratch.inside.length < member.length) scratch.inside = new Float64Array(member.length);
+  if (scratch.outside.length < member.length) scratch.outside = new Float64Array(member.length);
+  const { inside, outside } = scratch;
+  let ni = 0;
+  let no = 0;
   for (let t = 0; t < member.length; t++) {
-    if (!use(t)) continue;
-    (member[t] ? inside : outside).push(x[t]!);
+    const v = x[t]!;
+    if (Number.isNaN(v)) continue;
+    if (member[t]) inside[ni++] = v;
+    else outside[no++] = v;
   }
-  const a = moments(inside);
-  const b = moments(outside);
+  return { inside: momentsOf(inside, ni), outside: momentsOf(outside, no) };
+}
+
+/** Facet mean minus overall mean of x over the rows where x is a number, with its Welch interval. */
+function contrast(x: ArrayLike<number>, member: Uint8Array, width: number): Contrast {
+  const { inside: a, outside: b } = splitMoments(x, member);
   const total = a.n + b.n;
   if (a.n < 2 || b.n < 2) {
     const delta = a.n > 0 && b.n > 0 ? (b.n / total) * (a.mean - b.mean) : 0;
@@ -106,6 +133,19 @@ function contrast(x: ArrayLike<number>, use: (t: number) => boolean, member: Uin
   const se = Math.sqrt(a.variance / a.n + b.variance / b.n) * scale;
   const half = se === 0 ? 0 : tQuantile975(w.df) * se;
   return { n: a.n, delta, ci: [delta - half, delta + half], p: w.p, tested: true };
+}
+
+/** Mean of row over the tasks in `member` where it is a number (NaN if none): moments(…).mean, same order. */
+function meanWhere(row: Float64Array, member: Uint8Array): number {
+  let s = 0;
+  let c = 0;
+  for (let t = 0; t < row.length; t++) {
+    if (member[t] && !Number.isNaN(row[t]!)) {
+      s += row[t]!;
+      c++;
+    }
+  }
+  return c === 0 ? NaN : s / c;
 }
 
 /** Membership of each facet as a 0/1 row over the table's tasks (unknown task ids are ignored). */
@@ -156,7 +196,6 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
   const nTasks = table.taskIds.length;
   const nTools = table.toolIds.length;
   const v = oriented(table);
-  const scored = (j: number, t: number) => !Number.isNaN(v[j]![t]!);
   const toolMean = v.map((row) => moments([...row].filter((x) => !Number.isNaN(x))).mean);
   const adv = advantages(v);
   const members = membership(table, facets);
@@ -165,11 +204,11 @@ export function computeEffects(table: ScoreTable, facets: readonly DiscoveredFac
   const pHead: number[] = [];
   const pOwn: number[] = [];
   members.forEach((member, f) => {
-    const means = v.map((row) => moments([...row].filter((x, t) => member[t] && !Number.isNaN(x))).mean);
+    const means = v.map((row) => meanWhere(row, member));
     const ranked = means.filter((m) => !Number.isNaN(m));
     for (let j = 0; j < nTools; j++) {
-      const own = contrast(v[j]!, (t) => scored(j, t), member, width);
-      const rel = nTools > 1 ? contrast(adv[j]!, (t) => !Number.isNaN(adv[j]![t]!), member, width) : null;
+      const own = contrast(v[j]!, member, width);
+      const rel = nTools > 1 ? contrast(adv[j]!, member, width) : null;
       const head = rel ?? own;
       const effect: Effect = {
         n: head.n,
@@ -232,7 +271,7 @@ function sharedEffects(v: readonly Float64Array[], toolMean: readonly number[], 
     return c > 0 ? s / c : NaN;
   });
   const shared: SharedEffect[] = members.map((member, f) => {
-    const c = contrast(difficulty, (t) => !Number.isNaN(difficulty[t]!), member, width);
+    const c = contrast(difficulty, member, width);
     return { facet: f, n: c.n, delta: c.delta, ci95: c.ci, p: c.p, q: 1, tested: c.tested };
   });
   const qShared = bhQValues(shared.map((s) => (s.tested ? s.p : NaN)));

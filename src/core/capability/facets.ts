@@ -102,9 +102,11 @@ function typicalOf(members: readonly TrainingFacetTask[]): string {
     const centre = new Float64Array(vs[0]!.length);
     for (const v of vs) for (let d = 0; d < centre.length; d++) centre[d] = centre[d]! + v[d]!;
     let best = 0;
-    vs.forEach((v, i) => {
-      if (dot(v, centre) > dot(vs[best]!, centre)) best = i;
-    });
+    let bestDot = dot(vs[0]!, centre);
+    for (let i = 1; i < vs.length; i++) {
+      const d = dot(vs[i]!, centre);
+      if (d > bestDot) [best, bestDot] = [i, d];
+    }
     return members[best]!.taskId;
   }
   return medianMember(members).taskId;

@@ -71,11 +71,15 @@ interface Normal {
  *   A_fg = n11_fg − p_f·n1_g − p_g·n1_f + p_f·p_g·n,    b_f = s1_f − p_f·Σ r
  * (N·k² work per tool for k active facets per task, instead of N·F²).
  */
-function normalEquations(input: FitInput, freq: readonly number[], use: (t: number) => boolean, centre: readonly number[]): Normal {
+function normalEquations(
+  input: FitInput,
+  freq: readonly number[],
+  use: (t: number) => boolean,
+  centre: readonly number[],
+  active: readonly (readonly number[])[] = activeFacets(input),
+): Normal {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
-  const active: number[][] = Array.from({ length: n }, () => []);
-  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
   // Values of the active features (1 for a rule; a probability for a detected tag).
   const value = (f: number, t: number) => input.x[f]![t]!;
   const a: Float64Array[] = [];
@@ -112,6 +116,15 @@ function normalEquations(input: FitInput, freq: readonly number[], use: (t: numb
   return { a, b };
 }
 
+/** Per task, the facets with a nonzero value (ascending): the same for every fold's normal equations. */
+function activeFacets(input: FitInput): number[][] {
+  const F = input.facets.length;
+  const n = input.target[0]?.length ?? 0;
+  const active: number[][] = Array.from({ length: n }, () => []);
+  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) if (input.x[f]![t]) active[t]!.push(f);
+  return active;
+}
+
 /** The λγ-dependent half of the solve, per tool: M_j = (A_j + λγ·W)⁻¹ as a factor, A_j − A_j·M_j·A_j, b_j − A_j·M_j·b_j. */
 interface GammaPart {
   factors: Float64Array[];
@@ -130,21 +143,23 @@ function prepareGamma(ne: Normal, F: number, lambdaGamma: number, weight?: Array
     const l = F > 0 ? cholesky(m, F) : m;
     factors.push(l);
     // Z = M_j·A_j column by column (A_j symmetric), then A_j − A_j·Z and b_j − A_j·M_j·b_j.
-    const z = new Float64Array(F * F);
+    // Z is kept transposed (zt[c·F + k] = Z_kc) so the products below read both factors in order.
+    const zt = new Float64Array(F * F);
     for (let c = 0; c < F; c++) {
       for (let r = 0; r < F; r++) col[r] = aj[r * F + c]!;
-      const sol = choleskySolve(l, F, col);
-      for (let r = 0; r < F; r++) z[r * F + c] = sol[r]!;
+      zt.set(choleskySolve(l, F, col), c * F);
     }
     const mb = F > 0 ? choleskySolve(l, F, ne.b[j]!) : new Float64Array(0);
     for (let r = 0; r < F; r++) {
       let sb = 0;
       for (let k = 0; k < F; k++) sb += aj[r * F + k]! * mb[k]!;
       rhs[r] = rhs[r]! + ne.b[j]![r]! - sb;
+      const row = r * F;
       for (let c = 0; c < F; c++) {
+        const zc = c * F;
         let sum = 0;
-        for (let k = 0; k < F; k++) sum += aj[r * F + k]! * z[k * F + c]!;
-        lhs[r * F + c] = lhs[r * F + c]! + aj[r * F + c]! - sum;
+        for (let k = 0; k < F; k++) sum += aj[row + k]! * zt[zc + k]!;
+        lhs[row + c] = lhs[row + c]! + aj[row + c]! - sum;
       }
     }
   });
@@ -190,6 +205,46 @@ function targetMeans(input: FitInput, use: (t: number) => boolean): number[] {
   });
 }
 
+/** x̃[t·F + f] = x_f(task t) − p_f, task-major: the held-out error reads a task's facets together. */
+function centredRows(x: readonly ArrayLike<number>[], freq: readonly number[], n: number): Float64Array {
+  const F = x.length;
+  const out = new Float64Array(n * F);
+  for (let f = 0; f < F; f++) for (let t = 0; t < n; t++) out[t * F + f] = x[f]![t]! - freq[f]!;
+  return out;
+}
+
+/**
+ * Squared error on fold k's tasks (t ≡ k mod folds) of the fit (β, γ): Σ_t Σ_j (y_jt − centre_j − Σ_f x̃_ft·(β_f + γ_jf))²,
+ * summed in that order (tasks, then tools, then facets), so the CV choice does not depend on how it is computed.
+ */
+function heldOutError(
+  target: readonly Float64Array[],
+  centred: Float64Array,
+  F: number,
+  centre: readonly number[],
+  fit: { beta: Float64Array; gamma: Float64Array[] },
+  k: number,
+  folds: number,
+): number {
+  const J = target.length;
+  const n = target[0]?.length ?? 0;
+  const coef = new Float64Array(J * F);
+  for (let j = 0; j < J; j++) for (let f = 0; f < F; f++) coef[j * F + f] = fit.beta[f]! + fit.gamma[j]![f]!;
+  let sum = 0;
+  for (let t = k; t < n; t += folds) {
+    const row = t * F;
+    for (let j = 0; j < J; j++) {
+      const y = target[j]![t]!;
+      if (Number.isNaN(y)) continue;
+      let p = centre[j]!;
+      const c = j * F;
+      for (let f = 0; f < F; f++) p += centred[row + f]! * coef[c + f]!;
+      sum += (y - p) ** 2;
+    }
+  }
+  return sum;
+}
+
 export function fitJoint(input: FitInput): JointModel {
   const F = input.facets.length;
   const n = input.target[0]?.length ?? 0;
@@ -203,28 +258,20 @@ export function fitJoint(input: FitInput): JointModel {
   let lambda = input.lambda;
   if (!lambda) {
     const folds = Math.min(FOLDS, n);
+    const active = activeFacets(input);
     const parts = Array.from({ length: folds }, (_, k) => {
       const inTrain = (t: number) => t % folds !== k;
       const centre = targetMeans(input, inTrain);
-      return { k, centre, ne: normalEquations(input, freq, inTrain, centre) };
+      return { k, centre, ne: normalEquations(input, freq, inTrain, centre, active) };
     });
     // The γ half depends on λγ only: prepared once per (λγ, fold), reused for every λβ.
     const se = new Map<string, number>();
+    const centred = centredRows(input.x, freq, n);
     for (const lg of LAMBDA_GAMMA_GRID) {
       for (const { k, centre, ne } of parts) {
         const part = prepareGamma(ne, F, lg, input.penalty);
         for (const lb of LAMBDA_BETA_GRID) {
-          const { beta, gamma } = solveBeta(part, ne, F, lb, input.penalty);
-          let sum = 0;
-          for (let t = k; t < n; t += folds) {
-            input.tools.forEach((_, j) => {
-              const y = input.target[j]![t]!;
-              if (Number.isNaN(y)) return;
-              let p = centre[j]!;
-              for (let f = 0; f < F; f++) p += (input.x[f]![t]! - freq[f]!) * (beta[f]! + gamma[j]![f]!);
-              sum += (y - p) ** 2;
-            });
-          }
+          const sum = heldOutError(input.target, centred, F, centre, solveBeta(part, ne, F, lb, input.penalty), k, folds);
           se.set(`${lb} ${lg}`, (se.get(`${lb} ${lg}`) ?? 0) + sum);
         }
       }

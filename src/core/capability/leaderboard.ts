@@ -40,14 +40,15 @@ export function rankPosterior(levels: readonly LevelPosterior[]): RankPosterior 
   const J = levels.length;
   const pBest: number[] = [];
   const dist: number[][] = [];
+  const pb = new Float64Array(J);
   for (let j = 0; j < J; j++) {
     const me = levels[j]!;
     const row = new Array<number>(J).fill(0);
     if (!(me.sd > 0)) {
       // A known level: the others' chances of lying above it, at one point.
-      addRanks(row, levels, j, me.mean, 1);
+      addRanks(row, pb, levels, j, me.mean, 1);
     } else {
-      Z_NODES.forEach((z, i) => addRanks(row, levels, j, me.mean + me.sd * z, PHI[i]!));
+      for (let i = 0; i < Z_NODES.length; i++) addRanks(row, pb, levels, j, me.mean + me.sd * Z_NODES[i]!, PHI[i]!);
     }
     const total = row.reduce((a, b) => a + b, 0);
     dist.push(row.map((p) => (total > 0 ? p / total : 0)));
@@ -56,20 +57,24 @@ export function rankPosterior(levels: readonly LevelPosterior[]): RankPosterior 
   return { pBest, dist };
 }
 
-/** Adds weight × the Poisson-binomial distribution of "other tools above x" to row[r]. */
-function addRanks(row: number[], levels: readonly LevelPosterior[], j: number, x: number, weight: number): void {
-  let pb = [1];
-  levels.forEach((o, k) => {
-    if (k === j) return;
+/**
+ * Adds weight × the Poisson-binomial distribution of "other tools above x" to row[r]. `pb` is scratch
+ * (length ≥ J), updated in place from the top down: pb'[r] = pb[r−1]·above + pb[r]·(1 − above).
+ */
+function addRanks(row: number[], pb: Float64Array, levels: readonly LevelPosterior[], j: number, x: number, weight: number): void {
+  pb[0] = 1;
+  let len = 1;
+  for (let k = 0; k < levels.length; k++) {
+    if (k === j) continue;
+    const o = levels[k]!;
     const above = o.sd > 0 ? 1 - normalCdf((x - o.mean) / o.sd) : o.mean > x ? 1 : 0;
-    const next = new Array<number>(pb.length + 1).fill(0);
-    pb.forEach((p, r) => {
-      next[r] = next[r]! + p * (1 - above);
-      next[r + 1] = next[r + 1]! + p * above;
-    });
-    pb = next;
-  });
-  pb.forEach((p, r) => (row[r] = row[r]! + weight * p));
+    const below = 1 - above;
+    pb[len] = pb[len - 1]! * above;
+    for (let r = len - 1; r >= 1; r--) pb[r] = pb[r - 1]! * above + pb[r]! * below;
+    pb[0] = pb[0]! * below;
+    len++;
+  }
+  for (let r = 0; r < len; r++) row[r] = row[r]! + weight * pb[r]!;
 }
 
 /** The 2.5% and 97.5% quantiles of a rank distribution (ranks 1-based). */

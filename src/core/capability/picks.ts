@@ -32,7 +32,7 @@ import { verdictOf, MIN_VERIFY_N } from './verify';
 import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstrap';
 import type { PickClaim, Verdict } from './types';
 import { ci95Of } from './gauss';
-import { oriented, type ScoreTable } from './effects';
+import { oriented, splitMoments, type ScoreTable } from './effects';
 import { facetLeaderboard } from './leaderboard';
 
 export const MIN_PICK_PROBABILITY = 0.9;
@@ -66,14 +66,7 @@ interface RawContrast {
 
 /** The raw facet-minus-overall contrast of the per-task differences d on one facet. */
 function rawContrast(d: ArrayLike<number>, member: ArrayLike<number>): RawContrast {
-  const inside: number[] = [];
-  const outside: number[] = [];
-  for (let t = 0; t < d.length; t++) {
-    if (Number.isNaN(d[t]!)) continue;
-    (member[t] ? inside : outside).push(d[t]!);
-  }
-  const a = moments(inside);
-  const o = moments(outside);
+  const { inside: a, outside: o } = splitMoments(d, member);
   const total = a.n + o.n;
   if (a.n < 2 || o.n < 2) return { b: 0, s: Infinity, n: a.n, variance: a.variance };
   const share = o.n / total;

@@ -20,12 +20,13 @@ function ranksOf(means: readonly number[]): number[] {
   return means.map((m) => (Number.isNaN(m) ? NaN : 1 + means.filter((o) => !Number.isNaN(o) && o > m).length));
 }
 
-function orientedMeans(v: readonly Float64Array[], pick: (t: number) => number, n: number): number[] {
+/** Each tool's mean over the tasks idx[0 … n) (all tasks when idx is null), NaN scores skipped. */
+function orientedMeans(v: readonly Float64Array[], idx: Int32Array | null, n: number): number[] {
   return v.map((row) => {
     let s = 0;
     let c = 0;
     for (let i = 0; i < n; i++) {
-      const x = row[pick(i)]!;
+      const x = row[idx ? idx[i]! : i]!;
       if (!Number.isNaN(x)) {
         s += x;
         c++;
@@ -42,13 +43,14 @@ export function profiles(table: ScoreTable): ToolProfile[] {
   const J = table.toolIds.length;
   const v = oriented(table);
   const a = advantages(v);
-  const means = orientedMeans(v, (t) => t, N);
+  const means = orientedMeans(v, null, N);
   const rank = ranksOf(means);
   const rng = createRng(20251);
   const draws: number[][] = Array.from({ length: J }, () => []);
+  const idx = new Int32Array(N);
   for (let b = 0; b < PROFILE_RESAMPLES; b++) {
-    const idx = Array.from({ length: N }, () => rng.int(N));
-    const r = ranksOf(orientedMeans(v, (i) => idx[i]!, N));
+    for (let i = 0; i < N; i++) idx[i] = rng.int(N);
+    const r = ranksOf(orientedMeans(v, idx, N));
     r.forEach((x, j) => {
       if (!Number.isNaN(x)) draws[j]!.push(x);
     });

@@ -99,13 +99,19 @@ function moments(y: ArrayLike<number>, x: readonly ArrayLike<number>[]): Moments
   const xm = x.map((row) => rows.reduce((s, t) => s + row[t]!, 0) / n);
   let yy = 0;
   for (const t of rows) yy += (y[t]! - ym) ** 2;
+  // Centred values over this tool's rows, computed once (the products below read each F times).
+  const cx = new Float64Array(F * n);
+  for (let f = 0; f < F; f++) for (let i = 0; i < n; i++) cx[f * n + i] = x[f]![rows[i]!]! - xm[f]!;
+  const cy = Float64Array.from(rows, (t) => y[t]! - ym);
   const k = new Float64Array(F * F);
   const xy = new Float64Array(F);
   for (let f = 0; f < F; f++) {
-    for (const t of rows) xy[f] = xy[f]! + (x[f]![t]! - xm[f]!) * (y[t]! - ym);
+    const rf = f * n;
+    for (let i = 0; i < n; i++) xy[f] = xy[f]! + cx[rf + i]! * cy[i]!;
     for (let g = f; g < F; g++) {
+      const rg = g * n;
       let s = 0;
-      for (const t of rows) s += (x[f]![t]! - xm[f]!) * (x[g]![t]! - xm[g]!);
+      for (let i = 0; i < n; i++) s += cx[rf + i]! * cx[rg + i]!;
       k[f * F + g] = s;
       k[g * F + f] = s;
     }

@@ -37,10 +37,16 @@ const OWN_VERB: Readonly<Record<Level, string>> = { proficient: 'Proficient at',
 
 const MINUS = '−';
 
+// toLocaleString with options builds an Intl.NumberFormat per call (a build formats thousands of numbers); one per decimals count gives the same text.
+const fixedFormats = new Map<number, Intl.NumberFormat>();
+const fixedFormat = (decimals: number): Intl.NumberFormat =>
+  fixedFormats.get(decimals) ??
+  fixedFormats.set(decimals, new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })).get(decimals)!;
+
 /** A number for a glance: fixed decimals, thousands separators, a real minus sign. */
 export function formatNumber(x: number, decimals = 1, signed = false): string {
   const rounded = Number(x.toFixed(decimals));
-  const body = Math.abs(rounded).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const body = fixedFormat(decimals).format(Math.abs(rounded));
   if (rounded < 0) return `${MINUS}${body}`;
   return signed && rounded > 0 ? `+${body}` : body;
 }
@@ -51,10 +57,19 @@ function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredF
   return 'facet' in f ? { facet: f.facet, disc: f } : { facet: f };
 }
 
+// Compiled word patterns, bounded (cue triggers: a few hundred); no `g` flag, so `test` keeps no state between texts.
+const wordPatterns = new Map<string, RegExp>();
+
 /** Whole-word, case-insensitive occurrence of `word` in `text`. */
 export function contains(text: string, word: string): boolean {
-  const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  let re = wordPatterns.get(word);
+  if (!re) {
+    const esc = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${esc}(?![\\p{L}\\p{N}])`, 'iu');
+    if (wordPatterns.size >= 1024) wordPatterns.clear();
+    wordPatterns.set(word, re);
+  }
+  return re.test(text);
 }
 
 /** Cue words to show: the facet's most frequent triggers that the example contains, else the example's own. */
