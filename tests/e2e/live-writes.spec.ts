@@ -27,7 +27,7 @@ test('an entry edited in one tab shows in another tab’s Memory page at once, a
   // The other tab asked for nothing: its live read of tool A's entries brings the new version.
   const edited = other.entries.filter({ hasText: 'checked by hand' });
   await expect(edited).toHaveCount(1);
-  await expect(edited).toContainText('manual');
+  await expect(edited).toContainText('edited by you');
   // And this tab shows it too, with no reload after the write.
   await expect(memory.entries.filter({ hasText: 'checked by hand' })).toHaveCount(1);
 
