@@ -26,7 +26,7 @@ import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
 import { evaluate, groundTruth, splitByTask, table, type ScoredPair } from '../../src/core/eval';
 import { createPredictor } from '../../src/core/predict';
-import type { TrainingSet } from '../../src/core/predict/types';
+import type { TrainingExample, TrainingSet } from '../../src/core/predict/types';
 import type { FacetKind } from '../../src/core/capability/types';
 import type { ScoreScale } from '../../src/core/types';
 import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
@@ -53,6 +53,19 @@ export async function loadSet(file: string, opts: { skills?: string; scale?: Sco
   const batch = await createTransformersEmbedder().embed(ids.map((id) => prompts.get(id)!));
   const vectors = new Map(ids.map((id, i) => [id, batch.data.slice(i * batch.dim, (i + 1) * batch.dim)]));
   return { data, scale: dataset.scale, vectors };
+}
+
+/** The rows as a predictor's training examples, each with its prompt's vector where there is one. */
+export function trainingExamples(data: readonly ScoredPair[], vectors: ReadonlyMap<string, Float32Array>): TrainingExample[] {
+  return data.map((p) => ({
+    taskId: p.taskId,
+    prompt: p.prompt,
+    toolId: p.toolId,
+    score: p.score,
+    ratings: p.ratings,
+    categories: p.categories,
+    ...(vectors.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}),
+  }));
 }
 
 export interface ClaimsRow {
@@ -136,15 +149,7 @@ export function checkBuild(
   const test = new Set(set.data.map((p) => p.taskId).filter((id) => !train.has(id)));
   const trainSet: TrainingSet = {
     scale: set.scale,
-    examples: sub(set.data, train).map((p) => ({
-      taskId: p.taskId,
-      prompt: p.prompt,
-      toolId: p.toolId,
-      score: p.score,
-      ratings: p.ratings,
-      categories: p.categories,
-      ...(set.vectors.get(p.taskId) ? { vector: set.vectors.get(p.taskId)! } : {}),
-    })),
+    examples: trainingExamples(sub(set.data, train), set.vectors),
   };
   const claimRules = {
     ...(opts.maxLfsr !== undefined ? { maxLfsr: opts.maxLfsr } : {}),

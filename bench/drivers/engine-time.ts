@@ -6,12 +6,10 @@
  * round says little). Prints each round's ratio, the median ratio and the load. Output unchanged by
  * design: this only times.
  */
-import { loadData } from '../../src/cli/load-data';
-import { groundTruth } from '../../src/core/eval';
 import type { TrainingExample } from '../../src/core/predict/types';
 import type { ScoreScale } from '../../src/core/types';
-import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { engineTimes } from './capability-bench';
+import { loadSet, trainingExamples } from './claims-bench';
 import { loadLine } from './bench-env';
 
 const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
@@ -24,23 +22,8 @@ function arg(name: string, fallback: number): number {
 }
 
 async function demoSet(data: string, skills?: string): Promise<{ examples: TrainingExample[]; scale: ScoreScale }> {
-  const { dataset, experiences } = await loadData({ data, ...(skills ? { skills } : {}) });
-  const rows = groundTruth(experiences, dataset.raterPolicy);
-  const prompts = new Map<string, string>();
-  for (const p of rows) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
-  const ids = [...prompts.keys()];
-  const batch = await createTransformersEmbedder().embed(ids.map((id) => prompts.get(id)!));
-  const vectors = new Map(ids.map((id, i) => [id, batch.data.slice(i * batch.dim, (i + 1) * batch.dim)]));
-  const examples = rows.map((p) => ({
-    taskId: p.taskId,
-    prompt: p.prompt,
-    toolId: p.toolId,
-    score: p.score,
-    ratings: p.ratings,
-    categories: p.categories,
-    vector: vectors.get(p.taskId)!,
-  }));
-  return { examples, scale: dataset.scale };
+  const set = await loadSet(data, skills ? { skills } : {});
+  return { examples: trainingExamples(set.data, set.vectors), scale: set.scale };
 }
 
 const runs = arg('--runs', 5);

@@ -28,16 +28,14 @@
  * the data folder; the sets only that folder has are skipped when it is missing.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { loadData } from '../../src/cli/load-data';
-import { evaluate, groundTruth, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
+import { evaluate, meanSd, splitByTask, table, toJsonReport, topKAblation, type EvalReport, type ScoredPair } from '../../src/core/eval';
 import { createPredictor, OFFLINE_METHODS, type MethodId } from '../../src/core/predict';
-import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { dalleCheck, engineTimes, keeping, precisionOnTest, precisionTable } from './capability-bench';
-import { claimsBench, type ClaimsRow } from './claims-bench';
+import { claimsBench, loadSet, trainingExamples, type ClaimsRow } from './claims-bench';
 import { picksBench, pooledPicks } from './picks-bench';
 import { freeTextBench } from './free-text-bench';
-import { loadLine, seedSpan, sharedData, SMOKE, smokeTasks } from './bench-env';
+import { loadLine, seedSpan, sharedData, SMOKE } from './bench-env';
 
 const DEMO = [{ data: 'public/demo/genai_image.json', skills: 'public/demo/genai_skills.json' }, { data: 'public/demo/alpaca_eval_100.csv' }];
 // The smoke reads the bundled copies: GenAI-Bench's is the same file, AlpacaEval's 100 of its 805 instructions.
@@ -88,20 +86,8 @@ const margin = (value: number, goal: number, higherBetter: boolean) => {
   return `${m >= 0 ? '+' : '−'}${Math.abs(m).toFixed(3)} (${m >= 0 ? 'met' : 'missed'})`;
 };
 
-async function load(
-  file: string,
-  skills?: string,
-): Promise<{ data: ScoredPair[]; scale: import('../../src/core/types').ScoreScale; vectors: Map<string, Float32Array> }> {
-  const { dataset, experiences } = await loadData({ data: file, ...(skills ? { skills } : {}) });
-  const data = smokeTasks(groundTruth(experiences, dataset.raterPolicy));
-  const prompts = new Map<string, string>();
-  for (const p of data) if (!prompts.has(p.taskId)) prompts.set(p.taskId, p.prompt);
-  const ids = [...prompts.keys()];
-  const embedder = createTransformersEmbedder();
-  const batch = await embedder.embed(ids.map((id) => prompts.get(id)!));
-  const vectors = new Map(ids.map((id, i) => [id, batch.data.slice(i * batch.dim, (i + 1) * batch.dim)]));
-  return { data, scale: dataset.scale, vectors };
-}
+/** A data set's ground-truth rows and their prompts' vectors (claims-bench's loader). */
+const load = (file: string, skills?: string) => loadSet(file, skills ? { skills } : {});
 
 // memory: a capability memory built per seed from the training split (no LLM), with every facet
 // (category tags, cues, themes); memory-cues: cue and theme facets only (no tags).
@@ -416,18 +402,7 @@ else {
   const sets = [];
   for (const d of DEMO) {
     const { data, scale, vectors } = await load(d.data, d.skills);
-    sets.push({
-      scale,
-      examples: data.map((p) => ({
-        taskId: p.taskId,
-        prompt: p.prompt,
-        toolId: p.toolId,
-        score: p.score,
-        ratings: p.ratings,
-        categories: p.categories,
-        vector: vectors.get(p.taskId)!,
-      })),
-    });
+    sets.push({ scale, examples: trainingExamples(data, vectors) });
   }
   const t = engineTimes(sets, SMOKE ? 1 : 5);
   out.engineTime = t;
