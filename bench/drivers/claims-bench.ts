@@ -24,7 +24,7 @@ import { admitsOnNormalScores } from '../../src/core/capability/contrast-scale';
 import { verifyPick } from '../../src/core/capability/picks';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
-import { evaluate, groundTruth, splitByTask, table, type ScoredPair } from '../../src/core/eval';
+import { evaluate, groundTruth, splitByTask, table, trainingExample, type ScoredPair } from '../../src/core/eval';
 import { createPredictor } from '../../src/core/predict';
 import type { TrainingExample, TrainingSet } from '../../src/core/predict/types';
 import type { FacetKind } from '../../src/core/capability/types';
@@ -57,15 +57,7 @@ export async function loadSet(file: string, opts: { skills?: string; scale?: Sco
 
 /** The rows as a predictor's training examples, each with its prompt's vector where there is one. */
 export function trainingExamples(data: readonly ScoredPair[], vectors: ReadonlyMap<string, Float32Array>): TrainingExample[] {
-  return data.map((p) => ({
-    taskId: p.taskId,
-    prompt: p.prompt,
-    toolId: p.toolId,
-    score: p.score,
-    ratings: p.ratings,
-    categories: p.categories,
-    ...(vectors.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}),
-  }));
+  return data.map((p) => trainingExample(p, vectors));
 }
 
 export interface ClaimsRow {

@@ -11,7 +11,7 @@
  */
 import type { Embedder } from '../../core/embed';
 import { ValidationError } from '../../core/errors';
-import type { ScoredPair } from '../../core/eval/ground-truth';
+import { trainingExample, type ScoredPair } from '../../core/eval/ground-truth';
 import { fitFingerprint } from '../../core/eval/fingerprint';
 import { checkEngineSpec, formatEngineSpec, NO_ENGINE, type EngineHost } from '../../core/llm/spec';
 import type { MemorySnapshot } from '../../core/predict/memory';
@@ -133,16 +133,7 @@ async function fittedModel(deps: PredictDeps, cache: PredictCache, req: PredictR
   const predictor = llmMethod
     ? createLlmPredictor(method, { engine: await loadLlmEngine(spec, deps), tools: cards!, ...scaleMeaningOption(dataset.preset) })
     : createPredictor(method);
-  const examples = data.map((p) => ({
-    id: `${p.taskId}|${p.toolId}`,
-    taskId: p.taskId,
-    prompt: p.prompt,
-    toolId: p.toolId,
-    score: p.score,
-    ratings: p.ratings,
-    categories: p.categories,
-    ...(vectors?.get(p.taskId) ? { vector: vectors.get(p.taskId)! } : {}),
-  }));
+  const examples = data.map((p) => ({ id: `${p.taskId}|${p.toolId}`, ...trainingExample(p, vectors) }));
   await predictor.fit({ scale: dataset.scale, examples });
   // LLM methods get no range: out-of-fold residuals would cost a model call per training task and tool.
   const bank = llmMethod ? null : await residualBank(() => createPredictor(method), { scale: dataset.scale, examples });

@@ -10,7 +10,7 @@ import { dict } from '../data-keys';
 import { llmStatsOf, type AnyPredictor, type LlmPredictStats, type PredictTask, type TrainingExample } from '../predict/types';
 import { mean } from '../predict/stats';
 import type { ScoreScale } from '../types';
-import type { ScoredPair } from './ground-truth';
+import { trainingExample, type ScoredPair } from './ground-truth';
 import { alwaysStrongerAccuracy, meanSd, pairMetrics, regressionMetrics, type PairMetrics, type RegressionMetrics } from './metrics';
 import { selectionMetrics, type SelectionMetrics } from './selection';
 import { splitByTask, type SplitSizes, type TaskSplit } from './split';
@@ -186,13 +186,7 @@ function seedSplit(input: EvaluateInput, tasks: ReadonlyMap<string, TaskData>, s
 /** Every rated pair of a training task (with its raters and vector); nothing of a test task reaches a predictor's fit. */
 function trainingExamples(input: EvaluateInput, trainSet: ReadonlySet<string>): TrainingExample[] {
   const examples: TrainingExample[] = [];
-  for (const p of input.data) {
-    if (!trainSet.has(p.taskId)) continue;
-    const e: TrainingExample = { taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories };
-    const v = input.vectors?.get(p.taskId);
-    if (v) e.vector = v;
-    examples.push(e);
-  }
+  for (const p of input.data) if (trainSet.has(p.taskId)) examples.push(trainingExample(p, input.vectors));
   return examples;
 }
 

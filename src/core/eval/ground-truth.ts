@@ -3,6 +3,7 @@
  * the dataset's rater policy: one named rater, the mean, or the median of all raters.
  */
 import { mean, median } from '../predict/stats';
+import type { TrainingExample } from '../predict/types';
 import type { Experience, RaterPolicy } from '../types';
 
 export interface ScoredPair {
@@ -19,6 +20,18 @@ export interface ScoredPair {
 }
 
 export { mean, median };
+
+/**
+ * A scored pair as a predictor's training example, with its prompt's vector where `vectors` has one
+ * (the rubric stays out: no method trains on it). The one mapping the evaluation, the app's Predict
+ * use case and the benches share.
+ */
+export function trainingExample(p: ScoredPair, vectors?: ReadonlyMap<string, Float32Array>): TrainingExample {
+  const e: TrainingExample = { taskId: p.taskId, prompt: p.prompt, toolId: p.toolId, score: p.score, ratings: p.ratings, categories: p.categories };
+  const v = vectors?.get(p.taskId);
+  if (v) e.vector = v;
+  return e;
+}
 
 /**
  * Groups experiences by (task, tool) and applies the policy. A pair whose policy rater did not
