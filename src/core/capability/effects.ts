@@ -88,18 +88,6 @@ interface Contrast {
 /** Scratch rows for `splitMoments` (a build calls it thousands of times; reused instead of two arrays per call). */
 const scratch = { inside: new Float64Array(0), outside: new Float64Array(0) };
 
-/** moments() of stat-tests.ts over values[0 … n), the same sums in the same order. */
-function momentsOf(values: Float64Array, n: number): Moments {
-  if (n === 0) return { n: 0, mean: NaN, variance: 0 };
-  let s = 0;
-  for (let i = 0; i < n; i++) s += values[i]!;
-  const mean = s / n;
-  if (n < 2) return { n, mean, variance: 0 };
-  let v = 0;
-  for (let i = 0; i < n; i++) v += (values[i]! - mean) ** 2;
-  return { n, mean, variance: v / (n - 1) };
-}
-
 /**
  * moments() of the numbers of x (NaN skipped) on the member tasks and on the others: the same as
  * collecting both sides into arrays first, without the arrays.
@@ -116,7 +104,7 @@ export function splitMoments(x: ArrayLike<number>, member: ArrayLike<number>): {
     if (member[t]) inside[ni++] = v;
     else outside[no++] = v;
   }
-  return { inside: momentsOf(inside, ni), outside: momentsOf(outside, no) };
+  return { inside: moments(inside, ni), outside: moments(outside, no) };
 }
 
 /** Facet mean minus overall mean of x over the rows where x is a number, with its Welch interval. */

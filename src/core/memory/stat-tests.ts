@@ -11,12 +11,16 @@ export interface Moments {
   variance: number;
 }
 
-export function moments(values: readonly number[]): Moments {
-  const n = values.length;
+/** Mean and sample variance of values[0 … n) (all of them by default; a caller's reused buffer passes its fill). */
+export function moments(values: ArrayLike<number>, n = values.length): Moments {
   if (n === 0) return { n: 0, mean: NaN, variance: 0 };
-  const mean = values.reduce((s, v) => s + v, 0) / n;
-  const variance = n < 2 ? 0 : values.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1);
-  return { n, mean, variance };
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += values[i]!;
+  const mean = sum / n;
+  if (n < 2) return { n, mean, variance: 0 };
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += (values[i]! - mean) ** 2;
+  return { n, mean, variance: squares / (n - 1) };
 }
 
 /** ln Γ(x), Lanczos approximation (g = 7), accurate to ~1e-15 for x > 0. */
