@@ -103,41 +103,47 @@ const META: readonly { id: string; label: string; modality: CueModality; trigger
 ];
 
 /**
- * Matches already found, per prompt and cue. One build asks each prompt about each cue about four
- * times (discovery, membership, the joint fits, detector features, entry examples: 151,876 calls for
- * 35,904 pairs on the demo), and the regular expressions are most of a cue's cost. Bounded: emptied
- * when it holds MATCH_CACHE_PROMPTS prompts or MATCH_CACHE_CHARS characters of them, so a pass over
- * more tasks than that, or a server asked about long prompts it would otherwise keep, stays flat.
+ * What a build already found in a prompt: each cue's matches, and its word count for the length cues.
+ * One build asks each prompt about each cue about four times (discovery, membership, the joint fits,
+ * detector features, entry examples: 151,876 calls for 35,904 pairs on the demo), and the regular
+ * expressions are most of a cue's cost. Bounded: emptied when it holds MATCH_CACHE_PROMPTS prompts or
+ * MATCH_CACHE_CHARS characters of them, so a pass over more tasks than that, or a server asked about
+ * long prompts it would otherwise keep, stays flat.
  */
 const MATCH_CACHE_PROMPTS = 4096;
 const MATCH_CACHE_CHARS = 4_000_000;
-const matchCache = new Map<string, Map<string, readonly string[]>>();
+interface PromptFinds {
+  byCue: Map<string, readonly string[]>;
+  words?: number;
+}
+const promptCache = new Map<string, PromptFinds>();
 let cachedChars = 0;
-/** Word counts for the length cues (each of the five asks, in each pass of a build): bounded and emptied with the matches. */
-const wordCounts = new Map<string, number>();
-let wordCountChars = 0;
 /** Most prompts match most cues not at all: one shared empty answer. */
 const NONE: readonly string[] = Object.freeze([]);
 
 /** Empties the match cache (a benchmark times a cold build with it). */
 export function forgetCueMatches(): void {
-  matchCache.clear();
+  promptCache.clear();
   cachedChars = 0;
-  wordCounts.clear();
-  wordCountChars = 0;
+}
+
+/** The prompt's cache entry, made (after emptying a full cache) on first sight. */
+function findsOf(prompt: string): PromptFinds {
+  let finds = promptCache.get(prompt);
+  if (!finds) {
+    if (promptCache.size >= MATCH_CACHE_PROMPTS || cachedChars + prompt.length > MATCH_CACHE_CHARS) forgetCueMatches();
+    finds = { byCue: new Map() };
+    promptCache.set(prompt, finds);
+    cachedChars += prompt.length;
+  }
+  return finds;
 }
 
 /** The trigger texts of cue `id` found in `prompt` (lower-cased, in order); [] for length cues. Callers must not change the array. */
 export function cueMatches(id: string, prompt: string): readonly string[] {
-  let byCue = matchCache.get(prompt);
-  const known = byCue?.get(id);
+  const { byCue } = findsOf(prompt);
+  const known = byCue.get(id);
   if (known) return known;
-  if (!byCue) {
-    if (matchCache.size >= MATCH_CACHE_PROMPTS || cachedChars + prompt.length > MATCH_CACHE_CHARS) forgetCueMatches();
-    byCue = new Map();
-    matchCache.set(prompt, byCue);
-    cachedChars += prompt.length;
-  }
   const found = matchesOf(id, prompt);
   const hits = found.length ? found : NONE;
   byCue.set(id, hits);
@@ -161,17 +167,8 @@ function matchesOf(id: string, prompt: string): string[] {
 }
 
 function cachedWordCount(prompt: string): number {
-  let n = wordCounts.get(prompt);
-  if (n === undefined) {
-    if (wordCounts.size >= MATCH_CACHE_PROMPTS || wordCountChars + prompt.length > MATCH_CACHE_CHARS) {
-      wordCounts.clear();
-      wordCountChars = 0;
-    }
-    n = wordCount(prompt);
-    wordCounts.set(prompt, n);
-    wordCountChars += prompt.length;
-  }
-  return n;
+  const finds = findsOf(prompt);
+  return (finds.words ??= wordCount(prompt));
 }
 
 function makeCue(meta: (typeof META)[number]): Cue {
