@@ -7,7 +7,7 @@
  * direction), so "+" always reads "does better" and the colours follow that.
  */
 import type { CapabilitySnapshot, ClaimStatus, Effect, SharedNote, StoredVerdictKind } from '../core/capability/types';
-import { formatChange, formatChangeInterval, formatLevel, numberStyle, type NumberStyle } from '../core/capability/templates';
+import { formatChange, formatChangeInterval, formatLevel, numberStyle, type NumberStyle } from '../core/capability/number-style';
 
 export type { NumberStyle };
 

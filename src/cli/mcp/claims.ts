@@ -6,7 +6,7 @@
  */
 import type { MemoryFile } from '../../core/memory-format';
 import type { MemoryEntry } from '../../core/records';
-import { numberStyle, roundShown } from '../../core/capability/templates';
+import { numberStyle, roundShown } from '../../core/capability/number-style';
 
 /** Four decimals: how the answers write scores, points and probabilities. */
 export const round = (x: number) => Math.round(x * 1e4) / 1e4;

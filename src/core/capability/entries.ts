@@ -24,7 +24,8 @@ import { LEVEL_VALUE, type Level, type ScoreDirection } from '../types';
 import type { EffectTable, ScoreTable } from './effects';
 import { cueMatches } from './cues';
 import { profiles as toolProfiles } from './profile';
-import { contains, entryText, numberStyle, profileText, roundShown, sharedDifficultyNote, sharedEaseNote, standing } from './templates';
+import { contains, entryText, profileText, sharedDifficultyNote, sharedEaseNote, standing } from './templates';
+import { numberStyle, roundShown } from './number-style';
 import type { ClaimStatus, DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
 
 export type EntryKind = 'own' | 'relative';

@@ -15,6 +15,17 @@ import { quote } from '../text/quote';
 import type { Level, ScoreDirection } from '../types';
 import { cueById, cueMatches } from './cues';
 import type { DiscoveredFacet, Effect, Facet, ToolProfile } from './types';
+import {
+  formatChange,
+  formatChangeInterval,
+  formatCount,
+  formatLevel,
+  formatNumber,
+  intervalText,
+  numberStyle,
+  roundShown,
+  type NumberStyle,
+} from './number-style';
 
 export type EntryKind = 'own-strength' | 'own-weakness' | 'relative-strength' | 'relative-weakness';
 
@@ -34,24 +45,6 @@ export const EXAMPLE_MAX = 80;
 const MAX_SHOWN = 3;
 
 const OWN_VERB: Readonly<Record<Level, string>> = { proficient: 'Proficient at', good: 'Good at', bad: 'Bad at', weak: 'Weak at' };
-
-const MINUS = '−';
-
-// toLocaleString with options builds an Intl.NumberFormat per call (a build formats thousands of numbers); one per decimals count gives the same text.
-const fixedFormats = new Map<number, Intl.NumberFormat>();
-const fixedFormat = (decimals: number): Intl.NumberFormat =>
-  fixedFormats.get(decimals) ??
-  fixedFormats.set(decimals, new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })).get(decimals)!;
-
-/** A number for a glance: fixed decimals, thousands separators, a real minus sign. */
-export function formatNumber(x: number, decimals = 1, signed = false): string {
-  const rounded = Number(x.toFixed(decimals));
-  const body = fixedFormat(decimals).format(Math.abs(rounded));
-  if (rounded < 0) return `${MINUS}${body}`;
-  return signed && rounded > 0 ? `+${body}` : body;
-}
-
-export const formatCount = (n: number): string => n.toLocaleString('en-US');
 
 function asFacet(f: Facet | DiscoveredFacet): { facet: Facet; disc?: DiscoveredFacet } {
   return 'facet' in f ? { facet: f.facet, disc: f } : { facet: f };
@@ -160,46 +153,6 @@ export function aboveOthers(effect: Effect, direction: ScoreDirection = 'higher-
 }
 
 /**
- * The one rounding rule of a memory's numbers (issue #34): the entry's words, its effect bar, the
- * matrix tooltip, the Tools card and MCP all show a number through it, so they never disagree.
- * Scales no wider than 1 show 2 decimals, wider ones 1; pass/fail claims (a logit-scale contrast)
- * speak in pass rates: levels as whole percentages, changes as percentage points.
- */
-export interface NumberStyle {
-  decimals: number;
-  percent: boolean;
-}
-
-export function numberStyle(scaleWidth = 4, passRates = false): NumberStyle {
-  if (passRates && scaleWidth <= 1) return { decimals: 0, percent: true };
-  return { decimals: scaleWidth <= 1 ? 2 : 1, percent: false };
-}
-
-/** x rounded the way `style` shows it (a fraction for percentages: 0.334 → 0.33). */
-export function roundShown(x: number, style: NumberStyle): number {
-  const r = style.percent ? Math.round(x * 100) / 100 : Number(x.toFixed(style.decimals));
-  return r === 0 ? 0 : r;
-}
-
-/** A level on the scale: "2.8", "0.42", "33%". */
-export function formatLevel(x: number, style: NumberStyle): string {
-  return style.percent ? `${formatNumber(x * 100, 0)}%` : formatNumber(x, style.decimals);
-}
-
-/** A change, signed: "+0.5", "−0.05", "−9 points" (percentage points for pass rates). */
-export function formatChange(x: number, style: NumberStyle): string {
-  if (!style.percent) return formatNumber(x, style.decimals, true);
-  const pts = Math.abs(Number((x * 100).toFixed(0)));
-  return `${formatNumber(x * 100, 0, true)} point${pts === 1 ? '' : 's'}`;
-}
-
-/** A 95% interval of a change: "−0.9 to −0.3", "−14 to −4 points". */
-export function formatChangeInterval(ci: readonly [number, number], style: NumberStyle): string {
-  if (!style.percent) return intervalText(ci, style.decimals);
-  return `${intervalText([ci[0] * 100, ci[1] * 100], 0)} points`;
-}
-
-/**
  * Where a tool stands on a facet, as printed: its lead over the other tools there (its mean minus
  * theirs, each rounded as shown, oriented) and its usual lead over them on all tasks (rounded).
  */
@@ -294,16 +247,6 @@ function withSecond(first: string, example: string | undefined, second: string):
   if (len(full) <= ENTRY_TEXT_MAX || example === undefined) return len(full) <= ENTRY_TEXT_MAX ? full : `${first}. ${second}`;
   const room = ENTRY_TEXT_MAX - len(first) - len(second) - "; e.g. '…'. ".length;
   return room >= 24 ? `${first}; e.g. ${quoteExample(example, room)}. ${second}` : `${first}. ${second}`;
-}
-
-/**
- * An interval at `decimals`, one more where an end that is not 0 would round to 0.0: a claim whose
- * interval excludes 0 must not read "0.0 to 0.3".
- */
-function intervalText([lo, hi]: readonly [number, number], decimals: number): string {
-  const zero = (x: number) => x !== 0 && Number(x.toFixed(decimals)) === 0;
-  const d = zero(lo) || zero(hi) ? decimals + 1 : decimals;
-  return `${formatNumber(lo, d)} to ${formatNumber(hi, d)}`;
 }
 
 /**

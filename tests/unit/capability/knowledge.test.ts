@@ -13,7 +13,8 @@ import { facetLeaderboard, rankInterval, rankPosterior } from '../../../src/core
 import { pickClaims, verifyPick } from '../../../src/core/capability/picks';
 import { ashAbove, ashPosterior, fitAsh } from '../../../src/core/capability/ash';
 import { CapabilityMemoryPredictor, ABSENT_ID, SHARED_ID } from '../../../src/core/capability/predictor';
-import { entryText, formatChange, numberStyle, roundShown } from '../../../src/core/capability/templates';
+import { entryText } from '../../../src/core/capability/templates';
+import { formatChange, numberStyle, roundShown } from '../../../src/core/capability/number-style';
 import type { Effect, Facet, SerializedCapabilityModel } from '../../../src/core/capability/types';
 import { changeText, effectSummary, levelText } from '../../../src/ui/capability-format';
 

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  entryText,
-  facetSubject,
-  formatChange,
-  formatCount,
-  formatLevel,
-  formatNumber,
-  numberStyle,
-  sharedDifficultyNote,
-  sharedEaseNote,
-  standing,
-} from '../../../src/core/capability/templates';
+import { entryText, facetSubject, sharedDifficultyNote, sharedEaseNote, standing } from '../../../src/core/capability/templates';
+import { formatChange, formatCount, formatLevel, formatNumber, numberStyle } from '../../../src/core/capability/number-style';
 import { standingLevel } from '../../../src/core/capability/entries';
 import type { DiscoveredFacet, Effect, Facet } from '../../../src/core/capability/types';
 import { mulberry32 } from '../../../src/core/eval/rng';

@@ -16,7 +16,7 @@ import {
   sharedNoteText,
   verdictBadge,
 } from '../../../src/ui/capability-format';
-import { numberStyle } from '../../../src/core/capability/templates';
+import { numberStyle } from '../../../src/core/capability/number-style';
 
 const effect = (over: Partial<Effect> = {}): Effect => ({ n: 23, deltaOwn: -0.3, deltaVsOthers: -0.42, ci95: [-0.7, -0.1], q: 0.012, rank: 6, of: 6, ...over });
 

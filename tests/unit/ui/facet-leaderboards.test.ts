@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CapabilitySnapshot, Facet, LeaderRow, SnapshotPick } from '../../../src/core/capability/types';
 import { boardChoices, boardRows, overallBest, rowsOf } from '../../../src/ui/facet-leaderboards';
-import { numberStyle } from '../../../src/core/capability/templates';
+import { numberStyle } from '../../../src/core/capability/number-style';
 
 const facet = (name: string): Facet => ({ kind: 'category', name, rule: { type: 'category', value: name } });
 const row = (toolId: string, mean: number, rank: number, ci: [number, number], pBest: number, n = 40): LeaderRow => ({
