@@ -97,15 +97,16 @@ export function scoreCell(value: number, scale: { min: number; max: number }, ki
 
 /**
  * Where an entry came from, in a reader's words (the stored ids `stats`, `llm`, … are the file's).
- * A `Record` over a closed union of our own ids, never a key from data.
+ * A stored origin comes from data, so it is looked up in a Map, never as a plain object's key; an id
+ * this build does not know shows as itself.
  */
-const ORIGIN_WORDS: Record<EntryOrigin, string> = {
-  stats: 'from the data',
-  llm: 'written by the language model',
-  critique: 'revised after a critique',
-  manual: 'edited by you',
-};
+const ORIGIN_WORDS: ReadonlyMap<EntryOrigin, string> = new Map([
+  ['stats', 'from the data'],
+  ['llm', 'written by the language model'],
+  ['critique', 'revised after a critique'],
+  ['manual', 'edited by you'],
+]);
 
 export function originLabel(origin: EntryOrigin): string {
-  return ORIGIN_WORDS[origin];
+  return ORIGIN_WORDS.get(origin) ?? origin;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EntryOrigin } from '../../../src/core/types';
 import { formatCount, formatMean, formatScore, originLabel, scoreCell, scoreDecimals } from '../../../src/ui/format';
 
 const scale = (min: number, max: number) => ({ min, max });
@@ -55,5 +56,9 @@ describe('where an entry came from', () => {
       'revised after a critique',
       'edited by you',
     ]);
+  });
+
+  it('shows an origin it does not know as itself, even one named like an object property', () => {
+    for (const id of ['constructor', '__proto__', 'imported']) expect(originLabel(id as EntryOrigin)).toBe(id);
   });
 });
