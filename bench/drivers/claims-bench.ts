@@ -195,7 +195,7 @@ export function checkBuild(
     // CLAIMS_DEBUG=1 prints the wrong-sign claims, CLAIMS_DEBUG=all every tested claim.
     if (process.env.CLAIMS_DEBUG && (!agrees || process.env.CLAIMS_DEBUG === 'all'))
       console.log(
-        `${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(2)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} n ${v.n}`,
+        `${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(3)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} [${(e.effect.raw?.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} [${(v.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] n ${v.n} ${v.verdict}`,
       );
     if (v.verdict === 'holds') row.holds++;
     if (v.verdict === 'contradicted') row.contradicted++;
@@ -221,7 +221,7 @@ export function checkBuild(
     if (v.verdict === 'contradicted') row.pickContradicted++;
     if (process.env.CLAIMS_DEBUG)
       console.log(
-        `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} n ${v.n} ${v.verdict}`,
+        `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} [${(v.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] n ${v.n} ${v.verdict}`,
       );
   }
   if (process.env.PICKS_DUMP)

@@ -91,11 +91,13 @@ export interface ClaimRules {
    */
   adaptive?: boolean;
   /**
-   * When true: the score-point shrinkage (shrink.ts) gives each facet kind (dataset tags, text cues,
-   * themes) its own prior variance τ²·r_kind, the ratios chosen by marginal likelihood, instead of
-   * one τ² for every cell. Off by default: on the tuning seeds GenAI-Bench 101–112 went 106 → 108
-   * confirmed at direction 0.992 → 0.976, WMT MQM 0.968 → 0.983, AlpacaEval 0.913 → 0.909, MMLU-Pro
-   * unchanged (docs/memory.md). `claims-bench.ts --kind-prior` compares.
+   * When true: the score-point shrinkage (shrink.ts) and, on pass/fail data, the logit fit (latent.ts
+   * `groups`) give each facet kind (dataset tags, text cues, themes) its own prior variance τ²·r_kind,
+   * the ratios chosen by marginal likelihood, instead of one τ² for every cell. Off by default: on the
+   * tuning seeds GenAI-Bench 101–112 went 106 → 108 confirmed at direction 0.992 → 0.976, WMT MQM
+   * 0.968 → 0.983, AlpacaEval 0.913 → 0.909; MMLU-Pro 101–112 (logit: tags ×2.3–3.2, cues ×0.39–0.55,
+   * themes ×0.26–1.08) 333 → 330 claims, direction 0.958 both (docs/memory.md). `claims-bench.ts
+   * --kind-prior` compares.
    */
   kindPrior?: boolean;
   /** Per facet, its flip-chance level (the self-check sets it; overrides `maxFlip`). */
@@ -198,7 +200,7 @@ function classifyOn(
   const basis = targets ?? table;
   const y = responses(basis);
   const basisEffects = targets ? computeEffects(targets, facets).effects : effects.effects;
-  const latent = scale.kind === 'logit' ? latentCells({ v: oriented(basis), x }) : null;
+  const latent = scale.kind === 'logit' ? latentCells({ v: oriented(basis), x, ...(rules.kindPrior === true ? { groups: kindGroups(facets) } : {}) }) : null;
   const shrink = latent ? null : shrinkCells({ y, x, ...(rules.kindPrior === true ? { groups: kindGroups(facets) } : {}) });
   const vBasis = latent ? oriented(basis) : null;
   const toolIndex = new Map(table.toolIds.map((id, j) => [id, j]));

@@ -43,6 +43,11 @@ export interface LatentInput {
   tau2?: number;
   /** Fixed dispersion per tool (skips its estimate), e.g. 1 for independent comparisons in tests. */
   phi?: readonly number[];
+  /**
+   * Per facet, the index of its group (its kind: tag, cue, theme). When set, each group's prior
+   * variance is τ²·r_g with r_g chosen by the same Laplace evidence (`kindRatios`); unset: one τ².
+   */
+  groups?: readonly number[];
 }
 
 /** A shrunk cell on the log-odds scale (the same posterior summary as shrink.ts's), with the raw spread of a new sample. */
@@ -53,6 +58,8 @@ export interface LatentCell extends ShrunkCell {
 
 export interface LatentResult {
   tau2: number;
+  /** Per group, its prior variance ratio r_g (all 1 without groups). */
+  ratios: number[];
   phi: number[];
   /** cells[j][f]; null where the tool has no comparison. */
   cells: (LatentCell | null)[][];
@@ -131,7 +138,7 @@ export interface Fit {
  * divided by φ, δ with prior precision 1/τ² (η a tiny ridge, so a tool never compared with some
  * other stays finite).
  */
-export function fitTool(c: ToolComparisons, F: number, tau2: number, phi: number, init?: Float64Array): Fit {
+export function fitTool(c: ToolComparisons, F: number, tau2: number | ArrayLike<number>, phi: number, init?: Float64Array): Fit {
   const K = c.others;
   const P = K + F;
   const theta = init ? Float64Array.from(init) : new Float64Array(P);
@@ -173,7 +180,7 @@ export function fitTool(c: ToolComparisons, F: number, tau2: number, phi: number
     for (let i = 0; i < P; i++) {
       g[i] = g[i]! / phi;
       for (let q = 0; q < P; q++) h[i * P + q] = h[i * P + q]! / phi;
-      const prec = i < K ? 1e-6 : 1 / tau2;
+      const prec = i < K ? 1e-6 : 1 / (typeof tau2 === 'number' ? tau2 : tau2[i - K]!);
       g[i] = g[i]! - prec * theta[i]!;
       h[i * P + i] = h[i * P + i]! + prec;
       penalty += 0.5 * prec * theta[i]! ** 2;
@@ -220,11 +227,13 @@ function logDet(l: Float64Array, P: number): number {
 }
 
 /** Laplace log marginal likelihood of one tool at τ² (up to a constant), with its fit. */
-function evidence(c: ToolComparisons, F: number, tau2: number, phi: number, init?: Float64Array): { value: number; fit: Fit } {
+function evidence(c: ToolComparisons, F: number, tau2: number | ArrayLike<number>, phi: number, init?: Float64Array): { value: number; fit: Fit } {
   const fit = fitTool(c, F, tau2, phi, init);
   const P = c.others + F;
-  // fit.loglik already holds −½ Σ prec θ²; the δ prior's normalising constant is −(F/2) log τ².
-  return { value: fit.loglik - (F / 2) * Math.log(tau2) - 0.5 * logDet(fit.l, P), fit };
+  // fit.loglik already holds −½ Σ prec θ²; the δ prior's normalising constant is −½ Σ_f log τ²_f.
+  let logPrior = 0;
+  for (let f = 0; f < F; f++) logPrior += Math.log(typeof tau2 === 'number' ? tau2 : tau2[f]!);
+  return { value: fit.loglik - 0.5 * logPrior - 0.5 * logDet(fit.l, P), fit };
 }
 
 /** Contrast weights of facet f over tool j's paired tasks: mean over f's tasks of x_g − overall mean of x_g. */
@@ -305,15 +314,51 @@ function cellOf(c: ToolComparisons, x: readonly ArrayLike<number>[], fit: Fit, p
 
 /** The shared τ² maximising Σ_j Laplace evidence: a log grid, then golden section around the best point. */
 function fitTau2(tools: readonly (ToolComparisons | null)[], F: number, phi: readonly number[]): number {
+  return searchLog(
+    evidenceOver(tools, F, phi, (t2) => t2),
+    Array.from({ length: 9 }, (_, i) => 10 ** (-4 + (i * 2) / 3)),
+  );
+}
+
+/** Σ_j Laplace evidence as a function of one scalar that `variances` maps to the prior (warm-started). */
+function evidenceOver(
+  tools: readonly (ToolComparisons | null)[],
+  F: number,
+  phi: readonly number[],
+  variances: (x: number) => number | ArrayLike<number>,
+): (x: number) => number {
   const warm: (Float64Array | undefined)[] = tools.map(() => undefined);
-  const total = (tau2: number) =>
+  return (x: number) =>
     tools.reduce((s, c, j) => {
       if (!c) return s;
-      const e = evidence(c, F, tau2, phi[j]!, warm[j]);
+      const e = evidence(c, F, variances(x), phi[j]!, warm[j]);
       warm[j] = e.fit.theta;
       return s + e.value;
     }, 0);
-  const grid = Array.from({ length: 9 }, (_, i) => 10 ** (-4 + (i * 2) / 3));
+}
+
+/**
+ * Per group g, the ratio r_g of its prior variance to τ² that maximises the Laplace evidence, one
+ * group at a time with the others held (two sweeps, each over a log grid 0.01–100 refined by
+ * golden section). A group whose facets carry no effects is pulled toward 0.01 (shrunk harder),
+ * one whose facets carry large effects toward 100.
+ */
+function kindRatios(tools: readonly (ToolComparisons | null)[], F: number, phi: readonly number[], tau2: number, groups: readonly number[]): number[] {
+  const G = Math.max(0, ...groups) + 1;
+  const ratios = new Array<number>(G).fill(1);
+  const grid = Array.from({ length: 9 }, (_, i) => 10 ** (-2 + i / 2));
+  for (let sweep = 0; sweep < 2; sweep++) {
+    for (let g = 0; g < G; g++) {
+      if (!groups.includes(g)) continue;
+      const variances = (r: number) => Float64Array.from(groups, (h) => tau2 * (h === g ? r : ratios[h]!));
+      ratios[g] = searchLog(evidenceOver(tools, F, phi, variances), grid);
+    }
+  }
+  return ratios;
+}
+
+/** The maximiser of `total` over a log grid, refined by golden section on the log scale between the best point's neighbours. */
+function searchLog(total: (x: number) => number, grid: readonly number[]): number {
   let best = 0;
   let bestValue = -Infinity;
   grid.forEach((t2, i) => {
@@ -358,10 +403,13 @@ export function latentCells(input: LatentInput): LatentResult {
   // Dispersion from a weakly penalised first fit (τ² = 1 on the logit scale).
   const phi = tools.map((c, j) => input.phi?.[j] ?? (c ? dispersion(c, fitTool(c, F, 1, 1).theta) : 1));
   const tau2 = input.tau2 ?? fitTau2(tools, F, phi);
+  const groups = input.groups;
+  const ratios = groups && groups.length === F ? kindRatios(tools, F, phi, tau2, groups) : [1];
+  const prior = groups && groups.length === F ? Float64Array.from(groups, (g) => tau2 * ratios[g]!) : tau2;
   const cells = tools.map((c, j) => {
     if (!c) return Array.from({ length: F }, () => null);
-    const fit = fitTool(c, F, tau2, phi[j]!);
+    const fit = fitTool(c, F, prior, phi[j]!);
     return Array.from({ length: F }, (_, f) => cellOf(c, input.x, fit, phi[j]!, f));
   });
-  return { tau2, phi, cells };
+  return { tau2, ratios, phi, cells };
 }
