@@ -135,6 +135,8 @@ export function checkBuild(
     adaptive?: boolean;
     /** true: a prior variance per facet kind in the score-point shrinkage (claims.ts `kindPrior`). */
     kindPrior?: boolean;
+    /** false: no adaptive-shrinkage check on light-tailed score points (claims.ts `ashCheck`). */
+    ashCheck?: boolean;
   } = {},
 ): void {
   const train = new Set(trainIds);
@@ -152,6 +154,7 @@ export function checkBuild(
     ...(opts.selfCheck ? { selfCheck: true } : {}),
     ...(opts.adaptive ? { adaptive: true } : {}),
     ...(opts.kindPrior ? { kindPrior: true } : {}),
+    ...(opts.ashCheck === false ? { ashCheck: false } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -373,6 +376,7 @@ async function main() {
     ...(argv.includes('--self-check') ? { selfCheck: true } : {}),
     ...(argv.includes('--adaptive') ? { adaptive: true } : {}),
     ...(argv.includes('--kind-prior') ? { kindPrior: true } : {}),
+    ...(argv.includes('--no-ash-check') ? { ashCheck: false } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();

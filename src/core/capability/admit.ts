@@ -13,14 +13,16 @@ export interface AdmitContext {
   level: (f: number) => number;
   /** Whether the adaptive posterior may admit a claim the normal-prior fit does not (and give its numbers). */
   ashDecides: boolean;
+  /** Whether a claim the normal-prior fit admits must also satisfy the adaptive posterior (claims.ts `ashCheck`). */
+  ashChecks: boolean;
   /** Writes a posterior's mean and 95% interval into the effect as the numbers a person reads. */
   write: (e: Effect, mean: number, ci95: [number, number]) => void;
 }
 
 /**
- * Statuses. A claim needs enough evidence, the joint fits agreeing on its sign, and the
- * adaptive-shrinkage posterior (ash.ts: a prior that lets most cells have no effect at all) sure of
- * that sign: lfsr ≤ maxLfsr and a new sample's flip chance within the level. Then either the
+ * Statuses. A claim needs enough evidence, the joint fits agreeing on its sign, and (`ashChecks`)
+ * the adaptive-shrinkage posterior (ash.ts: a prior that lets most cells have no effect at all) sure
+ * of that sign: lfsr ≤ maxLfsr and a new sample's flip chance within the level. Then either the
  * normal-prior fit (shrink.ts) passes the same rules and the claim shows its numbers, or — where the
  * adaptive posterior decides (`ashDecides`: not with heavy tails) — the adaptive posterior's 95%
  * interval excludes 0 and the claim shows that posterior's mean and interval. Each claim thus shows
@@ -44,7 +46,14 @@ export function admitClaims(pending: readonly Pending[], ctx: AdmitContext, mean
     const a = ash && p.s > 0 && Number.isFinite(p.s) && Number.isFinite(p.b) ? ashCell(ash, p.b, p.s, Number.isFinite(p.se) ? p.se : p.s) : null;
     const sure = a !== null && Math.sign(a.mean) === p.sign && a.lfsr <= ctx.maxLfsr && a.flip <= ctx.level(p.f);
     p.e.status = p.tentative ? 'tentative' : 'none';
-    if (p.tentative && a !== null && Math.sign(a.mean) === p.sign) flipOf.set(p.e, Math.max(p.flip, a.flip));
+    if (!ctx.ashChecks) {
+      // The normal-prior fit decides alone (claims.ts `ashCheck: false`): its own flip chance is the claim's.
+      if (p.tentative) flipOf.set(p.e, p.flip);
+      if (p.candidate) {
+        chosen.push({ p, flip: p.flip });
+        continue;
+      }
+    } else if (p.tentative && a !== null && Math.sign(a.mean) === p.sign) flipOf.set(p.e, Math.max(p.flip, a.flip));
     if (!sure) continue;
     // Both posteriors admit it: the claim keeps the normal-prior fit's (more shrunk) numbers.
     if (p.candidate) {

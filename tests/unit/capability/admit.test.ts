@@ -34,7 +34,11 @@ describe('admitClaims: the adaptive posterior decides where the normal prior ove
   }
   const run = (pending: Pending[], ashDecides: boolean) => {
     const written: { mean: number; ci95: [number, number] }[] = [];
-    const flipOf = admitClaims(pending, { maxLfsr: 0.05, level: () => 0.12, ashDecides, write: (_e, mean, ci95) => written.push({ mean, ci95 }) }, undefined);
+    const flipOf = admitClaims(
+      pending,
+      { maxLfsr: 0.05, level: () => 0.12, ashDecides, ashChecks: true, write: (_e, mean, ci95) => written.push({ mean, ci95 }) },
+      undefined,
+    );
     return { statuses: pending.map((p) => p.e.status), written, flipOf };
   };
 
@@ -73,5 +77,34 @@ describe('admitClaims: the adaptive posterior decides where the normal prior ove
     const pending = table(false);
     pending.at(-1)!.supported = false;
     expect(run(pending, true).statuses.at(-1)).toBe('tentative');
+  });
+});
+
+describe('admitClaims without the adaptive check (light-tailed score points, claims.ts `ashCheck`)', () => {
+  const effect = (): Effect => ({ deltaVsOthers: 0, deltaOwn: 0, ci95: [-1, 1], n: 40 }) as unknown as Effect;
+  /**
+   * 40 null cells (raw ±0.02, se 0.1) and one modest cell (raw 0.25, se 0.1: 2.5 standard errors) that
+   * the normal-prior fit admits (candidate) with flip chance 0.08. Among 40 nulls the adaptive prior puts
+   * nearly all its weight on "no effect", so it is not sure of the modest cell's sign.
+   */
+  function table(): Pending[] {
+    const nulls = Array.from({ length: 40 }, (_, i): Pending => {
+      const b = i % 2 ? 0.02 : -0.02;
+      return { e: effect(), f: i, sign: Math.sign(b), flip: 0.4, candidate: false, supported: true, tentative: false, b, s: 0.1, se: 0.1 };
+    });
+    const modest: Pending = { e: effect(), f: 40, sign: 1, flip: 0.08, candidate: true, supported: true, tentative: true, b: 0.25, s: 0.1, se: 0.1 };
+    return [...nulls, modest];
+  }
+  const run = (ashChecks: boolean) => {
+    const pending = table();
+    const flipOf = admitClaims(pending, { maxLfsr: 0.05, level: () => 0.12, ashDecides: false, ashChecks, write: () => {} }, undefined);
+    return { status: pending.at(-1)!.e.status, flip: flipOf.get(pending.at(-1)!.e) };
+  };
+
+  it('with the check the adaptive posterior keeps the modest cell tentative; without it the normal-prior fit admits it, with its own flip chance', () => {
+    expect(run(true).status).toBe('tentative');
+    const off = run(false);
+    expect(off.status).toBe('claim');
+    expect(off.flip).toBe(0.08);
   });
 });
