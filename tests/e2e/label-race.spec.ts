@@ -145,6 +145,8 @@ test('Compare pairs: the Dataset select keeps the focus; its arrows record no ch
   await expect(count).toHaveText(/^0 of \d+ compared$/);
   await page.keyboard.press('Escape');
   await expect(select).not.toBeFocused();
+  // The arrows above may have switched the dataset again: wait for its pair before answering it.
+  await expect(page.getByTestId('pair-prompt')).toBeVisible();
   await label.press('t');
   await expect(count).toHaveText(/^1 of \d+ compared$/);
 });

@@ -106,6 +106,8 @@ test('the demo memory: building state, a plain summary first, whole column names
   const file = join(mkdtempSync(join(tmpdir(), 'toolmem-mem-')), 'demo.toolmem-memory.json');
   await cap.exportMemory(file);
   await cap.importMemoryFile(file);
+  // The list is read once the imported memory has reached it (allTextContents does not wait).
+  await expect(page.getByLabel('Memory', { exact: true }).locator('option')).toHaveCount(2);
   const names = await page.getByLabel('Memory', { exact: true }).locator('option').allTextContents();
   expect(names).toHaveLength(2);
   expect(new Set(names).size).toBe(2);
