@@ -117,6 +117,9 @@ function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
   return data.filter((p) => ids.has(p.taskId));
 }
 
+/** A 95% interval as the CLAIMS_DEBUG lines print it: "[lo, hi]" at 3 decimals ("[NaN, NaN]" when there is none). */
+const intervalOf = (ci: readonly [number, number] | null | undefined): string => `[${(ci ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}]`;
+
 /** One build on `train` tasks, its claims checked on the rest; adds to `row`. */
 export function checkBuild(
   set: Loaded,
@@ -198,7 +201,7 @@ export function checkBuild(
     // CLAIMS_DEBUG=1 prints the wrong-sign claims, CLAIMS_DEBUG=all every tested claim.
     if (process.env.CLAIMS_DEBUG && (!agrees || process.env.CLAIMS_DEBUG === 'all'))
       console.log(
-        `${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} [${e.claim.ci95.map((c) => c.toFixed(3)).join(', ')}] raw ${e.effect.raw?.delta.toFixed(3)} [${(e.effect.raw?.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} [${(v.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] n ${v.n} ${v.verdict}`,
+        `${agrees ? 'right' : 'wrong'}: ${e.toolId} | ${e.facet.name} | claimed ${e.claim.delta.toFixed(3)} ${intervalOf(e.claim.ci95)} raw ${e.effect.raw?.delta.toFixed(3)} ${intervalOf(e.effect.raw?.ci95)} lfsr ${e.effect.lfsr?.toFixed(3)} n ${e.effect.n} | unseen ${v.delta.toFixed(3)} ${intervalOf(v.ci95)} n ${v.n} ${v.verdict}`,
       );
     if (v.verdict === 'holds') row.holds++;
     if (v.verdict === 'contradicted') row.contradicted++;
@@ -224,7 +227,7 @@ export function checkBuild(
     if (v.verdict === 'contradicted') row.pickContradicted++;
     if (process.env.CLAIMS_DEBUG)
       console.log(
-        `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} [${(v.ci95 ?? [NaN, NaN]).map((c) => c.toFixed(3)).join(', ')}] n ${v.n} ${v.verdict}`,
+        `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} ${intervalOf(v.ci95)} n ${v.n} ${v.verdict}`,
       );
   }
   if (process.env.PICKS_DUMP)

@@ -34,12 +34,14 @@ export interface AdmitContext {
  */
 export function admitClaims(pending: readonly Pending[], ctx: AdmitContext, meanFlip: number | undefined): Map<Effect, number> {
   const usable = pending.filter((p) => Number.isFinite(p.b) && p.s > 0 && Number.isFinite(p.s));
-  const ash = usable.length
-    ? fitAsh(
-        usable.map((p) => p.b),
-        usable.map((p) => p.s),
-      )
-    : null;
+  // Without the check and without adaptive admission nothing reads the adaptive posterior: no fit.
+  const ash =
+    usable.length && (ctx.ashChecks || ctx.ashDecides)
+      ? fitAsh(
+          usable.map((p) => p.b),
+          usable.map((p) => p.s),
+        )
+      : null;
   const chosen: { p: Pending; flip: number; write?: () => void }[] = [];
   const flipOf = new Map<Effect, number>();
   for (const p of pending) {

@@ -5,7 +5,7 @@
  */
 import { choleskySolve } from '../predict/linalg';
 import { Z95 } from './gauss';
-import { comparisons, dispersion, fitTool } from './latent';
+import { comparisons, dispersion, fitTool } from './latent-fit';
 import { sigmoid } from './score-calibration';
 
 export interface LatentContrast {

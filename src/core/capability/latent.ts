@@ -22,15 +22,19 @@
  * comparisons of one task share j's own score, so they are not independent: the likelihood is
  * tempered by the task-cluster dispersion φ_j = Σ_t (Σ_o r_o)² / Σ_t Σ_o p_o(1 − p_o) ≥ 1 (its
  * Pearson estimate from a first fit). τ² is shared by every tool and facet and chosen by the
- * Laplace approximation of the marginal likelihood (empirical Bayes, as shrink.ts does for scores).
+ * Laplace approximation of the marginal likelihood (empirical Bayes, as shrink.ts does for scores);
+ * with facet groups (`kindPrior`) each group's prior variance is τ² times its own ratio, chosen the
+ * same way. The fit is latent-fit.ts, the choice of prior latent-prior.ts; the cells are here.
  *
  * What a claim states is the facet-minus-overall contrast of j's log-odds over the others, c_f =
  * w_fᵀδ with w_fg = mean over f's tasks of x_g − mean over all of j's tasks of x_g (the statistic
  * `latentContrast` recomputes on unseen tasks); its posterior is normal (Laplace) with variance
  * w_fᵀ S w_f, S the δ block of the inverse Hessian. Pure and deterministic.
  */
-import { cholesky, choleskySolve } from '../predict/linalg';
+import { choleskySolve } from '../predict/linalg';
 import { ci95Of, normalCdf } from './gauss';
+import { comparisons, dispersion, fitTool, type Fit, type ToolComparisons } from './latent-fit';
+import { fitTau2, kindRatios } from './latent-prior';
 import type { ShrunkCell } from './shrink';
 import { sigmoid } from './score-calibration';
 
@@ -63,177 +67,6 @@ export interface LatentResult {
   phi: number[];
   /** cells[j][f]; null where the tool has no comparison. */
   cells: (LatentCell | null)[][];
-}
-
-/** Comparisons of one tool, grouped by task (flat arrays: the fit loops over them many times). */
-export interface ToolComparisons {
-  /** Tasks where the tool is scored with at least one other tool. */
-  paired: number[];
-  /** Per group (a task with comparisons): its task index and its first comparison (group g: start[g] … start[g + 1] − 1). */
-  task: Int32Array;
-  start: Int32Array;
-  /** Per comparison: the other tool (compact index) and the outcome (1: this tool scored higher). */
-  k: Int32Array;
-  y: Uint8Array;
-  /** Facets active on each group's task. */
-  active: Int32Array[];
-  others: number;
-}
-
-const logSigmoid = (z: number) => (z >= 0 ? -Math.log1p(Math.exp(-z)) : z - Math.log1p(Math.exp(z)));
-
-/** Tool j's comparisons with every other tool, over the tasks where `use` holds. */
-export function comparisons(
-  v: readonly ArrayLike<number>[],
-  j: number,
-  x: readonly ArrayLike<number>[],
-  use: (t: number) => boolean = () => true,
-): ToolComparisons {
-  const J = v.length;
-  const n = v[j]!.length;
-  const paired: number[] = [];
-  const task: number[] = [];
-  const start: number[] = [];
-  const k: number[] = [];
-  const y: number[] = [];
-  const active: Int32Array[] = [];
-  for (let t = 0; t < n; t++) {
-    const a = v[j]![t]!;
-    if (Number.isNaN(a) || !use(t)) continue;
-    const before = k.length;
-    let scored = 0;
-    for (let o = 0, c = 0; o < J; o++) {
-      if (o === j) continue;
-      const b = v[o]![t]!;
-      if (!Number.isNaN(b)) {
-        scored++;
-        if (b !== a) {
-          k.push(c);
-          y.push(a > b ? 1 : 0);
-        }
-      }
-      c++;
-    }
-    if (scored === 0) continue;
-    paired.push(t);
-    if (k.length === before) continue;
-    task.push(t);
-    start.push(before);
-    active.push(Int32Array.from(x.flatMap((row, f) => (row[t] ? [f] : []))));
-  }
-  start.push(k.length);
-  return { paired, task: Int32Array.from(task), start: Int32Array.from(start), k: Int32Array.from(k), y: Uint8Array.from(y), active, others: J - 1 };
-}
-
-export interface Fit {
-  theta: Float64Array;
-  /** Negative Hessian of the tempered log posterior (P × P) and its Cholesky factor. */
-  h: Float64Array;
-  l: Float64Array;
-  loglik: number;
-}
-
-/**
- * Penalised Newton fit of one tool: parameters [η_0 … η_{K−1}, δ_0 … δ_{F−1}]; the likelihood
- * divided by φ, δ with prior precision 1/τ² (η a tiny ridge, so a tool never compared with some
- * other stays finite).
- */
-export function fitTool(c: ToolComparisons, F: number, tau2: number | ArrayLike<number>, phi: number, init?: Float64Array): Fit {
-  const K = c.others;
-  const P = K + F;
-  const theta = init ? Float64Array.from(init) : new Float64Array(P);
-  const groups = c.task.length;
-  let last: Fit | null = null;
-  for (let it = 0; it < 50; it++) {
-    const g = new Float64Array(P);
-    const h = new Float64Array(P * P);
-    let loglik = 0;
-    for (let i = 0; i < groups; i++) {
-      const act = c.active[i]!;
-      let base = 0;
-      for (let a = 0; a < act.length; a++) base += theta[K + act[a]!]!;
-      let wSum = 0;
-      let rSum = 0;
-      for (let o = c.start[i]!; o < c.start[i + 1]!; o++) {
-        const k = c.k[o]!;
-        const eta = theta[k]! + base;
-        const p = sigmoid(eta);
-        const y = c.y[o]!;
-        loglik += y ? logSigmoid(eta) : logSigmoid(-eta);
-        const r = y - p;
-        const w = p * (1 - p);
-        g[k] = g[k]! + r;
-        h[k * P + k] = h[k * P + k]! + w;
-        for (let a = 0; a < act.length; a++) h[k * P + K + act[a]!] = h[k * P + K + act[a]!]! + w;
-        wSum += w;
-        rSum += r;
-      }
-      for (let a = 0; a < act.length; a++) {
-        const f = K + act[a]!;
-        g[f] = g[f]! + rSum;
-        for (let b = 0; b < act.length; b++) h[f * P + K + act[b]!] = h[f * P + K + act[b]!]! + wSum;
-      }
-    }
-    // Mirror the η–δ block (accumulated above the diagonal only), temper by φ, add the prior.
-    for (let k = 0; k < K; k++) for (let f = K; f < P; f++) h[f * P + k] = h[k * P + f]!;
-    let penalty = 0;
-    for (let i = 0; i < P; i++) {
-      g[i] = g[i]! / phi;
-      for (let q = 0; q < P; q++) h[i * P + q] = h[i * P + q]! / phi;
-      const prec = i < K ? 1e-6 : 1 / (typeof tau2 === 'number' ? tau2 : tau2[i - K]!);
-      g[i] = g[i]! - prec * theta[i]!;
-      h[i * P + i] = h[i * P + i]! + prec;
-      penalty += 0.5 * prec * theta[i]! ** 2;
-    }
-    const l = cholesky(h, P);
-    last = { theta: Float64Array.from(theta), h, l, loglik: loglik / phi - penalty };
-    const step = choleskySolve(l, P, g);
-    let size = 0;
-    for (let i = 0; i < P; i++) {
-      // A damped step: logistic Newton steps can overshoot far from the optimum.
-      const s = Math.max(-5, Math.min(5, step[i]!));
-      theta[i] = theta[i]! + s;
-      size = Math.max(size, Math.abs(s));
-    }
-    if (size < 1e-7) break;
-  }
-  return { ...last!, theta };
-}
-
-/** Task-cluster dispersion of a fit (Pearson), at least 1. */
-export function dispersion(c: ToolComparisons, theta: Float64Array): number {
-  const K = c.others;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < c.task.length; i++) {
-    let base = 0;
-    for (const f of c.active[i]!) base += theta[K + f]!;
-    let r = 0;
-    for (let o = c.start[i]!; o < c.start[i + 1]!; o++) {
-      const p = sigmoid(theta[c.k[o]!]! + base);
-      r += c.y[o]! - p;
-      den += p * (1 - p);
-    }
-    num += r * r;
-  }
-  return den > 0 ? Math.max(1, num / den) : 1;
-}
-
-/** log det from a Cholesky factor. */
-function logDet(l: Float64Array, P: number): number {
-  let s = 0;
-  for (let i = 0; i < P; i++) s += 2 * Math.log(l[i * P + i]!);
-  return s;
-}
-
-/** Laplace log marginal likelihood of one tool at τ² (up to a constant), with its fit. */
-function evidence(c: ToolComparisons, F: number, tau2: number | ArrayLike<number>, phi: number, init?: Float64Array): { value: number; fit: Fit } {
-  const fit = fitTool(c, F, tau2, phi, init);
-  const P = c.others + F;
-  // fit.loglik already holds −½ Σ prec θ²; the δ prior's normalising constant is −½ Σ_f log τ²_f.
-  let logPrior = 0;
-  for (let f = 0; f < F; f++) logPrior += Math.log(typeof tau2 === 'number' ? tau2 : tau2[f]!);
-  return { value: fit.loglik - 0.5 * logPrior - 0.5 * logDet(fit.l, P), fit };
 }
 
 /** Contrast weights of facet f over tool j's paired tasks: mean over f's tasks of x_g − overall mean of x_g. */
@@ -312,88 +145,6 @@ function cellOf(c: ToolComparisons, x: readonly ArrayLike<number>[], fit: Fit, p
   };
 }
 
-/** The shared τ² maximising Σ_j Laplace evidence: a log grid, then golden section around the best point. */
-function fitTau2(tools: readonly (ToolComparisons | null)[], F: number, phi: readonly number[]): number {
-  return searchLog(
-    evidenceOver(tools, F, phi, (t2) => t2),
-    Array.from({ length: 9 }, (_, i) => 10 ** (-4 + (i * 2) / 3)),
-  );
-}
-
-/** Σ_j Laplace evidence as a function of one scalar that `variances` maps to the prior (warm-started). */
-function evidenceOver(
-  tools: readonly (ToolComparisons | null)[],
-  F: number,
-  phi: readonly number[],
-  variances: (x: number) => number | ArrayLike<number>,
-): (x: number) => number {
-  const warm: (Float64Array | undefined)[] = tools.map(() => undefined);
-  return (x: number) =>
-    tools.reduce((s, c, j) => {
-      if (!c) return s;
-      const e = evidence(c, F, variances(x), phi[j]!, warm[j]);
-      warm[j] = e.fit.theta;
-      return s + e.value;
-    }, 0);
-}
-
-/**
- * Per group g, the ratio r_g of its prior variance to τ² that maximises the Laplace evidence, one
- * group at a time with the others held (two sweeps, each over a log grid 0.01–100 refined by
- * golden section). A group whose facets carry no effects is pulled toward 0.01 (shrunk harder),
- * one whose facets carry large effects toward 100.
- */
-function kindRatios(tools: readonly (ToolComparisons | null)[], F: number, phi: readonly number[], tau2: number, groups: readonly number[]): number[] {
-  const G = Math.max(0, ...groups) + 1;
-  const ratios = new Array<number>(G).fill(1);
-  const grid = Array.from({ length: 9 }, (_, i) => 10 ** (-2 + i / 2));
-  for (let sweep = 0; sweep < 2; sweep++) {
-    for (let g = 0; g < G; g++) {
-      if (!groups.includes(g)) continue;
-      const variances = (r: number) => Float64Array.from(groups, (h) => tau2 * (h === g ? r : ratios[h]!));
-      ratios[g] = searchLog(evidenceOver(tools, F, phi, variances), grid);
-    }
-  }
-  return ratios;
-}
-
-/** The maximiser of `total` over a log grid, refined by golden section on the log scale between the best point's neighbours. */
-function searchLog(total: (x: number) => number, grid: readonly number[]): number {
-  let best = 0;
-  let bestValue = -Infinity;
-  grid.forEach((t2, i) => {
-    const v = total(t2);
-    if (v > bestValue + 1e-9) {
-      bestValue = v;
-      best = i;
-    }
-  });
-  let lo = Math.log(grid[Math.max(0, best - 1)]!);
-  let hi = Math.log(grid[Math.min(grid.length - 1, best + 1)]!);
-  // Golden section on log τ² (one new evaluation per step).
-  const phiG = (Math.sqrt(5) - 1) / 2;
-  let a = hi - phiG * (hi - lo);
-  let b = lo + phiG * (hi - lo);
-  let fa = total(Math.exp(a));
-  let fb = total(Math.exp(b));
-  for (let i = 0; i < 6; i++) {
-    if (fa >= fb) {
-      hi = b;
-      b = a;
-      fb = fa;
-      a = hi - phiG * (hi - lo);
-      fa = total(Math.exp(a));
-    } else {
-      lo = a;
-      a = b;
-      fa = fb;
-      b = lo + phiG * (hi - lo);
-      fb = total(Math.exp(b));
-    }
-  }
-  return Math.exp((lo + hi) / 2);
-}
-
 export function latentCells(input: LatentInput): LatentResult {
   const F = input.x.length;
   const tools = input.v.map((_, j) => {
@@ -403,9 +154,9 @@ export function latentCells(input: LatentInput): LatentResult {
   // Dispersion from a weakly penalised first fit (τ² = 1 on the logit scale).
   const phi = tools.map((c, j) => input.phi?.[j] ?? (c ? dispersion(c, fitTool(c, F, 1, 1).theta) : 1));
   const tau2 = input.tau2 ?? fitTau2(tools, F, phi);
-  const groups = input.groups;
-  const ratios = groups && groups.length === F ? kindRatios(tools, F, phi, tau2, groups) : [1];
-  const prior = groups && groups.length === F ? Float64Array.from(groups, (g) => tau2 * ratios[g]!) : tau2;
+  const groups = input.groups?.length === F ? input.groups : null;
+  const ratios = groups ? kindRatios(tools, F, phi, tau2, groups) : [1];
+  const prior = groups ? Float64Array.from(groups, (g) => tau2 * ratios[g]!) : tau2;
   const cells = tools.map((c, j) => {
     if (!c) return Array.from({ length: F }, () => null);
     const fit = fitTool(c, F, prior, phi[j]!);
