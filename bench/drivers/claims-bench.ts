@@ -1,7 +1,7 @@
 /**
  * The claims part of `npm run bench:quality` (issue #25), also runnable alone:
  *   npx tsx bench/drivers/claims-bench.ts [--seeds A-B] [--only genai|alpaca|wmt|mmlu|curve] [--no-rmse]
- *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check] [--adaptive] [--kind-prior]
+ *     [--max-lfsr X] [--max-flip X] [--mean-flip X] [--scale score|logit|normal|auto] [--hetero] [--self-check] [--adaptive] [--kind-prior] [--ash-check]
  * Builds capability memories on a training split (no LLM) and checks every claim on the tasks the
  * memory never saw, with the same raw statistic the product's `toolmem verify` uses:
  *   direction         share of tested claims whose unseen sign agrees
@@ -138,7 +138,7 @@ export function checkBuild(
     adaptive?: boolean;
     /** true: a prior variance per facet kind in the score-point shrinkage (claims.ts `kindPrior`). */
     kindPrior?: boolean;
-    /** false: no adaptive-shrinkage check on light-tailed score points (claims.ts `ashCheck`). */
+    /** true: the adaptive-shrinkage check on light-tailed score points too (claims.ts `ashCheck`). */
     ashCheck?: boolean;
   } = {},
 ): void {
@@ -157,7 +157,7 @@ export function checkBuild(
     ...(opts.selfCheck ? { selfCheck: true } : {}),
     ...(opts.adaptive ? { adaptive: true } : {}),
     ...(opts.kindPrior ? { kindPrior: true } : {}),
-    ...(opts.ashCheck === false ? { ashCheck: false } : {}),
+    ...(opts.ashCheck === true ? { ashCheck: true } : {}),
   };
   const predictor = new CapabilityMemoryPredictor({ ...(opts.kinds ? { kinds: opts.kinds } : {}), claims: claimRules });
   predictor.fit(trainSet);
@@ -379,7 +379,7 @@ async function main() {
     ...(argv.includes('--self-check') ? { selfCheck: true } : {}),
     ...(argv.includes('--adaptive') ? { adaptive: true } : {}),
     ...(argv.includes('--kind-prior') ? { kindPrior: true } : {}),
-    ...(argv.includes('--no-ash-check') ? { ashCheck: false } : {}),
+    ...(argv.includes('--ash-check') ? { ashCheck: true } : {}),
   };
   const rows: ClaimsRow[] = [];
   const t0 = Date.now();
