@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { admitClaims, type Pending } from '../../../src/core/capability/admit';
 import { ashInterval } from '../../../src/core/capability/ash';
+import { classifyClaims } from '../../../src/core/capability/claims';
+import { computeEffects } from '../../../src/core/capability/effects';
 import type { Effect } from '../../../src/core/capability/types';
+import { facetOf, tableOf } from '../helpers/capability-fixtures';
 
 describe('ashInterval: the equal-tailed interval of a mixture posterior', () => {
   it('one normal component: mean ± 1.959964 sd', () => {
@@ -106,5 +109,40 @@ describe('admitClaims without the adaptive check (light-tailed score points, cla
     const off = run(false);
     expect(off.status).toBe('claim');
     expect(off.flip).toBe(0.08);
+  });
+});
+
+describe('classifyClaims on light-tailed score points: the adaptive check is off unless asked for', () => {
+  /** A fixed hash to [0, 1): deterministic noise and facet membership without a random generator. */
+  const hash = (a: number) => {
+    let x = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
+    x ^= x >>> 13;
+    x = Math.imul(x, 0xc2b2ae35);
+    x ^= x >>> 16;
+    return (x >>> 0) / 4294967296;
+  };
+  const noise = (j: number, t: number) => (hash(j * 100003 + t * 7 + 1) + hash(j * 100003 + t * 7 + 2) + hash(j * 100003 + t * 7 + 3) - 1.5) * 1.2;
+  const member = (f: number, t: number) => hash(f * 7919 + t * 31 + 5) < 0.25;
+  /** 400 tasks, tools A–D, 30 facets of about a quarter of the tasks each; A scores 0.8 higher on f0 only. */
+  function claimsWith(rules: { ashCheck?: boolean }): string[] {
+    const ids = Array.from({ length: 400 }, (_, t) => `t${String(t).padStart(3, '0')}`);
+    const table = tableOf(400, (j, t) => 3 + noise(j, t) + (j === 0 && member(0, t) ? 0.8 : 0), 4);
+    const facets = Array.from({ length: 30 }, (_, f) =>
+      facetOf(
+        `f${f}`,
+        ids.filter((_, t) => member(f, t)),
+      ),
+    );
+    const effects = computeEffects(table, facets);
+    classifyClaims(table, facets, effects, null, rules);
+    return effects.effects
+      .filter((c) => c.effect.status === 'claim')
+      .map((c) => `${c.toolId}/${facets[c.facet]!.facet.name} ${Math.sign(c.effect.deltaVsOthers!)}`)
+      .sort();
+  }
+
+  it('by default the tools that trail A on f0 (A is among their "others") are claims too; with ashCheck only the claim on A remains', () => {
+    expect(claimsWith({})).toEqual(['A/f0 1', 'B/f0 -1', 'C/f0 -1', 'D/f0 -1']);
+    expect(claimsWith({ ashCheck: true })).toEqual(['A/f0 1']);
   });
 });
