@@ -162,9 +162,11 @@ export function classifyClaims(
   const used = admission ? { ...rules, facetMaxFlip: admission.levels } : rules;
   // Heavy tails: the standard errors the adaptive prior reads are unsure themselves, so there both
   // posteriors must pass (alone, the adaptive one took WMT MQM's tuning seeds from 0.968 to 0.943).
-  const ashDecides = rules.adaptive === true && !normal;
+  const decides = rules.adaptive === true && !normal;
   if (scale.kind === 'score' && !normal)
-    return { ...classifyOn(scale, table, facets, effects, model, used, targets, noEntry, ashDecides, rules.ashCheck === true), admission };
+    return { ...classifyOn(scale, table, facets, effects, model, used, targets, noEntry, { decides, checks: rules.ashCheck === true }), admission };
+  // Pass/fail and heavy tails keep the adaptive check whatever `ashCheck` says.
+  const ash: AshRole = { decides, checks: true };
   // Pass/fail: the claim lives on the logit scale, and must hold in score points too; heavy tails:
   // it lives in score points and must hold on normal scores too (two fits that read the data
   // differently agree before a person is told something as a fact).
@@ -173,12 +175,12 @@ export function classifyClaims(
   if (normal) {
     const nTable = normalScoreTable(table);
     other = computeEffects(nTable, facets);
-    classifyOn(points, nTable, facets, other, model, used, targets ? normalScoreTable(targets) : undefined, noEntry, ashDecides);
+    classifyOn(points, nTable, facets, other, model, used, targets ? normalScoreTable(targets) : undefined, noEntry, ash);
   } else {
     other = { effects: effects.effects.map((c) => ({ ...c, effect: { ...c.effect } })), shared: effects.shared };
-    classifyOn(points, table, facets, other, model, used, targets, noEntry, ashDecides);
+    classifyOn(points, table, facets, other, model, used, targets, noEntry, ash);
   }
-  const result = classifyOn(scale, table, facets, effects, model, used, targets, noEntry, ashDecides);
+  const result = classifyOn(scale, table, facets, effects, model, used, targets, noEntry, ash);
   effects.effects.forEach((c, i) => {
     if (c.effect.status === 'claim' && other.effects[i]!.effect.status !== 'claim') c.effect.status = 'tentative';
   });
@@ -194,6 +196,12 @@ function selfCheck(table: ScoreTable, facets: readonly DiscoveredFacet[], rules:
   return tableAdmission(records, facets, rules.maxFlip ?? DEFAULT_MAX_FLIP);
 }
 
+/** What the adaptive-shrinkage posterior does in an admission (admit.ts): may admit alone (`decides`), must also agree (`checks`). */
+interface AshRole {
+  decides: boolean;
+  checks: boolean;
+}
+
 function classifyOn(
   scale: ClaimsResult['scale'],
   table: ScoreTable,
@@ -203,8 +211,7 @@ function classifyOn(
   rules: ClaimRules,
   targets: ScoreTable | undefined,
   noEntry: ReadonlySet<number>,
-  ashDecides = false,
-  ashChecks = true,
+  ash: AshRole,
 ): ClaimsResult {
   const x = membership(table, facets);
   // Several raters: their mean is the less noisy response (training side only); verification
@@ -238,7 +245,7 @@ function classifyOn(
     minTasks: rules.minTasks ?? MIN_CLAIM_TASKS,
     maxFlip: rules.maxFlip ?? DEFAULT_MAX_FLIP,
     facetMaxFlip: rules.facetMaxFlip,
-    ashDecides,
+    ashDecides: ash.decides,
   };
   const pending: Pending[] = [];
   for (const cell of effects.effects) {
@@ -249,7 +256,7 @@ function classifyOn(
   }
   const flipOf = admitClaims(
     pending,
-    { maxLfsr, level: (f) => levelOf(ctx, f), ashDecides, ashChecks, write: (e, mean, ci95) => writeShrunk(ctx, e, mean, ci95) },
+    { maxLfsr, level: (f) => levelOf(ctx, f), ashDecides: ash.decides, ashChecks: ash.checks, write: (e, mean, ci95) => writeShrunk(ctx, e, mean, ci95) },
     rules.meanFlip,
   );
   return { shrink, latent, scale, inflation, admission: null, flipOf };
