@@ -19,15 +19,16 @@
  */
 import { loadData } from '../../src/cli/load-data';
 import { applies } from '../../src/core/capability/facets';
-import { oriented, scoreTableFromSet } from '../../src/core/capability/effects';
+import { oriented, scoreTableFromSet, type ScoreTable } from '../../src/core/capability/effects';
 import { admitsOnNormalScores } from '../../src/core/capability/contrast-scale';
 import { verifyPick } from '../../src/core/capability/picks';
+import { boardLevels, rankPosterior } from '../../src/core/capability/leaderboard';
 import { CapabilityMemoryPredictor } from '../../src/core/capability/predictor';
 import { MIN_VERIFY_N, verifyEntries } from '../../src/core/capability/verify';
 import { evaluate, groundTruth, splitByTask, table, trainingExample, type ScoredPair } from '../../src/core/eval';
 import { createPredictor } from '../../src/core/predict';
 import type { TrainingExample, TrainingSet } from '../../src/core/predict/types';
-import type { FacetKind } from '../../src/core/capability/types';
+import type { DiscoveredFacet, FacetKind, LeaderRow } from '../../src/core/capability/types';
 import type { ScoreScale } from '../../src/core/types';
 import { createTransformersEmbedder } from '../../src/model-host/transformers-embedder';
 import { existsSync, readFileSync } from 'node:fs';
@@ -87,6 +88,15 @@ export interface ClaimsRow {
   pickContradicted: number;
   /** Σ stated probability of the tested picks (their mean beside the direction). */
   pickProbability: number;
+  /**
+   * Leaderboards checked on unseen tasks: facets with at least MIN_VERIFY_N unseen tasks, Σ the chance
+   * of being best stated for each facet's likely best tool, and how often that tool is the best there.
+   */
+  boards: number;
+  boardStated: number;
+  boardBest: number;
+  /** Σ the likely best tool's chance of being best on a new sample the size of the facet's unseen tasks (the check's own noise added). */
+  boardExpected: number;
 }
 
 export const emptyRow = (label: string): ClaimsRow => ({
@@ -111,6 +121,10 @@ export const emptyRow = (label: string): ClaimsRow => ({
   pickHolds: 0,
   pickContradicted: 0,
   pickProbability: 0,
+  boards: 0,
+  boardStated: 0,
+  boardBest: 0,
+  boardExpected: 0,
 });
 
 function sub(data: readonly ScoredPair[], ids: ReadonlySet<string>) {
@@ -208,16 +222,18 @@ export function checkBuild(
     row.along += Math.sign(e.claim.delta) * v.delta;
     row.size += Math.abs(e.claim.delta);
   }
-  // Pick claims: does the pick beat the overall best on the facet's unseen tasks?
-  const vByTool = new Map(unseen.toolIds.map((id, j) => [id, oriented(unseen)[j]!]));
-  for (const k of predictor.picks) {
-    const d = predictor.facets[k.facet]!;
-    const member = Uint8Array.from(unseen.taskIds, (id) => {
+  // Which unseen tasks a facet's rule applies to (picks and leaderboards are checked on them).
+  const memberOf = (d: DiscoveredFacet) =>
+    Uint8Array.from(unseen.taskIds, (id) => {
       const t = tasks.get(id)!;
       const vec = set.vectors.get(id);
       return applies(d, { prompt: t.prompt, categories: t.categories, ...(vec ? { vector: vec } : {}) }) ? 1 : 0;
     });
-    const v = verifyPick(k, vByTool, member, { on: 'test-split', at: 0 });
+  // Pick claims: does the pick beat the overall best on the facet's unseen tasks?
+  const vByTool = new Map(unseen.toolIds.map((id, j) => [id, oriented(unseen)[j]!]));
+  for (const k of predictor.picks) {
+    const d = predictor.facets[k.facet]!;
+    const v = verifyPick(k, vByTool, memberOf(d), { on: 'test-split', at: 0 });
     row.picks++;
     if (v.verdict === 'untested' || v.delta === null) continue;
     row.pickTested++;
@@ -230,18 +246,50 @@ export function checkBuild(
         `pick: ${k.toolId} over ${k.over} on ${d.facet.name}: p ${k.probability.toFixed(3)} lead ${k.lead.toFixed(3)} n ${k.n} | unseen ${v.delta.toFixed(3)} ${intervalOf(v.ci95)} n ${v.n} ${v.verdict}`,
       );
   }
-  if (process.env.PICKS_DUMP)
-    dumpPickInput(process.env.PICKS_DUMP, row.label, predictor, unseen, (d) =>
-      Uint8Array.from(unseen.taskIds, (id) => {
-        const t = tasks.get(id)!;
-        const vec = set.vectors.get(id);
-        return applies(d, { prompt: t.prompt, categories: t.categories, ...(vec ? { vector: vec } : {}) }) ? 1 : 0;
-      }),
-    );
+  if (process.env.PICKS_DUMP) dumpPickInput(process.env.PICKS_DUMP, row.label, predictor, unseen, memberOf);
+  checkBoards(predictor, unseen, memberOf, row);
   const tools = new Set(trainSet.examples.map((e) => e.toolId));
   row.tools += tools.size;
   row.profiled += new Set(predictor.profiles.map((p) => p.toolId)).size;
   row.withFacetEntry += new Set(predictor.entries.map((e) => e.toolId)).size;
+}
+
+/**
+ * Each facet's leaderboard checked on unseen tasks: its likely best tool (the highest chance of being
+ * best) against the tool with the highest mean on the facet's unseen tasks (oriented; at least
+ * MIN_VERIFY_N of them). A calibrated board's stated chances add up to about as many hits.
+ */
+function checkBoards(predictor: CapabilityMemoryPredictor, unseen: ScoreTable, memberOf: (d: DiscoveredFacet) => Uint8Array, row: ClaimsRow): void {
+  const input = predictor.boardInput;
+  if (!input) return;
+  const v = oriented(unseen);
+  const unseenIndex = new Map(unseen.toolIds.map((id, j) => [id, j]));
+  predictor.leaderboards.forEach((board, f) => {
+    const likely = board.reduce<LeaderRow | null>((a, r) => (!a || r.pBest > a.pBest ? r : a), null);
+    if (!likely) return;
+    const member = memberOf(predictor.facets[f]!);
+    const count = v.map((col) => col.reduce((c, y, t) => c + (member[t] && !Number.isNaN(y) ? 1 : 0), 0));
+    const meanOf = (j: number) => v[j]!.reduce((s, y, t) => s + (member[t] && !Number.isNaN(y) ? y : 0), 0) / count[j]!;
+    const scored = v.map((_, j) => j).filter((j) => count[j]! > 0);
+    if (Math.max(0, ...count) < MIN_VERIFY_N || !scored.length) return;
+    const best = scored.reduce((a, j) => (meanOf(j) > meanOf(a) ? j : a));
+    row.boards++;
+    row.boardStated += likely.pBest;
+    if (unseen.toolIds[best] === likely.toolId) row.boardBest++;
+    // The chance the board's posterior gives of the likely tool being best on a sample of the unseen
+    // size: each level's variance plus the paired spread over that many tasks.
+    const { present, raw, levels } = boardLevels(input.v, input.scores, input.x[f]!, input.prior);
+    const toolIds = predictor.model!.tools;
+    const widened = present.map((j, i) => {
+      const l = levels[i]!;
+      const r = raw[i]!;
+      const m = count[unseenIndex.get(toolIds[j]!) ?? -1] ?? 0;
+      const spread = Number.isFinite(r.se) && m > 0 ? (r.se * r.se * r.n) / m : 0;
+      return { mean: l.mean, sd: Math.sqrt((Number.isFinite(l.sd) ? l.sd * l.sd : 0) + spread) };
+    });
+    const at = present.findIndex((j) => toolIds[j] === likely.toolId);
+    if (at >= 0) row.boardExpected += rankPosterior(widened).pBest[at]!;
+  });
 }
 
 /** Both means within 15% of the scale's width of the same bound: the claim restates a floor or a ceiling. */

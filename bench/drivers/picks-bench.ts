@@ -49,6 +49,38 @@ export function pooledPicks(rows: readonly ClaimsRow[], label: string): { row: C
   return { row, line };
 }
 
+/**
+ * The leaderboards' chance of being best, checked on the same builds' unseen tasks: per set, the
+ * facets checked, the mean chance stated for each facet's likely best tool, and the share of facets
+ * where that tool has the highest mean on the unseen tasks. The unseen best is itself a sample, so a
+ * close race can be lost there by chance: the middle column is the board's chance with that sample's
+ * noise added (each level's variance plus its paired spread over the unseen tasks), the figure the
+ * last column should match when the board is calibrated.
+ */
+export function boardsTable(rows: readonly ClaimsRow[]): string {
+  return table(
+    ['set', 'builds', 'facets checked', 'stated chance best (likely best tool)', 'the same on a sample the unseen size', 'best on unseen tasks'],
+    rows.map((r) => [
+      r.label,
+      String(r.builds),
+      String(r.boards),
+      ratio(r.boardStated, r.boards),
+      ratio(r.boardExpected, r.boards),
+      ratio(r.boardBest, r.boards),
+    ]),
+  );
+}
+
+export function pooledBoardsLine(rows: readonly ClaimsRow[]): string {
+  const n = rows.reduce((a, r) => a + r.boards, 0);
+  const sum = (k: 'boardStated' | 'boardExpected' | 'boardBest') => rows.reduce((a, r) => a + r[k], 0) / Math.max(1, n);
+  if (!n) return 'Leaderboards on unseen tasks, pooled: no facet with enough unseen tasks';
+  return (
+    `Leaderboards on unseen tasks, pooled: ${n} facets, the likely best tool's stated chance of being best ${sum('boardStated').toFixed(3)} ` +
+    `(${sum('boardExpected').toFixed(3)} on a sample the unseen size), best on unseen tasks ${sum('boardBest').toFixed(3)}`
+  );
+}
+
 function genaiRows(genai: Loaded, seeds: readonly number[], train: number): ClaimsRow[] {
   const ids = [...new Set(genai.data.map((p) => p.taskId))];
   const tags = emptyRow(`GenAI-Bench ${train}, tags, seeds ${seedSpan(seeds)}`);
@@ -101,6 +133,9 @@ async function main(): Promise<ClaimsRow[]> {
   const pooled = pooledPicks(rows, 'pooled');
   console.log(picksTable([...rows, pooled.row]));
   console.log(pooled.line);
+  console.log("\nLeaderboards on unseen tasks (each facet's likely best tool: is it the best there?)");
+  console.log(boardsTable(rows));
+  console.log(pooledBoardsLine(rows));
   console.log(`picks bench: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return rows;
 }

@@ -17,7 +17,9 @@
  *     WMT MQM (half / half, seeds 1–3), and the learning curve at 50–800 training tasks.
  * 5b. Pick claims (issue #34; picks-bench.ts): picks, tested, ahead, contradicted and direction on
  *     unseen tasks over 110 builds (GenAI-Bench seeds 1–20 with and without tags, 400 and 800
- *     training tasks on seeds 1–5; WMT MQM, MMLU-Pro and AlpacaEval half / half, seeds 1–10).
+ *     training tasks on seeds 1–5; WMT MQM, MMLU-Pro and AlpacaEval half / half, seeds 1–10); and
+ *     on the same builds, each facet leaderboard's likely best tool checked on unseen tasks (its
+ *     stated chance of being best against how often it is the best there).
  *  6. Free text (issue #34; free-text-bench.ts): GenAI-Bench memories of 200 training tasks built
  *     with and without tags (seeds 1 and 3), asked about their unseen tasks as text only, and
  *     DALLE_3's predicted lead over SDXL_2_1 on 8 negation prompts against 8 matched ones over MCP.

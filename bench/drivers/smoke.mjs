@@ -89,6 +89,10 @@ const ENTRIES = {
       // Issue #34: pick claims pooled, and the free-text figures (tagged vs untagged memory, DALLE_3's negation over MCP).
       fig('^Pick claims, pooled over the sets above: NUM made, NUM tested, direction (NUM|—)'),
       fig('^Pick claims over more builds, pooled: NUM builds, NUM picks, NUM tested, NUM ahead, NUM contradicted, direction (NUM|—)'),
+      // The leaderboards' chance of being best, checked on the same builds' unseen tasks.
+      fig(
+        "^Leaderboards on unseen tasks, pooled: NUM facets, the likely best tool's stated chance of being best NUM \\(NUM on a sample the unseen size\\), best on unseen tasks NUM",
+      ),
       fig(
         "^Goals: tagged text-only RMSE NUM pooled .*never worse than untagged \\(NUM\\).*tool-mean NUM; DALLE_3's lead shrinks by -?NUM on negation .*cited on NUM of NUM",
       ),

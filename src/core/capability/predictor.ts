@@ -25,7 +25,7 @@ import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, t
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
 import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
 import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
-import { facetLeaderboard } from './leaderboard';
+import { boardPrior, facetLeaderboard, type BoardPrior } from './leaderboard';
 import { picksOf, type PickClaim, type PickInput } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
@@ -110,6 +110,8 @@ export class CapabilityMemoryPredictor implements Predictor {
   picks: PickClaim[] = [];
   /** What the picks were chosen from (benchmarks re-check pick rules on it); null before a fit. */
   pickInput: PickInput | null = null;
+  /** What the facet boards were read from (oriented scores, scores, membership, prior): benchmarks re-read their posteriors. */
+  boardInput: { v: readonly Float64Array[]; scores: readonly ArrayLike<number>[]; x: readonly ArrayLike<number>[]; prior: BoardPrior } | null = null;
   model: JointModel | null = null;
   /**
    * The same joint fit with each category facet read the way free text reads it: the detector's
@@ -199,7 +201,10 @@ export class CapabilityMemoryPredictor implements Predictor {
     const v = oriented(scores);
     const all = new Uint8Array(scores.taskIds.length).fill(1);
     this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
-    this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row));
+    // A facet's board is read together with each tool's standing on all tasks (leaderboard.ts).
+    const prior = boardPrior(v, scores.scores, x);
+    this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row, prior));
+    this.boardInput = { v, scores: scores.scores, x, prior };
     const best = this.order.at(-1);
     const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
     const made = best === undefined ? null : picksOf(targets, x, best, eligible);

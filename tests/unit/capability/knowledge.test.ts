@@ -9,7 +9,7 @@ import { FacetDetectors, learnDetectors, type DetectorSet } from '../../../src/c
 import { auc, plattFit } from '../../../src/core/capability/score-calibration';
 import { latentCells } from '../../../src/core/capability/latent';
 import { latentContrast, pointsOf } from '../../../src/core/capability/latent-contrast';
-import { facetLeaderboard, rankInterval, rankPosterior } from '../../../src/core/capability/leaderboard';
+import { boardPrior, facetLeaderboard, rankInterval, rankPosterior, shrunkLevel } from '../../../src/core/capability/leaderboard';
 import { pickClaims, verifyPick } from '../../../src/core/capability/picks';
 import { ashAbove, ashPosterior, fitAsh } from '../../../src/core/capability/ash';
 import { CapabilityMemoryPredictor, ABSENT_ID, SHARED_ID } from '../../../src/core/capability/predictor';
@@ -194,6 +194,53 @@ describe('leaderboards: P(best) and rank intervals from a known posterior (leade
       ['B', 3, 2.5, 2],
     ]);
     expect(rows[0]!.pBest).toBeGreaterThan(rows[1]!.pBest);
+  });
+
+  it('a facet level read with the overall one: with a one-normal prior, L + w·(ℓ − L), w = τ²/(τ² + s²), variance w·s² + s_L²', () => {
+    // One component of sd 0.5 (τ² = 0.25); ℓ = 1.0 (se 0.5), L = 0.2 (se 0.1): w = ½, mean 0.6, sd √(0.125 + 0.01) = 0.367423.
+    const normal = { sd: [0.5], weight: [1] };
+    const p = shrunkLevel({ mean: 1, se: 0.5, n: 9 }, { mean: 0.2, se: 0.1, n: 100 }, normal);
+    expect(p.mean).toBeCloseTo(0.6, 12);
+    expect(p.sd).toBeCloseTo(0.367423, 6);
+    // One task (se ∞): the overall level, with the prior's spread as its uncertainty: √(0.25 + 0.01).
+    const one = shrunkLevel({ mean: 3, se: Infinity, n: 1 }, { mean: 0.2, se: 0.1, n: 100 }, normal);
+    expect(one.mean).toBe(0.2);
+    expect(one.sd).toBeCloseTo(0.509902, 6);
+    // All prior mass at 0 (tools rank the same on every facet): the overall level, its own se.
+    const none = shrunkLevel({ mean: 1, se: 0.5, n: 9 }, { mean: 0.2, se: 0.1, n: 100 }, { sd: [0], weight: [1] });
+    expect(none).toEqual({ mean: 0.2, sd: expect.closeTo(0.1, 12) });
+    // Half the mass at 0, half on N(0, 1): the weights are re-read from the data (posterior odds
+    // φ(0.8; 1.25) / φ(0.8; 0.25) = 1.245181), the normal part shrinks 0.8 by 1 / 1.25: 0.2 + 0.554631 × 0.64.
+    const mixed = shrunkLevel({ mean: 1, se: 0.5, n: 9 }, { mean: 0.2, se: 0.1, n: 100 }, { sd: [0, 1], weight: [0.5, 0.5] });
+    expect(mixed.mean).toBeCloseTo(0.2 + (1.245181 / 2.245181) * 0.64, 5);
+  });
+
+  it("boards read together: overall levels, one prior over the table's cells, then each facet's posterior and P(best)", () => {
+    // Tools A, B on 4 tasks; facet f = tasks 0–1, g = tasks 2–3. Task means 2, 1, 1, 2, so the paired
+    // levels are c_A = 2, 1, 0, −1 and c_B = −c_A. Overall L_A = 0.5, s_L² = (5/3)/4 = 5/12; on f
+    // ℓ_A = 1.5 (s² = 0.5/2 = 0.25), on g −0.5: every cell's deviation is ±1 with se 0.5.
+    const v = [
+      [4, 2, 1, 1],
+      [0, 0, 1, 3],
+    ];
+    const f = [1, 1, 0, 0];
+    const prior = boardPrior(v, v, [f, [0, 0, 1, 1]]);
+    expect(prior.overall[0]).toEqual({ mean: 0.5, se: expect.closeTo(Math.sqrt(5 / 12), 12), n: 4 });
+    expect(prior.overall[1]).toEqual({ mean: -0.5, se: expect.closeTo(Math.sqrt(5 / 12), 12), n: 4 });
+    // The board's chances are rankPosterior's of the two posteriors; the levels stay in scale units.
+    const a = shrunkLevel({ mean: 1.5, se: 0.5, n: 2 }, prior.overall[0]!, prior.fit);
+    const b = shrunkLevel({ mean: -1.5, se: 0.5, n: 2 }, prior.overall[1]!, prior.fit);
+    expect(a.mean).toBeGreaterThan(0.5);
+    expect(a.mean).toBeLessThan(1.5);
+    const read = facetLeaderboard(['A', 'B'], v, v, f, prior);
+    expect(read.map((r) => [r.toolId, r.rank, r.mean, r.n])).toEqual([
+      ['A', 1, 3, 2],
+      ['B', 2, 0, 2],
+    ]);
+    expect(read[0]!.pBest).toBeCloseTo(rankPosterior([a, b]).pBest[0]!, 12);
+    // Alone, the facet says Φ(3 / √0.5) = 0.999989; read with the overall levels it is less sure.
+    expect(facetLeaderboard(['A', 'B'], v, v, f)[0]!.pBest).toBeCloseTo(0.999989, 4);
+    expect(read[0]!.pBest).toBeLessThan(0.999989);
   });
 });
 
