@@ -152,6 +152,8 @@ test("demo → build → capability matrix → a cell's entries and evidence; to
   }
   await expect(cap.boardRows.first().locator('td').first()).toHaveText(/^\d \(\d(–\d)?\)$/);
   await expect(cap.boardRows.filter({ hasText: 'best overall' })).toHaveCount(1);
+  // A facet's chance of being best also weighs each tool's standing on all tasks; the caption says so.
+  await expect(cap.boards.getByRole('table')).toContainText(/looks ahead to new tasks like these/);
   const boardParts = { boards: cap.boards, section: page.getByRole('region', { name: 'Capabilities by facet' }) };
   await shoot(cap, 'boards', 1280, boardParts);
   await shoot(cap, 'boards', 390, boardParts);
