@@ -20,7 +20,8 @@ export const TOOLS = [
       'shrunk deltas, 95% credible interval, lfsr, raw estimate; numbers rounded as its text shows them) and verdict on unseen tasks, ' +
       'and — for a capability memory — the entries whose facets apply to the task with what each adds to the prediction and the ' +
       "probability that the facet applies (`applying`), the leaderboards of those facets (every tool's level, rank with its 95% " +
-      'interval, probability of being best; `leaderboards`) and the pick claims that apply (`picks`).',
+      "interval, probability of being best, which on a facet also weighs the tool's standing on all tasks; `leaderboards`) and " +
+      'the pick claims that apply (`picks`).',
   },
   {
     name: 'predict_score',

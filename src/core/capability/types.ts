@@ -245,7 +245,10 @@ export interface LeaderRow {
   mean: number;
   rank: number;
   rankCi95: [number, number];
-  /** Probability of being the best tool on the facet. */
+  /**
+   * Probability of being the best tool on the facet; on a facet's board it reads the facet with each
+   * tool's standing on all tasks (leaderboard.ts), while `mean`, `rank` and `rankCi95` are the facet's tasks alone.
+   */
   pBest: number;
 }
 
