@@ -19,7 +19,7 @@
  */
 import { loadData } from '../../src/cli/load-data';
 import { applies } from '../../src/core/capability/facets';
-import { oriented, scoreTableFromSet, type ScoreTable } from '../../src/core/capability/effects';
+import { oriented, scoreTableFromSet, splitMoments, type ScoreTable } from '../../src/core/capability/effects';
 import { admitsOnNormalScores } from '../../src/core/capability/contrast-scale';
 import { verifyPick } from '../../src/core/capability/picks';
 import { boardLevels, rankPosterior } from '../../src/core/capability/leaderboard';
@@ -268,11 +268,12 @@ function checkBoards(predictor: CapabilityMemoryPredictor, unseen: ScoreTable, m
     const likely = board.reduce<LeaderRow | null>((a, r) => (!a || r.pBest > a.pBest ? r : a), null);
     if (!likely) return;
     const member = memberOf(predictor.facets[f]!);
-    const count = v.map((col) => col.reduce((c, y, t) => c + (member[t] && !Number.isNaN(y) ? 1 : 0), 0));
-    const meanOf = (j: number) => v[j]!.reduce((s, y, t) => s + (member[t] && !Number.isNaN(y) ? y : 0), 0) / count[j]!;
+    // Each tool's moments on the facet's unseen tasks (NaN skipped), computed once.
+    const unseenOn = v.map((col) => splitMoments(col, member).inside);
+    const count = unseenOn.map((m) => m.n);
     const scored = v.map((_, j) => j).filter((j) => count[j]! > 0);
     if (Math.max(0, ...count) < MIN_VERIFY_N || !scored.length) return;
-    const best = scored.reduce((a, j) => (meanOf(j) > meanOf(a) ? j : a));
+    const best = scored.reduce((a, j) => (unseenOn[j]!.mean > unseenOn[a]!.mean ? j : a));
     row.boards++;
     row.boardStated += likely.pBest;
     if (unseen.toolIds[best] === likely.toolId) row.boardBest++;

@@ -169,12 +169,22 @@ export interface BoardPrior {
 
 /** The prior of a table's facet boards: overall paired levels, and one adaptive-shrinkage fit over every cell with ≥ 2 tasks. */
 export function boardPrior(v: readonly ArrayLike<number>[], scores: readonly ArrayLike<number>[], x: readonly ArrayLike<number>[]): BoardPrior {
-  const n = v[0]?.length ?? 0;
-  const overall = pairedLevels(v, scores, new Uint8Array(n).fill(1)).levels;
+  return priorOf(
+    overallLevels(v, scores),
+    x.map((member) => pairedLevels(v, scores, member).levels),
+  );
+}
+
+function overallLevels(v: readonly ArrayLike<number>[], scores: readonly ArrayLike<number>[]): (PairedLevel | null)[] {
+  return pairedLevels(v, scores, new Uint8Array(v[0]?.length ?? 0).fill(1)).levels;
+}
+
+/** The prior from the overall levels and every facet's levels (the deviations ℓ − L of the cells with a finite, positive se). */
+function priorOf(overall: (PairedLevel | null)[], facets: readonly (PairedLevel | null)[][]): BoardPrior {
   const b: number[] = [];
   const s: number[] = [];
-  for (const member of x) {
-    pairedLevels(v, scores, member).levels.forEach((l, j) => {
+  for (const levels of facets) {
+    levels.forEach((l, j) => {
       const o = overall[j];
       if (!l || !o || !(l.se > 0) || !Number.isFinite(l.se)) return;
       b.push(l.mean - o.mean);
@@ -183,6 +193,24 @@ export function boardPrior(v: readonly ArrayLike<number>[], scores: readonly Arr
   }
   // No cell to learn from: every facet reads the tool's overall level.
   return { overall, fit: b.length ? fitAsh(b, s) : { sd: [0], weight: [1] } };
+}
+
+/**
+ * Every facet's board of a table, read with one prior fitted over all of them (`boardPrior`); each
+ * facet's paired levels are computed once, for the prior and its board alike.
+ */
+export function facetBoards(
+  toolIds: readonly string[],
+  v: readonly ArrayLike<number>[],
+  scores: readonly ArrayLike<number>[],
+  x: readonly ArrayLike<number>[],
+): { boards: LeaderRow[][]; prior: BoardPrior } {
+  const paired = x.map((member) => pairedLevels(v, scores, member));
+  const prior = priorOf(
+    overallLevels(v, scores),
+    paired.map((p) => p.levels),
+  );
+  return { boards: paired.map((p) => boardOf(toolIds, p, prior)), prior };
 }
 
 /**
@@ -215,7 +243,11 @@ export function facetLeaderboard(
   member: ArrayLike<number>,
   prior?: BoardPrior,
 ): LeaderRow[] {
-  const { present, raw, levels, means } = boardLevels(v, scores, member, prior);
+  return boardOf(toolIds, pairedLevels(v, scores, member), prior);
+}
+
+function boardOf(toolIds: readonly string[], paired: ReturnType<typeof pairedLevels>, prior?: BoardPrior): LeaderRow[] {
+  const { present, raw, levels, means } = readLevels(paired, prior);
   // Rank and its interval describe these tasks (the facet alone, as a claim's "5th of 6" does); the
   // chance of being best looks ahead to tasks like these, so it reads the prior when there is one.
   const alone = rankPosterior(widen(raw.map((l) => ({ mean: l.mean, sd: l.se }))));
@@ -247,7 +279,13 @@ export function boardLevels(
   member: ArrayLike<number>,
   prior?: BoardPrior,
 ): { present: number[]; raw: PairedLevel[]; levels: LevelPosterior[]; means: number[] } {
-  const { levels: all, means } = pairedLevels(v, scores, member);
+  return readLevels(pairedLevels(v, scores, member), prior);
+}
+
+function readLevels(
+  { levels: all, means }: ReturnType<typeof pairedLevels>,
+  prior?: BoardPrior,
+): { present: number[]; raw: PairedLevel[]; levels: LevelPosterior[]; means: number[] } {
   const present = all.flatMap((l, j) => (l ? [j] : []));
   const raw = present.map((j) => all[j]!);
   const levels = present.map((j, i): LevelPosterior => {

@@ -33,7 +33,7 @@ import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstr
 import type { PickClaim, Verdict } from './types';
 import { ci95Of } from './gauss';
 import { oriented, splitMoments, type ScoreTable } from './effects';
-import { boardPrior, facetLeaderboard } from './leaderboard';
+import { facetBoards } from './leaderboard';
 
 export const MIN_PICK_PROBABILITY = 0.9;
 /** Chance that a new sample of the facet's size shows the pick ahead; tuned on seeds 101–110 (claims-bench). */
@@ -200,11 +200,9 @@ export function picksOf(
   const toolIndex = new Map(targets.toolIds.map((id, j) => [id, j]));
   const vt = oriented(targets);
   // The likely best tool as the facet's board reads it: with each tool's standing on all tasks.
-  const prior = boardPrior(vt, targets.scores, x);
-  const likelyBest = x.map((row, f) => {
-    if (!eligible(f)) return null;
-    const rows = facetLeaderboard(targets.toolIds, vt, targets.scores, row, prior);
-    if (!rows.length) return null;
+  const { boards } = facetBoards(targets.toolIds, vt, targets.scores, x);
+  const likelyBest = boards.map((rows, f) => {
+    if (!eligible(f) || !rows.length) return null;
     const top = rows.reduce((a, b) => (b.pBest > a.pBest ? b : a));
     return { tool: toolIndex.get(top.toolId)!, pBest: top.pBest };
   });
