@@ -24,8 +24,9 @@ import type { ScoreScale } from '../types';
 import { toPrediction, type Predictor, type PredictTask, type ScorePrediction, type TrainingSet } from '../predict/types';
 import { applies as facetApplies, discoverFacets, facetMembership, type DiscoverOptions, type TrainingFacetTask } from './facets';
 import type { Contribution, DiscoveredFacet, FacetKind, FacetTask, LeaderRow, SerializedCapabilityModel } from './types';
-import { FacetDetectors, learnDetectors, MIN_DETECTOR_AUC, type DetectorOptions, type DetectorSet } from './detectors';
-import { boardPrior, facetLeaderboard, type BoardPrior } from './leaderboard';
+import { FacetDetectors, type DetectorOptions, type DetectorSet } from './detectors';
+import { learnPlacement, tagsKnown, textMembership } from './free-text';
+import { facetBoards, facetLeaderboard, type BoardPrior } from './leaderboard';
 import { picksOf, type PickClaim, type PickInput } from './picks';
 
 // The stored shape lives in types.ts (a snapshot names it); re-exported for callers.
@@ -60,10 +61,7 @@ export interface CapabilityMemoryOptions {
   detectors?: DetectorOptions | false;
 }
 
-/** Whether a task's category tags are known (imported data); free text has none, and its facets come from the detectors. */
-export function tagsKnown(task: FacetTask): boolean {
-  return (task.categories?.length ?? 0) > 0;
-}
+export { tagsKnown };
 
 interface TaskRows {
   x: number[];
@@ -143,22 +141,27 @@ export class CapabilityMemoryPredictor implements Predictor {
     this.twins = new Set(this.facets.flatMap((d, f) => (twins.has(d.facet.name) ? [f] : [])));
     const indexOf = new Map(this.facets.map((d, f) => [d.facet.name, f]));
     this.keptOf = new Map(merged.dropped.map((m) => [indexOf.get(m.dropped)!, indexOf.get(m.kept)!]));
-    this.fitDetectors(tasks);
+    // Detectors place free text in the category facets; a facet they cannot place makes no claim.
+    const placed = learnPlacement(this.facets, this.keptOf, tasks, this.opts.detectors);
+    this.detectorSet = placed.set;
+    this.detectors = placed.detectors;
+    this.undetectable = placed.undetectable;
     const scores: ScoreTable = { taskIds: tasks.map((t) => t.taskId), toolIds: table.tools, scores: table.truth, scale: table.scale };
     // The regression reads the RULES on the training tasks, exactly as predict() does on new ones.
     const applies = this.opts.applies;
     const x = applies ? this.facets.map((d) => Uint8Array.from(tasks, (t) => (applies(d, t) ? 1 : 0))) : facetMembership(this.facets, tasks);
-    this.model = fitJoint({
+    const fitInput = {
       scale: table.scale,
       tools: table.tools,
       facets: this.facets.map((d) => d.facet),
-      x,
       target: table.target,
       mu: table.mean,
       penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1),
-      ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}),
-    });
-    this.textModel = this.fitTextModel(table, x);
+    };
+    this.model = fitJoint({ ...fitInput, x, ...(this.opts.lambda ? { lambda: this.opts.lambda } : {}) });
+    // The same fit on what free text shows, with the penalties the main fit chose by cross-validation
+    // (a second search would cost as much as the fit). It predicts tasks whose tags are unknown.
+    this.textModel = placed.heldOut ? fitJoint({ ...fitInput, x: textMembership(this.facets, x, placed.heldOut), lambda: this.model.lambda }) : null;
     const effects = computeEffects(scores, this.facets);
     // One fit behind what a person reads: cells shrunk jointly, a claim only where the predictor's
     // own fit agrees on the sign (claims.ts), so an entry's contribution has the sign its words say.
@@ -202,8 +205,8 @@ export class CapabilityMemoryPredictor implements Predictor {
     const all = new Uint8Array(scores.taskIds.length).fill(1);
     this.overall = facetLeaderboard(scores.toolIds, v, scores.scores, all);
     // A facet's board is read together with each tool's standing on all tasks (leaderboard.ts).
-    const prior = boardPrior(v, scores.scores, x);
-    this.leaderboards = x.map((row) => facetLeaderboard(scores.toolIds, v, scores.scores, row, prior));
+    const { boards, prior } = facetBoards(scores.toolIds, v, scores.scores, x);
+    this.leaderboards = boards;
     this.boardInput = { v, scores: scores.scores, x, prior };
     const best = this.order.at(-1);
     const eligible = (f: number) => !this.twins.has(f) && !this.undetectable.has(f);
@@ -245,47 +248,6 @@ export class CapabilityMemoryPredictor implements Predictor {
       .filter((k) => x[k.facet]! >= 0.5)
       .sort((a, b) => b.probability - a.probability || a.tool - b.tool)
       .map((k) => ({ facet: k.facet, toolId: this.model!.tools[k.tool]!, over: this.model!.tools[k.over]!, probability: k.probability, applies: x[k.facet]! }));
-  }
-
-  /**
-   * Detectors for the category facets, learned on the training tasks; a category facet whose
-   * detector is useless (or missing) makes no entry: a claim on it could not be applied to free text.
-   */
-  private heldOut: Map<string, Float64Array> | null = null;
-
-  private fitDetectors(tasks: readonly FacetTask[]): void {
-    const values = this.facets.flatMap((d) => (d.facet.rule.type === 'category' ? [d.facet.rule.value] : []));
-    const learned = values.length && this.opts.detectors !== false ? learnDetectors(tasks, values, this.opts.detectors || {}) : null;
-    this.detectorSet = learned?.set ?? null;
-    this.heldOut = learned?.heldOut ?? null;
-    this.detectors = this.detectorSet ? new FacetDetectors(this.detectorSet) : null;
-    const set = this.detectors;
-    this.undetectable = new Set(
-      this.facets.flatMap((d, f) => {
-        const rule = d.facet.rule;
-        if (rule.type !== 'category' || this.keptOf.has(f)) return [];
-        const auc = set?.detector(rule.value)?.auc;
-        return auc !== undefined && auc >= MIN_DETECTOR_AUC ? [] : [f];
-      }),
-    );
-  }
-
-  /** The joint fit on what free text shows: category facets as their detectors' held-out probabilities. */
-  private fitTextModel(table: ReturnType<typeof buildTable>, x: readonly ArrayLike<number>[]): JointModel | null {
-    const heldOut = this.heldOut;
-    if (!heldOut || !this.model) return null;
-    const xText = this.facets.map((d, f) => (d.facet.rule.type === 'category' ? (heldOut.get(d.facet.rule.value) ?? new Float64Array(x[f]!.length)) : x[f]!));
-    // The penalties the main fit chose by cross-validation (a second search would cost as much as the fit).
-    return fitJoint({
-      scale: table.scale,
-      tools: table.tools,
-      facets: this.facets.map((d) => d.facet),
-      x: xText,
-      target: table.target,
-      mu: table.mean,
-      penalty: this.facets.map((d) => this.opts.kindPenalty?.[d.facet.kind] ?? 1),
-      lambda: this.model.lambda,
-    });
   }
 
   /**
