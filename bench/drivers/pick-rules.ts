@@ -2,8 +2,8 @@
  * Pick rules compared offline on PICKS_DUMP files (pick-dump.ts), without rebuilding:
  *   npx tsx bench/drivers/pick-rules.ts FILE.jsonl [FILE2.jsonl …]
  * For every candidate pick (a facet whose likely best tool is not the overall best) it computes the
- * posterior probability of the present rule (picks.ts) and the selection bootstrap (pick-bootstrap.ts),
- * checks the candidate on the build's unseen tasks (verifyPick), and prints per rule: picks, tested,
+ * posterior probability of the present rule (picks.ts), the selection bootstrap (pick-bootstrap.ts) and
+ * the step-down selection-adjusted test (pick-selective.ts) at a few levels, checks the candidate on the build's unseen tasks (verifyPick), and prints per rule: picks, tested,
  * ahead (unseen mean lead > 0), contradicted (its 95% interval below 0), direction; and the calibration
  * of each stated probability over every candidate (stated vs share ahead, by bin). Bench tooling only.
  */
@@ -12,6 +12,7 @@ import { MIN_PICK_SELECTION } from '../../src/core/capability/pick-bootstrap';
 import { pickCandidates, verifyPick, MIN_PICK_PROBABILITY, MIN_PICK_REPLICATION, type PickInput } from '../../src/core/capability/picks';
 import { pickSeed, selectionBootstrap } from '../../src/core/capability/pick-bootstrap';
 import { normalCdf } from '../../src/core/capability/gauss';
+import { leadCells, stepDown } from '../../src/core/capability/pick-selective';
 
 interface DumpRecord {
   label: string;
@@ -39,6 +40,8 @@ export interface Row {
   shifted: number;
   delta: number | null;
   verdict: string;
+  /** Admitted by the step-down selection-adjusted test (pick-selective.ts), per "replication/alpha". */
+  sel: Set<string>;
 }
 
 const nums = (a: (number | null)[]) => Float64Array.from(a, (y) => (y === null ? NaN : y));
@@ -49,6 +52,9 @@ function rowsOf(rec: DumpRecord, build: number): Row[] {
   const x = rec.x.map(bits);
   const input: PickInput = { toolIds: rec.toolIds, v, scores: v, x, best: rec.best, likelyBest: rec.likelyBest };
   const unseen = new Map(rec.unseenTools.map((id, j) => [id, nums(rec.unseenV[j]!)]));
+  const cells = leadCells(v, x, rec.best, (f) => rec.likelyBest[f] !== null, 10);
+  const admitted = new Map<string, Set<string>>();
+  for (const rep of [0.5, 0.8]) for (const a of [0.05, 0.1, 0.2]) admitted.set(`${rep}/${a}`, stepDown(cells, a, rep));
   return pickCandidates(input).map((c) => {
     const boot = selectionBootstrap(v, x[c.facet]!, rec.best, c.tool, { seed: pickSeed(c.facet, c.tool) });
     const shifted = c.sd > 0 ? normalCdf((c.lead - boot.bias) / c.sd) : c.lead - boot.bias > 0 ? 1 : 0;
@@ -66,6 +72,7 @@ function rowsOf(rec: DumpRecord, build: number): Row[] {
       shifted,
       delta: ver.delta,
       verdict: ver.verdict,
+      sel: new Set([...admitted].filter(([, keys]) => keys.has(`${c.facet}:${c.tool}`)).map(([k]) => k)),
     };
   });
 }
@@ -109,10 +116,18 @@ function main(): void {
   for (const t of [0.8, 0.85, 0.9, 0.95]) console.log(summary(`bootstrap share ≥ ${t}`, rows, (r) => r.share >= t));
   for (const t of [0.8, 0.9, 0.95]) console.log(summary(`shifted posterior ≥ ${t}`, rows, (r) => r.shifted >= t));
   for (const t of [0.8, 0.9]) console.log(summary(`posterior rule and share ≥ ${t}`, rows, (r) => posteriorRule(r) && r.share >= t));
-  const made = rows.filter((r) => posteriorRule(r) && r.share >= MIN_PICK_SELECTION);
+  const beforeSelective = rows.filter((r) => posteriorRule(r) && r.share >= MIN_PICK_SELECTION);
+  console.log(summary('the rule before the selection-adjusted test', beforeSelective, () => true));
+  const made = beforeSelective.filter((r) => r.sel.has(`${MIN_PICK_REPLICATION}/${Math.round((1 - MIN_PICK_PROBABILITY) * 100) / 100}`));
   console.log(
     `the rule (pickClaims): ${summary('', made, () => true).slice(2)}; mean stated probability ${(made.reduce((a, r) => a + r.posterior, 0) / Math.max(1, made.length)).toFixed(3)}`,
   );
+  for (const a of [0.05, 0.1, 0.2]) {
+    console.log(summary(`selective step-down p(0.5) ≤ ${a}`, rows, (r) => r.sel.has(`0.5/${a}`)));
+    console.log(summary(`selective step-down p(0.8) ≤ ${a}`, rows, (r) => r.sel.has(`0.8/${a}`)));
+    console.log(summary(`the rule before and step-down p(0.8) ≤ ${a}`, beforeSelective, (r) => r.sel.has(`0.8/${a}`)));
+    console.log(summary(`posterior rule and step-down p(0.8) ≤ ${a}`, rows, (r) => posteriorRule(r) && r.sel.has(`0.8/${a}`)));
+  }
   console.log(calibration('posterior', rows, (r) => r.posterior));
   console.log(calibration('bootstrap share', rows, (r) => r.share));
   console.log(calibration('shifted posterior', rows, (r) => r.shifted));
