@@ -13,7 +13,7 @@
  */
 import { splitByTask, table } from '../../src/core/eval';
 import { seedSpan, SMOKE } from './bench-env';
-import { ALPACA, checkBuild, emptyRow, GENAI, loadSet, MMLU, seedRange, WMT, WMT_SCALE, type ClaimsRow, type Loaded } from './claims-bench';
+import { ALPACA, checkBuild, shareInterval, emptyRow, GENAI, loadSet, MMLU, seedRange, WMT, WMT_SCALE, type ClaimsRow, type Loaded } from './claims-bench';
 import { existsSync } from 'node:fs';
 
 export const PICK_GOAL = 0.9;
@@ -45,7 +45,7 @@ export function pooledPicks(rows: readonly ClaimsRow[], label: string): { row: C
   const verdict = row.pickTested ? (dir >= PICK_GOAL ? 'met' : 'missed') : 'untested';
   const line =
     `Pick claims over more builds, pooled: ${row.builds} builds, ${row.picks} picks, ${row.pickTested} tested, ${row.pickAgree} ahead, ` +
-    `${row.pickContradicted} contradicted, direction ${row.pickTested ? dir.toFixed(3) : '—'} (≥ ${PICK_GOAL}: ${verdict})`;
+    `${row.pickContradicted} contradicted, direction ${row.pickTested ? dir.toFixed(3) : '—'} (${shareInterval(row.pickAgree, row.pickTested)}≥ ${PICK_GOAL}: ${verdict})`;
   return { row, line };
 }
 

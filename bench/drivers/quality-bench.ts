@@ -423,7 +423,7 @@ else {
 
 // ---- 5b. Pick claims over enough builds to tell (issue #34; picks-bench.ts) ---------------------
 {
-  console.log('\nPick claims on unseen tasks, over more builds (tuned on seeds 101–112)');
+  console.log('\nPick claims on unseen tasks, over more builds (tuned on seeds 101–112 and 131–160)');
   // The smoke reuses section 5's builds (one per set) so it stays fast; a full run builds 110 more.
   const claimRows = (out.claims as ClaimsRow[]).filter((r) => !/training tasks|pooled/.test(r.label));
   out.picks = SMOKE ? claimRows : await picksBench();
