@@ -10,7 +10,7 @@
  * one-sided p-value of that null from the truncated normal. Cells overlap (one overall best, shared
  * tasks), so independence is an approximation.
  */
-import { moments } from '../memory/stat-tests';
+import { splitMoments } from './effects';
 import { normalCdf } from './gauss';
 import { normalQuantile } from './tails';
 
@@ -26,11 +26,9 @@ export interface LeadCell {
 /** Survival function of the standard normal: Φ(−z), exact in the upper tail (normalCdf reads erfc there). */
 const upperTail = (z: number): number => (z === Infinity ? 0 : z === -Infinity ? 1 : normalCdf(-z));
 
-/** a − b on the member tasks where both are scored (NaN missing): a pick's per-task lead on a facet. */
-export function facetLeads(a: ArrayLike<number>, b: ArrayLike<number>, member: ArrayLike<number>): number[] {
-  const d: number[] = [];
-  for (let t = 0; t < member.length; t++) if (member[t] && !Number.isNaN(a[t]!) && !Number.isNaN(b[t]!)) d.push(a[t]! - b[t]!);
-  return d;
+/** The per-task lead of a over b: a − b, NaN where either has no score (splitMoments skips those). */
+export function leadOver(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  return Float64Array.from({ length: a.length }, (_, t) => a[t]! - b[t]!);
 }
 
 /**
@@ -45,17 +43,18 @@ export function leadCells(
   minN: number,
 ): LeadCell[] {
   const cells: LeadCell[] = [];
-  for (let f = 0; f < x.length; f++) {
-    if (!eligible(f)) continue;
-    for (let k = 0; k < v.length; k++) {
-      if (k === best) continue;
-      const d = facetLeads(v[k]!, v[best]!, x[f]!);
-      const m = moments(d);
+  for (let k = 0; k < v.length; k++) {
+    if (k === best) continue;
+    const d = leadOver(v[k]!, v[best]!);
+    for (let f = 0; f < x.length; f++) {
+      if (!eligible(f)) continue;
+      const m = splitMoments(d, x[f]!).inside;
       if (m.n < minN || !(m.variance > 0)) continue;
       cells.push({ facet: f, tool: k, lead: m.mean, z: m.mean / Math.sqrt(m.variance / m.n), n: m.n });
     }
   }
-  return cells.sort((a, b) => b.z - a.z);
+  // Equal z: by facet, then tool, an order that does not hang on the loops'.
+  return cells.sort((a, b) => b.z - a.z || a.facet - b.facet || a.tool - b.tool);
 }
 
 /**

@@ -32,7 +32,7 @@ import { tQuantile975 } from './effects';
 import { ashAbove, ashPosterior, fitAsh } from './ash';
 import { verdictOf, MIN_VERIFY_N } from './verify';
 import { MIN_PICK_SELECTION, pickSeed, selectionBootstrap } from './pick-bootstrap';
-import { facetLeads, leadCells, stepDown } from './pick-selective';
+import { leadCells, leadOver, stepDown } from './pick-selective';
 import type { PickClaim, Verdict } from './types';
 import { ci95Of } from './gauss';
 import { oriented, splitMoments, type ScoreTable } from './effects';
@@ -96,7 +96,7 @@ export function pickCandidates(input: PickInput): PickCandidate[] {
   const { v, x, best } = input;
   const J = v.length;
   const others = Array.from({ length: J }, (_, k) => k).filter((k) => k !== best);
-  const diffs = others.map((k) => Float64Array.from({ length: v[k]!.length }, (_, t) => v[k]![t]! - v[best]![t]!));
+  const diffs = others.map((k) => leadOver(v[k]!, v[best]!));
   if (!diffs.length) return [];
   // Every (other tool, facet) contrast of the difference feeds one adaptive-shrinkage prior: most
   // are null, so a facet that is large by luck is pulled toward zero, a real one keeps its size.
@@ -148,15 +148,16 @@ export function selectiveAdmits(input: PickInput): Set<string> {
 /** The candidates that pass the posterior's thresholds, the selection bootstrap and the selection-adjusted test, as claims. */
 export function pickClaims(input: PickInput): PickClaim[] {
   const { v, x, best } = input;
-  const admitted = selectiveAdmits(input);
+  // Computed once, and only for a build with a candidate past the posterior's thresholds.
+  let admitted: Set<string> | undefined;
   return (
     pickCandidates(input)
       .filter((c) => c.probability >= MIN_PICK_PROBABILITY && c.replication >= MIN_PICK_REPLICATION)
-      // Resampling does not see a lead that is stable within the training tasks yet large because it
-      // was the largest of many: on both tuning ranges such picks were behind on unseen tasks a third of the time.
-      .filter((c) => admitted.has(`${c.facet}:${c.tool}`))
-      // The posterior does not see that the pick was chosen as the facet's largest lead: redo that
-      // choice on resamples of the facet's tasks and keep the pick only where it survives (pick-bootstrap.ts).
+      // The posterior does not see that the lead was chosen as one of the largest of every tool × facet
+      // lead over B: a test conditioned on that choice (pick-selective.ts).
+      .filter((c) => (admitted ??= selectiveAdmits(input)).has(`${c.facet}:${c.tool}`))
+      // Nor that it is the facet's largest: redo that choice on resamples of the facet's tasks and keep the
+      // pick only where it survives (pick-bootstrap.ts; a lead stable within the training tasks survives it).
       .filter((c) => selectionBootstrap(v, x[c.facet]!, best, c.tool, { seed: pickSeed(c.facet, c.tool) }).share >= MIN_PICK_SELECTION)
       .map((c) => {
         const f = c.facet;
@@ -193,7 +194,7 @@ export function verifyPick(
   const b = v.get(pick.over);
   const none: Verdict = { verdict: 'untested', n: 0, delta: null, ci95: null, on: opts.on, checkedAt: opts.at };
   if (!a || !b) return none;
-  const m = moments(facetLeads(a, b, member));
+  const m = splitMoments(leadOver(a, b), member).inside;
   if (m.n < 2) return { ...none, n: m.n };
   const se = Math.sqrt(m.variance / m.n);
   const half = se > 0 ? tQuantile975(m.n - 1) * se : 0;
